@@ -1,0 +1,65 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ScrollStackServer",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "scrollstackd", targets: ["scrollstackd"]),
+        .library(name: "ScrollStackCore", targets: ["ScrollStackCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // The model and layout engine: pure Swift, no C, JSON or HTTP.
+        .target(name: "ScrollStackCore"),
+
+        // System libraries, found with pkg-config.
+        .systemLibrary(
+            name: "CJansson",
+            pkgConfig: "jansson",
+            providers: [.apt(["libjansson-dev"])]
+        ),
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+
+        // Thin Swift layers over the C libraries; they know nothing of stacks.
+        .target(name: "Jansson", dependencies: ["CJansson"]),
+        .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
+
+        // The service: routes, request decoding, response encoding, the stack store.
+        .target(
+            name: "ScrollStackService",
+            dependencies: [
+                "ScrollStackCore", "Jansson", "MicroHTTP",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // The executable: options, logging, signals.
+        .executableTarget(
+            name: "scrollstackd",
+            dependencies: [
+                "ScrollStackService", "MicroHTTP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // A small blocking HTTP/1.1 client over POSIX sockets, for the end-to-end tests only.
+        .target(name: "TestHTTPClient", path: "Tests/TestHTTPClient"),
+
+        .testTarget(name: "ScrollStackCoreTests", dependencies: ["ScrollStackCore"]),
+        .testTarget(name: "JanssonTests", dependencies: ["Jansson"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient"]),
+        .testTarget(
+            name: "ScrollStackServiceTests",
+            dependencies: ["ScrollStackService", "ScrollStackCore", "Jansson", "MicroHTTP", "TestHTTPClient"]
+        ),
+    ]
+)

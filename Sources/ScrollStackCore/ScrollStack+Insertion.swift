@@ -1,0 +1,41 @@
+extension ScrollStack {
+    /// Inserts `rows` as one block at `location`, in input order.
+    ///
+    /// Emits `rowAdded` for each row with its final index, in input order.
+    ///
+    /// - Throws: `emptyBatch` (`rows`); a row's own rule (`rows[i].…`); `duplicateID`
+    ///   (`rows[i].id`); `indexOutOfRange` (`at.index`); `unknownRow` (`at.before`, `at.after`).
+    /// - Complexity: O(k + log n) expected for k rows, plus measuring fit rows.
+    @discardableResult
+    public mutating func insert(_ rows: [Row], at location: InsertLocation = .bottom) throws(StackError) -> OperationResult {
+        guard !rows.isEmpty else { throw StackError(.emptyBatch, "must hold at least one row", field: "rows") }
+        try Self.validateNewRows(rows, field: "rows", existing: tree)
+        let index = try insertionIndex(location)
+        let before = self.before
+        tree.insert(rows.map { ($0, naturalLength(of: $0)) }, at: index)
+        var result = OperationResult()
+        for (offset, row) in rows.enumerated() {
+            result.events.append(.rowAdded(id: row.id, index: index + offset))
+            result.changed.append(row.id)
+        }
+        finish(&result, since: before)
+        return result
+    }
+
+    /// The index the first inserted row will have. O(log n).
+    func insertionIndex(_ location: InsertLocation) throws(StackError) -> Int {
+        switch location {
+        case .top:
+            return 0
+        case .bottom:
+            return count
+        case .index(let index):
+            guard index >= 0 && index <= count else { throw .indexOutOfRange(index, 0...count, field: "at.index") }
+            return index
+        case .before(let reference):
+            return tree.index(of: try node(for: reference, field: "at.before"))
+        case .after(let reference):
+            return tree.index(of: try node(for: reference, field: "at.after")) + 1
+        }
+    }
+}

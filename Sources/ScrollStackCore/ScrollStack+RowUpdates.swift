@@ -1,0 +1,117 @@
+extension ScrollStack {
+    /// Replaces a row in place: the new row takes the same index. The caller decides the new
+    /// row's id; it may keep the old one.
+    ///
+    /// Emits `rowRemoved(old)` then `rowAdded(new)`, both at the row's index; the new row's
+    /// visibility starts afresh (so it gets `becameVisible` if it shows).
+    ///
+    /// - Throws: `unknownRow` (`row`); the new row's own rules (`size.fixed`, …);
+    ///   `duplicateID` (`id`) if the new id belongs to another row.
+    /// - Complexity: O(log n).
+    @discardableResult
+    public mutating func replace(_ reference: RowReference, with row: Row) throws(StackError) -> OperationResult {
+        let n = try node(for: reference, field: "row")
+        try row.validate(prefix: "")
+        let old = tree.row(n)
+        if row.id != old.id, tree.node(id: row.id) != nil {
+            throw StackError(.duplicateID, "a row with the id \"\(row.id)\" already exists", field: "id")
+        }
+        let index = tree.index(of: n)
+        let before = self.before
+        tree.setRow(row, length: naturalLength(of: row), of: n)
+        visibleStates[old.id] = nil
+        var result = OperationResult()
+        result.events = [.rowRemoved(id: old.id, index: index), .rowAdded(id: row.id, index: index)]
+        result.changed = [row.id]
+        result.removed = [(old, index)]
+        finish(&result, since: before)
+        return result
+    }
+
+    /// Moves a row so that it ends at index `destination`; its hidden state is kept (the
+    /// original un-hides moved rows).
+    ///
+    /// Emits `rowMoved(from, to)` unless the row is already there.
+    ///
+    /// - Throws: `unknownRow` (`row`); `indexOutOfRange` (`to`, 0…count−1).
+    /// - Complexity: O(log n).
+    @discardableResult
+    public mutating func move(_ reference: RowReference, to destination: Int) throws(StackError) -> OperationResult {
+        let n = try node(for: reference, field: "row")
+        guard destination >= 0 && destination < count else {
+            throw .indexOutOfRange(destination, 0...(count - 1), field: "to")
+        }
+        let from = tree.index(of: n)
+        let length = tree[n].length
+        let before = self.before
+        var result = OperationResult()
+        if from != destination {
+            let row = tree.remove(at: from)
+            tree.insert([(row, length)], at: destination)
+            result.events.append(.rowMoved(id: row.id, from: from, to: destination))
+        }
+        result.changed = [tree.row(tree.node(at: destination)).id]
+        finish(&result, since: before)
+        return result
+    }
+
+    /// Applies `change` to every referenced row, then re-measures each of them (so an empty
+    /// change is a reload). Each resulting row must keep the row rules.
+    ///
+    /// Emits per row, in the order given: `rowHidden`/`rowShown` if its hidden state changed,
+    /// then `rowResized` if its length changed.
+    ///
+    /// - Throws: `emptyBatch` (`rows`); `unknownRow` or a repeated row (`rows[i]`); a rule the
+    ///   changed row breaks (`rows[i].…`).
+    /// - Complexity: O(k log n) for k rows, plus measuring fit rows.
+    @discardableResult
+    public mutating func update(_ references: [RowReference], with change: RowChange) throws(StackError) -> OperationResult {
+        let targets = try resolveBatch(references, field: "rows")
+        var updated: [Row] = []
+        updated.reserveCapacity(targets.count)
+        for (i, target) in targets.enumerated() {
+            let row = change.applied(to: tree.row(target.node))
+            do throws(StackError) {
+                try row.validate(prefix: "")
+            } catch {
+                throw error.nested(under: "rows[\(i)]")
+            }
+            updated.append(row)
+        }
+        let before = self.before
+        var result = OperationResult()
+        for ((node, index), row) in zip(targets, updated) {
+            let old = tree.row(node)
+            let oldLength = tree[node].length
+            let newLength = naturalLength(of: row)
+            tree.setRow(row, length: newLength, of: node)
+            if old.hidden != row.hidden {
+                result.events.append(row.hidden ? .rowHidden(id: row.id, index: index) : .rowShown(id: row.id, index: index))
+            }
+            if oldLength != newLength {
+                result.events.append(.rowResized(id: row.id, index: index, from: oldLength, to: newLength))
+            }
+            result.changed.append(row.id)
+        }
+        finish(&result, since: before)
+        return result
+    }
+
+    /// Hides or shows rows. O(k log n).
+    @discardableResult
+    public mutating func setHidden(_ references: [RowReference], _ hidden: Bool) throws(StackError) -> OperationResult {
+        try update(references, with: RowChange(hidden: hidden))
+    }
+
+    /// Sets the rows' own insets, or clears them with nil so they follow the stack. O(k log n).
+    @discardableResult
+    public mutating func setInsets(_ references: [RowReference], _ insets: EdgeInsets?) throws(StackError) -> OperationResult {
+        try update(references, with: RowChange(insets: .some(insets)))
+    }
+
+    /// Re-measures rows (after their content changed outside the model). O(k log n).
+    @discardableResult
+    public mutating func reload(_ references: [RowReference]) throws(StackError) -> OperationResult {
+        try update(references, with: RowChange())
+    }
+}

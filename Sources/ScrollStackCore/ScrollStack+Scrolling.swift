@@ -1,0 +1,76 @@
+extension ScrollStack {
+    /// The offsets along the scroll axis that `scroll` clamps to:
+    /// [−leading content inset, max(that, content length + trailing content inset − viewport length)].
+    public var scrollRange: ClosedRange<Double> {
+        let axis = settings.axis
+        let low = -settings.contentInsets.leading(axis)
+        let high = contentSize[axis] + settings.contentInsets.trailing(axis) - settings.viewport[axis]
+        return low...Swift.max(low, high)
+    }
+
+    /// The offset `target` leads to from the current state, without scrolling.
+    ///
+    /// Row targets compute the offset along the scroll axis from the row's frame (a hidden
+    /// row's collapsed frame) and clamp it to `scrollRange`; across, rows span the viewport,
+    /// so the offset becomes 0. `automatic` moves as little as possible: not at all when the
+    /// row already shows entirely, to its leading edge when the row is longer than the viewport.
+    ///
+    /// - Throws: `unknownRow` (`row`), `invalidValue` (`offset.x`, `offset.y`).
+    /// - Complexity: O(log n).
+    public func offset(for target: ScrollTarget) throws(StackError) -> Point {
+        let axis = settings.axis
+        let viewportLength = settings.viewport[axis]
+        var offset = settings.offset
+        switch target {
+        case .offset(let point):
+            try Check.point(point, "offset")
+            return point
+        case .top:
+            offset[axis] = scrollRange.lowerBound
+            return offset
+        case .bottom:
+            offset[axis] = scrollRange.upperBound
+            return offset
+        case .row(let reference, let position):
+            let frame = try layout(of: reference).frame
+            let start = frame.min(axis)
+            let length = frame.size[axis]
+            let current = offset[axis]
+            var main: Double
+            switch position {
+            case .initial:
+                main = start
+            case .final:
+                main = start - (viewportLength - length)
+            case .middle:
+                main = start - (viewportLength - length) / 2
+            case .automatic:
+                if length > viewportLength || start < current {
+                    main = start
+                } else if frame.max(axis) > current + viewportLength {
+                    main = frame.max(axis) - viewportLength
+                } else {
+                    main = current
+                }
+            }
+            let range = scrollRange
+            offset[axis] = Swift.min(Swift.max(main, range.lowerBound), range.upperBound)
+            offset[axis.cross] = 0
+            return offset
+        }
+    }
+
+    /// Scrolls to `target` (see `offset(for:)`). Emits `didScroll` if the offset changed, and
+    /// the visibility transitions.
+    ///
+    /// - Complexity: O(log n + k).
+    @discardableResult
+    public mutating func scroll(to target: ScrollTarget) throws(StackError) -> OperationResult {
+        let offset = try offset(for: target)
+        let before = self.before
+        settings.offset = offset
+        var result = OperationResult()
+        finish(&result, since: before)
+        return result
+    }
+}

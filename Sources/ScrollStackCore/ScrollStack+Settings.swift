@@ -1,0 +1,28 @@
+extension ScrollStack {
+    /// Changes stack settings: every field set in `change` applies, or none does.
+    ///
+    /// Changing the axis keeps every row's own settings and re-measures fit rows; so do a
+    /// new cross extent and new default insets. Stack-wide changes emit no `rowResized`:
+    /// `layoutUpdated` and `contentSizeChanged` report them. A new offset emits `didScroll`.
+    ///
+    /// - Throws: `invalidValue` naming the field (`viewport.width`, `separator.color`, …).
+    /// - Complexity: O(1) for offset, spacing, separator and content-inset changes (plus the
+    ///   window); O(n) when lengths must be recomputed (axis, viewport, row insets).
+    @discardableResult
+    public mutating func update(_ change: SettingsChange) throws(StackError) -> OperationResult {
+        let new = change.applied(to: settings)
+        try new.validate()
+        let old = settings
+        let before = self.before
+        settings = new
+        if new.axis != old.axis || new.viewport[new.axis.cross] != old.viewport[old.axis.cross] || new.rowInsets != old.rowInsets {
+            var lengths: [Double] = []
+            lengths.reserveCapacity(count)
+            tree.forEachInOrder { lengths.append(naturalLength(of: tree.row($0))) }
+            tree.setLengths(lengths)
+        }
+        var result = OperationResult()
+        finish(&result, since: before)
+        return result
+    }
+}

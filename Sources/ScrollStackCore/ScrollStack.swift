@@ -1,0 +1,147 @@
+/// A scrollable stack of rows and its layout: the model behind one ScrollStack screen.
+///
+/// Every operation validates all of its input first and then either applies whole or
+/// throws a ``StackError`` and changes nothing. Every successful operation returns the
+/// ordered ``StackEvent``s it caused, visibility changes included.
+///
+/// Rows are kept in a balanced tree with summed lengths (see `RowTree`), so id ↔ index
+/// lookups, offset → row, and single-row changes cost O(log n); the visible window costs
+/// O(log n + k) for k rows in or leaving it; a full layout is O(n).
+public struct ScrollStack: Sendable {
+    /// The stack-level settings.
+    public internal(set) var settings: StackSettings
+    var tree = RowTree()
+    /// The visibility of every row that was partial or entire after the last operation;
+    /// rows not in here were offscreen, hidden or not yet seen.
+    var visibleStates: [String: Visibility] = [:]
+    let measurer: any ContentMeasuring
+
+    /// A stack holding `rows` in order. Initial visibility is recorded without events.
+    ///
+    /// - Complexity: O(n) for n rows (plus measuring fit rows).
+    public init(settings: StackSettings = StackSettings(), rows: [Row] = [], measurer: any ContentMeasuring = FlexMeasurer()) throws(StackError) {
+        try settings.validate()
+        self.settings = settings
+        self.measurer = measurer
+        try Self.validateNewRows(rows, field: "rows", existing: nil)
+        tree.insert(rows.map { ($0, naturalLength(of: $0)) }, at: 0)
+        visibleStates = currentVisibleStates()
+    }
+
+    // MARK: Basic reading
+
+    /// The number of rows, hidden ones included. O(1).
+    public var count: Int { tree.count }
+
+    /// Whether the stack has no rows; hidden rows count as rows. O(1).
+    public var isEmpty: Bool { tree.count == 0 }
+
+    /// The row at `index`. O(log n).
+    public func row(at index: Int) -> Row { tree.row(tree.node(at: index)) }
+
+    /// The row with `id`. O(1) expected.
+    public func row(id: String) -> Row? { tree.node(id: id).map(tree.row) }
+
+    /// The index of the row with `id`. O(log n).
+    public func index(ofID id: String) -> Int? { tree.node(id: id).map(tree.index(of:)) }
+
+    /// The first row, hidden or not. O(log n).
+    public var firstRow: Row? { isEmpty ? nil : row(at: 0) }
+
+    /// The last row, hidden or not. O(log n).
+    public var lastRow: Row? { isEmpty ? nil : row(at: count - 1) }
+
+    /// Every row in order. O(n).
+    public var rows: [Row] {
+        var result: [Row] = []
+        result.reserveCapacity(count)
+        tree.forEachInOrder { result.append(tree.row($0)) }
+        return result
+    }
+
+    /// Resolves a reference to its row and index. O(log n).
+    ///
+    /// - Throws: `unknownRow` naming `field`.
+    public func resolve(_ reference: RowReference, field: String? = nil) throws(StackError) -> (row: Row, index: Int) {
+        let node = try node(for: reference, field: field)
+        return (tree.row(node), tree.index(of: node))
+    }
+
+    func node(for reference: RowReference, field: String?) throws(StackError) -> RowTree.NodeID {
+        switch reference {
+        case .id(let id):
+            guard let node = tree.node(id: id) else { throw .unknownRow(reference, field: field) }
+            return node
+        case .index(let index):
+            guard index >= 0 && index < count else { throw .unknownRow(reference, field: field) }
+            return tree.node(at: index)
+        }
+    }
+
+    // MARK: Lengths
+
+    /// The insets in force for `row`.
+    func insets(of row: Row) -> EdgeInsets { row.insets ?? settings.rowInsets }
+
+    /// The extent across the scroll axis of `row`'s content: the viewport's, less the insets.
+    func contentCrossExtent(of row: Row) -> Double {
+        let axis = settings.axis
+        return Swift.max(0, settings.viewport[axis.cross] - insets(of: row).total(axis.cross))
+    }
+
+    /// The content length along the scroll axis, from the size rule.
+    func contentLength(of row: Row) -> Double {
+        let axis = settings.axis
+        switch row.size[axis] {
+        case .fixed(let length):
+            return length
+        case .fit:
+            guard let description = row.contentDescription else { return 0 }
+            let measured = measurer.length(of: description, along: axis, crossExtent: contentCrossExtent(of: row))
+            return measured.isFinite ? Swift.max(0, measured) : 0
+        }
+    }
+
+    /// The row's length along the scroll axis as if it were shown: leading inset + content + trailing inset.
+    func naturalLength(of row: Row) -> Double {
+        insets(of: row).total(settings.axis) + contentLength(of: row)
+    }
+
+    // MARK: Validation shared by operations
+
+    /// Checks new rows on their own and their ids against each other and, unless nil,
+    /// against `existing` (ids in the stack that are allowed to clash: none, so pass the
+    /// stack). O(k) expected.
+    static func validateNewRows(_ rows: [Row], field: String, existing: RowTree?, replacing: String? = nil) throws(StackError) {
+        var seen: [String: Int] = [:]
+        for (i, row) in rows.enumerated() {
+            let path = "\(field)[\(i)]"
+            try row.validate(prefix: path + ".")
+            if let first = seen[row.id] {
+                throw StackError(.duplicateID, "the id \"\(row.id)\" is used by \(field)[\(first)] too", field: path + ".id")
+            }
+            if let existing, existing.node(id: row.id) != nil, row.id != replacing {
+                throw StackError(.duplicateID, "a row with the id \"\(row.id)\" already exists", field: path + ".id")
+            }
+            seen[row.id] = i
+        }
+    }
+
+    /// Resolves a batch of references against the current state; rejects empty batches and
+    /// two references to the same row. O(k log n).
+    func resolveBatch(_ references: [RowReference], field: String) throws(StackError) -> [(node: RowTree.NodeID, index: Int)] {
+        guard !references.isEmpty else { throw StackError(.emptyBatch, "must name at least one row", field: field) }
+        var seen: [RowTree.NodeID: Int] = [:]
+        var result: [(RowTree.NodeID, Int)] = []
+        result.reserveCapacity(references.count)
+        for (i, reference) in references.enumerated() {
+            let node = try node(for: reference, field: "\(field)[\(i)]")
+            if let first = seen[node] {
+                throw .invalid("names the same row as \(field)[\(first)]", field: "\(field)[\(i)]")
+            }
+            seen[node] = i
+            result.append((node, tree.index(of: node)))
+        }
+        return result
+    }
+}

@@ -1,0 +1,134 @@
+/// Everything about a stack except its rows.
+public struct StackSettings: Sendable, Hashable {
+    public var axis: Axis
+    /// The visible size of the scroll view; rows span its cross extent.
+    public var viewport: Size
+    /// Extra scrollable room before and after the content (UIKit's `contentInset`): it widens
+    /// the range scrolling is clamped to, and never moves rows or shrinks the viewport.
+    public var contentInsets: EdgeInsets
+    /// The content offset: the viewport's origin in content coordinates.
+    public var offset: Point
+    /// Space between two consecutive shown rows; never next to a hidden row.
+    public var spacing: Double
+    /// Insets of every row that does not set its own.
+    public var rowInsets: EdgeInsets
+    /// The separator of every row, field by field, unless the row overrides that field.
+    public var separator: SeparatorStyle
+    /// Whether the last shown row draws no separator.
+    public var autoHideLastRowSeparator: Bool
+
+    /// The default stack: vertical, 375×667, no content insets, offset zero, spacing 0,
+    /// row insets (12, 16, 12, 16), the standard separator, last separator hidden.
+    public init(
+        axis: Axis = .vertical,
+        viewport: Size = Size(width: 375, height: 667),
+        contentInsets: EdgeInsets = .zero,
+        offset: Point = .zero,
+        spacing: Double = 0,
+        rowInsets: EdgeInsets = EdgeInsets(top: 12, left: 16, bottom: 12, right: 16),
+        separator: SeparatorStyle = .standard,
+        autoHideLastRowSeparator: Bool = true
+    ) {
+        self.axis = axis
+        self.viewport = viewport
+        self.contentInsets = contentInsets
+        self.offset = offset
+        self.spacing = spacing
+        self.rowInsets = rowInsets
+        self.separator = separator
+        self.autoHideLastRowSeparator = autoHideLastRowSeparator
+    }
+
+    func validate() throws(StackError) {
+        try Check.size(viewport, "viewport")
+        try Check.insets(contentInsets, "contentInsets")
+        try Check.point(offset, "offset")
+        try Check.length(spacing, "spacing")
+        try Check.insets(rowInsets, "rowInsets")
+        try separator.validate("separator")
+    }
+}
+
+/// A change of stack settings: the fields that are set are applied together, or none is.
+public struct SettingsChange: Sendable, Hashable {
+    public var axis: Axis?
+    public var viewport: Size?
+    public var contentInsets: EdgeInsets?
+    public var offset: Point?
+    public var spacing: Double?
+    public var rowInsets: EdgeInsets?
+    public var separator: SeparatorStyle?
+    public var autoHideLastRowSeparator: Bool?
+
+    public init(
+        axis: Axis? = nil, viewport: Size? = nil, contentInsets: EdgeInsets? = nil, offset: Point? = nil,
+        spacing: Double? = nil, rowInsets: EdgeInsets? = nil, separator: SeparatorStyle? = nil,
+        autoHideLastRowSeparator: Bool? = nil
+    ) {
+        self.axis = axis
+        self.viewport = viewport
+        self.contentInsets = contentInsets
+        self.offset = offset
+        self.spacing = spacing
+        self.rowInsets = rowInsets
+        self.separator = separator
+        self.autoHideLastRowSeparator = autoHideLastRowSeparator
+    }
+
+    /// `settings` with this change applied.
+    func applied(to settings: StackSettings) -> StackSettings {
+        var s = settings
+        if let axis { s.axis = axis }
+        if let viewport { s.viewport = viewport }
+        if let contentInsets { s.contentInsets = contentInsets }
+        if let offset { s.offset = offset }
+        if let spacing { s.spacing = spacing }
+        if let rowInsets { s.rowInsets = rowInsets }
+        if let separator { s.separator = separator }
+        if let autoHideLastRowSeparator { s.autoHideLastRowSeparator = autoHideLastRowSeparator }
+        return s
+    }
+}
+
+/// A change of one row's own settings: each field that is set replaces the row's value.
+public struct RowChange: Sendable, Hashable {
+    public var hidden: Bool?
+    /// `.some(nil)` clears the row's insets so it follows the stack default again.
+    public var insets: EdgeInsets??
+    /// Replaces the row's whole separator override (`.none` clears it).
+    public var separator: SeparatorOverride?
+    public var size: SizeRule?
+    /// `.some(nil)` removes the content description.
+    public var contentDescription: ContentDescription??
+    public var content: RowContent?
+    public var tappable: Bool?
+    public var highlightable: Bool?
+
+    public init(
+        hidden: Bool? = nil, insets: EdgeInsets?? = nil, separator: SeparatorOverride? = nil, size: SizeRule? = nil,
+        contentDescription: ContentDescription?? = nil, content: RowContent? = nil, tappable: Bool? = nil,
+        highlightable: Bool? = nil
+    ) {
+        self.hidden = hidden
+        self.insets = insets
+        self.separator = separator
+        self.size = size
+        self.contentDescription = contentDescription
+        self.content = content
+        self.tappable = tappable
+        self.highlightable = highlightable
+    }
+
+    func applied(to row: Row) -> Row {
+        var r = row
+        if let hidden { r.hidden = hidden }
+        if let insets { r.insets = insets }
+        if let separator { r.separator = separator }
+        if let size { r.size = size }
+        if let contentDescription { r.contentDescription = contentDescription }
+        if let content { r.content = content }
+        if let tappable { r.tappable = tappable }
+        if let highlightable { r.highlightable = highlightable }
+        return r
+    }
+}

@@ -51,6 +51,9 @@ let package = Package(
             ]
         ),
 
+        // Per-operation costs of the model at growing sizes (a program, not a test).
+        .executableTarget(name: "core-benchmark", dependencies: ["ScrollStackCore"], path: "Benchmarks/CoreBenchmark"),
+
         // A small blocking HTTP/1.1 client over POSIX sockets, for the end-to-end tests only.
         .target(name: "TestHTTPClient", path: "Tests/TestHTTPClient"),
 

@@ -1,0 +1,19 @@
+/// A failure the HTTP layer detects before any handler runs. The server asks its error
+/// responder to turn it into a response, so the body's format stays the application's.
+public struct HTTPError: Error, Sendable, Hashable {
+    public let status: Int
+    /// A stable, machine-readable name: `payload_too_large`.
+    public let code: String
+    public let message: String
+
+    public init(status: Int, code: String, message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    /// The body is larger than the server accepts.
+    public static func payloadTooLarge(limit: Int) -> HTTPError {
+        HTTPError(status: 413, code: "payload_too_large", message: "the body is larger than the limit of \(limit) bytes")
+    }
+}

@@ -1,0 +1,251 @@
+import Jansson
+import ScrollStackCore
+
+/// Turns request JSON into model values. Every function names the offending field on error.
+/// Numbers are only type-checked here; the model checks ranges (negative, non-finite) itself,
+/// with the same field paths.
+enum ModelDecoding {
+    // MARK: Geometry
+
+    /// `{"top","left","bottom","right"}`, missing sides 0 (or taken from `base`).
+    static func insets(_ field: Field, base: EdgeInsets = .zero) throws(APIError) -> EdgeInsets {
+        let object = try field.object()
+        try object.allowOnly(["top", "left", "bottom", "right"])
+        var insets = base
+        if let f = object.optional("top") { insets.top = try f.double() }
+        if let f = object.optional("left") { insets.left = try f.double() }
+        if let f = object.optional("bottom") { insets.bottom = try f.double() }
+        if let f = object.optional("right") { insets.right = try f.double() }
+        return insets
+    }
+
+    /// `{"width","height"}`; missing members come from `base`.
+    static func size(_ field: Field, base: Size) throws(APIError) -> Size {
+        let object = try field.object()
+        try object.allowOnly(["width", "height"])
+        var size = base
+        if let f = object.optional("width") { size.width = try f.double() }
+        if let f = object.optional("height") { size.height = try f.double() }
+        return size
+    }
+
+    /// `{"x","y"}`; missing members come from `base`.
+    static func point(_ field: Field, base: Point) throws(APIError) -> Point {
+        let object = try field.object()
+        try object.allowOnly(["x", "y"])
+        var point = base
+        if let f = object.optional("x") { point.x = try f.double() }
+        if let f = object.optional("y") { point.y = try f.double() }
+        return point
+    }
+
+    static func axis(_ field: Field) throws(APIError) -> Axis {
+        try field.choice([("vertical", Axis.vertical), ("horizontal", .horizontal)])
+    }
+
+    // MARK: Settings
+
+    static let settingsKeys = ["axis", "viewport", "contentInsets", "offset", "spacing", "rowInsets", "separator", "autoHideLastRowSeparator"]
+
+    /// Reads the settings members of `object` onto `base` (create: the defaults; PATCH: the
+    /// current settings). Nested objects merge member by member.
+    static func settings(_ object: ObjectReader, base: StackSettings) throws(APIError) -> StackSettings {
+        var s = base
+        if let f = object.optional("axis") { s.axis = try axis(f) }
+        if let f = object.optional("viewport") { s.viewport = try size(f, base: base.viewport) }
+        if let f = object.optional("contentInsets") { s.contentInsets = try insets(f, base: base.contentInsets) }
+        if let f = object.optional("offset") { s.offset = try point(f, base: base.offset) }
+        if let f = object.optional("spacing") { s.spacing = try f.double() }
+        if let f = object.optional("rowInsets") { s.rowInsets = try insets(f, base: base.rowInsets) }
+        if let f = object.optional("separator") { s.separator = try separatorStyle(f, base: base.separator) }
+        if let f = object.optional("autoHideLastRowSeparator") { s.autoHideLastRowSeparator = try f.bool() }
+        return s
+    }
+
+    static func separatorStyle(_ field: Field, base: SeparatorStyle) throws(APIError) -> SeparatorStyle {
+        let override = try separatorOverride(field, base: .none)
+        return base.applying(override)
+    }
+
+    /// `{"hidden","thickness","insets","color"}`. A member set to null clears that override
+    /// (the row follows the stack again); an absent member keeps `base`'s.
+    static func separatorOverride(_ field: Field, base: SeparatorOverride) throws(APIError) -> SeparatorOverride {
+        let object = try field.object()
+        try object.allowOnly(["hidden", "thickness", "insets", "color"])
+        var o = base
+        if let f = object.field("hidden") { o.hidden = f.isNull ? nil : try f.bool() }
+        if let f = object.field("thickness") { o.thickness = f.isNull ? nil : try f.double() }
+        if let f = object.field("insets") { o.insets = f.isNull ? nil : try insets(f) }
+        if let f = object.field("color") {
+            if f.isNull {
+                o.color = nil
+            } else {
+                let text = try f.string()
+                guard let color = SeparatorStyle.normalizedColor(text) else {
+                    throw .invalid(f.path, "must be a colour written #RRGGBB or #RRGGBBAA, got \"\(text)\"")
+                }
+                o.color = color
+            }
+        }
+        return o
+    }
+
+    // MARK: Rows
+
+    static let rowKeys = ["id", "controller", "view", "size", "content", "insets", "separator", "hidden", "tappable", "highlightable", "index"]
+
+    /// A row. Without an id, `makeID` supplies one. Without a size, a row with content
+    /// fits it; a row with neither is an error.
+    static func row(_ field: Field, makeID: () -> String) throws(APIError) -> Row {
+        let object = try field.object()
+        try object.allowOnly(rowKeys)
+        let id = try object.optional("id").map { f throws(APIError) in try f.string() } ?? makeID()
+        let content = try rowContent(object)
+        let description = try object.optional("content").map { f throws(APIError) in try contentDescription(f) }
+        let size: SizeRule
+        if let f = object.optional("size") {
+            size = try sizeRule(f)
+        } else if description != nil {
+            size = .fit
+        } else {
+            throw .missing(object.path.isEmpty ? "size" : object.path + ".size", "is required: give {\"fixed\": n}, \"fit\" with a content description, or a rule per axis")
+        }
+        var row = Row(id: id, content: content, size: size, contentDescription: description)
+        if let f = object.optional("insets") { row.insets = try insets(f) }
+        if let f = object.optional("separator") { row.separator = try separatorOverride(f, base: .none) }
+        if let f = object.optional("hidden") { row.hidden = try f.bool() }
+        if let f = object.optional("tappable") { row.tappable = try f.bool() }
+        if let f = object.optional("highlightable") { row.highlightable = try f.bool() }
+        return row
+    }
+
+    /// Exactly one of `controller` and `view`, or nil when `required` is false and neither is there.
+    static func rowContent(_ object: ObjectReader, required: Bool = true) throws(APIError) -> RowContent {
+        switch (object.optional("controller"), object.optional("view")) {
+        case (let c?, nil):
+            let o = try c.object()
+            try o.allowOnly(["type", "instance", "props"])
+            return .controller(ControllerDescriptor(
+                type: try o.required("type").string(),
+                instance: try o.optional("instance").map { f throws(APIError) in try f.string() },
+                properties: o.optional("props").map { String(decoding: $0.value.serialized(realPrecision: 17), as: UTF8.self) }
+            ))
+        case (nil, let v?):
+            let o = try v.object()
+            try o.allowOnly(["type", "props"])
+            return .view(ViewDescriptor(
+                type: try o.required("type").string(),
+                properties: o.optional("props").map { String(decoding: $0.value.serialized(realPrecision: 17), as: UTF8.self) }
+            ))
+        case (_?, _?):
+            throw .invalid(object.path.isEmpty ? "view" : object.path + ".view", "a row holds a controller or a view, not both")
+        case (nil, nil):
+            throw .missing(object.path.isEmpty ? "controller" : object.path + ".controller", "a row needs a \"controller\" or a \"view\" descriptor")
+        }
+    }
+
+    /// `{"fixed": n}` | `"fit"` | `{"vertical": rule, "horizontal": rule}`.
+    static func sizeRule(_ field: Field) throws(APIError) -> SizeRule {
+        if field.value.objectValue != nil {
+            let object = try field.object()
+            if object.has("fixed") {
+                try object.allowOnly(["fixed"])
+                return .fixed(try object.required("fixed").double())
+            }
+            try object.allowOnly(["vertical", "horizontal"])
+            return SizeRule(vertical: try lengthRule(object.required("vertical")),
+                            horizontal: try lengthRule(object.required("horizontal")))
+        }
+        return SizeRule(vertical: try lengthRule(field), horizontal: try lengthRule(field))
+    }
+
+    static func lengthRule(_ field: Field) throws(APIError) -> LengthRule {
+        if let text = field.value.stringValue {
+            guard text == "fit" else { throw .invalid(field.path, "must be \"fit\" or {\"fixed\": n}, got \"\(text)\"") }
+            return .fit
+        }
+        guard field.value.objectValue != nil else {
+            throw .wrongType(field.path, expected: "\"fit\" or {\"fixed\": n}", got: field.value.typeName)
+        }
+        let object = try field.object()
+        try object.allowOnly(["fixed"])
+        return .fixed(try object.required("fixed").double())
+    }
+
+    /// `{"width"?,"height"?}` | `{"aspectRatio"}` | `{"stack","spacing","padding","children"}`,
+    /// each with optional `minWidth`, `maxWidth`, `minHeight`, `maxHeight`.
+    static func contentDescription(_ field: Field, depth: Int = 0) throws(APIError) -> ContentDescription {
+        guard depth < 64 else { throw .invalid(field.path, "nests deeper than 64 levels") }
+        let object = try field.object()
+        let clamps = ["minWidth", "maxWidth", "minHeight", "maxHeight"]
+        let kind: ContentDescription.Kind
+        if object.has("stack") {
+            try object.allowOnly(["stack", "spacing", "padding", "children"] + clamps)
+            let children = try object.optional("children").map { f throws(APIError) in try f.array() } ?? []
+            var described: [ContentDescription] = []
+            for child in children { described.append(try contentDescription(child, depth: depth + 1)) }
+            kind = .stack(
+                axis: try axis(object.required("stack")),
+                spacing: try object.optional("spacing")?.double() ?? 0,
+                padding: try object.optional("padding").map { f throws(APIError) in try insets(f) } ?? .zero,
+                children: described
+            )
+        } else if object.has("aspectRatio") {
+            try object.allowOnly(["aspectRatio"] + clamps)
+            kind = .aspectRatio(try object.required("aspectRatio").double())
+        } else {
+            try object.allowOnly(["width", "height"] + clamps)
+            kind = .box(width: try object.optional("width")?.double(), height: try object.optional("height")?.double())
+        }
+        return ContentDescription(
+            kind,
+            minWidth: try object.optional("minWidth")?.double(),
+            maxWidth: try object.optional("maxWidth")?.double(),
+            minHeight: try object.optional("minHeight")?.double(),
+            maxHeight: try object.optional("maxHeight")?.double()
+        )
+    }
+
+    // MARK: References and targets
+
+    /// A row id (string) or index (integer).
+    static func reference(_ field: Field) throws(APIError) -> RowReference {
+        switch field.value {
+        case .string(let id): return .id(id)
+        case .integer: return .index(try field.int())
+        default: throw .wrongType(field.path, expected: "a row id (string) or index (integer)", got: field.value.typeName)
+        }
+    }
+
+    /// `"top"` | `"bottom"` | `{"index": n}` | `{"before": ref}` | `{"after": ref}`.
+    static func location(_ field: Field) throws(APIError) -> InsertLocation {
+        if field.value.stringValue != nil {
+            return try field.choice([("top", InsertLocation.top), ("bottom", .bottom)])
+        }
+        let object = try field.object()
+        try object.allowOnly(["index", "before", "after"])
+        guard object.object.count == 1 else {
+            throw .invalid(field.path, "give exactly one of \"index\", \"before\", \"after\"")
+        }
+        if let f = object.optional("index") { return .index(try f.int()) }
+        if let f = object.optional("before") { return .before(try reference(f)) }
+        if let f = object.optional("after") { return .after(try reference(f)) }
+        throw .invalid(field.path, "give exactly one of \"index\", \"before\", \"after\"")
+    }
+
+    /// `{"offset":{x,y}}` | `{"row": ref, "position"?}` | `{"to": "top"|"bottom"}`.
+    static func scrollTarget(_ object: ObjectReader, currentOffset: Point) throws(APIError) -> ScrollTarget {
+        try object.allowOnly(["offset", "row", "position", "to"])
+        let kinds = ["offset", "row", "to"].filter(object.has)
+        guard kinds.count == 1 else {
+            throw .invalid(kinds.count > 1 ? kinds[1] : nil, "give exactly one of \"offset\", \"row\" (with \"position\"), \"to\"")
+        }
+        if object.has("position") && !object.has("row") {
+            throw .invalid("position", "only goes with \"row\"")
+        }
+        if let f = object.optional("offset") { return .offset(try point(f, base: currentOffset)) }
+        if let f = object.optional("to") { return try f.choice([("top", ScrollTarget.top), ("bottom", .bottom)]) }
+        let position = try object.optional("position")?.choice(ScrollPosition.allCases.map { ($0.rawValue, $0) }) ?? .automatic
+        return .row(try reference(object.required("row")), position)
+    }
+}

@@ -1,0 +1,88 @@
+import Jansson
+import MicroHTTP
+import ScrollStackCore
+
+/// A matched request: the HTTP request and the path parameters its route captured.
+struct RequestContext {
+    let request: HTTPRequest
+    let parameters: [String: String]
+
+    /// A path parameter the route pattern guarantees.
+    func parameter(_ name: String) -> String { parameters[name] ?? "" }
+
+    /// The row a path names: `{row}` is an id, `at/{index}` an index. Unknown rows are 404.
+    func rowReference() throws(APIError) -> RowReference {
+        if let id = parameters["row"] { return .id(id) }
+        let text = parameter("index")
+        guard let index = Int(text), index >= 0 else {
+            throw APIError(status: 404, code: "row_not_found", message: "\"\(text)\" is not a row index")
+        }
+        return .index(index)
+    }
+
+    /// The JSON body as an object. 415 unless `Content-Type` is `application/json`; 400 with
+    /// line and column if it does not parse; 422 if it is not an object.
+    func jsonObject() throws(APIError) -> ObjectReader {
+        let contentType = request.header("content-type")
+        let mediaType = contentType?.split(separator: ";").first?.trimmingSpaces.lowercased()
+        guard mediaType == "application/json" else { throw .unsupportedMediaType(contentType) }
+        let json: JSON
+        do {
+            json = try JSON.parse(request.body)
+        } catch {
+            throw .malformedJSON(line: error.line, column: error.column, detail: error.message)
+        }
+        guard let object = json.objectValue else {
+            throw APIError(status: 422, code: "wrong_type", message: "the body must be a JSON object, got \(json.typeName)")
+        }
+        return ObjectReader(object: object, path: "")
+    }
+
+    /// Rejects query parameters other than `allowed`.
+    func allowQuery(_ allowed: [String]) throws(APIError) {
+        for (name, _) in request.query where !allowed.contains(name) {
+            throw .badQuery(name, "is not a known query parameter here; expected one of: \(allowed.isEmpty ? "none" : allowed.joined(separator: ", "))")
+        }
+    }
+
+    func query(_ name: String) -> String? { request.queryValue(name) }
+
+    /// A finite number from the query, or nil when absent.
+    func queryNumber(_ name: String) throws(APIError) -> Double? {
+        guard let text = query(name) else { return nil }
+        guard let value = Double(text), value.isFinite else { throw .badQuery(name, "must be a finite number, got \"\(text)\"") }
+        return value
+    }
+
+    func queryBool(_ name: String) throws(APIError) -> Bool? {
+        guard let text = query(name) else { return nil }
+        switch text {
+        case "true", "1", "": return true
+        case "false", "0": return false
+        default: throw .badQuery(name, "must be true or false, got \"\(text)\"")
+        }
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: Substring {
+        var s = self
+        while s.first == " " || s.first == "\t" { s.removeFirst() }
+        while s.last == " " || s.last == "\t" { s.removeLast() }
+        return s
+    }
+}
+
+extension HTTPResponse {
+    /// A JSON response; stack answers carry `ETag: "<revision>"`.
+    static func json(_ status: Int, _ value: JSON, revision: Int? = nil, headers: [(String, String)] = []) -> HTTPResponse {
+        var all: [(String, String)] = [("Content-Type", "application/json")]
+        if let revision { all.append(("ETag", "\"\(revision)\"")) }
+        all += headers
+        return HTTPResponse(status: status, headers: all, body: value.serialized())
+    }
+
+    static func error(_ error: APIError) -> HTTPResponse {
+        json(error.status, ModelEncoding.error(error), headers: error.headers.map { ($0.name, $0.value) })
+    }
+}

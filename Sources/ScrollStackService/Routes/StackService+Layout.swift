@@ -1,0 +1,85 @@
+import Jansson
+import MicroHTTP
+import ScrollStackCore
+
+extension StackService {
+    static let layoutQuery = ["offset", "width", "height", "window"]
+
+    /// `GET /v1/stacks/{stack}/layout`: the computed layout. `?offset=` (a number along the
+    /// scroll axis, or `x,y`) and `?width=`/`?height=` override the stack's without changing
+    /// it; `?window=visible` keeps only the visible rows (O(log n + k) instead of O(n)).
+    func stackLayout(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery(Self.layoutQuery)
+        let entry = try store.entry(c.parameter("stack"))
+        return try entry.read { stack, revision throws(APIError) in
+            .json(200, try layout(of: stack, revision: revision, c), revision: revision)
+        }
+    }
+
+    /// `POST /v1/layout`: a whole stack (the create body) in, its layout out; nothing is stored.
+    func statelessLayout(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery(Self.layoutQuery)
+        let stack = try decodeStack(try c.jsonObject())
+        return .json(200, try layout(of: stack, revision: nil, c))
+    }
+
+    private func layout(of stored: ScrollStack, revision: Int?, _ c: RequestContext) throws(APIError) -> JSON {
+        var stack = stored
+        let width = try c.queryNumber("width")
+        let height = try c.queryNumber("height")
+        if width != nil || height != nil {
+            for (name, value) in [("width", width), ("height", height)] {
+                if let value, value < 0 { throw .badQuery(name, "must not be negative, got \(value)") }
+            }
+            let viewport = Size(width: width ?? stack.settings.viewport.width, height: height ?? stack.settings.viewport.height)
+            // O(n) when the cross extent changes (rows are re-measured), on a copy.
+            _ = try model { () throws(StackError) in try stack.update(SettingsChange(viewport: viewport)) }
+        }
+        let offset = try queryOffset(c, current: stack.settings.offset, axis: stack.settings.axis)
+        let window: Bool
+        switch c.query("window") {
+        case nil, "all": window = false
+        case "visible": window = true
+        case let other?: throw .badQuery("window", "must be \"visible\" or \"all\", got \"\(other)\"")
+        }
+        let layout = window ? stack.visibleLayout(offset: offset) : stack.layout(offset: offset)
+        return ModelEncoding.layout(revision: revision, layout)
+    }
+
+    /// `?offset=N` sets the offset along the scroll axis; `?offset=X,Y` sets both.
+    private func queryOffset(_ c: RequestContext, current: Point, axis: Axis) throws(APIError) -> Point? {
+        guard let text = c.query("offset") else { return nil }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingSpaces) }
+        switch parts.count {
+        case 1:
+            if let value = parts[0], value.isFinite {
+                var offset = current
+                offset[axis] = value
+                return offset
+            }
+        case 2:
+            if let x = parts[0], let y = parts[1], x.isFinite, y.isFinite { return Point(x: x, y: y) }
+        default:
+            break
+        }
+        throw .badQuery("offset", "must be a number (along the scroll axis) or x,y; got \"\(text)\"")
+    }
+
+    /// `GET /v1/stacks/{stack}/hit?x=&y=`: the row under a viewport point, or `"row": null`.
+    func hitTest(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery(["x", "y"])
+        guard let x = try c.queryNumber("x") else { throw .badQuery("x", "is required") }
+        guard let y = try c.queryNumber("y") else { throw .badQuery("y", "is required") }
+        let entry = try store.entry(c.parameter("stack"))
+        return try entry.read { stack, revision throws(APIError) in
+            var hit = JSON.null
+            if let layout = stack.hitTest(Point(x: x, y: y)), let row = stack.row(id: layout.id) {
+                hit = .object(JSONObject([
+                    ("id", .string(row.id)), ("index", .integer(Int64(layout.index))),
+                    ("tappable", .bool(row.tappable)), ("highlightable", .bool(row.highlightable)),
+                ] + ModelEncoding.rowLayout(layout)))
+            }
+            return .json(200, .object(JSONObject([("revision", .integer(Int64(revision))), ("row", hit)])), revision: revision)
+        }
+    }
+}

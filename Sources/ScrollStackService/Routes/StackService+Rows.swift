@@ -1,0 +1,155 @@
+import Jansson
+import MicroHTTP
+import ScrollStackCore
+
+extension StackService {
+    /// `POST /v1/stacks/{stack}/rows`: `{rows:[…], at?}`; `at` defaults to `bottom`.
+    func insertRows(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        let body = try c.jsonObject()
+        try body.allowOnly(["rows", "at"])
+        let fields = try body.required("rows").array()
+        let location = try body.optional("at").map { f throws(APIError) in try ModelDecoding.location(f) } ?? .bottom
+        return try mutate(c) { stack throws(APIError) in
+            var rows: [Row] = []
+            var used = Set<String>()
+            for field in fields {
+                let row = try ModelDecoding.row(field) {
+                    Self.makeID(prefix: "r-") { used.contains($0) || stack.row(id: $0) != nil }
+                }
+                used.insert(row.id)
+                rows.append(row)
+            }
+            return try model { () throws(StackError) in try stack.insert(rows, at: location) }
+        }
+    }
+
+    /// `GET /v1/stacks/{stack}/rows`: rows with their indexes; `?controller=TYPE` keeps rows
+    /// whose controller has that type (`&first=true`: only the first); `?instance=ID` the row
+    /// whose controller has that instance id.
+    func listRows(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery(["controller", "first", "instance"])
+        let type = c.query("controller")
+        let first = try c.queryBool("first") ?? false
+        let instance = c.query("instance")
+        if first && type == nil { throw .badQuery("first", "goes with ?controller=TYPE") }
+        let entry = try store.entry(c.parameter("stack"))
+        return try entry.read { stack, revision throws(APIError) in
+            var found: [(row: Row, index: Int)]
+            switch (type, instance) {
+            case (let type?, _) where first: found = stack.firstRow(controllerType: type).map { [$0] } ?? []
+            case (let type?, _): found = stack.rows(controllerType: type)
+            case (nil, let instance?): found = stack.row(controllerInstance: instance).map { [$0] } ?? []
+            case (nil, nil): found = stack.rows.enumerated().map { ($0.element, $0.offset) }
+            }
+            if let instance, type != nil { found = found.filter { $0.row.controller?.instance == instance } }
+            let rows = found.map { ModelEncoding.row($0.row, index: $0.index) }
+            return .json(200, .object(JSONObject([("revision", .integer(Int64(revision))), ("rows", .array(rows))])), revision: revision)
+        }
+    }
+
+    /// `GET …/rows/{row}`: the row with its index, frame and visibility.
+    func getRow(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        let entry = try store.entry(c.parameter("stack"))
+        return try entry.read { stack, revision throws(APIError) in
+            let (row, index) = try pathRow(c, in: stack)
+            let layout = try model { () throws(StackError) in try stack.layout(of: .index(index)) }
+            guard case .object(var object) = ModelEncoding.row(row, index: index) else { return .error(.invalid(nil, "unreachable")) }
+            for (key, value) in ModelEncoding.rowLayout(layout) { object[key] = value }
+            return .json(200, .object(object), revision: revision)
+        }
+    }
+
+    /// `PUT …/rows/{row}`: replaces the row in place; keeps its id unless the body gives one.
+    func replaceRow(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        let body = try c.jsonObject()
+        return try mutate(c) { stack throws(APIError) in
+            let (old, index) = try pathRow(c, in: stack)
+            let row = try ModelDecoding.row(Field(.object(body.object), path: "")) { old.id }
+            return try model { () throws(StackError) in try stack.replace(.index(index), with: row) }
+        }
+    }
+
+    static let rowPatchKeys = ["hidden", "insets", "separator", "size", "content", "controller", "view", "tappable", "highlightable"]
+
+    /// `PATCH …/rows/{row}`: hidden, insets (null clears), separator (merged per field; a
+    /// null field or a null separator clears), size, content (null removes), controller or
+    /// view, tappable, highlightable. The row is re-measured.
+    func patchRow(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        let body = try c.jsonObject()
+        try body.allowOnly(Self.rowPatchKeys)
+        guard !body.object.isEmpty else { throw .invalid(nil, "the body changes nothing: give at least one of \(Self.rowPatchKeys.joined(separator: ", "))") }
+        return try mutate(c) { stack throws(APIError) in
+            let (row, index) = try pathRow(c, in: stack)
+            var change = RowChange()
+            if let f = body.optional("hidden") { change.hidden = try f.bool() }
+            if let f = body.field("insets") { change.insets = .some(f.isNull ? nil : try ModelDecoding.insets(f)) }
+            if let f = body.field("separator") {
+                change.separator = f.isNull ? SeparatorOverride.none : try ModelDecoding.separatorOverride(f, base: row.separator)
+            }
+            if let f = body.optional("size") { change.size = try ModelDecoding.sizeRule(f) }
+            if let f = body.field("content") { change.contentDescription = .some(f.isNull ? nil : try ModelDecoding.contentDescription(f)) }
+            if body.optional("controller") != nil || body.optional("view") != nil { change.content = try ModelDecoding.rowContent(body) }
+            if let f = body.optional("tappable") { change.tappable = try f.bool() }
+            if let f = body.optional("highlightable") { change.highlightable = try f.bool() }
+            return try model { () throws(StackError) in try stack.update(.index(index), with: change) }
+        }
+    }
+
+    /// `DELETE …/rows/{row}`: the removed row comes back in `removed`.
+    func removeRow(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        return try mutate(c) { stack throws(APIError) in
+            let (_, index) = try pathRow(c, in: stack)
+            return try model { () throws(StackError) in try stack.remove([.index(index)]) }
+        }
+    }
+
+    /// `DELETE /v1/stacks/{stack}/rows`: removes every row.
+    func removeAllRows(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        return try mutate(c) { stack in stack.removeAll() }
+    }
+
+    /// `POST …/rows/{row}/move`: `{"to": n}`.
+    func moveRow(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        let body = try c.jsonObject()
+        try body.allowOnly(["to"])
+        let to = try body.required("to").int()
+        return try mutate(c) { stack throws(APIError) in
+            let (_, index) = try pathRow(c, in: stack)
+            return try model { () throws(StackError) in try stack.move(.index(index), to: to) }
+        }
+    }
+
+    /// `POST /v1/stacks/{stack}/rows/batch`: `{"op", "rows":[refs], "insets"?}`, atomic.
+    func batch(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        enum Op: String, CaseIterable { case remove, hide, show, insets, reload }
+        try c.allowQuery([])
+        let body = try c.jsonObject()
+        let op = try body.required("op").choice(Op.allCases.map { ($0.rawValue, $0) })
+        try body.allowOnly(op == .insets ? ["op", "rows", "insets"] : ["op", "rows"])
+        var references: [RowReference] = []
+        for field in try body.required("rows").array() { references.append(try ModelDecoding.reference(field)) }
+        var insets: EdgeInsets?
+        if op == .insets {
+            guard let f = body.field("insets") else { throw .missing("insets", "is required for op \"insets\" (null clears the rows' own insets)") }
+            insets = f.isNull ? nil : try ModelDecoding.insets(f)
+        }
+        return try mutate(c) { stack throws(APIError) in
+            try model { () throws(StackError) in
+                switch op {
+                case .remove: try stack.remove(references)
+                case .hide: try stack.setHidden(references, true)
+                case .show: try stack.setHidden(references, false)
+                case .insets: try stack.setInsets(references, insets)
+                case .reload: try stack.reload(references)
+                }
+            }
+        }
+    }
+}

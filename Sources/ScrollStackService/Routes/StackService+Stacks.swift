@@ -1,0 +1,103 @@
+import Jansson
+import MicroHTTP
+import ScrollStackCore
+
+extension StackService {
+    /// `GET /v1/stacks`: `[{id, revision, rowCount}]`, ordered by id.
+    func listStacks(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        var items: [JSON] = []
+        for entry in store.all() {
+            items.append(try entry.read { stack, revision throws(APIError) in
+                .object(JSONObject([("id", .string(entry.id)), ("revision", .integer(Int64(revision))), ("rowCount", .integer(Int64(stack.count)))]))
+            })
+        }
+        return .json(200, .array(items))
+    }
+
+    /// `POST /v1/stacks`: creates a stack from the create body; 201 with `Location` and the model.
+    func createStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        let body = try c.jsonObject()
+        let stack = try decodeStack(body)
+        let id: String
+        if let f = body.optional("id") {
+            id = try f.string()
+            try Self.checkStackID(id, field: f.path)
+        } else {
+            id = Self.makeID(prefix: "s-", isTaken: store.contains)
+        }
+        try store.insert(StackEntry(id: id, stack: stack))
+        return .json(201, ModelEncoding.stack(id: id, revision: 1, stack), revision: 1, headers: [("Location", "/v1/stacks/\(id)")])
+    }
+
+    /// Stack ids travel in paths: 1–128 of `A–Z a–z 0–9 . _ ~ -`.
+    static func checkStackID(_ id: String, field: String) throws(APIError) {
+        let allowed = id.utf8.allSatisfy { c in
+            (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c == 46 || c == 95 || c == 126 || c == 45
+        }
+        guard !id.isEmpty, id.utf8.count <= 128, allowed else {
+            throw .invalid(field, "must be 1 to 128 characters from A–Z, a–z, 0–9, '.', '_', '~', '-'")
+        }
+    }
+
+    /// Decodes the create body (also the body of the stateless layout) into a stack.
+    /// The read-only members a GET answers with (`revision`, `contentSize`, rows' `index`)
+    /// are accepted and ignored, so a fetched stack can be posted back as it is.
+    func decodeStack(_ body: ObjectReader) throws(APIError) -> ScrollStack {
+        try body.allowOnly(["id", "rows", "revision", "contentSize"] + ModelDecoding.settingsKeys)
+        let settings = try ModelDecoding.settings(body, base: StackSettings())
+        var rows: [Row] = []
+        var used = Set<String>()
+        if let f = body.optional("rows") {
+            for field in try f.array() {
+                let row = try ModelDecoding.row(field) { Self.makeID(prefix: "r-", isTaken: used.contains) }
+                used.insert(row.id)
+                rows.append(row)
+            }
+        }
+        return try model { () throws(StackError) in try ScrollStack(settings: settings, rows: rows) }
+    }
+
+    /// `GET /v1/stacks/{stack}`: the whole model, rows in order.
+    func getStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        let entry = try store.entry(c.parameter("stack"))
+        return try entry.read { stack, revision throws(APIError) in
+            .json(200, ModelEncoding.stack(id: entry.id, revision: revision, stack), revision: revision)
+        }
+    }
+
+    /// `PATCH /v1/stacks/{stack}`: settings; nested objects merge member by member.
+    func patchStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        let body = try c.jsonObject()
+        try body.allowOnly(ModelDecoding.settingsKeys)
+        guard !body.object.isEmpty else { throw .invalid(nil, "the body changes nothing: give at least one of \(ModelDecoding.settingsKeys.joined(separator: ", "))") }
+        return try mutate(c) { stack throws(APIError) in
+            let s = try ModelDecoding.settings(body, base: stack.settings)
+            let change = SettingsChange(
+                axis: s.axis, viewport: s.viewport, contentInsets: s.contentInsets, offset: s.offset, spacing: s.spacing,
+                rowInsets: s.rowInsets, separator: s.separator, autoHideLastRowSeparator: s.autoHideLastRowSeparator
+            )
+            return try model { () throws(StackError) in try stack.update(change) }
+        }
+    }
+
+    /// `DELETE /v1/stacks/{stack}`: 204.
+    func deleteStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        try store.remove(c.parameter("stack"))
+        return HTTPResponse(status: 204)
+    }
+
+    /// `POST /v1/stacks/{stack}/scroll`.
+    func scroll(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        let body = try c.jsonObject()
+        return try mutate(c) { stack throws(APIError) in
+            let target = try ModelDecoding.scrollTarget(body, currentOffset: stack.settings.offset)
+            return try model { () throws(StackError) in try stack.scroll(to: target) }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Jansson
+import Logging
+import MicroHTTP
+import ScrollStackCore
+
+/// The REST API v1 over a store of stacks. It turns requests into model operations and
+/// results into JSON; it knows nothing of sockets (see `MicroHTTP`).
+public final class StackService: Sendable {
+    /// Handlers throw `APIError` only; the type says plain `throws` because Swift 6.3's
+    /// compiler crashes on typed-throws closures stored in a generic type.
+    typealias Handler = @Sendable (StackService, RequestContext) throws -> HTTPResponse
+
+    let store = StackStore()
+    let logger: Logger
+    private let router: Router<Handler>
+
+    public init(logger: Logger = Logger(label: "scrollstack.service")) {
+        self.logger = logger
+        var router = Router<Handler>()
+        Self.addRoutes(to: &router)
+        self.router = router
+    }
+
+    /// Answers one request. Never throws: every failure becomes a JSON error response.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        switch router.match(method: request.method, path: request.path) {
+        case .found(let handler, let parameters):
+            do {
+                return try handler(self, RequestContext(request: request, parameters: parameters))
+            } catch let error as APIError {
+                return .error(error)
+            } catch {
+                logger.error("unexpected error for \(request.method) \(request.path): \(error)")
+                return .error(APIError(status: 500, code: "internal_error", message: "unexpected error: \(error)"))
+            }
+        case .methodNotAllowed(let allowed):
+            return .error(.methodNotAllowed(request.method, allowed: allowed))
+        case .notFound:
+            return .error(.routeNotFound(request.method, request.path))
+        }
+    }
+
+    /// The JSON answer to a failure the HTTP layer detects itself (413).
+    public func respond(to request: HTTPRequest, failure: HTTPError) -> HTTPResponse {
+        .error(APIError(status: failure.status, code: failure.code, message: failure.message))
+    }
+
+    /// Every route of API v1. Paths with `{row}` are also served as `rows/at/{index}`.
+    private static func addRoutes(to router: inout Router<Handler>) {
+        router.add("GET", "/healthz") { _, _ in .json(200, ["status": "ok"]) }
+        router.add("GET", "/v1/stacks") { s, c in try s.listStacks(c) }
+        router.add("POST", "/v1/stacks") { s, c in try s.createStack(c) }
+        router.add("GET", "/v1/stacks/{stack}") { s, c in try s.getStack(c) }
+        router.add("PATCH", "/v1/stacks/{stack}") { s, c in try s.patchStack(c) }
+        router.add("DELETE", "/v1/stacks/{stack}") { s, c in try s.deleteStack(c) }
+        router.add("POST", "/v1/stacks/{stack}/rows") { s, c in try s.insertRows(c) }
+        router.add("GET", "/v1/stacks/{stack}/rows") { s, c in try s.listRows(c) }
+        router.add("DELETE", "/v1/stacks/{stack}/rows") { s, c in try s.removeAllRows(c) }
+        router.add("POST", "/v1/stacks/{stack}/rows/batch") { s, c in try s.batch(c) }
+        for row in ["{row}", "at/{index}"] {
+            let path = "/v1/stacks/{stack}/rows/" + row
+            router.add("GET", path) { s, c in try s.getRow(c) }
+            router.add("PUT", path) { s, c in try s.replaceRow(c) }
+            router.add("PATCH", path) { s, c in try s.patchRow(c) }
+            router.add("DELETE", path) { s, c in try s.removeRow(c) }
+            router.add("POST", path + "/move") { s, c in try s.moveRow(c) }
+        }
+        router.add("GET", "/v1/stacks/{stack}/layout") { s, c in try s.stackLayout(c) }
+        router.add("GET", "/v1/stacks/{stack}/hit") { s, c in try s.hitTest(c) }
+        router.add("POST", "/v1/stacks/{stack}/scroll") { s, c in try s.scroll(c) }
+        router.add("POST", "/v1/layout") { s, c in try s.statelessLayout(c) }
+    }
+
+    // MARK: Shared steps
+
+    /// Applies one model operation to the stack a request names and answers with the
+    /// mutation result (revision, changed rows, removed rows, events).
+    ///
+    /// `operation` may decode the rest of the request against the current state (for
+    /// example to merge a PATCH); it must apply at most one model operation.
+    func mutate(_ context: RequestContext, _ operation: (inout ScrollStack) throws(APIError) -> OperationResult) throws(APIError) -> HTTPResponse {
+        let entry = try store.entry(context.parameter("stack"))
+        return try entry.write(operation, answer: { result, stack, revision in
+            .json(200, ModelEncoding.mutation(revision: revision, result, in: stack), revision: revision)
+        })
+    }
+
+    /// Runs a model operation, turning its error into the API's.
+    func model<T>(_ body: () throws(StackError) -> T) throws(APIError) -> T {
+        do { return try body() } catch { throw APIError(error) }
+    }
+
+    /// Resolves the row a path names, as a 404 when it is unknown.
+    func pathRow(_ context: RequestContext, in stack: ScrollStack) throws(APIError) -> (row: Row, index: Int) {
+        let reference = try context.rowReference()
+        do { return try stack.resolve(reference) } catch { throw .rowNotFound(reference) }
+    }
+
+    /// A random id: `prefix` and 12 hex digits, not used by `isTaken`.
+    static func makeID(prefix: String, isTaken: (String) -> Bool) -> String {
+        while true {
+            var generator = SystemRandomNumberGenerator()
+            let digits = String(generator.next() & 0xFFFF_FFFF_FFFF, radix: 16)
+            let id = prefix + String(repeating: "0", count: 12 - digits.count) + digits
+            if !isTaken(id) { return id }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import ScrollStackCore
+
+/// One stored stack and its revision, behind its own readers–writer lock: mutations of this
+/// stack are serialized, reads run together, and no reader sees a half-applied operation.
+/// Other stacks are never blocked by it.
+final class StackEntry: @unchecked Sendable {
+    let id: String
+    private let lock = ReadWriteLock()
+    private var stack: ScrollStack
+    private var revision: Int
+
+    init(id: String, stack: ScrollStack, revision: Int = 1) {
+        self.id = id
+        self.stack = stack
+        self.revision = revision
+    }
+
+    /// Runs `body` with the stack and its revision under the read lock.
+    func read<T>(_ body: (ScrollStack, Int) throws(APIError) -> T) throws(APIError) -> T {
+        try lock.withReadLock { () throws(APIError) -> T in try body(stack, revision) }
+    }
+
+    /// Runs `body` under the write lock. When it returns, the revision grows by one and
+    /// `answer` builds the response from the new state and revision; when it throws, the
+    /// stack is as it was (model operations apply whole or not at all) and the revision stays.
+    func write<R, T>(_ body: (inout ScrollStack) throws(APIError) -> R, answer: (R, ScrollStack, Int) -> T) throws(APIError) -> T {
+        try lock.withWriteLock { () throws(APIError) -> T in
+            // Mutated in place: the stored value is uniquely referenced, so nothing is copied.
+            let result = try body(&stack)
+            revision += 1
+            return answer(result, stack, revision)
+        }
+    }
+}

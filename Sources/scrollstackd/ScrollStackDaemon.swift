@@ -1,0 +1,99 @@
+import ArgumentParser
+import Logging
+import MicroHTTP
+import ScrollStackService
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `scrollstackd`: serves the ScrollStack REST API until SIGINT or SIGTERM.
+@main
+struct ScrollStackDaemon: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scrollstackd",
+        abstract: "Serve the ScrollStack layout API over HTTP.",
+        discussion: """
+            Keeps scroll stacks in memory, applies row operations to them and answers with \
+            the computed layout as JSON. One log line per request goes to standard error. \
+            SIGINT or SIGTERM stops it gracefully: it stops accepting connections, lets \
+            requests in flight finish, and exits 0.
+            """
+    )
+
+    @Option(help: "The address to listen on (IPv4 or IPv6 literal; 0.0.0.0 for every interface).")
+    var host = "127.0.0.1"
+
+    @Option(help: "The TCP port to listen on (0 picks a free one, logged at start).")
+    var port = 8080
+
+    @Option(help: "Worker threads serving connections (1 to the core count; default: the core count, at most 2).")
+    var threads = HTTPServer.Configuration().threads
+
+    @Option(help: "The largest request body accepted, in bytes; larger ones get 413 unread.")
+    var maxBodyBytes = 1 << 20
+
+    @Option(help: "Seconds a connection may stay idle (or stall mid-request) before it is closed.")
+    var connectionTimeout = 30
+
+    @Option(help: "The most connections served at once; more are refused.")
+    var connectionLimit = 512
+
+    @Option(help: "The lowest level logged: trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        guard threads >= 1 && threads <= 64 else { throw ValidationError("--threads must be 1…64") }
+        guard maxBodyBytes >= 1 else { throw ValidationError("--max-body-bytes must be at least 1") }
+        guard connectionTimeout >= 1 else { throw ValidationError("--connection-timeout must be at least 1 second") }
+        guard connectionLimit >= 1 else { throw ValidationError("--connection-limit must be at least 1") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "scrollstackd")
+
+        // Block the stop signals before any thread starts, so every server thread inherits
+        // the mask and only `sigwait` below sees them.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+
+        let service = StackService(logger: logger)
+        let server = HTTPServer(
+            configuration: HTTPServer.Configuration(
+                host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes,
+                connectionTimeout: connectionTimeout, connectionLimit: connectionLimit
+            ),
+            handler: { service.handle($0) },
+            errorResponder: { service.respond(to: $0, failure: $1) }
+        )
+        server.requestObserver = { request, response, microseconds in
+            logger.info("\(request.method) \(request.target) \(response.status) \(microseconds)µs")
+        }
+        do {
+            try server.start()
+        } catch {
+            logger.critical("cannot start: \(error)")
+            throw ExitCode.failure
+        }
+        logger.notice("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
+
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+        logger.notice("signal \(received): stopping; requests in flight finish first")
+        server.stop()
+        logger.notice("stopped")
+    }
+}

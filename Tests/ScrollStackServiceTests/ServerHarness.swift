@@ -1,0 +1,94 @@
+import Jansson
+import MicroHTTP
+import ScrollStackService
+import TestHTTPClient
+import XCTest
+
+/// The real server on an ephemeral loopback port, with the service behind it.
+final class ServerHarness {
+    let server: HTTPServer
+    let service = StackService()
+
+    init(maxBodyBytes: Int = 1 << 20, connectionTimeout: Int = 30, threads: Int = 2, connectionLimit: Int = 64) throws {
+        let service = self.service
+        server = HTTPServer(
+            configuration: HTTPServer.Configuration(
+                host: "127.0.0.1", port: 0, threads: threads, maxBodyBytes: maxBodyBytes,
+                connectionTimeout: connectionTimeout, connectionLimit: connectionLimit
+            ),
+            handler: { service.handle($0) },
+            errorResponder: { service.respond(to: $0, failure: $1) }
+        )
+        try server.start()
+    }
+
+    var port: Int { server.port }
+
+    func stop() { server.stop() }
+
+    /// One request on a fresh connection; a JSON body gets `Content-Type: application/json`.
+    @discardableResult
+    func request(_ method: String, _ path: String, json: JSON? = nil, headers: [(String, String)] = []) throws -> Reply {
+        var all = headers
+        if json != nil { all.append(("Content-Type", "application/json")) }
+        let response = try httpRequest(port: port, method: method, path: path, headers: all, body: json?.serialized())
+        return Reply(response)
+    }
+
+    /// A request with a raw body and explicit headers.
+    func raw(_ method: String, _ path: String, body: [UInt8], headers: [(String, String)]) throws -> Reply {
+        Reply(try httpRequest(port: port, method: method, path: path, headers: headers, body: body))
+    }
+}
+
+/// A response with its body parsed as JSON (when it is JSON).
+struct Reply {
+    let status: Int
+    let headers: [(String, String)]
+    let body: [UInt8]
+    let json: JSON?
+
+    init(_ response: TestHTTPResponse) {
+        status = response.status
+        headers = response.headers
+        body = response.body
+        json = try? JSON.parse(response.body)
+    }
+
+    func header(_ name: String) -> String? {
+        headers.first { $0.0.lowercased() == name.lowercased() }?.1
+    }
+
+    /// A member path like `error.field` or `rows[2].id`.
+    subscript(path: String) -> JSON? {
+        var current = json
+        for part in path.split(separator: ".") {
+            var name = Substring(part)
+            var indexes: [Int] = []
+            while let open = name.lastIndex(of: "["), name.last == "]" {
+                indexes.insert(Int(name[name.index(after: open)..<name.index(before: name.endIndex)])!, at: 0)
+                name = name[..<open]
+            }
+            if !name.isEmpty { current = current?[String(name)] }
+            for i in indexes {
+                guard let array = current?.arrayValue, i < array.count else { return nil }
+                current = array[i]
+            }
+        }
+        return current
+    }
+
+    var errorField: String? { self["error.field"]?.stringValue }
+    var errorCode: String? { self["error.code"]?.stringValue }
+    var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// Shorthand for building request bodies.
+func row(_ id: String, _ length: Double = 44, type: String = "VC", hidden: Bool = false) -> JSON {
+    .object(JSONObject([
+        ("id", .string(id)), ("controller", .object(JSONObject([("type", .string(type))]))),
+        ("size", .object(JSONObject([("fixed", .number(length))]))), ("hidden", .bool(hidden)),
+    ]))
+}
+
+func object(_ pairs: (String, JSON)...) -> JSON { .object(JSONObject(pairs)) }

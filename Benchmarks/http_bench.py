@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""HTTP benchmark: wrk on loopback against scrollstackd and, in the same run, against nginx
+serving the very same response bytes as a static file (the ceiling). Prints medians of
+requests/s and p50/p99 latency over several runs, and the ratio to nginx."""
+import argparse, json, os, re, shutil, signal, socket, statistics, subprocess, sys, tempfile, time, urllib.request
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+def wait_port(port, timeout=20):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit(f"nothing listens on {port}")
+
+def request(port, method, path, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
+                                 headers={"Content-Type": "application/json"} if data else {})
+    with urllib.request.urlopen(req) as r:
+        return r.status, r.read()
+
+UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
+
+def wrk(url, seconds, connections, threads, script=None):
+    cmd = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    if script:
+        cmd += ["-s", script]
+    out = subprocess.run(cmd + [url], capture_output=True, text=True, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    lat = {}
+    for pct in ("50", "99"):
+        m = re.search(rf"^\s+{pct}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+        lat[pct] = float(m.group(1)) * UNITS[m.group(2)]
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    if errors:
+        raise SystemExit(f"wrk saw {errors.group(1)} error responses from {url}:\n{out}")
+    return rps, lat["50"], lat["99"]
+
+NGINX_CONF = """
+worker_processes 2;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    default_type application/json;
+    keepalive_requests 1000000;
+    server {{
+        listen 127.0.0.1:{port};
+        root {dir}/www;
+        # Static files answer POST too, so both endpoints are served from files.
+        error_page 405 =200 $uri;
+    }}
+}}
+"""
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--binary", required=True)
+    p.add_argument("--rows", type=int, default=10_000)
+    p.add_argument("--duration", type=int, default=5)
+    p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--connections", type=int, default=32)
+    p.add_argument("--threads", type=int, default=2)
+    args = p.parse_args()
+
+    work = tempfile.mkdtemp(prefix="ssbench-")
+    port = free_port()
+    server = subprocess.Popen([args.binary, "--port", str(port), "--log-level", "warning"])
+    nginx = None
+    try:
+        wait_port(port)
+        rows = [{"id": f"r{i}", "controller": {"type": "Cell"}, "size": {"fixed": 44}} for i in range(args.rows)]
+        request(port, "POST", "/v1/stacks", {"id": "bench", "viewport": {"width": 375, "height": 667}, "rows": rows})
+        insert_body = {"rows": [{"view": {"type": "Cell"}, "size": {"fixed": 44}}], "at": {"index": args.rows // 2}}
+        lua = os.path.join(work, "insert.lua")
+        with open(lua, "w") as f:
+            f.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n')
+            f.write(f"wrk.body = {json.dumps(json.dumps(insert_body))}\n")
+
+        # The same response bytes as static files for nginx.
+        www = os.path.join(work, "www")
+        os.makedirs(www)
+        _, layout_bytes = request(port, "GET", "/v1/stacks/bench/layout?window=visible")
+        _, insert_bytes = request(port, "POST", "/v1/stacks/bench/rows", insert_body)
+        with open(os.path.join(www, "layout.json"), "wb") as f:
+            f.write(layout_bytes)
+        with open(os.path.join(www, "insert.json"), "wb") as f:
+            f.write(insert_bytes)
+        nginx_port = free_port()
+        conf = os.path.join(work, "nginx.conf")
+        with open(conf, "w") as f:
+            f.write(NGINX_CONF.format(dir=work, port=nginx_port))
+        nginx_bin = shutil.which("nginx") or "/usr/sbin/nginx"
+        nginx = subprocess.Popen([nginx_bin, "-c", conf, "-g", "daemon off;"])
+        wait_port(nginx_port)
+
+        cases = [
+            ("GET layout?window=visible", f"http://127.0.0.1:{port}/v1/stacks/bench/layout?window=visible", None,
+             f"http://127.0.0.1:{nginx_port}/layout.json", len(layout_bytes)),
+            ("POST rows (insert 1)", f"http://127.0.0.1:{port}/v1/stacks/bench/rows", lua,
+             f"http://127.0.0.1:{nginx_port}/insert.json", len(insert_bytes)),
+        ]
+        print(f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s, median of {args.runs} alternating runs; "
+              f"stack of {args.rows} rows; {os.cpu_count()} cores shared by wrk, the server and nginx")
+        print(f"{'endpoint':28} {'bytes':>6} | {'scrollstackd req/s':>18} {'p50 ms':>7} {'p99 ms':>7} | {'nginx req/s':>11} {'p50 ms':>7} {'p99 ms':>7} | ratio")
+        for name, url, script, static_url, size in cases:
+            ours, theirs = [], []
+            for _ in range(args.runs):
+                ours.append(wrk(url, args.duration, args.connections, args.threads, script))
+                theirs.append(wrk(static_url, args.duration, args.connections, args.threads, script))
+            med = lambda xs, i: statistics.median(x[i] for x in xs)
+            o = [med(ours, i) for i in range(3)]
+            t = [med(theirs, i) for i in range(3)]
+            print(f"{name:28} {size:>6} | {o[0]:>18.0f} {o[1]:>7.2f} {o[2]:>7.2f} | {t[0]:>11.0f} {t[1]:>7.2f} {t[2]:>7.2f} | {o[0] / t[0]:.2f}")
+        _, info = request(port, "GET", "/v1/stacks")
+        print("rows at the end:", json.loads(info)[0]["rowCount"])
+    finally:
+        server.send_signal(signal.SIGTERM)
+        code = server.wait(timeout=30)
+        if nginx:
+            nginx.terminate()
+            nginx.wait(timeout=10)
+        shutil.rmtree(work, ignore_errors=True)
+        if code != 0:
+            sys.exit(f"scrollstackd exited with {code} after SIGTERM")
+
+if __name__ == "__main__":
+    main()

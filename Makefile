@@ -1,0 +1,45 @@
+# The two commands README.md promises, on a fresh Debian machine with the Swift toolchain:
+#   make run   installs what is missing, builds release, serves on 127.0.0.1:8080
+#   make test  installs what is missing, builds, runs every test
+# Both install the C libraries' -dev packages with apt when pkg-config cannot find them.
+
+SHELL := /bin/bash
+# The toolchain lives in /opt/swift on the project's machines; use it when swift is not on PATH.
+export PATH := $(PATH):/opt/swift/usr/bin
+
+APT_PACKAGES := libmicrohttpd-dev libjansson-dev pkg-config
+HOST ?= 127.0.0.1
+PORT ?= 8080
+ARGS ?=
+
+.PHONY: run test build release deps benchmark lint-docker clean
+
+deps:
+	@if ! command -v pkg-config >/dev/null || ! pkg-config --exists libmicrohttpd jansson; then \
+		echo "installing $(APT_PACKAGES)"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(APT_PACKAGES); \
+	fi
+	@command -v swift >/dev/null || { echo "swift not found: install the Swift 6 toolchain (or put it in /opt/swift)"; exit 1; }
+
+release: deps
+	swift build -c release --product scrollstackd
+
+run: release
+	.build/release/scrollstackd --host $(HOST) --port $(PORT) $(ARGS)
+
+build: deps
+	swift build --build-tests
+
+test: build
+	swift test --skip-build --parallel --num-workers 2
+
+benchmark: release
+	Benchmarks/run.sh
+
+# Lints the Dockerfile and checks its runtime packages cover the release binary's libraries.
+lint-docker: release
+	Benchmarks/check-docker.sh
+
+clean:
+	rm -rf .build

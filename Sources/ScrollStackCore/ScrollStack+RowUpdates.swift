@@ -67,6 +67,23 @@ extension ScrollStack {
     @discardableResult
     public mutating func update(_ references: [RowReference], with change: RowChange) throws(StackError) -> OperationResult {
         let targets = try resolveBatch(references, field: "rows")
+        return try apply(change, to: targets, errorPrefix: { "rows[\($0)]" })
+    }
+
+    /// Applies `change` to one row, as `update(_:with:)` does, with errors naming the
+    /// change's own fields (`size.fixed`, `insets.top`).
+    ///
+    /// - Throws: `unknownRow` (`row`); a rule the changed row breaks.
+    /// - Complexity: O(log n), plus measuring a fit row.
+    @discardableResult
+    public mutating func update(_ reference: RowReference, with change: RowChange) throws(StackError) -> OperationResult {
+        let n = try node(for: reference, field: "row")
+        return try apply(change, to: [(n, tree.index(of: n))], errorPrefix: { _ in nil })
+    }
+
+    private mutating func apply(
+        _ change: RowChange, to targets: [(node: RowTree.NodeID, index: Int)], errorPrefix: (Int) -> String?
+    ) throws(StackError) -> OperationResult {
         var updated: [Row] = []
         updated.reserveCapacity(targets.count)
         for (i, target) in targets.enumerated() {
@@ -74,7 +91,7 @@ extension ScrollStack {
             do throws(StackError) {
                 try row.validate(prefix: "")
             } catch {
-                throw error.nested(under: "rows[\(i)]")
+                throw errorPrefix(i).map(error.nested(under:)) ?? error
             }
             updated.append(row)
         }

@@ -32,7 +32,7 @@ build: deps
 	swift build --build-tests
 
 test: build
-	swift test --skip-build --parallel --num-workers 2
+	Scripts/run-tests.sh
 
 benchmark: release
 	Benchmarks/run.sh

@@ -72,6 +72,7 @@ def main():
     args = p.parse_args()
 
     work = tempfile.mkdtemp(prefix="ssbench-")
+    os.chmod(work, 0o755)  # nginx's workers run as another user and must read the files
     port = free_port()
     server = subprocess.Popen([args.binary, "--port", str(port), "--log-level", "warning"])
     nginx = None
@@ -87,7 +88,7 @@ def main():
 
         # The same response bytes as static files for nginx.
         www = os.path.join(work, "www")
-        os.makedirs(www)
+        os.makedirs(www, mode=0o755)
         _, layout_bytes = request(port, "GET", "/v1/stacks/bench/layout?window=visible")
         _, insert_bytes = request(port, "POST", "/v1/stacks/bench/rows", insert_body)
         with open(os.path.join(www, "layout.json"), "wb") as f:

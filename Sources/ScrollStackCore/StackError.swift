@@ -65,15 +65,20 @@ extension StackError {
 
 /// Checks shared by every operation that takes numbers.
 enum Check {
+    /// A number as a client wrote it: `-4`, not `-4.0`.
+    static func text(_ value: Double) -> String {
+        value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+    }
+
     /// Throws unless `value` is finite and ≥ 0.
     static func length(_ value: Double, _ field: String) throws(StackError) {
-        guard value.isFinite else { throw .invalid("must be a finite number, got \(value)", field: field) }
-        guard value >= 0 else { throw .invalid("must not be negative, got \(value)", field: field) }
+        guard value.isFinite else { throw .invalid("must be a finite number, got \(text(value))", field: field) }
+        guard value >= 0 else { throw .invalid("must not be negative, got \(text(value))", field: field) }
     }
 
     /// Throws unless `value` is finite.
     static func finite(_ value: Double, _ field: String) throws(StackError) {
-        guard value.isFinite else { throw .invalid("must be a finite number, got \(value)", field: field) }
+        guard value.isFinite else { throw .invalid("must be a finite number, got \(text(value))", field: field) }
     }
 
     static func insets(_ insets: EdgeInsets, _ field: String) throws(StackError) {

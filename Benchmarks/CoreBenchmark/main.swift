@@ -28,6 +28,8 @@ func now() -> Double {
 }
 
 var rng = SystemRandomNumberGenerator()
+/// Results of queries go here so the optimizer cannot drop the work.
+var sink = 0.0
 @MainActor func random(_ n: Int) -> Int { Int.random(in: 0..<max(1, n), using: &rng) }
 
 func makeRow(_ id: String, _ length: Double = 44) -> Row {
@@ -94,8 +96,8 @@ for n in sizes {
     record("move a random row", median(samples) { _ in try! stack.move(.index(random(stack.count)), to: random(stack.count)) })
     record("hide a random row", median(samples) { _ in try! stack.setHidden([.index(random(stack.count))], true) })
     record("scroll to a random row (events)", median(samples) { _ in try! stack.scroll(to: .row(.index(random(stack.count)), .middle)) })
-    record("one row's frame", median(samples) { _ in _ = try! stack.layout(of: .index(random(stack.count))) })
-    record("  baseline: sum lengths before it", median(samples) { _ in _ = baseline.start(of: random(baseline.rows.count)) })
+    record("one row's frame", median(samples) { _ in sink += try! stack.layout(of: .index(random(stack.count))).frame.minY })
+    record("  baseline: sum lengths before it", median(samples) { _ in sink += baseline.start(of: random(baseline.rows.count)) })
     record("visible rows at the offset", median(samples) { _ in _ = stack.visibleRows })
     record("  baseline: scan every row", median(samples) { _ in _ = baseline.visible(from: Double(random(n)) * 68, height: 667) })
     record("full layout (per row)", median(3) { _ in _ = stack.layout() } / Double(stack.count) * 1000)
@@ -104,6 +106,7 @@ for n in sizes {
 for name in order {
     print(name.rightPad(34) + results[name]!.map { fixed3($0).leftPad(12) }.joined())
 }
+print("(checksum \(sink > 0 ? "ok" : "zero"))")
 print("(\"per row\" lines are ns per row; \"baseline\" lines run the same query on a plain array, in the same process and run)")
 
 extension String {

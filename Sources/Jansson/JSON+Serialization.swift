@@ -1,4 +1,8 @@
 import CJansson
+import Synchronization
+
+/// The size of the last text written, a good first guess for the next buffer.
+private let lastSerializedSize = Atomic<Int>(0)
 
 extension JSON {
     /// Compact UTF-8 text written by jansson (`json_dumpb`), members in order. Reals are
@@ -10,10 +14,20 @@ extension JSON {
         guard let root = makeJansson() else { return Array("null".utf8) }
         defer { json_decref(root) }
         let flags = Int(JSON_COMPACT | JSON_ENCODE_ANY) | ((realPrecision & 0x1F) << 11)
-        let size = json_dumpb(root, nil, 0, flags)
-        guard size > 0 else { return [] }
-        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            initialized = buffer.withMemoryRebound(to: CChar.self) { json_dumpb(root, $0.baseAddress, size, flags) }
+        // Usually one pass: dump into a buffer as large as the last answer needed; only a
+        // larger text is dumped a second time, into a buffer of the size jansson reported.
+        var capacity = max(256, lastSerializedSize.load(ordering: .relaxed))
+        while true {
+            var needed = 0
+            let output = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                needed = buffer.withMemoryRebound(to: CChar.self) { json_dumpb(root, $0.baseAddress, capacity, flags) }
+                initialized = needed <= capacity ? needed : 0
+            }
+            if needed <= capacity {
+                lastSerializedSize.store(needed, ordering: .relaxed)
+                return output
+            }
+            capacity = needed
         }
     }
 

@@ -19,7 +19,8 @@ public struct Router<Handler: Sendable>: Sendable {
         let handler: Handler
     }
 
-    private var routes: [Route] = []
+    /// Routes grouped by their number of segments, in the order they were added.
+    private var routesBySegmentCount: [Int: [Route]] = [:]
 
     public init() {}
 
@@ -28,15 +29,15 @@ public struct Router<Handler: Sendable>: Sendable {
         let segments = Self.split(pattern).map { part -> Segment in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
-        routes.append(Route(method: method.uppercased(), segments: segments, handler: handler))
+        routesBySegmentCount[segments.count, default: []].append(Route(method: method.uppercased(), segments: segments, handler: handler))
     }
 
     /// Finds the route for `method` and `path`.
     public func match(method: String, path: String) -> RouteMatch<Handler> {
-        let parts = Self.split(path)
+        let parts = Self.split(path).map(String.init)
         var best: (route: Route, parameters: [String: String], rank: [Bool])?
         var allowed: Set<String> = []
-        for route in routes where route.segments.count == parts.count {
+        for route in routesBySegmentCount[parts.count] ?? [] {
             var parameters: [String: String] = [:]
             var rank: [Bool] = []  // true = literal, per segment
             var matches = true
@@ -46,7 +47,7 @@ public struct Router<Handler: Sendable>: Sendable {
                     if literal != part { matches = false }
                     rank.append(true)
                 case .parameter(let name):
-                    parameters[name] = String(part)
+                    parameters[name] = part
                     rank.append(false)
                 }
                 if !matches { break }

@@ -68,7 +68,6 @@ public final class HTTPServer: @unchecked Sendable {
             MHD_OPTION.LISTEN_SOCKET.rawValue, fd,
             MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(max(1, configuration.connectionTimeout)),
             MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(max(1, configuration.connectionLimit)),
-            MHD_OPTION.CONNECTION_MEMORY_LIMIT.rawValue, Int(64 * 1024),
             MHD_OPTION.NOTIFY_COMPLETED.rawValue, OpaquePointer(unsafeBitCast(completed, to: UnsafeRawPointer.self)), OpaquePointer(context),
         ]
         if configuration.threads > 1 {

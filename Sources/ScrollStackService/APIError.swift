@@ -9,19 +9,22 @@ public struct APIError: Error, Sendable, Equatable {
     public var code: String
     public var message: String
     public var field: String?
+    /// The stack's current revision, for 412 answers.
+    public var revision: Int?
     /// Extra response headers, such as `Allow` for 405.
     public var headers: [(name: String, value: String)] = []
 
-    public init(status: Int, code: String, message: String, field: String? = nil, headers: [(name: String, value: String)] = []) {
+    public init(status: Int, code: String, message: String, field: String? = nil, revision: Int? = nil, headers: [(name: String, value: String)] = []) {
         self.status = status
         self.code = code
         self.message = message
         self.field = field
+        self.revision = revision
         self.headers = headers
     }
 
     public static func == (a: APIError, b: APIError) -> Bool {
-        a.status == b.status && a.code == b.code && a.message == b.message && a.field == b.field
+        a.status == b.status && a.code == b.code && a.message == b.message && a.field == b.field && a.revision == b.revision
     }
 
     // MARK: The errors the service answers with
@@ -72,6 +75,12 @@ public struct APIError: Error, Sendable, Equatable {
 
     static func duplicateStack(_ id: String) -> APIError {
         APIError(status: 409, code: "duplicate_id", message: "a stack with the id \"\(id)\" already exists", field: "id")
+    }
+
+    static func preconditionFailed(expected: String, current: Int) -> APIError {
+        APIError(status: 412, code: "precondition_failed",
+                 message: "If-Match \(expected) does not match the stack's revision \(current)",
+                 revision: current, headers: [("ETag", "\"\(current)\"")])
     }
 
     static func unsupportedMediaType(_ contentType: String?) -> APIError {

@@ -198,11 +198,13 @@ enum ModelEncoding {
     }
 
     static func error(_ e: APIError) -> JSON {
-        .object(JSONObject([("error", .object(JSONObject([
+        var members: [(String, JSON)] = [
             ("status", .integer(Int64(e.status))),
             ("code", .string(e.code)),
             ("message", .string(e.message)),
             ("field", e.field.map(JSON.string) ?? .null),
-        ])))]))
+        ]
+        if let revision = e.revision { members.append(("revision", .integer(Int64(revision)))) }
+        return .object(JSONObject([("error", .object(JSONObject(members)))]))
     }
 }

@@ -38,6 +38,28 @@ struct RequestContext {
         return ObjectReader(object: object, path: "")
     }
 
+    /// Whether an entity-tag list header (`If-Match`, `If-None-Match`) names `revision`:
+    /// `*` names every revision; weak tags (`W/"3"`) compare like strong ones.
+    static func tags(_ header: String, include revision: Int) -> Bool {
+        header.split(separator: ",").contains { raw in
+            var tag = raw.trimmingSpaces
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
+            return tag == "\"\(revision)\""
+        }
+    }
+
+    /// Throws 412 when the request has an `If-Match` that does not name `revision`.
+    func checkIfMatch(_ revision: Int) throws(APIError) {
+        guard let header = request.header("if-match") else { return }
+        guard Self.tags(header, include: revision) else { throw .preconditionFailed(expected: header, current: revision) }
+    }
+
+    /// Whether the request has an `If-None-Match` naming `revision` (the client's copy is current).
+    func isNotModified(_ revision: Int) -> Bool {
+        request.header("if-none-match").map { Self.tags($0, include: revision) } ?? false
+    }
+
     /// Rejects query parameters other than `allowed`.
     func allowQuery(_ allowed: [String]) throws(APIError) {
         for (name, _) in request.query where !allowed.contains(name) {

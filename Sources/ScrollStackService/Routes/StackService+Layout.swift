@@ -10,8 +10,7 @@ extension StackService {
     /// it; `?window=visible` keeps only the visible rows (O(log n + k) instead of O(n)).
     func stackLayout(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(Self.layoutQuery)
-        let entry = try store.entry(c.parameter("stack"))
-        return try entry.read { stack, revision throws(APIError) in
+        return try read(c) { stack, revision throws(APIError) in
             .json(200, try layout(of: stack, revision: revision, c), revision: revision)
         }
     }
@@ -70,8 +69,7 @@ extension StackService {
         try c.allowQuery(["x", "y"])
         guard let x = try c.queryNumber("x") else { throw .badQuery("x", "is required") }
         guard let y = try c.queryNumber("y") else { throw .badQuery("y", "is required") }
-        let entry = try store.entry(c.parameter("stack"))
-        return try entry.read { stack, revision throws(APIError) in
+        return try read(c) { stack, revision throws(APIError) in
             var hit = JSON.null
             if let layout = stack.hitTest(Point(x: x, y: y)), let row = stack.row(id: layout.id) {
                 hit = .object(JSONObject([

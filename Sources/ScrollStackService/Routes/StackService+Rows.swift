@@ -33,8 +33,7 @@ extension StackService {
         let first = try c.queryBool("first") ?? false
         let instance = c.query("instance")
         if first && type == nil { throw .badQuery("first", "goes with ?controller=TYPE") }
-        let entry = try store.entry(c.parameter("stack"))
-        return try entry.read { stack, revision throws(APIError) in
+        return try read(c) { stack, revision throws(APIError) in
             var found: [(row: Row, index: Int)]
             switch (type, instance) {
             case (let type?, _) where first: found = stack.firstRow(controllerType: type).map { [$0] } ?? []
@@ -51,8 +50,7 @@ extension StackService {
     /// `GET …/rows/{row}`: the row with its index, frame and visibility.
     func getRow(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
-        let entry = try store.entry(c.parameter("stack"))
-        return try entry.read { stack, revision throws(APIError) in
+        return try read(c) { stack, revision throws(APIError) in
             let (row, index) = try pathRow(c, in: stack)
             let layout = try model { () throws(StackError) in try stack.layout(of: .index(index)) }
             guard case .object(var object) = ModelEncoding.row(row, index: index) else { return .error(.invalid(nil, "unreachable")) }

@@ -62,9 +62,8 @@ extension StackService {
     /// `GET /v1/stacks/{stack}`: the whole model, rows in order.
     func getStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
-        let entry = try store.entry(c.parameter("stack"))
-        return try entry.read { stack, revision throws(APIError) in
-            .json(200, ModelEncoding.stack(id: entry.id, revision: revision, stack), revision: revision)
+        return try read(c) { stack, revision throws(APIError) in
+            .json(200, ModelEncoding.stack(id: c.parameter("stack"), revision: revision, stack), revision: revision)
         }
     }
 
@@ -84,10 +83,13 @@ extension StackService {
         }
     }
 
-    /// `DELETE /v1/stacks/{stack}`: 204.
+    /// `DELETE /v1/stacks/{stack}`: 204. Honours `If-Match`.
     func deleteStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
-        try store.remove(c.parameter("stack"))
+        let entry = try store.entry(c.parameter("stack"))
+        // Removed under the stack's write lock, so no mutation slips in after the check.
+        try entry.delete(check: { revision throws(APIError) in try c.checkIfMatch(revision) },
+                         remove: { () throws(APIError) in try store.remove(entry.id) })
         return HTTPResponse(status: 204)
     }
 

@@ -74,15 +74,31 @@ public final class StackService: Sendable {
     // MARK: Shared steps
 
     /// Applies one model operation to the stack a request names and answers with the
-    /// mutation result (revision, changed rows, removed rows, events).
+    /// mutation result (revision, changed rows, removed rows, events). An `If-Match` that
+    /// does not name the current revision gets 412 and changes nothing.
     ///
     /// `operation` may decode the rest of the request against the current state (for
     /// example to merge a PATCH); it must apply at most one model operation.
     func mutate(_ context: RequestContext, _ operation: (inout ScrollStack) throws(APIError) -> OperationResult) throws(APIError) -> HTTPResponse {
         let entry = try store.entry(context.parameter("stack"))
-        return try entry.write(operation, answer: { result, stack, revision in
+        return try entry.write({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> OperationResult in
+            try context.checkIfMatch(revision)
+            return try operation(&stack)
+        }, answer: { result, stack, revision in
             .json(200, ModelEncoding.mutation(revision: revision, result, in: stack), revision: revision)
         })
+    }
+
+    /// Answers a read of the stack a request names under its read lock: 304 (with the ETag
+    /// and no body) when `If-None-Match` names the current revision, else `body`'s answer.
+    func read(_ context: RequestContext, _ body: (ScrollStack, Int) throws(APIError) -> HTTPResponse) throws(APIError) -> HTTPResponse {
+        let entry = try store.entry(context.parameter("stack"))
+        return try entry.read { stack, revision throws(APIError) in
+            if context.isNotModified(revision) {
+                return HTTPResponse(status: 304, headers: [("ETag", "\"\(revision)\"")])
+            }
+            return try body(stack, revision)
+        }
     }
 
     /// Runs a model operation, turning its error into the API's.

@@ -8,6 +8,8 @@ final class StackEntry: @unchecked Sendable {
     private let lock = ReadWriteLock()
     private var stack: ScrollStack
     private var revision: Int
+    /// Set once the stack is deleted: requests that looked the entry up just before get 404.
+    private var deleted = false
 
     init(id: String, stack: ScrollStack, revision: Int = 1) {
         self.id = id
@@ -17,18 +19,34 @@ final class StackEntry: @unchecked Sendable {
 
     /// Runs `body` with the stack and its revision under the read lock.
     func read<T>(_ body: (ScrollStack, Int) throws(APIError) -> T) throws(APIError) -> T {
-        try lock.withReadLock { () throws(APIError) -> T in try body(stack, revision) }
+        try lock.withReadLock { () throws(APIError) -> T in
+            guard !deleted else { throw .stackNotFound(id) }
+            return try body(stack, revision)
+        }
     }
 
-    /// Runs `body` under the write lock. When it returns, the revision grows by one and
-    /// `answer` builds the response from the new state and revision; when it throws, the
-    /// stack is as it was (model operations apply whole or not at all) and the revision stays.
-    func write<R, T>(_ body: (inout ScrollStack) throws(APIError) -> R, answer: (R, ScrollStack, Int) -> T) throws(APIError) -> T {
+    /// Runs `body` with the stack and its current revision under the write lock. When it
+    /// returns, the revision grows by one and `answer` builds the response from the new state
+    /// and revision; when it throws, the stack is as it was (model operations apply whole or
+    /// not at all) and the revision stays.
+    func write<R, T>(_ body: (inout ScrollStack, Int) throws(APIError) -> R, answer: (R, ScrollStack, Int) -> T) throws(APIError) -> T {
         try lock.withWriteLock { () throws(APIError) -> T in
+            guard !deleted else { throw .stackNotFound(id) }
             // Mutated in place: the stored value is uniquely referenced, so nothing is copied.
-            let result = try body(&stack)
+            let result = try body(&stack, revision)
             revision += 1
             return answer(result, stack, revision)
+        }
+    }
+
+    /// Deletes the stack under the write lock: `check` sees the current revision first (and
+    /// may throw to refuse), then `remove` takes it out of the store.
+    func delete(check: (Int) throws(APIError) -> Void, remove: () throws(APIError) -> Void) throws(APIError) {
+        try lock.withWriteLock { () throws(APIError) in
+            guard !deleted else { throw .stackNotFound(id) }
+            try check(revision)
+            try remove()
+            deleted = true
         }
     }
 }

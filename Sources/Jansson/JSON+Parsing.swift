@@ -1,13 +1,14 @@
 import CJansson
 
 extension JSON {
-    /// Parses `bytes` with jansson: any top-level value, duplicate keys rejected, NUL bytes in
-    /// strings rejected, nesting limited to jansson's 2048 levels.
+    /// Parses `bytes` with jansson: any top-level value, duplicate keys rejected, `\u0000`
+    /// allowed in string values (not in keys: a jansson limit), integers limited to 64 bits,
+    /// nesting limited to jansson's 2048 levels.
     ///
     /// - Complexity: O(size of the text).
     public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSON {
         var error = json_error_t()
-        let flags = Int(JSON_DECODE_ANY | JSON_REJECT_DUPLICATES)
+        let flags = Int(JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL)
         let root: UnsafeMutablePointer<json_t>? = bytes.withContiguousStorageIfAvailable { buffer in
             buffer.withMemoryRebound(to: CChar.self) { json_loadb($0.baseAddress, $0.count, flags, &error) }
         } ?? Array(bytes).withUnsafeBufferPointer { buffer in

@@ -70,15 +70,23 @@ enum Check {
         value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
     }
 
-    /// Throws unless `value` is finite and ≥ 0.
+    /// The largest length accepted: far beyond any screen, small enough that a million of
+    /// them still add up exactly enough and never overflow.
+    static let maxLength = 1e9
+    /// The largest offset magnitude accepted.
+    static let maxOffset = 1e15
+
+    /// Throws unless `value` is finite and in 0…`maxLength`.
     static func length(_ value: Double, _ field: String) throws(StackError) {
         guard value.isFinite else { throw .invalid("must be a finite number, got \(text(value))", field: field) }
         guard value >= 0 else { throw .invalid("must not be negative, got \(text(value))", field: field) }
+        guard value <= maxLength else { throw .invalid("must be at most 1000000000, got \(text(value))", field: field) }
     }
 
-    /// Throws unless `value` is finite.
+    /// Throws unless `value` is finite and within ±`maxOffset`.
     static func finite(_ value: Double, _ field: String) throws(StackError) {
         guard value.isFinite else { throw .invalid("must be a finite number, got \(text(value))", field: field) }
+        guard abs(value) <= maxOffset else { throw .invalid("must be within ±1e15, got \(text(value))", field: field) }
     }
 
     static func insets(_ insets: EdgeInsets, _ field: String) throws(StackError) {

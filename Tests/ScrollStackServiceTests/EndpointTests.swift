@@ -122,6 +122,7 @@ final class EndpointTests: XCTestCase {
         XCTAssertEqual(ids(try server.request("GET", "/v1/stacks/s/rows?controller=Gallery")), ["b", "c"])
         XCTAssertEqual(ids(try server.request("GET", "/v1/stacks/s/rows?controller=Gallery&first=true")), ["b"])
         XCTAssertEqual(ids(try server.request("GET", "/v1/stacks/s/rows?controller=None")), [])
+        XCTAssertEqual(ids(try server.request("GET", "/v1/stacks/s/rows?first=true")), ["a"])
         let byInstance = try server.request("GET", "/v1/stacks/s/rows?instance=g2")
         XCTAssertEqual(ids(byInstance), ["c"])
         XCTAssertEqual(byInstance["rows[0].controller.props"], object(("n", 1), ("tags", ["x"])))
@@ -197,7 +198,7 @@ final class EndpointTests: XCTestCase {
         XCTAssertEqual(try server.request("POST", "/v1/stacks/s/rows/at/0/move", json: object(("to", 1))).status, 200)
         XCTAssertEqual(ids(try server.request("GET", "/v1/stacks/s/rows")), ["d", "c", "e", "a"])
 
-        let hide = try server.request("POST", "/v1/stacks/s/rows/batch", json: object(("op", "hide"), ("rows", ["c", 2])))
+        let hide = try server.request("POST", "/v1/stacks/s/rows/batch", json: object(("op", "hide"), ("rows", ["c", 2.0])))
         XCTAssertEqual(hide.status, 200, hide.text)
         XCTAssertEqual(eventTypes(hide).prefix(2), ["rowHidden", "rowHidden"])
         let show = try server.request("POST", "/v1/stacks/s/rows/batch", json: object(("op", "show"), ("rows", ["e"])))

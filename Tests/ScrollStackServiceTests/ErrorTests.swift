@@ -89,6 +89,14 @@ final class ErrorTests: XCTestCase {
         try expect("POST", "/v1/stacks/s/scroll", json: object(("row", "zz")), status: 422, code: "unknown_row", field: "row")
         try expect("POST", "/v1/stacks", json: object(("id", "has space")), status: 422, code: "invalid_value", field: "id")
         try expect("POST", "/v1/stacks/s/rows", json: .array([]), status: 422, code: "wrong_type", field: nil)
+        // null only means something where the API says so (clearing an override).
+        try expect("POST", "/v1/stacks/s/scroll", json: object(("offset", object(("y", .null)))), status: 422, code: "wrong_type", field: "offset.y")
+        try expect("PATCH", "/v1/stacks/s", json: object(("separator", object(("color", .null)))), status: 422, code: "wrong_type", field: "separator.color")
+        // Numbers have sane bounds, so sums never overflow.
+        try expect("PATCH", "/v1/stacks/s", json: object(("spacing", 2e9)), status: 422, code: "invalid_value", field: "spacing")
+        try expect("POST", "/v1/stacks/s/scroll", json: object(("offset", object(("y", 1e16)))), status: 422, code: "invalid_value", field: "offset.y")
+        // Integers beyond 64 bits are a parser limit: 400 with line and column.
+        try expect("POST", "/v1/stacks/s/rows/a/move", raw: Array(#"{"to": 99999999999999999999}"#.utf8), status: 400, code: "malformed_json", field: nil)
     }
 
     func testNotFound() throws {

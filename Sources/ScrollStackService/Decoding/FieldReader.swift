@@ -74,14 +74,18 @@ struct ObjectReader {
         object[key].map { Field($0, path: path.isEmpty ? key : path + "." + key) }
     }
 
-    /// The member `key`, or nil when it is absent or null.
-    func optional(_ key: String) -> Field? {
-        guard let field = field(key), !field.isNull else { return nil }
+    /// The member `key`, or nil when it is absent. A null member is an error here: null
+    /// means something only where the API says so (clearing an override), and those places
+    /// read the member with `field(_:)`.
+    func optional(_ key: String) throws(APIError) -> Field? {
+        guard let field = field(key) else { return nil }
+        guard !field.isNull else { throw .wrongType(field.path, expected: "a value (null means nothing here)", got: "null") }
         return field
     }
 
+    /// The member `key`; absent or null is `missing_field`.
     func required(_ key: String) throws(APIError) -> Field {
-        guard let field = optional(key) else { throw .missing(path.isEmpty ? key : path + "." + key) }
+        guard let field = field(key), !field.isNull else { throw .missing(path.isEmpty ? key : path + "." + key) }
         return field
     }
 

@@ -12,10 +12,10 @@ enum ModelDecoding {
         let object = try field.object()
         try object.allowOnly(["top", "left", "bottom", "right"])
         var insets = base
-        if let f = object.optional("top") { insets.top = try f.double() }
-        if let f = object.optional("left") { insets.left = try f.double() }
-        if let f = object.optional("bottom") { insets.bottom = try f.double() }
-        if let f = object.optional("right") { insets.right = try f.double() }
+        if let f = try object.optional("top") { insets.top = try f.double() }
+        if let f = try object.optional("left") { insets.left = try f.double() }
+        if let f = try object.optional("bottom") { insets.bottom = try f.double() }
+        if let f = try object.optional("right") { insets.right = try f.double() }
         return insets
     }
 
@@ -24,8 +24,8 @@ enum ModelDecoding {
         let object = try field.object()
         try object.allowOnly(["width", "height"])
         var size = base
-        if let f = object.optional("width") { size.width = try f.double() }
-        if let f = object.optional("height") { size.height = try f.double() }
+        if let f = try object.optional("width") { size.width = try f.double() }
+        if let f = try object.optional("height") { size.height = try f.double() }
         return size
     }
 
@@ -34,8 +34,8 @@ enum ModelDecoding {
         let object = try field.object()
         try object.allowOnly(["x", "y"])
         var point = base
-        if let f = object.optional("x") { point.x = try f.double() }
-        if let f = object.optional("y") { point.y = try f.double() }
+        if let f = try object.optional("x") { point.x = try f.double() }
+        if let f = try object.optional("y") { point.y = try f.double() }
         return point
     }
 
@@ -51,18 +51,22 @@ enum ModelDecoding {
     /// current settings). Nested objects merge member by member.
     static func settings(_ object: ObjectReader, base: StackSettings) throws(APIError) -> StackSettings {
         var s = base
-        if let f = object.optional("axis") { s.axis = try axis(f) }
-        if let f = object.optional("viewport") { s.viewport = try size(f, base: base.viewport) }
-        if let f = object.optional("contentInsets") { s.contentInsets = try insets(f, base: base.contentInsets) }
-        if let f = object.optional("offset") { s.offset = try point(f, base: base.offset) }
-        if let f = object.optional("spacing") { s.spacing = try f.double() }
-        if let f = object.optional("rowInsets") { s.rowInsets = try insets(f, base: base.rowInsets) }
-        if let f = object.optional("separator") { s.separator = try separatorStyle(f, base: base.separator) }
-        if let f = object.optional("autoHideLastRowSeparator") { s.autoHideLastRowSeparator = try f.bool() }
+        if let f = try object.optional("axis") { s.axis = try axis(f) }
+        if let f = try object.optional("viewport") { s.viewport = try size(f, base: base.viewport) }
+        if let f = try object.optional("contentInsets") { s.contentInsets = try insets(f, base: base.contentInsets) }
+        if let f = try object.optional("offset") { s.offset = try point(f, base: base.offset) }
+        if let f = try object.optional("spacing") { s.spacing = try f.double() }
+        if let f = try object.optional("rowInsets") { s.rowInsets = try insets(f, base: base.rowInsets) }
+        if let f = try object.optional("separator") { s.separator = try separatorStyle(f, base: base.separator) }
+        if let f = try object.optional("autoHideLastRowSeparator") { s.autoHideLastRowSeparator = try f.bool() }
         return s
     }
 
+    /// The stack's separator: like an override, but null means nothing here.
     static func separatorStyle(_ field: Field, base: SeparatorStyle) throws(APIError) -> SeparatorStyle {
+        for (key, _) in try field.object().object {
+            _ = try field.object().optional(key)  // rejects null members
+        }
         let override = try separatorOverride(field, base: .none)
         return base.applying(override)
     }
@@ -103,7 +107,7 @@ enum ModelDecoding {
         let content = try rowContent(object)
         let description = try object.optional("content").map { f throws(APIError) in try contentDescription(f) }
         let size: SizeRule
-        if let f = object.optional("size") {
+        if let f = try object.optional("size") {
             size = try sizeRule(f)
         } else if description != nil {
             size = .fit
@@ -111,31 +115,31 @@ enum ModelDecoding {
             throw .missing(object.path.isEmpty ? "size" : object.path + ".size", "is required: give {\"fixed\": n}, \"fit\" with a content description, or a rule per axis")
         }
         var row = Row(id: id, content: content, size: size, contentDescription: description)
-        if let f = object.optional("insets") { row.insets = try insets(f) }
-        if let f = object.optional("separator") { row.separator = try separatorOverride(f, base: .none) }
-        if let f = object.optional("hidden") { row.hidden = try f.bool() }
-        if let f = object.optional("tappable") { row.tappable = try f.bool() }
-        if let f = object.optional("highlightable") { row.highlightable = try f.bool() }
+        if let f = try object.optional("insets") { row.insets = try insets(f) }
+        if let f = try object.optional("separator") { row.separator = try separatorOverride(f, base: .none) }
+        if let f = try object.optional("hidden") { row.hidden = try f.bool() }
+        if let f = try object.optional("tappable") { row.tappable = try f.bool() }
+        if let f = try object.optional("highlightable") { row.highlightable = try f.bool() }
         return row
     }
 
     /// Exactly one of `controller` and `view`, or nil when `required` is false and neither is there.
     static func rowContent(_ object: ObjectReader, required: Bool = true) throws(APIError) -> RowContent {
-        switch (object.optional("controller"), object.optional("view")) {
+        switch (try object.optional("controller"), try object.optional("view")) {
         case (let c?, nil):
             let o = try c.object()
             try o.allowOnly(["type", "instance", "props"])
             return .controller(ControllerDescriptor(
                 type: try o.required("type").string(),
                 instance: try o.optional("instance").map { f throws(APIError) in try f.string() },
-                properties: o.optional("props").map { String(decoding: $0.value.serialized(realPrecision: 17), as: UTF8.self) }
+                properties: try o.optional("props").map { String(decoding: $0.value.serialized(realPrecision: 17), as: UTF8.self) }
             ))
         case (nil, let v?):
             let o = try v.object()
             try o.allowOnly(["type", "props"])
             return .view(ViewDescriptor(
                 type: try o.required("type").string(),
-                properties: o.optional("props").map { String(decoding: $0.value.serialized(realPrecision: 17), as: UTF8.self) }
+                properties: try o.optional("props").map { String(decoding: $0.value.serialized(realPrecision: 17), as: UTF8.self) }
             ))
         case (_?, _?):
             throw .invalid(object.path.isEmpty ? "view" : object.path + ".view", "a row holds a controller or a view, not both")
@@ -213,6 +217,7 @@ enum ModelDecoding {
         switch field.value {
         case .string(let id): return .id(id)
         case .integer: return .index(try field.int())
+        case .real where field.value.int64Value != nil: return .index(try field.int())
         default: throw .wrongType(field.path, expected: "a row id (string) or index (integer)", got: field.value.typeName)
         }
     }
@@ -227,9 +232,9 @@ enum ModelDecoding {
         guard object.object.count == 1 else {
             throw .invalid(field.path, "give exactly one of \"index\", \"before\", \"after\"")
         }
-        if let f = object.optional("index") { return .index(try f.int()) }
-        if let f = object.optional("before") { return .before(try reference(f)) }
-        if let f = object.optional("after") { return .after(try reference(f)) }
+        if let f = try object.optional("index") { return .index(try f.int()) }
+        if let f = try object.optional("before") { return .before(try reference(f)) }
+        if let f = try object.optional("after") { return .after(try reference(f)) }
         throw .invalid(field.path, "give exactly one of \"index\", \"before\", \"after\"")
     }
 
@@ -243,8 +248,8 @@ enum ModelDecoding {
         if object.has("position") && !object.has("row") {
             throw .invalid("position", "only goes with \"row\"")
         }
-        if let f = object.optional("offset") { return .offset(try point(f, base: currentOffset)) }
-        if let f = object.optional("to") { return try f.choice([("top", ScrollTarget.top), ("bottom", .bottom)]) }
+        if let f = try object.optional("offset") { return .offset(try point(f, base: currentOffset)) }
+        if let f = try object.optional("to") { return try f.choice([("top", ScrollTarget.top), ("bottom", .bottom)]) }
         let position = try object.optional("position")?.choice(ScrollPosition.allCases.map { ($0.rawValue, $0) }) ?? .automatic
         return .row(try reference(object.required("row")), position)
     }

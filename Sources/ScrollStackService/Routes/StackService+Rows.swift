@@ -25,23 +25,24 @@ extension StackService {
     }
 
     /// `GET /v1/stacks/{stack}/rows`: rows with their indexes; `?controller=TYPE` keeps rows
-    /// whose controller has that type (`&first=true`: only the first); `?instance=ID` the row
-    /// whose controller has that instance id.
+    /// whose controller has that type; `?instance=ID` the row whose controller has that
+    /// instance id; `&first=true` keeps only the first of the result.
     func listRows(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(["controller", "first", "instance"])
         let type = c.query("controller")
         let first = try c.queryBool("first") ?? false
         let instance = c.query("instance")
-        if first && type == nil { throw .badQuery("first", "goes with ?controller=TYPE") }
         return try read(c) { stack, revision throws(APIError) in
             var found: [(row: Row, index: Int)]
             switch (type, instance) {
-            case (let type?, _) where first: found = stack.firstRow(controllerType: type).map { [$0] } ?? []
+            case (let type?, _) where first && instance == nil: found = stack.firstRow(controllerType: type).map { [$0] } ?? []
             case (let type?, _): found = stack.rows(controllerType: type)
             case (nil, let instance?): found = stack.row(controllerInstance: instance).map { [$0] } ?? []
+            case (nil, nil) where first: found = stack.firstRow.map { [($0, 0)] } ?? []
             case (nil, nil): found = stack.rows.enumerated().map { ($0.element, $0.offset) }
             }
             if let instance, type != nil { found = found.filter { $0.row.controller?.instance == instance } }
+            if first { found = Array(found.prefix(1)) }
             let rows = found.map { ModelEncoding.row($0.row, index: $0.index) }
             return .json(200, .object(JSONObject([("revision", .integer(Int64(revision))), ("rows", .array(rows))])), revision: revision)
         }
@@ -83,16 +84,16 @@ extension StackService {
         return try mutate(c) { stack throws(APIError) in
             let (row, index) = try pathRow(c, in: stack)
             var change = RowChange()
-            if let f = body.optional("hidden") { change.hidden = try f.bool() }
+            if let f = try body.optional("hidden") { change.hidden = try f.bool() }
             if let f = body.field("insets") { change.insets = .some(f.isNull ? nil : try ModelDecoding.insets(f)) }
             if let f = body.field("separator") {
                 change.separator = f.isNull ? SeparatorOverride.none : try ModelDecoding.separatorOverride(f, base: row.separator)
             }
-            if let f = body.optional("size") { change.size = try ModelDecoding.sizeRule(f) }
+            if let f = try body.optional("size") { change.size = try ModelDecoding.sizeRule(f) }
             if let f = body.field("content") { change.contentDescription = .some(f.isNull ? nil : try ModelDecoding.contentDescription(f)) }
-            if body.optional("controller") != nil || body.optional("view") != nil { change.content = try ModelDecoding.rowContent(body) }
-            if let f = body.optional("tappable") { change.tappable = try f.bool() }
-            if let f = body.optional("highlightable") { change.highlightable = try f.bool() }
+            if body.has("controller") || body.has("view") { change.content = try ModelDecoding.rowContent(body) }
+            if let f = try body.optional("tappable") { change.tappable = try f.bool() }
+            if let f = try body.optional("highlightable") { change.highlightable = try f.bool() }
             return try model { () throws(StackError) in try stack.update(.index(index), with: change) }
         }
     }

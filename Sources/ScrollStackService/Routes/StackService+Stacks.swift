@@ -21,7 +21,7 @@ extension StackService {
         let body = try c.jsonObject()
         let stack = try decodeStack(body)
         let id: String
-        if let f = body.optional("id") {
+        if let f = try body.optional("id") {
             id = try f.string()
             try Self.checkStackID(id, field: f.path)
         } else {
@@ -49,7 +49,7 @@ extension StackService {
         let settings = try ModelDecoding.settings(body, base: StackSettings())
         var rows: [Row] = []
         var used = Set<String>()
-        if let f = body.optional("rows") {
+        if let f = try body.optional("rows") {
             for field in try f.array() {
                 let row = try ModelDecoding.row(field) { Self.makeID(prefix: "r-", isTaken: used.contains) }
                 used.insert(row.id)

@@ -23,6 +23,11 @@ let package = Package(
             providers: [.apt(["libjansson-dev"])]
         ),
         .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
             name: "CMicroHTTPD",
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
@@ -31,12 +36,13 @@ let package = Package(
         // Thin Swift layers over the C libraries; they know nothing of stacks.
         .target(name: "Jansson", dependencies: ["CJansson"]),
         .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
 
         // The service: routes, request decoding, response encoding, the stack store.
         .target(
             name: "ScrollStackService",
             dependencies: [
-                "ScrollStackCore", "Jansson", "MicroHTTP",
+                "ScrollStackCore", "Jansson", "MicroHTTP", "SQLite",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -69,12 +69,14 @@ def main():
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--connections", type=int, default=32)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--durable", action="store_true", help="journal to a data dir (fsync per write) instead of --in-memory")
     args = p.parse_args()
 
     work = tempfile.mkdtemp(prefix="ssbench-")
     os.chmod(work, 0o755)  # nginx's workers run as another user and must read the files
     port = free_port()
-    server = subprocess.Popen([args.binary, "--port", str(port), "--log-level", "warning"])
+    storage = ["--data-dir", os.path.join(work, "data")] if args.durable else ["--in-memory"]
+    server = subprocess.Popen([args.binary, "--port", str(port), "--log-level", "warning"] + storage)
     nginx = None
     try:
         wait_port(port)
@@ -110,7 +112,8 @@ def main():
              f"http://127.0.0.1:{nginx_port}/insert.json", len(insert_bytes)),
         ]
         print(f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s, median of {args.runs} alternating runs; "
-              f"stack of {args.rows} rows; {os.cpu_count()} cores shared by wrk, the server and nginx")
+              f"stack of {args.rows} rows; {'durable (SQLite, synchronous=FULL)' if args.durable else 'in memory'}; "
+              f"{os.cpu_count()} cores shared by wrk, the server and nginx")
         print(f"{'endpoint':28} {'bytes':>6} | {'scrollstackd req/s':>18} {'p50 ms':>7} {'p99 ms':>7} | {'nginx req/s':>11} {'p50 ms':>7} {'p99 ms':>7} | ratio")
         for name, url, script, static_url, size in cases:
             ours, theirs = [], []

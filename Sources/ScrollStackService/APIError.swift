@@ -77,6 +77,10 @@ public struct APIError: Error, Sendable, Equatable {
         APIError(status: 409, code: "duplicate_id", message: "a stack with the id \"\(id)\" already exists", field: "id")
     }
 
+    static func storageFailed(_ detail: String) -> APIError {
+        APIError(status: 503, code: "storage_unavailable", message: "the change could not be made durable, so it was not applied: \(detail)")
+    }
+
     static func preconditionFailed(expected: String, current: Int) -> APIError {
         APIError(status: 412, code: "precondition_failed",
                  message: "If-Match \(expected) does not match the stack's revision \(current)",

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import MicroHTTP
 import ScrollStackService
+import Dispatch
 
 #if canImport(Glibc)
 import Glibc
@@ -42,6 +43,12 @@ struct ScrollStackDaemon: ParsableCommand {
     @Option(help: "The lowest level logged: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
+    @Option(help: "The folder holding the database (scrollstack.sqlite); created if missing.")
+    var dataDir = "./data"
+
+    @Flag(help: "Keep stacks in memory only: nothing survives a restart (for tests and throwaway use).")
+    var inMemory = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard threads >= 1 && threads <= 64 else { throw ValidationError("--threads must be 1…64") }
@@ -70,7 +77,33 @@ struct ScrollStackDaemon: ParsableCommand {
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
-        let service = StackService(logger: logger)
+        let journal: StackJournal
+        do {
+            if inMemory {
+                journal = try StackJournal(path: ":memory:")
+            } else {
+                guard mkdir(dataDir, 0o755) == 0 || errno == EEXIST else {
+                    logger.critical("cannot create --data-dir \(dataDir): \(String(cString: strerror(errno)))")
+                    throw ExitCode.failure
+                }
+                journal = try StackJournal(path: dataDir + "/scrollstack.sqlite")
+            }
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            logger.critical("cannot open the database in \(dataDir): \(error)")
+            throw ExitCode.failure
+        }
+        let service = StackService(logger: logger, journal: journal)
+        let started = DispatchTime.now().uptimeNanoseconds
+        do {
+            let count = try service.restore()
+            let milliseconds = (DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
+            logger.notice("restored \(count) stacks from \(inMemory ? "memory" : dataDir) in \(milliseconds) ms")
+        } catch {
+            logger.critical("cannot restore the stacks in \(dataDir): \(error)")
+            throw ExitCode.failure
+        }
         let server = HTTPServer(
             configuration: HTTPServer.Configuration(
                 host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes,

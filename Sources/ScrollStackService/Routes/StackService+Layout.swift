@@ -18,7 +18,7 @@ extension StackService {
     /// `POST /v1/layout`: a whole stack (the create body) in, its layout out; nothing is stored.
     func statelessLayout(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(Self.layoutQuery)
-        let stack = try decodeStack(try c.jsonObject())
+        let stack = try decodeStack(try c.jsonObject(), id: "layout")
         return .json(200, try layout(of: stack, revision: nil, c))
     }
 

@@ -10,12 +10,12 @@ extension StackService {
         try body.allowOnly(["rows", "at"])
         let fields = try body.required("rows").array()
         let location = try body.optional("at").map { f throws(APIError) in try ModelDecoding.location(f) } ?? .bottom
-        return try mutate(c) { stack throws(APIError) in
+        return try mutate(c) { stack, revision throws(APIError) in
             var rows: [Row] = []
             var used = Set<String>()
             for field in fields {
                 let row = try ModelDecoding.row(field) {
-                    Self.makeID(prefix: "r-") { used.contains($0) || stack.row(id: $0) != nil }
+                    Self.makeRowID(stack: c.parameter("stack"), revision: revision + 1) { used.contains($0) || stack.row(id: $0) != nil }
                 }
                 used.insert(row.id)
                 rows.append(row)
@@ -64,7 +64,7 @@ extension StackService {
     func replaceRow(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
         let body = try c.jsonObject()
-        return try mutate(c) { stack throws(APIError) in
+        return try mutate(c) { stack, _ throws(APIError) in
             let (old, index) = try pathRow(c, in: stack)
             let row = try ModelDecoding.row(Field(.object(body.object), path: "")) { old.id }
             return try model { () throws(StackError) in try stack.replace(.index(index), with: row) }
@@ -81,7 +81,7 @@ extension StackService {
         let body = try c.jsonObject()
         try body.allowOnly(Self.rowPatchKeys)
         guard !body.object.isEmpty else { throw .invalid(nil, "the body changes nothing: give at least one of \(Self.rowPatchKeys.joined(separator: ", "))") }
-        return try mutate(c) { stack throws(APIError) in
+        return try mutate(c) { stack, _ throws(APIError) in
             let (row, index) = try pathRow(c, in: stack)
             var change = RowChange()
             if let f = try body.optional("hidden") { change.hidden = try f.bool() }
@@ -101,7 +101,7 @@ extension StackService {
     /// `DELETE …/rows/{row}`: the removed row comes back in `removed`.
     func removeRow(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
-        return try mutate(c) { stack throws(APIError) in
+        return try mutate(c) { stack, _ throws(APIError) in
             let (_, index) = try pathRow(c, in: stack)
             return try model { () throws(StackError) in try stack.remove([.index(index)]) }
         }
@@ -110,7 +110,7 @@ extension StackService {
     /// `DELETE /v1/stacks/{stack}/rows`: removes every row.
     func removeAllRows(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
-        return try mutate(c) { stack in stack.removeAll() }
+        return try mutate(c) { stack, _ in stack.removeAll() }
     }
 
     /// `POST …/rows/{row}/move`: `{"to": n}`.
@@ -119,7 +119,7 @@ extension StackService {
         let body = try c.jsonObject()
         try body.allowOnly(["to"])
         let to = try body.required("to").int()
-        return try mutate(c) { stack throws(APIError) in
+        return try mutate(c) { stack, _ throws(APIError) in
             let (_, index) = try pathRow(c, in: stack)
             return try model { () throws(StackError) in try stack.move(.index(index), to: to) }
         }
@@ -139,7 +139,7 @@ extension StackService {
             guard let f = body.field("insets") else { throw .missing("insets", "is required for op \"insets\" (null clears the rows' own insets)") }
             insets = f.isNull ? nil : try ModelDecoding.insets(f)
         }
-        return try mutate(c) { stack throws(APIError) in
+        return try mutate(c) { stack, _ throws(APIError) in
             try model { () throws(StackError) in
                 switch op {
                 case .remove: try stack.remove(references)

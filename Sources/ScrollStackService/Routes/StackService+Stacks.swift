@@ -19,15 +19,21 @@ extension StackService {
     func createStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
         let body = try c.jsonObject()
-        let stack = try decodeStack(body)
         let id: String
         if let f = try body.optional("id") {
             id = try f.string()
             try Self.checkStackID(id, field: f.path)
         } else {
-            id = Self.makeID(prefix: "s-", isTaken: store.contains)
+            id = Self.makeStackID(isTaken: store.contains)
         }
+        let stack = try decodeStack(body, id: id)
         try store.insert(StackEntry(id: id, stack: stack))
+        do {
+            try journal?.recordCreation(id: id, model: Self.snapshot(id: id, revision: 1, stack))
+        } catch {
+            try? store.remove(id)
+            throw .storageFailed("\(error)")
+        }
         return .json(201, ModelEncoding.stack(id: id, revision: 1, stack), revision: 1, headers: [("Location", "/v1/stacks/\(id)")])
     }
 
@@ -44,14 +50,16 @@ extension StackService {
     /// Decodes the create body (also the body of the stateless layout) into a stack.
     /// The read-only members a GET answers with (`revision`, `contentSize`, rows' `index`)
     /// are accepted and ignored, so a fetched stack can be posted back as it is.
-    func decodeStack(_ body: ObjectReader) throws(APIError) -> ScrollStack {
+    ///
+    /// Rows without an id get one derived from the stack id `id`, so a replay gets the same.
+    func decodeStack(_ body: ObjectReader, id: String) throws(APIError) -> ScrollStack {
         try body.allowOnly(["id", "rows", "revision", "contentSize"] + ModelDecoding.settingsKeys)
         let settings = try ModelDecoding.settings(body, base: StackSettings())
         var rows: [Row] = []
         var used = Set<String>()
         if let f = try body.optional("rows") {
             for field in try f.array() {
-                let row = try ModelDecoding.row(field) { Self.makeID(prefix: "r-", isTaken: used.contains) }
+                let row = try ModelDecoding.row(field) { Self.makeRowID(stack: id, revision: 1, isTaken: used.contains) }
                 used.insert(row.id)
                 rows.append(row)
             }
@@ -73,7 +81,7 @@ extension StackService {
         let body = try c.jsonObject()
         try body.allowOnly(ModelDecoding.settingsKeys)
         guard !body.object.isEmpty else { throw .invalid(nil, "the body changes nothing: give at least one of \(ModelDecoding.settingsKeys.joined(separator: ", "))") }
-        return try mutate(c) { stack throws(APIError) in
+        return try mutate(c) { stack, _ throws(APIError) in
             let s = try ModelDecoding.settings(body, base: stack.settings)
             let change = SettingsChange(
                 axis: s.axis, viewport: s.viewport, contentInsets: s.contentInsets, offset: s.offset, spacing: s.spacing,
@@ -89,7 +97,10 @@ extension StackService {
         let entry = try store.entry(c.parameter("stack"))
         // Removed under the stack's write lock, so no mutation slips in after the check.
         try entry.delete(check: { revision throws(APIError) in try c.checkIfMatch(revision) },
-                         remove: { () throws(APIError) in try store.remove(entry.id) })
+                         remove: { () throws(APIError) in
+                             do { try journal?.recordDeletion(id: entry.id) } catch { throw .storageFailed("\(error)") }
+                             try store.remove(entry.id)
+                         })
         return HTTPResponse(status: 204)
     }
 
@@ -97,7 +108,7 @@ extension StackService {
     func scroll(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
         let body = try c.jsonObject()
-        return try mutate(c) { stack throws(APIError) in
+        return try mutate(c) { stack, _ throws(APIError) in
             let target = try ModelDecoding.scrollTarget(body, currentOffset: stack.settings.offset)
             return try model { () throws(StackError) in try stack.scroll(to: target) }
         }

@@ -12,10 +12,20 @@ public final class StackService: Sendable {
 
     let store = StackStore()
     let logger: Logger
+    /// Where every acknowledged change is made durable; nil only for the scratch services
+    /// that replay the journal.
+    let journal: StackJournal?
     private let router: Router<Handler>
 
-    public init(logger: Logger = Logger(label: "scrollstack.service")) {
+    /// A service recording into `journal` (by default one held in memory: history and past
+    /// revisions work, nothing survives the process). Call `restore()` before serving.
+    public convenience init(logger: Logger = Logger(label: "scrollstack.service"), journal: StackJournal? = nil) {
+        self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:")))
+    }
+
+    init(logger: Logger, journalOrNone journal: StackJournal?) {
         self.logger = logger
+        self.journal = journal
         var router = Router<Handler>()
         Self.addRoutes(to: &router)
         self.router = router
@@ -69,6 +79,7 @@ public final class StackService: Sendable {
         router.add("GET", "/v1/stacks/{stack}/hit") { s, c in try s.hitTest(c) }
         router.add("POST", "/v1/stacks/{stack}/scroll") { s, c in try s.scroll(c) }
         router.add("POST", "/v1/layout") { s, c in try s.statelessLayout(c) }
+        router.add("GET", "/v1/stacks/{stack}/events") { s, c in try s.history(c) }
     }
 
     // MARK: Shared steps
@@ -79,11 +90,18 @@ public final class StackService: Sendable {
     ///
     /// `operation` may decode the rest of the request against the current state (for
     /// example to merge a PATCH); it must apply at most one model operation.
-    func mutate(_ context: RequestContext, _ operation: (inout ScrollStack) throws(APIError) -> OperationResult) throws(APIError) -> HTTPResponse {
+    ///
+    /// The request itself is journaled (replaying it rebuilds the state) with the events it
+    /// answers with, durably, before the answer is sent.
+    func mutate(_ context: RequestContext, _ operation: (inout ScrollStack, _ revision: Int) throws(APIError) -> OperationResult) throws(APIError) -> HTTPResponse {
         let entry = try store.entry(context.parameter("stack"))
         return try entry.write({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> OperationResult in
             try context.checkIfMatch(revision)
-            return try operation(&stack)
+            return try operation(&stack, revision)
+        }, persist: { result, stack, revision throws(APIError) in
+            try journalMutation(entry.id, context.request, result, stack, revision)
+        }, restore: { () throws(APIError) in
+            try reload(entry.id)
         }, answer: { result, stack, revision in
             .json(200, ModelEncoding.mutation(revision: revision, result, in: stack), revision: revision)
         })
@@ -112,13 +130,33 @@ public final class StackService: Sendable {
         do { return try stack.resolve(reference) } catch { throw .rowNotFound(reference) }
     }
 
-    /// A random id: `prefix` and 12 hex digits, not used by `isTaken`.
-    static func makeID(prefix: String, isTaken: (String) -> Bool) -> String {
+    /// A random stack id: `s-` and 12 hex digits, not used by `isTaken`.
+    static func makeStackID(isTaken: (String) -> Bool) -> String {
+        var generator = SystemRandomNumberGenerator()
         while true {
-            var generator = SystemRandomNumberGenerator()
-            let digits = String(generator.next() & 0xFFFF_FFFF_FFFF, radix: 16)
-            let id = prefix + String(repeating: "0", count: 12 - digits.count) + digits
+            let id = "s-" + hex12(generator.next())
             if !isTaken(id) { return id }
         }
+    }
+
+    /// A row id: `r-` and 12 hex digits derived from the stack, the revision being made and a
+    /// counter, so that replaying the journal generates the same ids; skips `isTaken` ones.
+    static func makeRowID(stack: String, revision: Int, isTaken: (String) -> Bool) -> String {
+        var attempt = 0
+        while true {
+            // FNV-1a: stable across processes (Swift's Hasher is seeded per process).
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in "\(stack)#\(revision)#\(attempt)".utf8 {
+                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
+            }
+            let id = "r-" + hex12(hash)
+            if !isTaken(id) { return id }
+            attempt += 1
+        }
+    }
+
+    private static func hex12(_ value: UInt64) -> String {
+        let digits = String(value & 0xFFFF_FFFF_FFFF, radix: 16)
+        return String(repeating: "0", count: 12 - digits.count) + digits
     }
 }

@@ -29,12 +29,26 @@ final class StackEntry: @unchecked Sendable {
     /// returns, the revision grows by one and `answer` builds the response from the new state
     /// and revision; when it throws, the stack is as it was (model operations apply whole or
     /// not at all) and the revision stays.
-    func write<R, T>(_ body: (inout ScrollStack, Int) throws(APIError) -> R, answer: (R, ScrollStack, Int) -> T) throws(APIError) -> T {
+    ///
+    /// `persist` makes the new state durable before anyone sees it; if it throws, `restore`
+    /// supplies the state before the change (from the journal) and the error is rethrown.
+    func write<R, T>(
+        _ body: (inout ScrollStack, Int) throws(APIError) -> R,
+        persist: (R, ScrollStack, Int) throws(APIError) -> Void = { _, _, _ in },
+        restore: () throws(APIError) -> (ScrollStack, Int) = { () throws(APIError) in throw APIError.storageFailed("no journal to restore from") },
+        answer: (R, ScrollStack, Int) -> T
+    ) throws(APIError) -> T {
         try lock.withWriteLock { () throws(APIError) -> T in
             guard !deleted else { throw .stackNotFound(id) }
             // Mutated in place: the stored value is uniquely referenced, so nothing is copied.
             let result = try body(&stack, revision)
             revision += 1
+            do throws(APIError) {
+                try persist(result, stack, revision)
+            } catch {
+                (stack, revision) = try restore()
+                throw error
+            }
             return answer(result, stack, revision)
         }
     }

@@ -1,0 +1,106 @@
+import CSQLite
+
+/// A failure reported by SQLite, with its message.
+public struct SQLiteError: Error, Sendable, CustomStringConvertible {
+    public let code: Int32
+    public let message: String
+    public var description: String { "SQLite error \(code): \(message)" }
+}
+
+/// One SQLite connection, opened in serialized (thread-safe) mode. A thin layer: statements,
+/// bindings and rows; it knows nothing of what is stored.
+public final class SQLiteDatabase: @unchecked Sendable {
+    private var handle: OpaquePointer?
+
+    /// Opens (creating if needed) the database at `path`; ":memory:" for a private one.
+    public init(path: String) throws(SQLiteError) {
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
+            sqlite3_close(handle)
+            throw SQLiteError(code: status, message: message)
+        }
+        sqlite3_busy_timeout(handle, 5000)
+    }
+
+    deinit { sqlite3_close(handle) }
+
+    /// Runs statements that take no parameters and return no rows.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var error: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &error)
+        guard status == SQLITE_OK else {
+            let message = error.map { String(cString: $0) } ?? lastMessage
+            sqlite3_free(error)
+            throw SQLiteError(code: status, message: message)
+        }
+    }
+
+    /// A value bound to a `?` parameter or read from a column.
+    public enum Value: Sendable, Equatable {
+        case integer(Int64)
+        case text(String)
+        case blob([UInt8])
+        case null
+    }
+
+    /// Runs one statement with `parameters`, returning every row it yields.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [Value] = []) throws(SQLiteError) -> [[Value]] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw SQLiteError(code: sqlite3_errcode(handle), message: lastMessage)
+        }
+        defer { sqlite3_finalize(statement) }
+        for (i, value) in parameters.enumerated() {
+            let index = Int32(i + 1)
+            let status: Int32
+            switch value {
+            case .integer(let v): status = sqlite3_bind_int64(statement, index, v)
+            case .text(let v): status = sqlite3_bind_text(statement, index, v, -1, sqliteTransient)
+            case .blob(let v): status = v.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), sqliteTransient) }
+            case .null: status = sqlite3_bind_null(statement, index)
+            }
+            guard status == SQLITE_OK else { throw SQLiteError(code: status, message: lastMessage) }
+        }
+        var rows: [[Value]] = []
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { break }
+            guard status == SQLITE_ROW else { throw SQLiteError(code: status, message: lastMessage) }
+            var row: [Value] = []
+            for column in 0..<sqlite3_column_count(statement) {
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(statement, column)))
+                case SQLITE_TEXT: row.append(.text(String(cString: sqlite3_column_text(statement, column))))
+                case SQLITE_BLOB:
+                    let count = Int(sqlite3_column_bytes(statement, column))
+                    let bytes = sqlite3_column_blob(statement, column)
+                    row.append(.blob(bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []))
+                default: row.append(.null)
+                }
+            }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
+    public func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+}
+
+/// SQLITE_TRANSIENT: SQLite copies bound text and blobs before the call returns.
+private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

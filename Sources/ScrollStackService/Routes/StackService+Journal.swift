@@ -1,0 +1,94 @@
+import Jansson
+import Logging
+import MicroHTTP
+import ScrollStackCore
+
+extension StackService {
+    /// The text a snapshot is stored as: the model as GET answers it, with every number
+    /// written exactly (17 significant digits), so reading it back gives the same stack.
+    static func snapshot(id: String, revision: Int, _ stack: ScrollStack) -> [UInt8] {
+        ModelEncoding.stack(id: id, revision: revision, stack).serialized(realPrecision: 17)
+    }
+
+    /// Journals one acknowledged mutation (and a snapshot when one is due). 503 on failure.
+    func journalMutation(_ id: String, _ request: HTTPRequest, _ result: OperationResult, _ stack: ScrollStack, _ revision: Int) throws(APIError) {
+        guard let journal else { return }
+        let events = JSON.array(result.events.map(ModelEncoding.event)).serialized(realPrecision: 17)
+        let snapshot = revision % journal.snapshotInterval == 0 ? Self.snapshot(id: id, revision: revision, stack) : nil
+        do {
+            try journal.recordMutation(id: id, revision: revision, method: request.method, path: request.path,
+                                       body: request.body, events: events, snapshot: snapshot)
+        } catch {
+            logger.error("journal write failed for \(id) at revision \(revision): \(error)")
+            throw .storageFailed("\(error)")
+        }
+    }
+
+    /// Brings back every journaled stack: its latest snapshot, then its later mutations
+    /// replayed through the same handlers, in revision order. Returns how many stacks.
+    ///
+    /// - Complexity: O(snapshot size + mutations since it) per stack.
+    @discardableResult
+    public func restore() throws -> Int {
+        guard let journal else { return 0 }
+        let stored = try journal.load()
+        for stack in stored {
+            let (state, revision) = try Self.rebuild(stack, logger: logger)
+            try store.insert(StackEntry(id: stack.id, stack: state, revision: revision))
+        }
+        return stored.count
+    }
+
+    /// The journaled state of one stack (to undo a change that could not be journaled).
+    func reload(_ id: String) throws(APIError) -> (ScrollStack, Int) {
+        do {
+            guard let journal, let stored = try journal.load(only: id).first else { throw APIError.stackNotFound(id) }
+            return try Self.rebuild(stored, logger: logger)
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw .storageFailed("\(error)")
+        }
+    }
+
+    /// Replays a stored stack in a scratch service that journals nothing.
+    static func rebuild(_ stored: StackJournal.StoredStack, logger: Logger) throws -> (ScrollStack, Int) {
+        let scratch = StackService(logger: logger, journalOrNone: nil)
+        let json = try JSON.parse(stored.snapshot)
+        guard let object = json.objectValue else { throw APIError.storageFailed("snapshot of \(stored.id) is not an object") }
+        let snapshot = try scratch.decodeStack(ObjectReader(object: object, path: ""), id: stored.id)
+        try scratch.store.insert(StackEntry(id: stored.id, stack: snapshot, revision: stored.snapshotRevision))
+        for mutation in stored.mutations {
+            let response = scratch.handle(HTTPRequest(method: mutation.method, path: mutation.path,
+                                                      headers: [("content-type", "application/json")], body: mutation.body))
+            guard response.status == 200, response.header("etag") == "\"\(mutation.revision)\"" else {
+                throw APIError.storageFailed("replaying revision \(mutation.revision) of \(stored.id) answered \(response.status)")
+            }
+        }
+        return try scratch.store.entry(stored.id).read { stack, revision throws(APIError) in (stack, revision) }
+    }
+
+    /// `GET /v1/stacks/{stack}/events?after=REV&limit=N`: the events of the mutations after
+    /// revision `after` (default 0), at most `limit` mutations (default 100, at most 1000),
+    /// each event with the revision that produced it.
+    func history(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery(["after", "limit"])
+        let after = try c.queryNumber("after").map(Int.init) ?? 0
+        let limit = try c.queryNumber("limit").map(Int.init) ?? 100
+        guard after >= 0 else { throw .badQuery("after", "must not be negative") }
+        guard (1...1000).contains(limit) else { throw .badQuery("limit", "must be 1…1000") }
+        let entry = try store.entry(c.parameter("stack"))
+        let revision = try entry.read { _, revision throws(APIError) in revision }
+        guard let journal else { throw .storageFailed("this service keeps no journal") }
+        let stored: [(revision: Int, events: [UInt8])]
+        do { stored = try journal.events(id: entry.id, after: after, limit: limit) } catch { throw .storageFailed("\(error)") }
+        var events: [JSON] = []
+        for (eventRevision, blob) in stored {
+            for case .object(var event) in (try? JSON.parse(blob))?.arrayValue ?? [] {
+                event["revision"] = .integer(Int64(eventRevision))
+                events.append(.object(event))
+            }
+        }
+        return .json(200, .object(JSONObject([("revision", .integer(Int64(revision))), ("events", .array(events))])), revision: revision)
+    }
+}

@@ -1,0 +1,111 @@
+import SQLite
+
+/// The durable record of every stack: a snapshot at creation and every
+/// `snapshotInterval` revisions, and every acknowledged mutation in between — the request
+/// that made it (replayed on start) and the events it answered with (read back as history).
+///
+/// SQLite in WAL mode with `synchronous = FULL`: a mutation's transaction is on disk before
+/// its answer is sent, so an acknowledged write survives a crash of the process or the
+/// machine. Each mutation is one transaction, so none is ever half-applied.
+public final class StackJournal: Sendable {
+    /// How often a full snapshot is written, in revisions: a restart replays at most this many
+    /// mutations per stack.
+    public let snapshotInterval: Int
+    let database: SQLiteDatabase
+
+    /// A stack as the journal holds it: its latest snapshot and the mutations after it.
+    struct StoredStack {
+        var id: String
+        var snapshotRevision: Int
+        var snapshot: [UInt8]
+        var mutations: [LoggedMutation]
+    }
+
+    struct LoggedMutation {
+        var revision: Int
+        var method: String
+        var path: String
+        var body: [UInt8]
+    }
+
+    /// Opens (creating) the journal in `path`; ":memory:" keeps it in memory only.
+    public init(path: String, snapshotInterval: Int = 100) throws(SQLiteError) {
+        self.snapshotInterval = max(1, snapshotInterval)
+        database = try SQLiteDatabase(path: path)
+        if path != ":memory:" {
+            _ = try database.query("PRAGMA journal_mode = WAL")
+        }
+        try database.execute("""
+            PRAGMA synchronous = FULL;
+            CREATE TABLE IF NOT EXISTS snapshots (
+                stack TEXT NOT NULL, revision INTEGER NOT NULL, model BLOB NOT NULL,
+                PRIMARY KEY (stack, revision));
+            CREATE TABLE IF NOT EXISTS mutations (
+                stack TEXT NOT NULL, revision INTEGER NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL,
+                body BLOB NOT NULL, events BLOB NOT NULL,
+                PRIMARY KEY (stack, revision));
+            """)
+    }
+
+    /// Records a new stack at revision 1.
+    func recordCreation(id: String, model: [UInt8]) throws(SQLiteError) {
+        try database.transaction { () throws(SQLiteError) in
+            try database.query("DELETE FROM snapshots WHERE stack = ?", [.text(id)])
+            try database.query("DELETE FROM mutations WHERE stack = ?", [.text(id)])
+            try database.query("INSERT INTO snapshots (stack, revision, model) VALUES (?, 1, ?)", [.text(id), .blob(model)])
+        }
+    }
+
+    /// Records an acknowledged mutation, with a snapshot of the result when one is due; older
+    /// snapshots stay for reading past revisions.
+    func recordMutation(id: String, revision: Int, method: String, path: String, body: [UInt8], events: [UInt8], snapshot: [UInt8]?) throws(SQLiteError) {
+        try database.transaction { () throws(SQLiteError) in
+            try database.query("INSERT INTO mutations (stack, revision, method, path, body, events) VALUES (?, ?, ?, ?, ?, ?)",
+                               [.text(id), .integer(Int64(revision)), .text(method), .text(path), .blob(body), .blob(events)])
+            if let snapshot {
+                try database.query("INSERT INTO snapshots (stack, revision, model) VALUES (?, ?, ?)",
+                                   [.text(id), .integer(Int64(revision)), .blob(snapshot)])
+            }
+        }
+    }
+
+    func recordDeletion(id: String) throws(SQLiteError) {
+        try database.transaction { () throws(SQLiteError) in
+            try database.query("DELETE FROM snapshots WHERE stack = ?", [.text(id)])
+            try database.query("DELETE FROM mutations WHERE stack = ?", [.text(id)])
+        }
+    }
+
+    /// Every stack: its latest snapshot at or before `revision` (default: the latest) and the
+    /// mutations after it, up to `revision`.
+    func load(only id: String? = nil, upTo revision: Int = Int(Int64.max)) throws(SQLiteError) -> [StoredStack] {
+        let latest = try database.query(
+            "SELECT stack, MAX(revision) FROM snapshots WHERE (?1 IS NULL OR stack = ?1) AND revision <= ?2 GROUP BY stack ORDER BY stack",
+            [id.map { .text($0) } ?? .null, .integer(Int64(revision))])
+        var stacks: [StoredStack] = []
+        for row in latest {
+            guard case .text(let stack) = row[0], case .integer(let snapshotRevision) = row[1] else { continue }
+            let model = try database.query("SELECT model FROM snapshots WHERE stack = ? AND revision = ?", [.text(stack), .integer(snapshotRevision)])
+            guard case .blob(let snapshot)? = model.first?.first else { continue }
+            let logged = try database.query(
+                "SELECT revision, method, path, body FROM mutations WHERE stack = ? AND revision > ? AND revision <= ? ORDER BY revision",
+                [.text(stack), .integer(snapshotRevision), .integer(Int64(revision))])
+            let mutations = logged.compactMap { row -> LoggedMutation? in
+                guard case .integer(let r) = row[0], case .text(let method) = row[1], case .text(let path) = row[2], case .blob(let body) = row[3] else { return nil }
+                return LoggedMutation(revision: Int(r), method: method, path: path, body: body)
+            }
+            stacks.append(StoredStack(id: stack, snapshotRevision: Int(snapshotRevision), snapshot: snapshot, mutations: mutations))
+        }
+        return stacks
+    }
+
+    /// The events of the mutations after revision `after`, at most `limit` mutations, in order.
+    func events(id: String, after: Int, limit: Int) throws(SQLiteError) -> [(revision: Int, events: [UInt8])] {
+        try database.query("SELECT revision, events FROM mutations WHERE stack = ? AND revision > ? ORDER BY revision LIMIT ?",
+                           [.text(id), .integer(Int64(after)), .integer(Int64(limit))])
+            .compactMap { row in
+                guard case .integer(let revision) = row[0], case .blob(let events) = row[1] else { return nil }
+                return (Int(revision), events)
+            }
+    }
+}

@@ -1,5 +1,9 @@
 import CSQLite
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A failure reported by SQLite, with its message.
 public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     public let code: Int32
@@ -9,8 +13,26 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
 
 /// One SQLite connection, opened in serialized (thread-safe) mode. A thin layer: statements,
 /// bindings and rows; it knows nothing of what is stored.
+///
+/// Every call holds one recursive lock, and a transaction holds it from BEGIN to COMMIT, so
+/// threads sharing the connection never interleave inside each other's transactions.
 public final class SQLiteDatabase: @unchecked Sendable {
     private var handle: OpaquePointer?
+    private let lock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+        pthread_mutex_init(lock, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+        return lock
+    }()
+
+    private func locked<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return try body()
+    }
 
     /// Opens (creating if needed) the database at `path`; ":memory:" for a private one.
     public init(path: String) throws(SQLiteError) {
@@ -24,10 +46,18 @@ public final class SQLiteDatabase: @unchecked Sendable {
         sqlite3_busy_timeout(handle, 5000)
     }
 
-    deinit { sqlite3_close(handle) }
+    deinit {
+        sqlite3_close(handle)
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
+    }
 
     /// Runs statements that take no parameters and return no rows.
     public func execute(_ sql: String) throws(SQLiteError) {
+        try locked { () throws(SQLiteError) in try executeUnlocked(sql) }
+    }
+
+    private func executeUnlocked(_ sql: String) throws(SQLiteError) {
         var error: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &error)
         guard status == SQLITE_OK else {
@@ -48,6 +78,10 @@ public final class SQLiteDatabase: @unchecked Sendable {
     /// Runs one statement with `parameters`, returning every row it yields.
     @discardableResult
     public func query(_ sql: String, _ parameters: [Value] = []) throws(SQLiteError) -> [[Value]] {
+        try locked { () throws(SQLiteError) in try queryUnlocked(sql, parameters) }
+    }
+
+    private func queryUnlocked(_ sql: String, _ parameters: [Value]) throws(SQLiteError) -> [[Value]] {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
             throw SQLiteError(code: sqlite3_errcode(handle), message: lastMessage)
@@ -88,14 +122,16 @@ public final class SQLiteDatabase: @unchecked Sendable {
 
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
     public func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
-        try execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
+        try locked { () throws(SQLiteError) -> T in
+            try executeUnlocked("BEGIN IMMEDIATE")
+            do throws(SQLiteError) {
+                let result = try body()
+                try executeUnlocked("COMMIT")
+                return result
+            } catch {
+                try? executeUnlocked("ROLLBACK")
+                throw error
+            }
         }
     }
 

@@ -14,7 +14,7 @@ final class DaemonTests: XCTestCase {
     func start(_ arguments: [String] = []) throws -> (Process, Int, Pipe) {
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["--port", "0"] + arguments
+        process.arguments = ["--port", "0", "--in-memory"] + arguments
         let errors = Pipe()
         process.standardError = errors
         try process.run()

@@ -230,7 +230,7 @@ final class EndpointTests: XCTestCase {
         XCTAssertEqual(full["visibleRows"], ["r0", "r1", "r2"])
         XCTAssertEqual(full["entirelyVisibleRows"], ["r0", "r1"])
         XCTAssertEqual(full["rows[2].visibility"], "partial")
-        XCTAssertEqual(full["rows[2].visibleFraction"]?.doubleValue ?? 0, 64.0 / 68.0, accuracy: 1e-12)
+        XCTAssertEqual(full["rows[2].visibleFraction"]?.doubleValue ?? 0, 64.0 / 68.0, accuracy: 1e-6)
         XCTAssertEqual(full["rows[3].visibility"], "offscreen")
 
         let window = try server.request("GET", "/v1/stacks/s/layout?window=visible&offset=680")

@@ -5,6 +5,15 @@ import ScrollStackCore
 enum ModelEncoding {
     static func number(_ value: Double) -> JSON { .number(value) }
 
+    /// A computed position, length or fraction, rounded to 10⁻⁶. Sums of many lengths are
+    /// added in an order that depends on the row tree's shape, so the same stack reached in
+    /// two ways (or restored from the journal) can differ in the last bits; rounding makes
+    /// every answer depend on the state alone.
+    static func computed(_ value: Double) -> JSON {
+        guard value.isFinite, abs(value) < 1e12 else { return .number(value) }
+        return .number((value * 1_000_000).rounded() / 1_000_000)
+    }
+
     static func insets(_ i: EdgeInsets) -> JSON {
         .object(JSONObject([("top", .number(i.top)), ("left", .number(i.left)), ("bottom", .number(i.bottom)), ("right", .number(i.right))]))
     }
@@ -18,7 +27,11 @@ enum ModelEncoding {
     }
 
     static func rect(_ r: Rect) -> JSON {
-        .object(JSONObject([("x", .number(r.minX)), ("y", .number(r.minY)), ("width", .number(r.size.width)), ("height", .number(r.size.height))]))
+        .object(JSONObject([("x", computed(r.minX)), ("y", computed(r.minY)), ("width", computed(r.size.width)), ("height", computed(r.size.height))]))
+    }
+
+    static func computedSize(_ s: Size) -> JSON {
+        .object(JSONObject([("width", computed(s.width)), ("height", computed(s.height))]))
     }
 
     static func separatorStyle(_ s: SeparatorStyle) -> JSON {
@@ -111,7 +124,7 @@ enum ModelEncoding {
     static func stack(id: String, revision: Int, _ stack: ScrollStack) -> JSON {
         var members: [(String, JSON)] = [("id", .string(id)), ("revision", .integer(Int64(revision)))]
         members += settings(stack.settings)
-        members.append(("contentSize", size(stack.contentSize)))
+        members.append(("contentSize", computedSize(stack.contentSize)))
         var rows: [JSON] = []
         rows.reserveCapacity(stack.count)
         for (index, r) in stack.rows.enumerated() { rows.append(row(r, index: index)) }
@@ -120,7 +133,7 @@ enum ModelEncoding {
     }
 
     static func visibility(_ v: Visibility) -> [(String, JSON)] {
-        [("visibility", .string(v.name)), ("visibleFraction", .number(v.fraction))]
+        [("visibility", .string(v.name)), ("visibleFraction", computed(v.fraction))]
     }
 
     static func rowLayout(_ l: RowLayout) -> [(String, JSON)] {
@@ -147,7 +160,7 @@ enum ModelEncoding {
             ("axis", .string(layout.axis.rawValue)),
             ("viewport", size(layout.viewport)),
             ("offset", point(layout.offset)),
-            ("contentSize", size(layout.contentSize)),
+            ("contentSize", computedSize(layout.contentSize)),
             ("rows", .array(rows)),
             ("visibleRows", .array(visible)),
             ("entirelyVisibleRows", .array(entire)),
@@ -168,12 +181,12 @@ enum ModelEncoding {
             members += [("id", .string(id)), ("from", .integer(Int64(from))), ("to", .integer(Int64(to)))]
         case .rowResized(let id, let index, let from, let to):
             idIndex(id, index)
-            members += [("from", .number(from)), ("to", .number(to))]
+            members += [("from", computed(from)), ("to", computed(to))]
         case .becameVisible(let id, let index, let v), .becameHidden(let id, let index, let v):
             idIndex(id, index)
             members += visibility(v)
         case .contentSizeChanged(let from, let to):
-            members += [("from", size(from)), ("to", size(to))]
+            members += [("from", computedSize(from)), ("to", computedSize(to))]
         case .didScroll(let from, let to):
             members += [("from", point(from)), ("to", point(to))]
         case .layoutUpdated:

@@ -1,0 +1,194 @@
+import Foundation
+import Jansson
+import MicroHTTP
+import ScrollStackService
+import Synchronization
+import TestHTTPClient
+import XCTest
+
+/// Restarts and crashes lose nothing that was acknowledged.
+final class DurabilityTests: XCTestCase {
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ssdurable-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Calls the service directly; `target` may carry a query string.
+    func call(_ service: StackService, _ method: String, _ target: String, _ body: JSON? = nil) -> HTTPResponse {
+        let parts = target.split(separator: "?", maxSplits: 1)
+        let query = parts.count > 1 ? parts[1].split(separator: "&").map { pair -> (name: String, value: String) in
+            let kv = pair.split(separator: "=", maxSplits: 1)
+            return (String(kv[0]), kv.count > 1 ? String(kv[1]) : "")
+        } : []
+        return service.handle(HTTPRequest(method: method, path: String(parts[0]), query: query,
+                                          headers: body == nil ? [] : [("Content-Type", "application/json")], body: body?.serialized() ?? []))
+    }
+
+    /// Mutate, stop, start on the same journal: every stack, its history and its layout are
+    /// byte for byte the same. A small snapshot interval makes the restart use snapshots.
+    func testRestartRestoresEveryStackByteForByte() throws {
+        let path = directory.appendingPathComponent("db.sqlite").path
+        var before: [String: [UInt8]] = [:]
+        do {
+            let service = StackService(journal: try StackJournal(path: path, snapshotInterval: 7))
+            XCTAssertEqual(try service.restore(), 0)
+            for s in 0..<3 {
+                XCTAssertEqual(call(service, "POST", "/v1/stacks", object(("id", .string("s\(s)")), ("rows", [row("a"), row("b")]))).status, 201)
+                for i in 0..<20 {
+                    let path = "/v1/stacks/s\(s)"
+                    let responses = [
+                        call(service, "POST", path + "/rows", object(("rows", [object(("view", object(("type", "V"), ("props", object(("n", .real(0.1 * Double(i))))))), ("size", object(("fixed", .real(10.3 + Double(i))))))]), ("at", object(("index", 1))))),
+                        call(service, "PATCH", path + "/rows/at/0", object(("hidden", .bool(i % 2 == 0)))),
+                        call(service, "POST", path + "/scroll", object(("offset", object(("x", 0), ("y", .real(Double(i) * 3.7)))))),
+                        call(service, "PATCH", path, object(("spacing", .real(Double(i) / 3)))),
+                    ]
+                    XCTAssertEqual(responses.map(\.status), [200, 200, 200, 200])
+                }
+            }
+            XCTAssertEqual(call(service, "POST", "/v1/stacks", object(("id", "gone"))).status, 201)
+            XCTAssertEqual(call(service, "DELETE", "/v1/stacks/gone").status, 204)
+            for s in 0..<3 {
+                for path in ["/v1/stacks/s\(s)", "/v1/stacks/s\(s)/layout", "/v1/stacks/s\(s)/events?limit=1000"] {
+                    before[path] = call(service, "GET", path).body
+                }
+            }
+            before["/v1/stacks"] = call(service, "GET", "/v1/stacks").body
+        }
+        let restarted = StackService(journal: try StackJournal(path: path, snapshotInterval: 7))
+        XCTAssertEqual(try restarted.restore(), 3)
+        XCTAssertEqual(before.count, 10)
+        for (path, body) in before {
+            XCTAssertTrue(body.count > 20, path)
+            XCTAssertEqual(String(decoding: call(restarted, "GET", path).body, as: UTF8.self), String(decoding: body, as: UTF8.self), path)
+        }
+        XCTAssertEqual(call(restarted, "GET", "/v1/stacks/gone").status, 404)
+        // It goes on where it stopped.
+        let next = call(restarted, "POST", "/v1/stacks/s0/rows", object(("rows", [row("z")])))
+        XCTAssertEqual(next.header("etag"), "\"82\"")
+    }
+
+    func testHistoryPagesThroughEventsWithTheirRevisions() throws {
+        let service = StackService()
+        XCTAssertEqual(call(service, "POST", "/v1/stacks", object(("id", "s"))).status, 201)
+        for i in 0..<5 { XCTAssertEqual(call(service, "POST", "/v1/stacks/s/rows", object(("rows", [row("r\(i)")]))).status, 200) }
+        let page = try JSON.parse(call(service, "GET", "/v1/stacks/s/events?after=2&limit=2").body)
+        let events = page["events"]?.arrayValue ?? []
+        XCTAssertEqual(Set(events.compactMap { $0["revision"]?.int64Value }), [3, 4])
+        XCTAssertEqual(events.first, object(("type", "rowAdded"), ("id", "r1"), ("index", 1), ("revision", 3)))
+        XCTAssertEqual(page["revision"], 6)
+        // The same events the mutation answered with.
+        let answer = try JSON.parse(call(service, "POST", "/v1/stacks/s/rows", object(("rows", [row("x")]))).body)
+        let logged = try JSON.parse(call(service, "GET", "/v1/stacks/s/events?after=6").body)
+        XCTAssertEqual(logged["events"]?.arrayValue?.map { event -> JSON in
+            guard case .object(var o) = event else { return event }
+            o["revision"] = nil
+            return .object(o)
+        }, answer["events"]?.arrayValue)
+        XCTAssertEqual(call(service, "GET", "/v1/stacks/s/events?limit=0").status, 400)
+    }
+
+    /// 30 times: several clients write; the daemon is killed with SIGKILL at a random moment;
+    /// on restart every acknowledged mutation is there, and none is half-applied (each one
+    /// inserts a pair of rows: both or neither).
+    func testSIGKILLLosesNoAcknowledgedMutation() throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments.first { $0.hasSuffix(".xctest") } ?? CommandLine.arguments[0])
+            .deletingLastPathComponent().appendingPathComponent("scrollstackd")
+        let dataDir = directory.appendingPathComponent("data").path
+        var acknowledged: [String: Int] = [:]  // pair id → revision
+        var generator = SystemRandomNumberGenerator()
+        var port = 0
+        for cycle in 0..<30 {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["--port", "0", "--data-dir", dataDir, "--log-level", "notice"]
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            var text = ""
+            while !text.contains("listening on"), process.isRunning {
+                text += String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
+            }
+            guard let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression) else {
+                return XCTFail("cycle \(cycle): no port in \(text)")
+            }
+            port = Int(text[range].split(separator: ":").last!)!
+            // Everything acknowledged so far is there, and pairs are whole.
+            try check(port: port, acknowledged: acknowledged, cycle: cycle)
+            if cycle == 0 {
+                XCTAssertEqual(try httpRequest(port: port, method: "POST", path: "/v1/stacks", headers: [("Content-Type", "application/json")],
+                                               body: object(("id", "crash")).serialized()).status, 201)
+            }
+            // Clients write until the kill.
+            let acks = Mutex<[(String, Int)]>([])
+            let stop = Atomic<Bool>(false)
+            let serverPort = port
+            let clients = (0..<3).map { client in
+                Thread {
+                    guard let connection = try? TestHTTPConnection(port: serverPort) else { return }
+                    var n = 0
+                    while !stop.load(ordering: .relaxed) {
+                        let pair = "c\(cycle)-\(client)-\(n)"
+                        n += 1
+                        let body = object(("rows", [row(pair + "a"), row(pair + "b")]))
+                        guard let response = try? connection.send(method: "POST", path: "/v1/stacks/crash/rows",
+                                                                   headers: [("Content-Type", "application/json")], body: body.serialized()) else { return }
+                        if response.status == 200, let revision = Reply(response)["revision"]?.int64Value {
+                            acks.withLock { $0.append((pair, Int(revision))) }
+                        }
+                    }
+                }
+            }
+            clients.forEach { $0.start() }
+            usleep(UInt32.random(in: 20_000...150_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            stop.store(true, ordering: .relaxed)
+            while clients.contains(where: { !$0.isFinished }) { usleep(5_000) }
+            for (pair, revision) in acks.withLock({ $0 }) { acknowledged[pair] = revision }
+        }
+        XCTAssertGreaterThan(acknowledged.count, 30, "too few writes acknowledged to mean anything")
+        // A last restart to check the final cycle's writes.
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--port", "0", "--data-dir", dataDir, "--log-level", "notice"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        var text = ""
+        while !text.contains("listening on"), process.isRunning {
+            text += String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        if let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+            try check(port: Int(text[range].split(separator: ":").last!)!, acknowledged: acknowledged, cycle: 30)
+        } else {
+            XCTFail("no port in \(text)")
+        }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    private func check(port: Int, acknowledged: [String: Int], cycle: Int) throws {
+        let response = try httpRequest(port: port, method: "GET", path: "/v1/stacks/crash")
+        guard response.status == 200 else {
+            XCTAssertTrue(acknowledged.isEmpty && cycle == 0, "cycle \(cycle): the stack is missing (\(response.status))")
+            return
+        }
+        let reply = Reply(response)
+        let ids = Set((reply["rows"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue })
+        let revision = Int(reply["revision"]?.int64Value ?? 0)
+        for (pair, acked) in acknowledged {
+            XCTAssertTrue(ids.contains(pair + "a") && ids.contains(pair + "b"), "cycle \(cycle): acknowledged \(pair) (revision \(acked)) is missing")
+            XCTAssertLessThanOrEqual(acked, revision, "cycle \(cycle)")
+        }
+        for id in ids where id.hasSuffix("a") {
+            XCTAssertTrue(ids.contains(String(id.dropLast()) + "b"), "cycle \(cycle): \(id) is half of a pair")
+        }
+        XCTAssertEqual(ids.count, 2 * (revision - 1), "cycle \(cycle): every revision after the first added one pair")
+    }
+}

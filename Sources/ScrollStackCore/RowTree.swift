@@ -421,7 +421,7 @@ struct RowTree: Sendable {
 }
 
 /// A small, fast, seedable generator for treap priorities (deterministic runs).
-struct SplitMix64: Sendable {
+struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

@@ -5,15 +5,11 @@ import XCTest
 /// comparing errors, events, changed and removed rows, every frame, visibility, content size,
 /// lookups and hit tests after every step.
 final class RandomizedModelTests: XCTestCase {
+    /// The engine's own SplitMix64, with helpers for drawing test values.
     struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        private var source: SplitMix64
+        init(state: UInt64) { source = SplitMix64(seed: state) }
+        mutating func next() -> UInt64 { source.next() }
         mutating func int(_ n: Int) -> Int { n <= 0 ? 0 : Int(next() % UInt64(n)) }
         mutating func chance(_ percent: Int) -> Bool { int(100) < percent }
         /// A multiple of 0.25 in 0…max, so every sum is exact.

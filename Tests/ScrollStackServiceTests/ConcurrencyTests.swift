@@ -1,6 +1,6 @@
 import Foundation
 import Jansson
-import ScrollStackCore
+@testable import ScrollStackCore
 import Synchronization
 import TestHTTPClient
 import XCTest
@@ -55,7 +55,7 @@ final class ConcurrencyTests: XCTestCase {
         let operation: Operation
     }
 
-    static func randomOperation(client: Int, step: Int, rng: inout SeededGenerator) -> Operation {
+    static func randomOperation(client: Int, step: Int, rng: inout SplitMix64) -> Operation {
         switch rng.next() % 10 {
         case 0, 1, 2, 3:
             let at: InsertLocation = [.top, .bottom, .index(Int(rng.next() % 6))][Int(rng.next() % 3)]
@@ -84,7 +84,7 @@ final class ConcurrencyTests: XCTestCase {
             group.enter()
             let thread = Thread {
                 defer { group.leave() }
-                var rng = SeededGenerator(seed: UInt64(client + 1) * 7919)
+                var rng = SplitMix64(seed: UInt64(client + 1) * 7919)
                 let stack = sharedStack ? "shared" : "own\(client)"
                 do {
                     let connection = try TestHTTPConnection(port: port)
@@ -132,17 +132,4 @@ final class ConcurrencyTests: XCTestCase {
     func testEightClientsOnSeparateStacks() throws { try run(sharedStack: false) }
 
     func testEightClientsOnOneSharedStack() throws { try run(sharedStack: true) }
-}
-
-/// A small deterministic generator (SplitMix64) for reproducible client scripts.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -4,32 +4,12 @@ import XCTest
 
 /// The `scrollstackd` executable itself: options, the access log, graceful stop on signals.
 final class DaemonTests: XCTestCase {
-    /// The daemon built next to this test bundle (`swift build --build-tests` builds both).
-    var binary: URL {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments.first { $0.hasSuffix(".xctest") } ?? CommandLine.arguments[0])
-        return bundle.deletingLastPathComponent().appendingPathComponent("scrollstackd")
-    }
+    var binary: URL { Daemon.binary }
 
-    /// Starts the daemon on a free port; returns it, its port and its standard error.
+    /// Starts the daemon in memory on a free port; returns it, its port and its standard error.
     func start(_ arguments: [String] = []) throws -> (Process, Int, Pipe) {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--port", "0", "--in-memory"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        // The first notice names the port: "listening on http://127.0.0.1:PORT".
-        var text = ""
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, !text.contains("listening on") {
-            text += String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
-        }
-        guard let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression),
-              let port = Int(text[range].split(separator: ":").last ?? "") else {
-            process.terminate()
-            throw DaemonError(message: "the daemon did not report its port: \(text)")
-        }
-        return (process, port, errors)
+        let daemon = try Daemon.start(["--in-memory"] + arguments)
+        return (daemon.process, daemon.port, daemon.standardError)
     }
 
     func testServesLogsAndStopsGracefullyOnSIGTERM() throws {
@@ -64,9 +44,4 @@ final class DaemonTests: XCTestCase {
         bad.waitUntilExit()
         XCTAssertNotEqual(bad.terminationStatus, 0)
     }
-}
-
-struct DaemonError: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
 }

@@ -97,27 +97,14 @@ final class DurabilityTests: XCTestCase {
     /// on restart every acknowledged mutation is there, and none is half-applied (each one
     /// inserts a pair of rows: both or neither).
     func testSIGKILLLosesNoAcknowledgedMutation() throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments.first { $0.hasSuffix(".xctest") } ?? CommandLine.arguments[0])
-            .deletingLastPathComponent().appendingPathComponent("scrollstackd")
         let dataDir = directory.appendingPathComponent("data").path
         var acknowledged: [String: Int] = [:]  // pair id → revision
         var generator = SystemRandomNumberGenerator()
         var port = 0
         for cycle in 0..<30 {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["--port", "0", "--data-dir", dataDir, "--log-level", "notice"]
-            let errors = Pipe()
-            process.standardError = errors
-            try process.run()
-            var text = ""
-            while !text.contains("listening on"), process.isRunning {
-                text += String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
-            }
-            guard let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression) else {
-                return XCTFail("cycle \(cycle): no port in \(text)")
-            }
-            port = Int(text[range].split(separator: ":").last!)!
+            let daemon = try Daemon.start(["--data-dir", dataDir, "--log-level", "notice"])
+            let process = daemon.process
+            port = daemon.port
             // Everything acknowledged so far is there, and pairs are whole.
             try check(port: port, acknowledged: acknowledged, cycle: cycle)
             if cycle == 0 {
@@ -154,23 +141,10 @@ final class DurabilityTests: XCTestCase {
         }
         XCTAssertGreaterThan(acknowledged.count, 30, "too few writes acknowledged to mean anything")
         // A last restart to check the final cycle's writes.
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--port", "0", "--data-dir", dataDir, "--log-level", "notice"]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        var text = ""
-        while !text.contains("listening on"), process.isRunning {
-            text += String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
-        }
-        if let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
-            try check(port: Int(text[range].split(separator: ":").last!)!, acknowledged: acknowledged, cycle: 30)
-        } else {
-            XCTFail("no port in \(text)")
-        }
-        process.terminate()
-        process.waitUntilExit()
+        let last = try Daemon.start(["--data-dir", dataDir, "--log-level", "notice"])
+        try check(port: last.port, acknowledged: acknowledged, cycle: 30)
+        last.process.terminate()
+        last.process.waitUntilExit()
     }
 
     private func check(port: Int, acknowledged: [String: Int], cycle: Int) throws {

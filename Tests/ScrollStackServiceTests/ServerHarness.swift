@@ -1,3 +1,4 @@
+import Foundation
 import Jansson
 import MicroHTTP
 import ScrollStackService
@@ -39,6 +40,45 @@ final class ServerHarness {
     func raw(_ method: String, _ path: String, body: [UInt8], headers: [(String, String)]) throws -> Reply {
         Reply(try httpRequest(port: port, method: method, path: path, headers: headers, body: body))
     }
+}
+
+/// The real `scrollstackd` executable, started on a free port.
+struct Daemon {
+    let process: Process
+    let port: Int
+    let standardError: Pipe
+
+    /// The daemon built next to this test bundle (`swift build --build-tests` builds both).
+    static var binary: URL {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments.first { $0.hasSuffix(".xctest") } ?? CommandLine.arguments[0])
+        return bundle.deletingLastPathComponent().appendingPathComponent("scrollstackd")
+    }
+
+    /// Starts it with `arguments` after `--port 0` and waits for the notice naming its port
+    /// (so the log level must show notices).
+    static func start(_ arguments: [String]) throws -> Daemon {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--port", "0"] + arguments
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        var text = ""
+        while !text.contains("listening on"), process.isRunning {
+            text += String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        guard let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+              let port = Int(text[range].split(separator: ":").last ?? "") else {
+            process.terminate()
+            throw DaemonError(message: "the daemon did not report its port: \(text)")
+        }
+        return Daemon(process: process, port: port, standardError: errors)
+    }
+}
+
+struct DaemonError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }
 
 /// A response with its body parsed as JSON (when it is JSON).

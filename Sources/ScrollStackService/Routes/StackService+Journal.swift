@@ -1,7 +1,9 @@
+import Dispatch
 import Jansson
 import Logging
 import MicroHTTP
 import ScrollStackCore
+import Synchronization
 
 extension StackService {
     /// The text a snapshot is stored as: the model as GET answers it, with every number
@@ -25,16 +27,24 @@ extension StackService {
     }
 
     /// Brings back every journaled stack: its latest snapshot, then its later mutations
-    /// replayed through the same handlers, in revision order. Returns how many stacks.
+    /// replayed through the same handlers, in revision order. Stacks are rebuilt in parallel
+    /// (one per core at a time). Returns how many stacks.
     ///
     /// - Complexity: O(snapshot size + mutations since it) per stack.
     @discardableResult
     public func restore() throws -> Int {
         guard let journal else { return 0 }
         let stored = try journal.load()
-        for stack in stored {
-            let (state, revision) = try Self.rebuild(stack, logger: logger)
-            try store.insert(StackEntry(id: stack.id, stack: state, revision: revision))
+        let results = Mutex<[Result<StackEntry, any Error>?]>(Array(repeating: nil, count: stored.count))
+        DispatchQueue.concurrentPerform(iterations: stored.count) { i in
+            let result = Result { () throws -> StackEntry in
+                let (state, revision) = try Self.rebuild(stored[i], logger: logger)
+                return StackEntry(id: stored[i].id, stack: state, revision: revision)
+            }
+            results.withLock { $0[i] = result }
+        }
+        for result in results.withLock({ $0 }) {
+            try store.insert(try result!.get())
         }
         return stored.count
     }

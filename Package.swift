@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "ScrollStackServer",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "scrollstackd", targets: ["scrollstackd"]),
         .library(name: "ScrollStackCore", targets: ["ScrollStackCore"]),

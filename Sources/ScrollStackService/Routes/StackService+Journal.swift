@@ -16,7 +16,7 @@ extension StackService {
     func journalMutation(_ id: String, _ request: HTTPRequest, _ result: OperationResult, _ stack: ScrollStack, _ revision: Int) throws(APIError) {
         guard let journal else { return }
         let events = JSON.array(result.events.map(ModelEncoding.event)).serialized(realPrecision: 17)
-        let snapshot = revision % journal.snapshotInterval == 0 ? Self.snapshot(id: id, revision: revision, stack) : nil
+        let snapshot = journal.snapshotDue(id: id, revision: revision, rowCount: stack.count) ? Self.snapshot(id: id, revision: revision, stack) : nil
         do {
             try journal.recordMutation(id: id, revision: revision, method: request.method, path: request.path,
                                        body: request.body, events: events, snapshot: snapshot)

@@ -1,17 +1,20 @@
 import SQLite
+import Synchronization
 
-/// The durable record of every stack: a snapshot at creation and every
-/// `snapshotInterval` revisions, and every acknowledged mutation in between — the request
+/// The durable record of every stack: its latest snapshot, and every acknowledged mutation — the request
 /// that made it (replayed on start) and the events it answered with (read back as history).
 ///
 /// SQLite in WAL mode with `synchronous = FULL`: a mutation's transaction is on disk before
 /// its answer is sent, so an acknowledged write survives a crash of the process or the
 /// machine. Each mutation is one transaction, so none is ever half-applied.
 public final class StackJournal: Sendable {
-    /// How often a full snapshot is written, in revisions: a restart replays at most this many
-    /// mutations per stack.
+    /// The fewest revisions between two snapshots of a stack. A snapshot costs O(rows), so a
+    /// stack of n rows is snapshotted every max(`snapshotInterval`, n / 8) revisions: the
+    /// cost per mutation stays O(1) amortized, and a restart replays at most that many.
     public let snapshotInterval: Int
     let database: SQLiteDatabase
+    /// The revision of each stack's latest snapshot.
+    private let snapshotRevisions = Mutex<[String: Int]>([:])
 
     /// A stack as the journal holds it: its latest snapshot and the mutations after it.
     struct StoredStack {
@@ -54,10 +57,18 @@ public final class StackJournal: Sendable {
             try database.query("DELETE FROM mutations WHERE stack = ?", [.text(id)])
             try database.query("INSERT INTO snapshots (stack, revision, model) VALUES (?, 1, ?)", [.text(id), .blob(model)])
         }
+        snapshotRevisions.withLock { $0[id] = 1 }
     }
 
-    /// Records an acknowledged mutation, with a snapshot of the result when one is due; older
-    /// snapshots stay for reading past revisions.
+    /// Whether the mutation making `revision` of a stack of `rowCount` rows should also
+    /// write a snapshot.
+    func snapshotDue(id: String, revision: Int, rowCount: Int) -> Bool {
+        let last = snapshotRevisions.withLock { $0[id] } ?? 0
+        return revision - last >= max(snapshotInterval, rowCount / 8)
+    }
+
+    /// Records an acknowledged mutation, with a snapshot of the result when one is due (which
+    /// replaces the stack's older snapshot).
     func recordMutation(id: String, revision: Int, method: String, path: String, body: [UInt8], events: [UInt8], snapshot: [UInt8]?) throws(SQLiteError) {
         try database.transaction { () throws(SQLiteError) in
             try database.query("INSERT INTO mutations (stack, revision, method, path, body, events) VALUES (?, ?, ?, ?, ?, ?)",
@@ -65,8 +76,10 @@ public final class StackJournal: Sendable {
             if let snapshot {
                 try database.query("INSERT INTO snapshots (stack, revision, model) VALUES (?, ?, ?)",
                                    [.text(id), .integer(Int64(revision)), .blob(snapshot)])
+                try database.query("DELETE FROM snapshots WHERE stack = ? AND revision < ?", [.text(id), .integer(Int64(revision))])
             }
         }
+        if snapshot != nil { snapshotRevisions.withLock { $0[id] = revision } }
     }
 
     func recordDeletion(id: String) throws(SQLiteError) {
@@ -74,6 +87,7 @@ public final class StackJournal: Sendable {
             try database.query("DELETE FROM snapshots WHERE stack = ?", [.text(id)])
             try database.query("DELETE FROM mutations WHERE stack = ?", [.text(id)])
         }
+        snapshotRevisions.withLock { $0[id] = nil }
     }
 
     /// Every stack: its latest snapshot at or before `revision` (default: the latest) and the
@@ -95,6 +109,9 @@ public final class StackJournal: Sendable {
                 return LoggedMutation(revision: Int(r), method: method, path: path, body: body)
             }
             stacks.append(StoredStack(id: stack, snapshotRevision: Int(snapshotRevision), snapshot: snapshot, mutations: mutations))
+        }
+        snapshotRevisions.withLock { known in
+            for stack in stacks where known[stack.id] == nil { known[stack.id] = stack.snapshotRevision }
         }
         return stacks
     }

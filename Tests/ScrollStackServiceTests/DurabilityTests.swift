@@ -1,7 +1,7 @@
 import Foundation
 import Jansson
 import MicroHTTP
-import ScrollStackService
+@testable import ScrollStackService
 import Synchronization
 import TestHTTPClient
 import XCTest
@@ -71,6 +71,34 @@ final class DurabilityTests: XCTestCase {
         // It goes on where it stopped.
         let next = call(restarted, "POST", "/v1/stacks/s0/rows", object(("rows", [row("z")])))
         XCTAssertEqual(next.header("etag"), "\"82\"")
+    }
+
+    /// A write the journal refuses answers 503 and leaves the stack as it was, in memory and
+    /// on disk; the next write goes on from the same revision.
+    func testAFailedJournalWriteAnswers503AndChangesNothing() throws {
+        let path = directory.appendingPathComponent("db.sqlite").path
+        let journal = try StackJournal(path: path)
+        let service = StackService(journal: journal)
+        XCTAssertEqual(call(service, "POST", "/v1/stacks", object(("id", "s"), ("rows", [row("a")]))).status, 201)
+        XCTAssertEqual(call(service, "POST", "/v1/stacks/s/rows", object(("rows", [row("b")]))).status, 200)
+        let before = call(service, "GET", "/v1/stacks/s").body
+
+        try journal.database.execute("PRAGMA query_only = ON")  // every write now fails
+        let refused = call(service, "POST", "/v1/stacks/s/rows", object(("rows", [row("c")])))
+        XCTAssertEqual(refused.status, 503)
+        XCTAssertEqual(try JSON.parse(refused.body)["error"]?["code"], "storage_unavailable")
+        XCTAssertEqual(call(service, "GET", "/v1/stacks/s").body, before, "memory is as it was")
+        XCTAssertEqual(call(service, "DELETE", "/v1/stacks/s").status, 503)
+        XCTAssertEqual(call(service, "POST", "/v1/stacks", object(("id", "t"))).status, 503)
+        XCTAssertEqual(call(service, "GET", "/v1/stacks/t").status, 404, "a stack that could not be journaled does not exist")
+
+        try journal.database.execute("PRAGMA query_only = OFF")
+        let next = call(service, "POST", "/v1/stacks/s/rows", object(("rows", [row("c")])))
+        XCTAssertEqual(next.status, 200)
+        XCTAssertEqual(next.header("etag"), "\"3\"", "the refused write used no revision")
+        let restarted = StackService(journal: try StackJournal(path: path))
+        XCTAssertEqual(try restarted.restore(), 1)
+        XCTAssertEqual(call(restarted, "GET", "/v1/stacks/s").body, call(service, "GET", "/v1/stacks/s").body, "disk matches memory")
     }
 
     func testHistoryPagesThroughEventsWithTheirRevisions() throws {

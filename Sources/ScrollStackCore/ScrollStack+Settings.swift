@@ -26,3 +26,20 @@ extension ScrollStack {
         return result
     }
 }
+
+extension ScrollStack {
+    /// Becomes a copy of `other` (settings and rows), as one operation: emits
+    /// `layoutUpdated`, `contentSizeChanged`, `didScroll` and the visibility transitions from
+    /// the current state, as any operation does. Used to revert to an earlier revision.
+    ///
+    /// - Complexity: O(1) to take the rows over (copy on write), plus O(log n + k) for the window.
+    @discardableResult
+    public mutating func replaceContents(with other: ScrollStack) -> OperationResult {
+        let before = self.before
+        settings = other.settings
+        tree = other.tree
+        var result = OperationResult()
+        finish(&result, since: before)
+        return result
+    }
+}

@@ -101,6 +101,55 @@ final class DurabilityTests: XCTestCase {
         XCTAssertEqual(call(restarted, "GET", "/v1/stacks/s").body, call(service, "GET", "/v1/stacks/s").body, "disk matches memory")
     }
 
+    /// Every past revision reads back exactly as it was answered then, stack and layout; a
+    /// revert makes a new revision equal to an old one, and survives a restart.
+    func testPastRevisionsAndRevert() throws {
+        let path = directory.appendingPathComponent("db.sqlite").path
+        let service = StackService(journal: try StackJournal(path: path, snapshotInterval: 3))
+        XCTAssertEqual(call(service, "POST", "/v1/stacks", object(("id", "s"), ("viewport", object(("width", 100), ("height", 100))), ("rows", [row("a")]))).status, 201)
+        var stacks = [1: call(service, "GET", "/v1/stacks/s").body]
+        var layouts = [1: call(service, "GET", "/v1/stacks/s/layout").body]
+        let mutations: [(String, String, JSON)] = [
+            ("POST", "/v1/stacks/s/rows", object(("rows", [row("b"), row("c", 10)]))),
+            ("PATCH", "/v1/stacks/s/rows/a", object(("hidden", true))),
+            ("PATCH", "/v1/stacks/s", object(("spacing", 5))),
+            ("POST", "/v1/stacks/s/scroll", object(("offset", object(("x", 0), ("y", 30))))),
+            ("POST", "/v1/stacks/s/rows/c/move", object(("to", 0))),
+            ("POST", "/v1/stacks/s/rows", object(("rows", [row("d")]), ("at", "top"))),
+            ("POST", "/v1/stacks/s/rows/batch", object(("op", "remove"), ("rows", ["b"]))),
+        ]
+        for (i, (method, path, body)) in mutations.enumerated() {
+            XCTAssertEqual(call(service, method, path, body).status, 200, path)
+            stacks[i + 2] = call(service, "GET", "/v1/stacks/s").body
+            layouts[i + 2] = call(service, "GET", "/v1/stacks/s/layout").body
+        }
+        for revision in 1...8 {
+            XCTAssertEqual(call(service, "GET", "/v1/stacks/s?revision=\(revision)").body, stacks[revision], "stack at \(revision)")
+            XCTAssertEqual(call(service, "GET", "/v1/stacks/s/layout?revision=\(revision)").body, layouts[revision], "layout at \(revision)")
+        }
+        XCTAssertEqual(call(service, "GET", "/v1/stacks/s?revision=9").status, 404)
+        XCTAssertEqual(call(service, "GET", "/v1/stacks/s?revision=0").status, 404)
+        XCTAssertEqual(call(service, "GET", "/v1/stacks/s?revision=x").status, 400)
+
+        let reverted = call(service, "POST", "/v1/stacks/s/revert", object(("to", 3)))
+        XCTAssertEqual(reverted.status, 200)
+        XCTAssertEqual(reverted.header("etag"), "\"9\"")
+        func withoutRevision(_ body: [UInt8]?) -> JSON? {
+            guard case .object(var o)? = body.flatMap({ try? JSON.parse($0) }) else { return nil }
+            o["revision"] = nil
+            return .object(o)
+        }
+        XCTAssertEqual(withoutRevision(call(service, "GET", "/v1/stacks/s").body), withoutRevision(stacks[3]), "revision 9 equals revision 3")
+        let events = (try JSON.parse(reverted.body))["events"]?.arrayValue?.compactMap { $0["type"]?.stringValue } ?? []
+        XCTAssertTrue(events.contains("didScroll") && events.contains("contentSizeChanged"), "\(events)")
+        XCTAssertEqual(call(service, "POST", "/v1/stacks/s/revert", object(("to", 10))).status, 422)
+
+        let restarted = StackService(journal: try StackJournal(path: path, snapshotInterval: 3))
+        XCTAssertEqual(try restarted.restore(), 1)
+        XCTAssertEqual(call(restarted, "GET", "/v1/stacks/s").body, call(service, "GET", "/v1/stacks/s").body)
+        XCTAssertEqual(call(restarted, "GET", "/v1/stacks/s?revision=6").body, stacks[6])
+    }
+
     func testHistoryPagesThroughEventsWithTheirRevisions() throws {
         let service = StackService()
         XCTAssertEqual(call(service, "POST", "/v1/stacks", object(("id", "s"))).status, 201)

@@ -13,10 +13,12 @@ extension StackService {
     }
 
     /// Journals one acknowledged mutation (and a snapshot when one is due). 503 on failure.
-    func journalMutation(_ id: String, _ request: HTTPRequest, _ result: OperationResult, _ stack: ScrollStack, _ revision: Int) throws(APIError) {
+    func journalMutation(_ id: String, _ request: HTTPRequest, _ result: OperationResult, _ stack: ScrollStack, _ revision: Int,
+                         forceSnapshot: Bool = false) throws(APIError) {
         guard let journal else { return }
         let events = JSON.array(result.events.map(ModelEncoding.event)).serialized(realPrecision: 17)
-        let snapshot = journal.snapshotDue(id: id, revision: revision, rowCount: stack.count) ? Self.snapshot(id: id, revision: revision, stack) : nil
+        let due = forceSnapshot || journal.snapshotDue(id: id, revision: revision, rowCount: stack.count)
+        let snapshot = due ? Self.snapshot(id: id, revision: revision, stack) : nil
         do {
             try journal.recordMutation(id: id, revision: revision, method: request.method, path: request.path,
                                        body: request.body, events: events, snapshot: snapshot)
@@ -76,6 +78,52 @@ extension StackService {
             }
         }
         return try scratch.store.entry(stored.id).read { stack, revision throws(APIError) in (stack, revision) }
+    }
+
+    /// The stack `id` as it was at `revision`, rebuilt from the journal: the nearest snapshot
+    /// at or before it and the mutations after it. `current` is the stack's revision now.
+    ///
+    /// - Throws: 404 `revision_not_found` (naming `field`) outside 1…current.
+    func stack(_ id: String, at revision: Int, current: Int, field: String) throws(APIError) -> ScrollStack {
+        guard revision >= 1, revision <= current else {
+            throw APIError(status: 404, code: "revision_not_found", message: "the stack's revisions are 1…\(current); \(revision) is not one of them", field: field)
+        }
+        do {
+            guard let journal, let stored = try journal.load(only: id, upTo: revision).first else {
+                throw APIError.storageFailed("revision \(revision) of \(id) is not in the journal")
+            }
+            let (stack, rebuilt) = try Self.rebuild(stored, logger: logger)
+            guard rebuilt == revision else { throw APIError.storageFailed("rebuilt revision \(rebuilt), not \(revision)") }
+            return stack
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw .storageFailed("\(error)")
+        }
+    }
+
+    /// `?revision=N`, when given: the revision a read asks for.
+    func requestedRevision(_ c: RequestContext) throws(APIError) -> Int? {
+        guard let text = c.query("revision") else { return nil }
+        guard let revision = Int(text) else { throw .badQuery("revision", "must be an integer, got \"\(text)\"") }
+        return revision
+    }
+
+    /// `POST /v1/stacks/{stack}/revert {"to": N}`: a new revision equal to revision N (its
+    /// settings and rows; the events say what changed on screen).
+    func revert(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        let body = try c.jsonObject()
+        try body.allowOnly(["to"])
+        let field = try body.required("to")
+        let target = try field.int()
+        return try mutate(c, snapshot: true) { stack, revision throws(APIError) in
+            guard (1...revision).contains(target) else {
+                throw .invalid("to", "the stack's revisions are 1…\(revision); \(target) is not one of them")
+            }
+            let past = try self.stack(c.parameter("stack"), at: target, current: revision, field: "to")
+            return stack.replaceContents(with: past)
+        }
     }
 
     /// `GET /v1/stacks/{stack}/events?after=REV&limit=N`: the events of the mutations after

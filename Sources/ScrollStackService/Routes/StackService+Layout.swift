@@ -8,10 +8,17 @@ extension StackService {
     /// `GET /v1/stacks/{stack}/layout`: the computed layout. `?offset=` (a number along the
     /// scroll axis, or `x,y`) and `?width=`/`?height=` override the stack's without changing
     /// it; `?window=visible` keeps only the visible rows (O(log n + k) instead of O(n)).
+    ///
+    /// `?revision=N` lays out the stack as it was at revision N.
     func stackLayout(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery(Self.layoutQuery)
+        try c.allowQuery(Self.layoutQuery + ["revision"])
+        let asked = try requestedRevision(c)
         return try read(c) { stack, revision throws(APIError) in
-            .json(200, try layout(of: stack, revision: revision, c), revision: revision)
+            guard let asked, asked != revision else {
+                return .json(200, try layout(of: stack, revision: revision, c), revision: revision)
+            }
+            let past = try self.stack(c.parameter("stack"), at: asked, current: revision, field: "revision")
+            return .json(200, try layout(of: past, revision: asked, c), revision: asked)
         }
     }
 

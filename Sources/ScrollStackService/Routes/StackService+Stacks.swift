@@ -67,11 +67,17 @@ extension StackService {
         return try model { () throws(StackError) in try ScrollStack(settings: settings, rows: rows) }
     }
 
-    /// `GET /v1/stacks/{stack}`: the whole model, rows in order.
+    /// `GET /v1/stacks/{stack}`: the whole model, rows in order; `?revision=N` as it was then.
     func getStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery([])
+        try c.allowQuery(["revision"])
+        let asked = try requestedRevision(c)
         return try read(c) { stack, revision throws(APIError) in
-            .json(200, ModelEncoding.stack(id: c.parameter("stack"), revision: revision, stack), revision: revision)
+            let id = c.parameter("stack")
+            guard let asked, asked != revision else {
+                return .json(200, ModelEncoding.stack(id: id, revision: revision, stack), revision: revision)
+            }
+            let past = try self.stack(id, at: asked, current: revision, field: "revision")
+            return .json(200, ModelEncoding.stack(id: id, revision: asked, past), revision: asked)
         }
     }
 

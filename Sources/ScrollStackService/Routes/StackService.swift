@@ -80,6 +80,7 @@ public final class StackService: Sendable {
         router.add("POST", "/v1/stacks/{stack}/scroll") { s, c in try s.scroll(c) }
         router.add("POST", "/v1/layout") { s, c in try s.statelessLayout(c) }
         router.add("GET", "/v1/stacks/{stack}/events") { s, c in try s.history(c) }
+        router.add("POST", "/v1/stacks/{stack}/revert") { s, c in try s.revert(c) }
     }
 
     // MARK: Shared steps
@@ -93,13 +94,14 @@ public final class StackService: Sendable {
     ///
     /// The request itself is journaled (replaying it rebuilds the state) with the events it
     /// answers with, durably, before the answer is sent.
-    func mutate(_ context: RequestContext, _ operation: (inout ScrollStack, _ revision: Int) throws(APIError) -> OperationResult) throws(APIError) -> HTTPResponse {
+    func mutate(_ context: RequestContext, snapshot: Bool = false,
+                _ operation: (inout ScrollStack, _ revision: Int) throws(APIError) -> OperationResult) throws(APIError) -> HTTPResponse {
         let entry = try store.entry(context.parameter("stack"))
         return try entry.write({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> OperationResult in
             try context.checkIfMatch(revision)
             return try operation(&stack, revision)
         }, persist: { result, stack, revision throws(APIError) in
-            try journalMutation(entry.id, context.request, result, stack, revision)
+            try journalMutation(entry.id, context.request, result, stack, revision, forceSnapshot: snapshot)
         }, restore: { () throws(APIError) in
             try reload(entry.id)
         }, answer: { result, stack, revision in

@@ -1,7 +1,7 @@
 import SQLite
 import Synchronization
 
-/// The durable record of every stack: its latest snapshot, and every acknowledged mutation — the request
+/// The durable record of every stack: snapshots, and every acknowledged mutation — the request
 /// that made it (replayed on start) and the events it answered with (read back as history).
 ///
 /// SQLite in WAL mode with `synchronous = FULL`: a mutation's transaction is on disk before
@@ -67,8 +67,8 @@ public final class StackJournal: Sendable {
         return revision - last >= max(snapshotInterval, rowCount / 8)
     }
 
-    /// Records an acknowledged mutation, with a snapshot of the result when one is due (which
-    /// replaces the stack's older snapshot).
+    /// Records an acknowledged mutation, with a snapshot of the result when one is due. Older
+    /// snapshots stay: they serve reads of past revisions.
     func recordMutation(id: String, revision: Int, method: String, path: String, body: [UInt8], events: [UInt8], snapshot: [UInt8]?) throws(SQLiteError) {
         try database.transaction { () throws(SQLiteError) in
             try database.query("INSERT INTO mutations (stack, revision, method, path, body, events) VALUES (?, ?, ?, ?, ?, ?)",
@@ -76,7 +76,6 @@ public final class StackJournal: Sendable {
             if let snapshot {
                 try database.query("INSERT INTO snapshots (stack, revision, model) VALUES (?, ?, ?)",
                                    [.text(id), .integer(Int64(revision)), .blob(snapshot)])
-                try database.query("DELETE FROM snapshots WHERE stack = ? AND revision < ?", [.text(id), .integer(Int64(revision))])
             }
         }
         if snapshot != nil { snapshotRevisions.withLock { $0[id] = revision } }

@@ -19,6 +19,7 @@ public struct TestHTTPResponse: Sendable {
 /// Why a test request failed.
 public struct TestHTTPError: Error, CustomStringConvertible {
     public let description: String
+    public init(description: String) { self.description = description }
 }
 
 /// A blocking HTTP/1.1 client over one TCP connection to 127.0.0.1, reused across requests
@@ -70,6 +71,19 @@ public final class TestHTTPConnection {
 
     /// Reads one response: status line, headers, then a Content-Length or chunked body.
     public func readResponse() throws -> TestHTTPResponse {
+        let (status, headers) = try readHead()
+        let response = TestHTTPResponse(status: status, headers: headers, body: [])
+        var body: [UInt8] = []
+        if response.header("transfer-encoding")?.lowercased() == "chunked" {
+            while let chunk = try readChunk() { body += chunk }
+        } else if let length = response.header("content-length").flatMap({ Int($0) }) {
+            body = try readBytes(length)
+        }
+        return TestHTTPResponse(status: status, headers: headers, body: body)
+    }
+
+    /// Reads a response's status line and headers only (for a streamed body: see `readChunk`).
+    public func readHead() throws -> (status: Int, headers: [(String, String)]) {
         let statusLine = try readLine()
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
@@ -82,25 +96,22 @@ public final class TestHTTPConnection {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers.append((line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingSpaces()))
         }
-        let response = TestHTTPResponse(status: status, headers: headers, body: [])
-        var body: [UInt8] = []
-        if response.header("transfer-encoding")?.lowercased() == "chunked" {
-            while true {
-                let sizeLine = try readLine()
-                guard let size = Int(sizeLine.split(separator: ";")[0].trimmingSpaces(), radix: 16) else {
-                    throw TestHTTPError(description: "bad chunk size: \(sizeLine)")
-                }
-                if size == 0 {
-                    while try !readLine().isEmpty {}
-                    break
-                }
-                body += try readBytes(size)
-                _ = try readLine()
-            }
-        } else if let length = response.header("content-length").flatMap({ Int($0) }) {
-            body = try readBytes(length)
+        return (status, headers)
+    }
+
+    /// Reads the next chunk of a chunked body; nil at the final, empty chunk.
+    public func readChunk() throws -> [UInt8]? {
+        let sizeLine = try readLine()
+        guard let size = Int(sizeLine.split(separator: ";").first.map(String.init)?.trimmingSpaces() ?? "", radix: 16) else {
+            throw TestHTTPError(description: "bad chunk size: \(sizeLine)")
         }
-        return TestHTTPResponse(status: status, headers: headers, body: body)
+        if size == 0 {
+            while try !readLine().isEmpty {}
+            return nil
+        }
+        let chunk = try readBytes(size)
+        _ = try readLine()
+        return chunk
     }
 
     public func close() {

@@ -90,9 +90,18 @@ extension HTTPServer {
     }
 
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer) {
-        var body = response.body
-        let mhdResponse = body.withUnsafeMutableBytes {
-            MHD_create_response_from_buffer($0.count, $0.baseAddress, .RESPMEM_MUST_COPY)
+        let mhdResponse: OpaquePointer?
+        if let stream = response.stream {
+            stream.attach(to: connection)
+            track(stream)
+            // Size unknown: sent chunked. The server keeps a reference until libmicrohttpd frees it.
+            mhdResponse = MHD_create_response_from_callback(UInt64.max, 4096, streamReader,
+                                                            Unmanaged.passRetained(stream).toOpaque(), streamReleased)
+        } else {
+            var body = response.body
+            mhdResponse = body.withUnsafeMutableBytes {
+                MHD_create_response_from_buffer($0.count, $0.baseAddress, .RESPMEM_MUST_COPY)
+            }
         }
         guard let mhdResponse else { return }
         for (name, value) in response.headers {

@@ -35,6 +35,16 @@ public final class HTTPServer: @unchecked Sendable {
     private let state = Mutex(State())
     /// Requests between their first call and their completion.
     let inFlight = Atomic<Int>(0)
+    /// Streams being served, closed on stop (libmicrohttpd must not stop with a connection
+    /// suspended).
+    private let streams = Mutex<[ObjectIdentifier: HTTPStream]>([:])
+
+    func track(_ stream: HTTPStream) {
+        streams.withLock { $0[ObjectIdentifier(stream)] = stream }
+        stream.onCloseInternal { [weak self] in
+            self?.streams.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(stream)) }
+        }
+    }
 
     public init(
         configuration: Configuration,
@@ -103,6 +113,8 @@ public final class HTTPServer: @unchecked Sendable {
         guard let daemon = handle?.pointer else { return }
         let quiesced = MHD_quiesce_daemon(daemon)
         if quiesced >= 0 { close(quiesced) } else if fd >= 0 { close(fd) }
+        // End every stream (resuming suspended connections) so their requests can complete.
+        for stream in streams.withLock({ Array($0.values) }) { stream.close() }
         let deadline = monotonicNanoseconds() + UInt64(max(0, gracePeriod) * 1e9)
         while inFlight.load(ordering: .acquiring) > 0 && monotonicNanoseconds() < deadline {
             usleep(5_000)

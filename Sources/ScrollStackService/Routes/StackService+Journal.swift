@@ -16,7 +16,8 @@ extension StackService {
     func journalMutation(_ id: String, _ request: HTTPRequest, _ result: OperationResult, _ stack: ScrollStack, _ revision: Int,
                          forceSnapshot: Bool = false) throws(APIError) {
         guard let journal else { return }
-        let events = JSON.array(result.events.map(ModelEncoding.event)).serialized(realPrecision: 17)
+        let eventsJSON = JSON.array(result.events.map(ModelEncoding.event))
+        let events = eventsJSON.serialized(realPrecision: 17)
         let due = forceSnapshot || journal.snapshotDue(id: id, revision: revision, rowCount: stack.count)
         let snapshot = due ? Self.snapshot(id: id, revision: revision, stack) : nil
         do {
@@ -26,6 +27,8 @@ extension StackService {
             logger.error("journal write failed for \(id) at revision \(revision): \(error)")
             throw .storageFailed("\(error)")
         }
+        // Durable: now live subscribers may hear of it (still under the stack's write lock).
+        hub.publish(EventHub.message(revision: revision, events: eventsJSON), to: id)
     }
 
     /// Brings back every journaled stack: its latest snapshot, then its later mutations
@@ -129,7 +132,14 @@ extension StackService {
     /// `GET /v1/stacks/{stack}/events?after=REV&limit=N`: the events of the mutations after
     /// revision `after` (default 0), at most `limit` mutations (default 100, at most 1000),
     /// each event with the revision that produced it.
+    ///
+    /// With `Accept: text/event-stream` the same URL streams them live as Server-Sent Events,
+    /// one per revision (`id:` the revision), starting after `Last-Event-ID` (or `?after=`, or
+    /// now), backlog first.
     func history(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        if c.request.header("accept")?.contains("text/event-stream") == true {
+            return try liveEvents(c)
+        }
         try c.allowQuery(["after", "limit"])
         let after = try c.queryNumber("after").map(Int.init) ?? 0
         let limit = try c.queryNumber("limit").map(Int.init) ?? 100
@@ -148,5 +158,38 @@ extension StackService {
             }
         }
         return .json(200, .object(JSONObject([("revision", .integer(Int64(revision))), ("events", .array(events))])), revision: revision)
+    }
+
+    /// Opens a Server-Sent Events stream on a stack: the backlog after the client's last
+    /// revision, then every new revision as it is made. Registered under the stack's read
+    /// lock, so no revision is missed or sent twice.
+    func liveEvents(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery(["after"])
+        guard let journal else { throw .storageFailed("this service keeps no journal") }
+        let lastEventID = c.request.header("last-event-id")
+        let entry = try store.entry(c.parameter("stack"))
+        let stream = HTTPStream()
+        try entry.read { _, revision throws(APIError) in
+            var after = revision
+            if let lastEventID {
+                guard let id = Int(Substring(lastEventID).trimmingSpaces), id >= 0 else {
+                    throw APIError(status: 400, code: "bad_header", message: "Last-Event-ID must be a revision, got \"\(lastEventID)\"", field: "Last-Event-ID")
+                }
+                after = id
+            } else if let value = try c.queryNumber("after") {
+                after = Int(value)
+            }
+            while after < revision {
+                let page: [(revision: Int, events: [UInt8])]
+                do { page = try journal.events(id: entry.id, after: after, limit: 1000) } catch { throw .storageFailed("\(error)") }
+                guard let last = page.last else { break }
+                for (eventRevision, blob) in page {
+                    stream.write(EventHub.message(revision: eventRevision, events: (try? JSON.parse(blob)) ?? .array([])))
+                }
+                after = last.revision
+            }
+            hub.subscribe(stream, to: entry.id)
+        }
+        return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")], stream: stream)
     }
 }

@@ -107,6 +107,7 @@ extension StackService {
                              do { try journal?.recordDeletion(id: entry.id) } catch { throw .storageFailed("\(error)") }
                              try store.remove(entry.id)
                          })
+        hub.closeAll(entry.id)
         return HTTPResponse(status: 204)
     }
 

@@ -15,6 +15,8 @@ public final class StackService: Sendable {
     /// Where every acknowledged change is made durable; nil only for the scratch services
     /// that replay the journal.
     let journal: StackJournal?
+    /// Live event streams, by stack.
+    let hub = EventHub()
     private let router: Router<Handler>
 
     /// A service recording into `journal` (by default one held in memory: history and past

@@ -28,6 +28,9 @@ final class ConditionalRequestTests: XCTestCase {
         XCTAssertEqual(try server.request("PATCH", "/v1/stacks/s", json: object(("spacing", 1))).status, 200)
         XCTAssertEqual(try server.request("GET", "/v1/stacks/s", headers: [("If-None-Match", "\"1\"")]).status, 200, "stale copy")
         XCTAssertEqual(try server.request("GET", "/v1/stacks/s", headers: [("If-None-Match", "W/\"2\"")]).status, 304)
+        // A past revision is compared with the revision it is, not with the current one.
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/s?revision=1", headers: [("If-None-Match", "\"2\"")]).status, 200)
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/s?revision=1", headers: [("If-None-Match", "\"1\"")]).status, 304)
     }
 
     func testIfMatchRefusesAStaleRevisionAndChangesNothing() throws {

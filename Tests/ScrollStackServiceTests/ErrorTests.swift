@@ -112,9 +112,44 @@ final class ErrorTests: XCTestCase {
     func testMethodNotAllowedListsAllow() throws {
         let reply = try server.request("PUT", "/v1/stacks")
         XCTAssertEqual(reply.status, 405)
-        XCTAssertEqual(reply.header("allow"), "GET, POST")
+        XCTAssertEqual(reply.header("allow"), "GET, HEAD, POST")
         XCTAssertEqual(reply.errorCode, "method_not_allowed")
-        XCTAssertEqual(try server.request("POST", "/v1/stacks/s/layout").header("allow"), "GET")
+        XCTAssertEqual(try server.request("POST", "/v1/stacks/s/layout").header("allow"), "GET, HEAD")
+    }
+
+    /// Regressions found by fuzzing the API.
+    func testFuzzedInputs() throws {
+        // %00 in a path is never decoded: it must not cut the path short and reach another resource.
+        XCTAssertEqual(try server.request("DELETE", "/v1/stacks/s%00/rows/x").status, 404)
+        XCTAssertEqual(try server.request("DELETE", "/v1/stacks/s/rows/a%00b").status, 404)
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/s")["rows"]?.arrayValue?.count, 2, "nothing was removed")
+        // Integer query parameters are integers, in range; no trap on huge values.
+        for query in ["limit=1e300", "after=-1e300", "after=1e19", "after=0.5", "limit=0"] {
+            let reply = try server.request("GET", "/v1/stacks/s/events?" + query)
+            XCTAssertEqual(reply.status, 400, query)
+            XCTAssertEqual(reply.errorCode, "bad_query_parameter", query)
+        }
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/s/events?after=1e300", headers: [("Accept", "text/event-stream")]).status, 400)
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/s?revision=1e300").status, 400)
+        // Layout overrides are bounded like the settings they override.
+        try expect("GET", "/v1/stacks/s/layout?width=2e9", status: 400, code: "bad_query_parameter", field: "width")
+        try expect("GET", "/v1/stacks/s/layout?offset=1e300", status: 400, code: "bad_query_parameter", field: "offset")
+        // A bad query is a 400 even with a matching If-None-Match.
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/s/layout?window=bogus", headers: [("If-None-Match", "*")]).status, 400)
+        // HEAD is answered like GET, without a body.
+        let head = try server.request("HEAD", "/healthz")
+        XCTAssertEqual(head.status, 200)
+        XCTAssertEqual(head.body, [])
+    }
+
+    func testPartialFractionsStayStrictlyBetweenZeroAndOne() throws {
+        for y in [1e-7, 67.9999999] {
+            let reply = try server.request("POST", "/v1/layout", json: object(("offset", object(("x", 0), ("y", .real(y)))),
+                                                                                ("rows", [row("a", 44)])))
+            XCTAssertEqual(reply["rows[0].visibility"], "partial", "y = \(y)")
+            let fraction = reply["rows[0].visibleFraction"]?.doubleValue ?? -1
+            XCTAssertTrue(fraction > 0 && fraction < 1, "y = \(y): \(fraction)")
+        }
     }
 
     func testDuplicateIdsAre409() throws {

@@ -56,6 +56,11 @@ public final class TestHTTPConnection {
         if let body { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"
         try sendRaw(Array(head.utf8) + (body ?? []))
+        if method == "HEAD" {
+            // Headers only: a HEAD answer announces a length but carries no body.
+            let (status, headers) = try readHead()
+            return TestHTTPResponse(status: status, headers: headers, body: [])
+        }
         return try readResponse()
     }
 

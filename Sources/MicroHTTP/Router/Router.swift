@@ -32,8 +32,20 @@ public struct Router<Handler: Sendable>: Sendable {
         routesBySegmentCount[segments.count, default: []].append(Route(method: method.uppercased(), segments: segments, handler: handler))
     }
 
-    /// Finds the route for `method` and `path`.
+    /// Finds the route for `method` and `path`. `HEAD` uses the `GET` route when it has none of
+    /// its own (libmicrohttpd sends the headers only), and is listed wherever `GET` is allowed.
     public func match(method: String, path: String) -> RouteMatch<Handler> {
+        let result = exactMatch(method: method, path: path)
+        if method.uppercased() == "HEAD", case .methodNotAllowed(let allowed) = result, allowed.contains("GET") {
+            return exactMatch(method: "GET", path: path)
+        }
+        if case .methodNotAllowed(let allowed) = result, allowed.contains("GET"), !allowed.contains("HEAD") {
+            return .methodNotAllowed(allowed: (allowed + ["HEAD"]).sorted())
+        }
+        return result
+    }
+
+    private func exactMatch(method: String, path: String) -> RouteMatch<Handler> {
         let parts = Self.split(path).map(String.init)
         var best: (route: Route, parameters: [String: String], rank: [Bool])?
         var allowed: Set<String> = []

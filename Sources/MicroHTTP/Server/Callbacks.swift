@@ -63,6 +63,36 @@ let requestCompleted: MHD_RequestCompletedCallback = { cls, _, requestContext, _
     Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing)
 }
 
+/// Decodes `%HH` escapes in paths and query arguments in place, like libmicrohttpd's own,
+/// except `%00`, which stays as it is: a decoded NUL would end the C string early and let
+/// `/stacks/victim%00/rows/x` reach `/stacks/victim`.
+let unescape: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int = { _, _, text in
+    guard let text else { return 0 }
+    func hex(_ c: CChar) -> UInt8? {
+        switch UInt8(bitPattern: c) {
+        case 48...57: UInt8(bitPattern: c) - 48
+        case 65...70: UInt8(bitPattern: c) - 55
+        case 97...102: UInt8(bitPattern: c) - 87
+        default: nil
+        }
+    }
+    var read = 0
+    var write = 0
+    while text[read] != 0 {
+        if text[read] == 37, text[read + 1] != 0, text[read + 2] != 0,
+           let high = hex(text[read + 1]), let low = hex(text[read + 2]), high | low != 0 {
+            text[write] = CChar(bitPattern: high << 4 | low)
+            read += 3
+        } else {
+            text[write] = text[read]
+            read += 1
+        }
+        write += 1
+    }
+    text[write] = 0
+    return write
+}
+
 /// Collects key–value pairs (headers or query arguments) into a Swift array.
 private let collectPair: MHD_KeyValueIterator = { cls, _, key, value in
     guard let cls, let key else { return .YES }

@@ -79,6 +79,7 @@ public final class HTTPServer: @unchecked Sendable {
             MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(max(1, configuration.connectionTimeout)),
             MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(max(1, configuration.connectionLimit)),
             MHD_OPTION.NOTIFY_COMPLETED.rawValue, OpaquePointer(unsafeBitCast(completed, to: UnsafeRawPointer.self)), OpaquePointer(context),
+            MHD_OPTION.UNESCAPE_CALLBACK.rawValue, OpaquePointer(unsafeBitCast(unescape, to: UnsafeRawPointer.self)), OpaquePointer(context),
         ]
         if configuration.threads > 1 {
             options += [MHD_OPTION.THREAD_POOL_SIZE.rawValue, UInt32(configuration.threads)]

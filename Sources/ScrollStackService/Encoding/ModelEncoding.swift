@@ -132,8 +132,12 @@ enum ModelEncoding {
         return .object(JSONObject(members))
     }
 
+    /// The state and its fraction; a partial fraction stays strictly between 0 and 1 once
+    /// rounded (10⁻⁶ and 1 − 10⁻⁶ at the ends).
     static func visibility(_ v: Visibility) -> [(String, JSON)] {
-        [("visibility", .string(v.name)), ("visibleFraction", computed(v.fraction))]
+        var fraction = (v.fraction * 1_000_000).rounded() / 1_000_000
+        if case .partial = v { fraction = min(max(fraction, 0.000001), 0.999999) }
+        return [("visibility", .string(v.name)), ("visibleFraction", .number(fraction))]
     }
 
     static func rowLayout(_ l: RowLayout) -> [(String, JSON)] {

@@ -76,6 +76,15 @@ struct RequestContext {
         return value
     }
 
+    /// An integer from the query in `range`, or nil when absent.
+    func queryInt(_ name: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {
+        guard let text = query(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw .badQuery(name, "must be an integer in \(range.lowerBound)…\(range.upperBound), got \"\(text)\"")
+        }
+        return value
+    }
+
     func queryBool(_ name: String) throws(APIError) -> Bool? {
         guard let text = query(name) else { return nil }
         switch text {

@@ -107,9 +107,7 @@ extension StackService {
 
     /// `?revision=N`, when given: the revision a read asks for.
     func requestedRevision(_ c: RequestContext) throws(APIError) -> Int? {
-        guard let text = c.query("revision") else { return nil }
-        guard let revision = Int(text) else { throw .badQuery("revision", "must be an integer, got \"\(text)\"") }
-        return revision
+        try c.queryInt("revision", in: Int(Int32.min)...Int(Int32.max))
     }
 
     /// `POST /v1/stacks/{stack}/revert {"to": N}`: a new revision equal to revision N (its
@@ -141,10 +139,8 @@ extension StackService {
             return try liveEvents(c)
         }
         try c.allowQuery(["after", "limit"])
-        let after = try c.queryNumber("after").map(Int.init) ?? 0
-        let limit = try c.queryNumber("limit").map(Int.init) ?? 100
-        guard after >= 0 else { throw .badQuery("after", "must not be negative") }
-        guard (1...1000).contains(limit) else { throw .badQuery("limit", "must be 1…1000") }
+        let after = try c.queryInt("after", in: 0...Int(Int32.max)) ?? 0
+        let limit = try c.queryInt("limit", in: 1...1000) ?? 100
         let entry = try store.entry(c.parameter("stack"))
         let revision = try entry.read { _, revision throws(APIError) in revision }
         guard let journal else { throw .storageFailed("this service keeps no journal") }
@@ -176,8 +172,8 @@ extension StackService {
                     throw APIError(status: 400, code: "bad_header", message: "Last-Event-ID must be a revision, got \"\(lastEventID)\"", field: "Last-Event-ID")
                 }
                 after = id
-            } else if let value = try c.queryNumber("after") {
-                after = Int(value)
+            } else if let value = try c.queryInt("after", in: 0...Int(Int32.max)) {
+                after = value
             }
             while after < revision {
                 let page: [(revision: Int, events: [UInt8])]

@@ -35,7 +35,7 @@ extension StackService {
         let height = try c.queryNumber("height")
         if width != nil || height != nil {
             for (name, value) in [("width", width), ("height", height)] {
-                if let value, value < 0 { throw .badQuery(name, "must not be negative, got \(value)") }
+                if let value, !(0...1e9).contains(value) { throw .badQuery(name, "must be in 0…1000000000, got \(value)") }
             }
             let viewport = Size(width: width ?? stack.settings.viewport.width, height: height ?? stack.settings.viewport.height)
             // O(n) when the cross extent changes (rows are re-measured), on a copy.
@@ -58,17 +58,17 @@ extension StackService {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingSpaces) }
         switch parts.count {
         case 1:
-            if let value = parts[0], value.isFinite {
+            if let value = parts[0], value.isFinite, abs(value) <= 1e15 {
                 var offset = current
                 offset[axis] = value
                 return offset
             }
         case 2:
-            if let x = parts[0], let y = parts[1], x.isFinite, y.isFinite { return Point(x: x, y: y) }
+            if let x = parts[0], let y = parts[1], x.isFinite, y.isFinite, abs(x) <= 1e15, abs(y) <= 1e15 { return Point(x: x, y: y) }
         default:
             break
         }
-        throw .badQuery("offset", "must be a number (along the scroll axis) or x,y; got \"\(text)\"")
+        throw .badQuery("offset", "must be a number (along the scroll axis) or x,y, each within ±1e15; got \"\(text)\"")
     }
 
     /// `GET /v1/stacks/{stack}/hit?x=&y=`: the row under a viewport point, or `"row": null`.

@@ -111,15 +111,18 @@ public final class StackService: Sendable {
         })
     }
 
-    /// Answers a read of the stack a request names under its read lock: 304 (with the ETag
-    /// and no body) when `If-None-Match` names the current revision, else `body`'s answer.
+    /// Answers a read of the stack a request names under its read lock: `body`'s answer, or
+    /// 304 (with the ETag, no body) when `If-None-Match` names the revision that answer is
+    /// about (a past one for `?revision=`). Decided after `body`, so a bad query is still a 400.
     func read(_ context: RequestContext, _ body: (ScrollStack, Int) throws(APIError) -> HTTPResponse) throws(APIError) -> HTTPResponse {
         let entry = try store.entry(context.parameter("stack"))
         return try entry.read { stack, revision throws(APIError) in
-            if context.isNotModified(revision) {
-                return HTTPResponse(status: 304, headers: [("ETag", "\"\(revision)\"")])
+            let response = try body(stack, revision)
+            if response.status == 200, let tag = response.header("etag"), let answered = Int(tag.dropFirst().dropLast()),
+               context.isNotModified(answered) {
+                return HTTPResponse(status: 304, headers: [("ETag", tag)])
             }
-            return try body(stack, revision)
+            return response
         }
     }
 

@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
-# Runs every XCTest of the package (already built) and ends with one summary line,
-# "N passed, N failed", taken from XCTest's own closing count.
+# Runs every test of the project (already built) and ends with one summary line,
+# "N passed, N failed":
+#   1. every XCTest of the package (counts from XCTest's own closing line);
+#   2. every executable Scripts/checks/*.sh, in name order: each is a self-contained check
+#      (browser, container, contract …) that installs what it needs, bounds its own time, and
+#      prints as its last line either "N passed, N failed" or "skipped: <reason>".
+# Arguments are passed to `swift test` (e.g. --filter); with a filter the checks are skipped.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp)
@@ -14,5 +19,28 @@ if [ -z "$summary" ]; then
 fi
 total=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$summary")
 failed=$(sed -E 's/.*with ([0-9]+) failures?.*/\1/' <<<"$summary")
-echo "$((total - failed)) passed, $failed failed"
-[ "$status" -eq 0 ] && [ "$failed" -eq 0 ]
+passed=$((total - failed))
+[ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
+echo "XCTest: $passed passed, $failed failed"
+
+if [ "$#" -eq 0 ]; then
+    for check in Scripts/checks/*.sh; do
+        [ -x "$check" ] || continue
+        echo "=== $check"
+        "$check" 2>&1 | tee "$log"
+        cstatus=${PIPESTATUS[0]}
+        last=$(grep -v -E '^[[:space:]]*$' "$log" | tail -1)
+        if [[ "$last" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+            passed=$((passed + BASH_REMATCH[1]))
+            failed=$((failed + BASH_REMATCH[2]))
+            [ "$cstatus" -eq 0 ] || [ "${BASH_REMATCH[2]}" -gt 0 ] || failed=$((failed + 1))
+        elif [[ "$last" =~ ^skipped: ]] && [ "$cstatus" -eq 0 ]; then
+            echo "($check $last)"
+        else
+            echo "$check: no summary line (exit $cstatus)"
+            failed=$((failed + 1))
+        fi
+    done
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

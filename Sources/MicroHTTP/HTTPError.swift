@@ -1,18 +1,21 @@
-/// A failure the HTTP layer detects before any handler runs. The server asks its error
-/// responder to turn it into a response, so the body's format stays the application's.
+/// A failure the HTTP layer itself detects before any handler runs. The server asks its
+/// error responder to turn it into a response, so the body's format stays the application's.
 public struct HTTPError: Error, Sendable, Hashable {
+    /// The status to answer with: 413, …
     public let status: Int
     /// A stable, machine-readable name: `payload_too_large`.
     public let code: String
+    /// What went wrong, for people.
     public let message: String
 
+    /// An error; prefer the named constructors.
     public init(status: Int, code: String, message: String) {
         self.status = status
         self.code = code
         self.message = message
     }
 
-    /// The body is larger than the server accepts.
+    /// The body is larger than the server accepts (413 `payload_too_large`).
     public static func payloadTooLarge(limit: Int) -> HTTPError {
         HTTPError(status: 413, code: "payload_too_large", message: "the body is larger than the limit of \(limit) bytes")
     }

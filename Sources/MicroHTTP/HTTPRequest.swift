@@ -1,19 +1,28 @@
-/// One HTTP request, read whole.
+/// One HTTP request, read whole (headers and body).
 public struct HTTPRequest: Sendable {
     /// The method as sent: `GET`, `POST`, …
     public var method: String
-    /// The percent-decoded path, without the query string.
+    /// The percent-decoded path, without the query string: `/a b` for `/a%20b?x=1`.
+    ///
+    /// Decoded whole, so an encoded slash (`%2F`) becomes a separator (`rawPath` keeps it);
+    /// `%00` is never decoded.
     public var path: String
-    /// Query parameters in order, percent-decoded; a parameter without `=` has the value "".
+    /// The path as received, not decoded, without the query string: `/a%20b`.
+    public var rawPath: String
+    /// Query parameters in order, percent-decoded (`+` too is a space); a parameter without
+    /// `=` has the value "".
     public var query: [(name: String, value: String)]
     /// Header fields in order; names are lower case.
     public var headers: [(name: String, value: String)]
+    /// The body, empty if there is none.
     public var body: [UInt8]
 
-    public init(method: String, path: String, query: [(name: String, value: String)] = [],
+    /// A request; header names are lowered here. `rawPath` defaults to `path`.
+    public init(method: String, path: String, rawPath: String? = nil, query: [(name: String, value: String)] = [],
                 headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.method = method
         self.path = path
+        self.rawPath = rawPath ?? path
         self.query = query
         self.headers = headers.map { ($0.name.lowercased(), $0.value) }
         self.body = body
@@ -25,7 +34,7 @@ public struct HTTPRequest: Sendable {
         return headers.first { $0.name == lower }?.value
     }
 
-    /// The first query parameter named `name`.
+    /// The first query parameter named `name` (case-sensitive).
     public func queryValue(_ name: String) -> String? {
         query.first { $0.name == name }?.value
     }

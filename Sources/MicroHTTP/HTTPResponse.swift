@@ -1,11 +1,16 @@
-/// One HTTP response. libmicrohttpd adds `Content-Length` and `Date`.
+/// One HTTP response. libmicrohttpd adds `Content-Length` (or chunked encoding for a stream)
+/// and `Date`; a handler's own `Content-Length` is ignored, and so is a field with an empty value.
 public struct HTTPResponse: Sendable {
+    /// The status code: 200, 404, …
     public var status: Int
+    /// Header fields, sent in order.
     public var headers: [(name: String, value: String)]
+    /// The body (ignored when `stream` is set).
     public var body: [UInt8]
     /// When set, the body is this stream instead, sent chunked as it is written.
     public var stream: HTTPStream?
 
+    /// A response; `headers` are (name, value) pairs.
     public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], stream: HTTPStream? = nil) {
         self.status = status
         self.headers = headers.map { (name: $0.0, value: $0.1) }

@@ -7,81 +7,327 @@ import XCTest
 import Glibc
 #endif
 
+/// Remembers what the handler and the observer saw.
+final class Recorder: Sendable {
+    let requests = Mutex<[HTTPRequest]>([])
+    let observed = Mutex<[(method: String, path: String, status: Int, microseconds: Int)]>([])
+
+    var last: HTTPRequest? { requests.withLock { $0.last } }
+    var count: Int { requests.withLock { $0.count } }
+}
+
 final class HTTPServerTests: XCTestCase {
-    /// Echoes the request as text: method, path, query, a header, body length.
+    /// Echoes the request as text: method, decoded path, query, a header, body length.
+    /// `/slow` takes 300 ms; `/teapot` answers 418.
     static func echo(_ request: HTTPRequest) -> HTTPResponse {
         if request.path == "/slow" { usleep(300_000) }
         let query = request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
         let text = "\(request.method) \(request.path) ?\(query) x=\(request.header("X-Test") ?? "-") body=\(request.body.count)"
-        return HTTPResponse(status: request.path == "/teapot" ? 418 : 200, headers: [("Content-Type", "text/plain"), ("X-Echo", "1")], body: Array(text.utf8))
+        return HTTPResponse(status: request.path == "/teapot" ? 418 : 200,
+                            headers: [("Content-Type", "text/plain"), ("X-Echo", "1")], body: Array(text.utf8))
     }
 
-    func makeServer(maxBodyBytes: Int = 1000, timeout: Int = 30, threads: Int = 2, limit: Int = 64) throws -> HTTPServer {
+    static func errorResponder(_ request: HTTPRequest, _ error: HTTPError) -> HTTPResponse {
+        HTTPResponse(status: error.status, headers: [("Content-Type", "text/plain")], body: Array("\(error.code): \(error.message)".utf8))
+    }
+
+    func makeServer(maxBodyBytes: Int = 1000, timeout: Int = 30, threads: Int = 2, limit: Int = 64, host: String = "127.0.0.1",
+                    recorder: Recorder? = nil,
+                    handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse = HTTPServerTests.echo) throws -> HTTPServer {
         let server = HTTPServer(
-            configuration: .init(host: "127.0.0.1", port: 0, threads: threads, maxBodyBytes: maxBodyBytes, connectionTimeout: timeout, connectionLimit: limit),
-            handler: Self.echo,
-            errorResponder: { _, error in HTTPResponse(status: error.status, body: Array("\(error.code): \(error.message)".utf8)) }
+            configuration: .init(host: host, port: 0, threads: threads, maxBodyBytes: maxBodyBytes, connectionTimeout: timeout, connectionLimit: limit),
+            handler: { request in
+                recorder?.requests.withLock { $0.append(request) }
+                return handler(request)
+            },
+            errorResponder: Self.errorResponder
         )
+        server.requestObserver = { request, response, microseconds in
+            recorder?.observed.withLock { $0.append((request.method, request.path, response.status, microseconds)) }
+        }
         try server.start()
-        XCTAssertGreaterThan(server.port, 0)
+        XCTAssertGreaterThan(server.port, 0, "port 0 was replaced by the bound port")
         return server
     }
 
-    func testMethodsPathsQueriesHeadersAndBodies() throws {
-        let server = try makeServer()
+    func monotonicNanoseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
+    func seconds(since start: UInt64) -> Double { Double(monotonicNanoseconds() - start) / 1e9 }
+
+    /// Waits until `condition` holds, up to `timeout` seconds.
+    func eventually(_ timeout: Double = 5, _ condition: () -> Bool) -> Bool {
+        let deadline = monotonicNanoseconds() + UInt64(timeout * 1e9)
+        while !condition() {
+            if monotonicNanoseconds() > deadline { return false }
+            usleep(5_000)
+        }
+        return true
+    }
+
+    // MARK: Requests and responses
+
+    func testEachMethodRoundTripsWithDecodedPathQueryHeadersAndBody() throws {
+        let recorder = Recorder()
+        let server = try makeServer(recorder: recorder)
         defer { server.stop() }
         for method in ["GET", "POST", "PUT", "PATCH", "DELETE"] {
-            let response = try httpRequest(port: server.port, method: method, path: "/a%20b/c?x=1&y=two%20words&flag",
-                                           headers: [("X-Test", "yes")], body: method == "GET" ? nil : Array("hello".utf8))
+            let body: [UInt8]? = method == "GET" ? nil : Array("hello \(method)".utf8)
+            let response = try httpRequest(port: server.port, method: method, path: "/a%20b/c%C3%A9?a=1&b=x%20y&flag&c=p+q",
+                                           headers: [("X-Test", "yes"), ("x-multi", "1"), ("X-Multi", "2")], body: body)
             XCTAssertEqual(response.status, 200)
-            XCTAssertEqual(response.bodyString, "\(method) /a b/c ?x=1&y=two words&flag= x=yes body=\(method == "GET" ? 0 : 5)")
-            XCTAssertEqual(response.header("x-echo"), "1")
+            XCTAssertEqual(response.header("X-ECHO"), "1")
+            XCTAssertEqual(response.header("content-type"), "text/plain")
+            XCTAssertEqual(response.bodyString, "\(method) /a b/cé ?a=1&b=x y&flag=&c=p q x=yes body=\(body?.count ?? 0)")
+
+            let request = try XCTUnwrap(recorder.last)
+            XCTAssertEqual(request.method, method)
+            XCTAssertEqual(request.path, "/a b/cé")
+            XCTAssertEqual(request.rawPath, "/a%20b/c%C3%A9")
+            XCTAssertEqual(request.query.map(\.name), ["a", "b", "flag", "c"])
+            XCTAssertEqual(request.query.map(\.value), ["1", "x y", "", "p q"])
+            XCTAssertEqual(request.queryValue("b"), "x y")
+            XCTAssertEqual(request.queryValue("flag"), "", "a parameter without = has the value \"\"")
+            XCTAssertNil(request.queryValue("missing"))
+            XCTAssertEqual(request.header("x-test"), "yes")
+            XCTAssertEqual(request.header("X-TEST"), "yes", "header lookup is case-insensitive")
+            XCTAssertEqual(request.header("x-multi"), "1", "the first of repeated fields")
+            XCTAssertEqual(request.headers.filter { $0.name == "x-multi" }.map(\.value), ["1", "2"])
+            XCTAssertTrue(request.headers.allSatisfy { $0.name == $0.name.lowercased() }, "names are lower case")
+            XCTAssertEqual(request.header("host"), "127.0.0.1")
+            XCTAssertEqual(request.body, body ?? [])
         }
         XCTAssertEqual(try httpRequest(port: server.port, method: "GET", path: "/teapot").status, 418)
+        let plain = try httpRequest(port: server.port, method: "GET", path: "/plain")
+        XCTAssertEqual(recorder.last?.rawPath, "/plain")
+        XCTAssertEqual(recorder.last?.query.count, 0)
+        XCTAssertEqual(plain.bodyString, "GET /plain ? x=- body=0")
+    }
+
+    func testPercentZeroZeroIsNeverDecoded() throws {
+        let recorder = Recorder()
+        let server = try makeServer(recorder: recorder)
+        defer { server.stop() }
+        _ = try httpRequest(port: server.port, method: "DELETE", path: "/stacks/victim%00/rows/x?k=a%00b&%2541=%41")
+        let request = try XCTUnwrap(recorder.last)
+        XCTAssertEqual(request.path, "/stacks/victim%00/rows/x", "a decoded NUL would cut the path short")
+        XCTAssertEqual(request.query.map(\.value), ["a%00b", "A"])
+        XCTAssertEqual(request.query.map(\.name), ["k", "%41"], "decoded once")
+    }
+
+    func testResponseStatusHeadersAndEmptyBodies() throws {
+        let server = try makeServer { request in
+            switch request.path {
+            case "/created": return HTTPResponse(status: 201, headers: [("Location", "/x/1"), ("X-A", "1"), ("X-B", "2")], body: [0, 1, 2, 255])
+            case "/none": return HTTPResponse(status: 204)
+            default: return HTTPResponse(status: 404, body: Array("nope".utf8))
+            }
+        }
+        defer { server.stop() }
+        let connection = try TestHTTPConnection(port: server.port)
+        let created = try connection.send(method: "POST", path: "/created", body: [])
+        XCTAssertEqual(created.status, 201)
+        XCTAssertEqual(created.header("location"), "/x/1")
+        XCTAssertEqual(created.headers.filter { $0.0.hasPrefix("x-") }.map(\.0), ["x-a", "x-b"], "in order")
+        XCTAssertEqual(created.body, [0, 1, 2, 255], "bytes as they are")
+        XCTAssertEqual(created.header("content-length"), "4", "set by libmicrohttpd")
+        XCTAssertEqual(try connection.send(method: "GET", path: "/none").status, 204)
+        let missing = try connection.send(method: "GET", path: "/missing")
+        XCTAssertEqual(missing.status, 404)
+        XCTAssertEqual(missing.bodyString, "nope")
+        let head = try connection.send(method: "HEAD", path: "/missing")
+        XCTAssertEqual(head.header("content-length"), "4")
+        XCTAssertEqual(head.body, [], "HEAD: no body sent")
+        XCTAssertEqual(try connection.send(method: "GET", path: "/missing").bodyString, "nope", "still in step after HEAD")
     }
 
     func testKeepAliveServesManyRequestsOnOneConnection() throws {
-        let server = try makeServer()
+        let recorder = Recorder()
+        let server = try makeServer(recorder: recorder)
         defer { server.stop() }
         let connection = try TestHTTPConnection(port: server.port)
         defer { connection.close() }
         for i in 0..<100 {
-            let response = try connection.send(method: i % 2 == 0 ? "GET" : "POST", path: "/n\(i)", body: i % 2 == 0 ? nil : [1, 2, 3])
+            let method = ["GET", "POST", "PUT", "PATCH", "DELETE"][i % 5]
+            let body: [UInt8]? = method == "GET" ? nil : Array("\(i)".utf8)
+            let response = try connection.send(method: method, path: "/n\(i)?i=\(i)", body: body)
             XCTAssertEqual(response.status, 200)
-            XCTAssertNotEqual(response.header("connection")?.lowercased(), "close")
+            XCTAssertEqual(response.bodyString, "\(method) /n\(i) ?i=\(i) x=- body=\(body?.count ?? 0)")
+            XCTAssertNil(response.header("connection"), "the connection stays open")
         }
+        XCTAssertEqual(recorder.count, 100)
+        XCTAssertFalse(connection.isClosedByServer(within: 0.05))
     }
 
-    func testBodyLimit() throws {
-        let server = try makeServer(maxBodyBytes: 1000)
+    func testRequestObserverSeesEveryResponse() throws {
+        let recorder = Recorder()
+        let server = try makeServer(maxBodyBytes: 10, recorder: recorder)
+        defer { server.stop() }
+        _ = try httpRequest(port: server.port, method: "GET", path: "/teapot")
+        _ = try httpRequest(port: server.port, method: "POST", path: "/big", body: [UInt8](repeating: 1, count: 11))
+        let observed = recorder.observed.withLock { $0 }
+        XCTAssertEqual(observed.map(\.method), ["GET", "POST"])
+        XCTAssertEqual(observed.map(\.path), ["/teapot", "/big"])
+        XCTAssertEqual(observed.map(\.status), [418, 413])
+        XCTAssertTrue(observed.allSatisfy { $0.microseconds >= 0 && $0.microseconds < 5_000_000 })
+    }
+
+    // MARK: Body limit
+
+    func testBodyExactlyAtTheLimitIsAcceptedAndOneByteMoreIsRefused() throws {
+        let recorder = Recorder()
+        let server = try makeServer(maxBodyBytes: 1000, recorder: recorder)
         defer { server.stop() }
         let ok = try httpRequest(port: server.port, method: "POST", path: "/", body: [UInt8](repeating: 65, count: 1000))
+        XCTAssertEqual(ok.status, 200)
         XCTAssertEqual(ok.bodyString, "POST / ? x=- body=1000")
-        let over = try httpRequest(port: server.port, method: "POST", path: "/", body: [UInt8](repeating: 65, count: 1001))
-        XCTAssertEqual(over.status, 413)
-        XCTAssertTrue(over.bodyString.hasPrefix("payload_too_large"))
-        XCTAssertEqual(over.header("connection")?.lowercased(), "close")
-        // Declared too large: answered before a byte of the body is sent.
+        XCTAssertEqual(recorder.last?.body.count, 1000)
+
         let connection = try TestHTTPConnection(port: server.port)
         defer { connection.close() }
-        try connection.sendRaw(Array("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999\r\n\r\n".utf8))
-        XCTAssertEqual(try connection.readResponse().status, 413)
+        let over = try connection.send(method: "POST", path: "/over", body: [UInt8](repeating: 65, count: 1001))
+        XCTAssertEqual(over.status, 413)
+        XCTAssertEqual(over.bodyString, "payload_too_large: the body is larger than the limit of 1000 bytes", "from the error responder")
+        XCTAssertEqual(over.header("connection")?.lowercased(), "close")
+        XCTAssertTrue(connection.isClosedByServer(within: 2), "the connection is closed after the 413")
+        XCTAssertEqual(recorder.count, 1, "the handler never saw the refused request")
     }
 
-    func testStalledClientIsClosedByTheTimeout() throws {
-        let server = try makeServer(timeout: 1)
+    func testDeclaredContentLengthOverTheLimitIsRefusedBeforeTheBodyIsSent() throws {
+        let server = try makeServer(maxBodyBytes: 1000)
         defer { server.stop() }
         let connection = try TestHTTPConnection(port: server.port)
         defer { connection.close() }
-        try connection.sendRaw(Array("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\nabc".utf8))
-        XCTAssertThrowsError(try connection.readResponse(), "the server closes the connection without answering")
+        try connection.sendRaw(Array("POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999\r\n\r\n".utf8))
+        let response = try connection.readResponse()
+        XCTAssertEqual(response.status, 413)
+        XCTAssertTrue(response.bodyString.hasPrefix("payload_too_large"))
+        XCTAssertEqual(response.header("connection")?.lowercased(), "close")
+        XCTAssertTrue(connection.isClosedByServer(within: 2))
+
+        // With `Expect: 100-continue` the client is told no before it sends anything (no 100).
+        let expecting = try TestHTTPConnection(port: server.port)
+        defer { expecting.close() }
+        try expecting.sendRaw(Array("PUT /big HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 1001\r\n\r\n".utf8))
+        XCTAssertEqual(try expecting.readHead().status, 413)
+    }
+
+    func testChunkedBodiesAreLimitedToo() throws {
+        let recorder = Recorder()
+        let server = try makeServer(maxBodyBytes: 1000, recorder: recorder)
+        defer { server.stop() }
+        func chunked(_ sizes: [Int]) -> [UInt8] {
+            var bytes = Array("POST /chunked HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+            for size in sizes {
+                bytes += Array("\(String(size, radix: 16))\r\n".utf8) + [UInt8](repeating: 66, count: size) + Array("\r\n".utf8)
+            }
+            return bytes + Array("0\r\n\r\n".utf8)
+        }
+        let connection = try TestHTTPConnection(port: server.port)
+        defer { connection.close() }
+        try connection.sendRaw(chunked([600, 400]))
+        XCTAssertEqual(try connection.readResponse().bodyString, "POST /chunked ? x=- body=1000", "exactly the limit")
+        try connection.sendRaw(chunked([600, 401]))
+        let over = try connection.readResponse()
+        XCTAssertEqual(over.status, 413)
+        XCTAssertEqual(over.header("connection")?.lowercased(), "close")
+        XCTAssertTrue(connection.isClosedByServer(within: 2))
+        XCTAssertEqual(recorder.count, 1)
+
+        // Far over (more than twice the limit): the connection is closed without reading it all.
+        let flood = try TestHTTPConnection(port: server.port)
+        defer { flood.close() }
+        try? flood.sendRaw(chunked(Array(repeating: 500, count: 10)))
+        XCTAssertThrowsError(try flood.readResponse())
         XCTAssertEqual(try httpRequest(port: server.port, method: "GET", path: "/").status, 200)
+        XCTAssertTrue(eventually { server.requestsInFlight == 0 })
+    }
+
+    // MARK: Connections
+
+    func testStalledClientIsClosedByTheTimeoutAndItsSlotFreed() throws {
+        // One thread, one connection: while the stalled client holds the only slot, nobody
+        // else is served.
+        let server = try makeServer(timeout: 1, threads: 1, limit: 1)
+        defer { server.stop() }
+        let stalled = try TestHTTPConnection(port: server.port)
+        defer { stalled.close() }
+        let start = monotonicNanoseconds()
+        try stalled.sendRaw(Array("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\nabc".utf8))
+        usleep(100_000)
+        let waiting = try TestHTTPConnection(port: server.port)
+        defer { waiting.close() }
+        let response = try waiting.send(method: "GET", path: "/waited")
+        XCTAssertEqual(response.status, 200, "served once the stalled connection is gone")
+        XCTAssertGreaterThan(seconds(since: start), 0.8, "not before the stalled connection timed out")
+        XCTAssertTrue(stalled.isClosedByServer(within: 3))
+        XCTAssertLessThan(seconds(since: start), 4, "closed within a few seconds")
+        XCTAssertThrowsError(try stalled.readResponse(), "closed without an answer")
+        waiting.close()  // (kept alive, it holds the only slot)
+        XCTAssertEqual(try httpRequest(port: server.port, method: "GET", path: "/").status, 200)
+        XCTAssertTrue(eventually { server.requestsInFlight == 0 })
+    }
+
+    func testAbandonedAndMalformedRequestsReleaseTheirState() throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        // A malformed header line: libmicrohttpd answers 400 itself; the handler never runs.
+        let malformed = try TestHTTPConnection(port: server.port)
+        try malformed.sendRaw(Array("GET /x HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n".utf8))
+        XCTAssertEqual(try malformed.readResponse().status, 400)
+        malformed.close()
+        // Gone after the request line, and gone in the middle of a body.
+        let lineOnly = try TestHTTPConnection(port: server.port)
+        try lineOnly.sendRaw(Array("GET /x HTTP/1.1\r\nHost: x\r\n".utf8))
+        let halfBody = try TestHTTPConnection(port: server.port)
+        try halfBody.sendRaw(Array("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc".utf8))
+        usleep(50_000)
+        XCTAssertGreaterThan(server.requestsInFlight, 0)
+        lineOnly.close()
+        halfBody.close()
+        XCTAssertTrue(eventually { server.requestsInFlight == 0 }, "\(server.requestsInFlight) requests still held")
+    }
+
+    /// Regression: with epoll, libmicrohttpd 0.9.75 froze (until connections timed out) when
+    /// 128 or more connections were ready at once on a thread at its connection limit.
+    func testABusyServerAtItsConnectionLimitKeepsAnswering() throws {
+        let server = try makeServer(threads: 1, limit: 128) { _ in HTTPResponse(status: 200, body: Array("ok".utf8)) }
+        defer { server.stop() }
+        let port = server.port
+        let served = Atomic<Int>(0)
+        let failed = Atomic<Int>(0)
+        let deadline = Date().addingTimeInterval(0.5)
+        let clients = (0..<136).map { _ in
+            Thread {
+                guard let connection = try? TestHTTPConnection(port: port, timeout: 2) else {
+                    failed.add(1, ordering: .relaxed)
+                    return
+                }
+                defer { connection.close() }
+                while Date() < deadline {
+                    guard (try? connection.send(method: "GET", path: "/"))?.bodyString == "ok" else {
+                        failed.add(1, ordering: .relaxed)
+                        return
+                    }
+                    served.add(1, ordering: .relaxed)
+                }
+            }
+        }
+        clients.forEach { $0.start() }
+        XCTAssertTrue(eventually(20) { clients.allSatisfy(\.isFinished) })
+        XCTAssertEqual(failed.load(ordering: .relaxed), 0, "no client waited 2 s for an answer")
+        XCTAssertGreaterThan(served.load(ordering: .relaxed), 1000)
+        XCTAssertEqual(try httpRequest(port: port, method: "GET", path: "/").status, 200)
     }
 
     func testConcurrentClients() throws {
         let server = try makeServer()
         defer { server.stop() }
         let failures = Atomic<Int>(0)
+        let answered = Atomic<Int>(0)
         let port = server.port
         let threads = (0..<8).map { t in
             Thread {
@@ -91,40 +337,149 @@ final class HTTPServerTests: XCTestCase {
                 }
                 for i in 0..<200 {
                     let response = try? connection.send(method: "POST", path: "/t\(t)/\(i)", body: Array("\(i)".utf8))
-                    if response?.bodyString != "POST /t\(t)/\(i) ? x=- body=\(String(i).count)" { failures.add(1, ordering: .relaxed) }
+                    if response?.bodyString == "POST /t\(t)/\(i) ? x=- body=\(String(i).count)" {
+                        answered.add(1, ordering: .relaxed)
+                    } else {
+                        failures.add(1, ordering: .relaxed)
+                    }
                 }
                 connection.close()
             }
         }
         threads.forEach { $0.start() }
-        let deadline = Date().addingTimeInterval(60)
-        while threads.contains(where: { !$0.isFinished }) && Date() < deadline { usleep(10_000) }
-        XCTAssertTrue(threads.allSatisfy { $0.isFinished })
+        XCTAssertTrue(eventually(30) { threads.allSatisfy(\.isFinished) })
         XCTAssertEqual(failures.load(ordering: .relaxed), 0)
+        XCTAssertEqual(answered.load(ordering: .relaxed), 1600)
     }
+
+    func testIPv6Loopback() throws {
+        let server = try makeServer(host: "::1")
+        defer { server.stop() }
+        let connection = try TestHTTPConnection(port: server.port, host: "::1")
+        defer { connection.close() }
+        XCTAssertEqual(try connection.send(method: "GET", path: "/six").bodyString, "GET /six ? x=- body=0")
+    }
+
+    func testStartFailuresAreDescriptive() throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        let second = HTTPServer(configuration: .init(port: server.port), handler: Self.echo, errorResponder: Self.errorResponder)
+        XCTAssertThrowsError(try second.start()) { error in
+            XCTAssertTrue("\(error)".contains("cannot bind 127.0.0.1:\(server.port)"), "\(error)")
+            XCTAssertTrue("\(error)".contains("in use"), "\(error)")
+        }
+        let badHost = HTTPServer(configuration: .init(host: "localhost", port: 0), handler: Self.echo, errorResponder: Self.errorResponder)
+        XCTAssertThrowsError(try badHost.start()) { XCTAssertTrue("\($0)".contains("not an IPv4 or IPv6 address"), "\($0)") }
+        let badPort = HTTPServer(configuration: .init(port: 70000), handler: Self.echo, errorResponder: Self.errorResponder)
+        XCTAssertThrowsError(try badPort.start())
+        XCTAssertThrowsError(try server.start(), "a server starts once")
+        XCTAssertEqual(try httpRequest(port: server.port, method: "GET", path: "/").status, 200, "still serving")
+    }
+
+    // MARK: Stopping
 
     func testStopLetsRequestsInFlightFinishThenRefuses() throws {
         let server = try makeServer()
         let port = server.port
-        let result = Mutex<TestHTTPResponse?>(nil)
-        let request = Thread { result.withLock { $0 = try? httpRequest(port: port, method: "GET", path: "/slow") } }
+        let idle = try TestHTTPConnection(port: port)
+        defer { idle.close() }
+        XCTAssertEqual(try idle.send(method: "GET", path: "/first").status, 200)
+
+        let slow = Mutex<Result<TestHTTPResponse, any Error>?>(nil)
+        let request = Thread {
+            let result = Result { try httpRequest(port: port, method: "GET", path: "/slow") }
+            slow.withLock { $0 = result }
+        }
         request.start()
-        usleep(100_000)
-        server.stop()
-        while !request.isFinished { usleep(10_000) }
-        XCTAssertEqual(result.withLock { $0?.status }, 200, "the request in flight got its answer")
-        XCTAssertThrowsError(try httpRequest(port: port, method: "GET", path: "/"), "no longer accepting")
+        usleep(100_000)  // the handler is sleeping now
+        let stopped = Atomic<Bool>(false)
+        let start = monotonicNanoseconds()
+        let stopper = Thread {
+            server.stop()
+            stopped.store(true, ordering: .sequentiallyConsistent)
+        }
+        stopper.start()
+        usleep(50_000)
+        // While stopping: a kept-alive connection is still answered, and told to close.
+        let late = try idle.send(method: "GET", path: "/late")
+        XCTAssertEqual(late.status, 200)
+        XCTAssertEqual(late.header("connection")?.lowercased(), "close")
+
+        XCTAssertTrue(eventually { stopped.load(ordering: .sequentiallyConsistent) })
+        XCTAssertGreaterThan(seconds(since: start), 0.1, "stop waited for the request in flight")
+        XCTAssertLessThan(seconds(since: start), 2, "and no longer")
+        XCTAssertTrue(eventually { request.isFinished })
+        let response = try XCTUnwrap(slow.withLock { $0 }).get()
+        XCTAssertEqual(response.status, 200, "the request in flight got its answer")
+        XCTAssertEqual(response.bodyString, "GET /slow ? x=- body=0")
+
+        XCTAssertThrowsError(try TestHTTPConnection(port: port), "new connections are refused") { error in
+            XCTAssertTrue("\(error)".contains("refused"), "\(error)")
+        }
+        XCTAssertTrue(idle.isClosedByServer(within: 1))
+        let again = monotonicNanoseconds()
         server.stop()  // idempotent
+        server.stop(gracePeriod: 0)
+        XCTAssertLessThan(seconds(since: again), 0.1)
     }
 
-    func testBindingAPortInUseThrows() throws {
+    func testStopBeforeStartAndWithNothingInFlight() throws {
+        let never = HTTPServer(configuration: .init(port: 0), handler: Self.echo, errorResponder: Self.errorResponder)
+        never.stop()
+        XCTAssertEqual(never.port, 0)
         let server = try makeServer()
-        defer { server.stop() }
-        let second = HTTPServer(configuration: .init(port: server.port), handler: Self.echo, errorResponder: { _, e in HTTPResponse(status: e.status) })
-        XCTAssertThrowsError(try second.start()) { error in
-            XCTAssertTrue("\(error)".contains("cannot bind"), "\(error)")
+        let idle = try TestHTTPConnection(port: server.port)
+        defer { idle.close() }
+        XCTAssertEqual(try idle.send(method: "GET", path: "/").status, 200)
+        let start = monotonicNanoseconds()
+        server.stop()
+        XCTAssertLessThan(seconds(since: start), 0.5, "an idle keep-alive connection does not hold up stop")
+        XCTAssertTrue(idle.isClosedByServer(within: 1))
+    }
+
+    // MARK: Streams
+
+    func testStreamedResponseIsSentChunkedAsWritten() throws {
+        let stream = HTTPStream()
+        let closed = Atomic<Bool>(false)
+        stream.onClose { closed.store(true, ordering: .sequentiallyConsistent) }
+        let server = try makeServer { request in
+            request.path == "/stream"
+                ? HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")], stream: stream)
+                : HTTPServerTests.echo(request)
         }
-        let bad = HTTPServer(configuration: .init(host: "not-an-ip", port: 0), handler: Self.echo, errorResponder: { _, e in HTTPResponse(status: e.status) })
-        XCTAssertThrowsError(try bad.start())
+        defer { server.stop() }
+        let connection = try TestHTTPConnection(port: server.port)
+        defer { connection.close() }
+        try connection.sendRaw(Array("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        let head = try connection.readHead()
+        XCTAssertEqual(head.status, 200)
+        XCTAssertEqual(head.headers.first { $0.0 == "transfer-encoding" }?.1, "chunked")
+        stream.write(Array("one\n".utf8))
+        XCTAssertEqual(try connection.readChunk().map { String(decoding: $0, as: UTF8.self) }, "one\n")
+        usleep(50_000)  // suspended meanwhile; a write resumes it
+        stream.write(Array("two\n".utf8))
+        XCTAssertEqual(try connection.readChunk().map { String(decoding: $0, as: UTF8.self) }, "two\n")
+        stream.close()
+        XCTAssertNil(try connection.readChunk(), "the last chunk")
+        XCTAssertTrue(eventually { closed.load(ordering: .sequentiallyConsistent) })
+        XCTAssertEqual(try connection.send(method: "GET", path: "/after").status, 200, "the connection is reusable")
+    }
+
+    func testStopEndsOpenStreams() throws {
+        let stream = HTTPStream()
+        let server = try makeServer { _ in HTTPResponse(status: 200, stream: stream) }
+        let connection = try TestHTTPConnection(port: server.port)
+        defer { connection.close() }
+        try connection.sendRaw(Array("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        XCTAssertEqual(try connection.readHead().status, 200)
+        stream.write(Array("x".utf8))
+        XCTAssertEqual(try connection.readChunk(), Array("x".utf8))
+        let start = monotonicNanoseconds()
+        server.stop()
+        XCTAssertLessThan(seconds(since: start), 1, "the stream did not hold up stop")
+        XCTAssertTrue(stream.isClosed)
+        stream.write(Array("ignored".utf8))
+        XCTAssertNil(try? connection.readChunk(), "the stream ended (or the connection closed): nothing more arrives")
     }
 }

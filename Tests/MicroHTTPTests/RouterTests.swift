@@ -11,24 +11,94 @@ final class RouterTests: XCTestCase {
         }
     }
 
-    func testLiteralsBeatParametersAndMethodsAreChecked() {
+    var api: Router<String> {
         var router = Router<String>()
         router.add("GET", "/v1/stacks", "list")
         router.add("POST", "/v1/stacks", "create")
+        router.add("GET", "/v1/stacks/{stack}", "stack")
+        router.add("DELETE", "/v1/stacks/{stack}", "delete")
         router.add("GET", "/v1/stacks/{stack}/rows/{row}", "row")
         router.add("DELETE", "/v1/stacks/{stack}/rows/{row}", "remove")
+        router.add("PATCH", "/v1/stacks/{stack}/rows/{row}", "update")
         router.add("POST", "/v1/stacks/{stack}/rows/batch", "batch")
         router.add("GET", "/v1/stacks/{stack}/rows/at/{index}", "at")
+        router.add("POST", "/v1/layout", "layout")
+        router.add("GET", "/healthz", "health")
+        router.add("get", "/", "root")
+        return router
+    }
+
+    func testLiteralsAndParameters() {
+        let router = api
         XCTAssertEqual(route(router, "GET", "/v1/stacks"), "list")
-        XCTAssertEqual(route(router, "GET", "/v1/stacks/"), "list", "a trailing slash is ignored")
-        XCTAssertEqual(route(router, "PUT", "/v1/stacks"), "405 GET,HEAD,POST")
-        XCTAssertEqual(route(router, "HEAD", "/v1/stacks"), "list", "HEAD is served by the GET route")
+        XCTAssertEqual(route(router, "POST", "/v1/stacks"), "create")
+        XCTAssertEqual(route(router, "GET", "/v1/stacks/s1"), "stack stack=s1")
+        XCTAssertEqual(route(router, "GET", "/v1/stacks/a b/rows/r 1"), "row row=r 1 stack=a b", "segments as decoded")
+        XCTAssertEqual(route(router, "GET", "/v1/stacks/s/rows/at/3"), "at index=3 stack=s")
+        XCTAssertEqual(route(router, "GET", "/healthz"), "health")
+        XCTAssertEqual(route(router, "GET", "/"), "root", "methods are upper-cased when added")
+        XCTAssertEqual(route(router, "GET", ""), "root")
+    }
+
+    func testALiteralBeatsAParameterOnlyWhenItsRouteHasTheMethod() {
+        let router = api
         XCTAssertEqual(route(router, "POST", "/v1/stacks/s/rows/batch"), "batch stack=s")
         XCTAssertEqual(route(router, "GET", "/v1/stacks/s/rows/batch"), "row row=batch stack=s", "no GET on the literal: the parameter route")
-        XCTAssertEqual(route(router, "GET", "/v1/stacks/s/rows/at/3"), "at index=3 stack=s")
-        XCTAssertEqual(route(router, "GET", "/v1/stacks/s/rows/at"), "row row=at stack=s")
-        XCTAssertEqual(route(router, "PATCH", "/v1/stacks/s/rows/x"), "405 DELETE,GET,HEAD")
+        XCTAssertEqual(route(router, "DELETE", "/v1/stacks/s/rows/batch"), "remove row=batch stack=s")
+        XCTAssertEqual(route(router, "GET", "/v1/stacks/s/rows/at"), "row row=at stack=s", "`at` with one segment fewer is a row")
+        XCTAssertEqual(route(router, "PUT", "/v1/stacks/s/rows/batch"), "405 DELETE,GET,HEAD,PATCH,POST", "every route matching the path counts")
+    }
+
+    func testTheLeftmostDifferenceDecidesAndTiesGoToTheFirstAdded() {
+        var router = Router<String>()
+        router.add("GET", "/a/{x}/c", "param-then-literal")
+        router.add("GET", "/{y}/b/c", "param-first")
+        router.add("GET", "/a/b/{z}", "literals-first")
+        router.add("GET", "/a/b/{other}", "same-shape-later")
+        XCTAssertEqual(route(router, "GET", "/a/b/c"), "literals-first z=c")
+        XCTAssertEqual(route(router, "GET", "/a/q/c"), "param-then-literal x=q")
+        XCTAssertEqual(route(router, "GET", "/q/b/c"), "param-first y=q")
+        XCTAssertEqual(route(router, "GET", "/q/b/d"), "404")
+    }
+
+    func testMethodNotAllowedListsSortedUniqueMethods() {
+        var router = api
+        router.add("GET", "/v1/stacks/{other}", "shadowed")
+        XCTAssertEqual(route(router, "PUT", "/v1/stacks"), "405 GET,HEAD,POST")
+        XCTAssertEqual(route(router, "POST", "/v1/stacks/s"), "405 DELETE,GET,HEAD", "GET once though two routes have it")
+        XCTAssertEqual(route(router, "GET", "/v1/layout"), "405 POST", "no HEAD without GET")
+        XCTAssertEqual(route(router, "get", "/v1/stacks"), "405 GET,HEAD,POST", "request methods are case-sensitive")
+        XCTAssertEqual(route(router, "GET", "/v1/stacks/s"), "stack stack=s", "the first of equally specific routes")
+    }
+
+    func testHeadUsesTheGetRouteUnlessItHasItsOwn() {
+        var router = api
+        XCTAssertEqual(route(router, "HEAD", "/v1/stacks"), "list")
+        XCTAssertEqual(route(router, "HEAD", "/v1/stacks/s/rows/batch"), "row row=batch stack=s")
+        XCTAssertEqual(route(router, "HEAD", "/v1/layout"), "405 POST")
+        router.add("HEAD", "/v1/stacks/{stack}", "head")
+        XCTAssertEqual(route(router, "HEAD", "/v1/stacks/s"), "head stack=s")
+        XCTAssertEqual(route(router, "PUT", "/v1/stacks/s"), "405 DELETE,GET,HEAD")
+    }
+
+    func testNotFoundAndSlashes() {
+        let router = api
         XCTAssertEqual(route(router, "GET", "/v2/stacks"), "404")
         XCTAssertEqual(route(router, "GET", "/v1/stacks/s/rows/x/extra"), "404")
+        XCTAssertEqual(route(router, "GET", "/v1"), "404")
+        XCTAssertEqual(route(router, "GET", "/v1/stacks/"), "list", "a trailing slash is ignored")
+        XCTAssertEqual(route(router, "GET", "//v1//stacks//s1/"), "stack stack=s1", "so are empty segments")
+        XCTAssertEqual(route(Router<String>(), "GET", "/"), "404", "no routes")
+    }
+
+    func testPatternsWithBracesInside() {
+        var router = Router<Int>()
+        router.add("GET", "/files/{name}", 1)
+        router.add("GET", "/files/{}", 2)
+        guard case .found(let handler, let parameters) = router.match(method: "GET", path: "/files/{}") else {
+            return XCTFail("no match")
+        }
+        XCTAssertEqual(handler, 1, "`{}` is a parameter named \"\", no more specific than {name}")
+        XCTAssertEqual(parameters, ["name": "{}"])
     }
 }

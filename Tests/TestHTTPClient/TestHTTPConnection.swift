@@ -4,67 +4,102 @@ import Glibc
 
 /// A response read by `TestHTTPConnection`.
 public struct TestHTTPResponse: Sendable {
+    /// The status code.
     public var status: Int
     /// Header fields in order; names lower case.
     public var headers: [(String, String)]
+    /// The body (de-chunked if it was chunked).
     public var body: [UInt8]
 
-    public func header(_ name: String) -> String? {
-        headers.first { $0.0 == name.lowercased() }?.1
+    /// A response.
+    public init(status: Int, headers: [(String, String)], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
     }
 
+    /// The first header field named `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
+        let lower = name.lowercased()
+        return headers.first { $0.0 == lower }?.1
+    }
+
+    /// The body as UTF-8 text.
     public var bodyString: String { String(decoding: body, as: UTF8.self) }
 }
 
-/// Why a test request failed.
+/// Why a test request failed: connecting, sending, a timeout, a closed connection, or a
+/// malformed response.
 public struct TestHTTPError: Error, CustomStringConvertible {
+    /// What went wrong.
     public let description: String
+    /// An error.
     public init(description: String) { self.description = description }
 }
 
-/// A blocking HTTP/1.1 client over one TCP connection to 127.0.0.1, reused across requests
-/// (keep-alive). Reads time out after `timeout` seconds so a test can never hang.
+/// A blocking HTTP/1.1 client over one TCP connection, reused across requests (keep-alive).
+///
+/// Reads and writes time out after `timeout` seconds (`SO_RCVTIMEO`, `SO_SNDTIMEO`), so a
+/// test can never hang; a connection the server closed makes reads throw.
 public final class TestHTTPConnection {
     private var fd: Int32
     private var buffer: [UInt8] = []
+    private var scratch = [UInt8](repeating: 0, count: 65536)
 
-    public init(port: Int, timeout: Int = 10) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestHTTPError(description: "socket failed") }
+    /// Connects to `host` (an IPv4 or IPv6 literal) on `port`.
+    public init(port: Int, host: String = "127.0.0.1", timeout: Int = 10) throws {
+        var v4 = sockaddr_in()
+        var v6 = sockaddr_in6()
+        let family: Int32
+        if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
+            family = AF_INET
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = UInt16(port).bigEndian
+        } else if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
+            family = AF_INET6
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = UInt16(port).bigEndian
+        } else {
+            throw TestHTTPError(description: "\(host) is not an IP address")
+        }
+        fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw TestHTTPError(description: "socket failed: \(String(cString: strerror(errno)))") }
         var tv = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        var on: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        let connected = family == AF_INET
+            ? withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            : withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
         guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
             Glibc.close(fd)
-            throw TestHTTPError(description: "connect to port \(port) failed: \(String(cString: strerror(errno)))")
+            throw TestHTTPError(description: "connect to \(host) port \(port) failed: \(reason)")
         }
     }
 
     deinit { close() }
 
-    /// Sends a request (adding `Host` and, with a body, `Content-Length`) and reads the response.
+    /// Sends a request and reads its response (headers only for `HEAD`). Adds `Host` and,
+    /// when there is a body, `Content-Length`. If the server closes the connection before the
+    /// whole request is sent (it may answer early, a 413 say), the response it sent is still
+    /// read and returned.
     public func send(method: String, path: String, headers: [(String, String)] = [], body: [UInt8]? = nil) throws -> TestHTTPResponse {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"
-        try sendRaw(Array(head.utf8) + (body ?? []))
-        if method == "HEAD" {
-            // Headers only: a HEAD answer announces a length but carries no body.
-            let (status, headers) = try readHead()
-            return TestHTTPResponse(status: status, headers: headers, body: [])
+        do {
+            try sendRaw(Array(head.utf8) + (body ?? []))
+        } catch {
+            guard let early = try? readResponse(bodyless: method == "HEAD") else { throw error }
+            return early
         }
-        return try readResponse()
+        return try readResponse(bodyless: method == "HEAD")
     }
 
-    /// Writes bytes as they are.
+    /// Writes bytes as they are (for partial or malformed requests).
     public func sendRaw(_ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
@@ -74,15 +109,25 @@ public final class TestHTTPConnection {
         }
     }
 
-    /// Reads one response: status line, headers, then a Content-Length or chunked body.
-    public func readResponse() throws -> TestHTTPResponse {
-        let (status, headers) = try readHead()
+    /// Reads one response: status line, headers, then a body delimited by `Content-Length`,
+    /// chunked encoding, or (with neither) the end of the connection. Interim `1xx` responses
+    /// are skipped. `bodyless`: the response to a `HEAD` request, which has no body.
+    public func readResponse(bodyless: Bool = false) throws -> TestHTTPResponse {
+        var (status, headers) = try readHead()
+        while (100...199).contains(status) && status != 101 {
+            (status, headers) = try readHead()
+        }
         let response = TestHTTPResponse(status: status, headers: headers, body: [])
         var body: [UInt8] = []
-        if response.header("transfer-encoding")?.lowercased() == "chunked" {
+        if bodyless || status == 204 || status == 304 || (100...199).contains(status) {
+            // No body.
+        } else if response.header("transfer-encoding")?.lowercased().contains("chunked") == true {
             while let chunk = try readChunk() { body += chunk }
-        } else if let length = response.header("content-length").flatMap({ Int($0) }) {
+        } else if let field = response.header("content-length") {
+            guard let length = Int(field), length >= 0 else { throw TestHTTPError(description: "bad Content-Length: \(field)") }
             body = try readBytes(length)
+        } else {
+            body = try readToEnd()
         }
         return TestHTTPResponse(status: status, headers: headers, body: body)
     }
@@ -98,16 +143,16 @@ public final class TestHTTPConnection {
         while true {
             let line = try readLine()
             if line.isEmpty { break }
-            guard let colon = line.firstIndex(of: ":") else { continue }
+            guard let colon = line.firstIndex(of: ":") else { throw TestHTTPError(description: "bad header line: \(line)") }
             headers.append((line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingSpaces()))
         }
         return (status, headers)
     }
 
-    /// Reads the next chunk of a chunked body; nil at the final, empty chunk.
+    /// Reads the next chunk of a chunked body; nil at the last (empty) chunk, after its trailer.
     public func readChunk() throws -> [UInt8]? {
         let sizeLine = try readLine()
-        guard let size = Int(sizeLine.split(separator: ";").first.map(String.init)?.trimmingSpaces() ?? "", radix: 16) else {
+        guard let size = Int(sizeLine.split(separator: ";").first.map(String.init)?.trimmingSpaces() ?? "", radix: 16), size >= 0 else {
             throw TestHTTPError(description: "bad chunk size: \(sizeLine)")
         }
         if size == 0 {
@@ -115,10 +160,21 @@ public final class TestHTTPConnection {
             return nil
         }
         let chunk = try readBytes(size)
-        _ = try readLine()
+        guard try readLine().isEmpty else { throw TestHTTPError(description: "no CRLF after a chunk") }
         return chunk
     }
 
+    /// Whether the server has closed the connection, waiting up to `timeout` seconds for it
+    /// (bytes that arrive meanwhile are kept for the next read).
+    public func isClosedByServer(within timeout: Double) -> Bool {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(timeout * 1000)) > 0 else { return false }
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, Int32(MSG_PEEK))
+        return n == 0 || (n < 0 && errno == ECONNRESET)
+    }
+
+    /// Closes the connection (idempotent).
     public func close() {
         if fd >= 0 {
             Glibc.close(fd)
@@ -127,21 +183,32 @@ public final class TestHTTPConnection {
     }
 
     private func fill() throws {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if n == 0 { throw TestHTTPError(description: "connection closed by the server") }
-        if n < 0 { throw TestHTTPError(description: "recv failed: \(String(cString: strerror(errno)))") }
-        buffer += chunk[..<n]
+        guard try fillUnlessClosed() else { throw TestHTTPError(description: "connection closed by the server") }
+    }
+
+    /// Reads what arrives into `buffer`; false if the server closed the connection.
+    private func fillUnlessClosed() throws -> Bool {
+        guard fd >= 0 else { throw TestHTTPError(description: "the connection is closed") }
+        let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if n == 0 { return false }
+        if n < 0 {
+            let timedOut = errno == EAGAIN || errno == EWOULDBLOCK
+            throw TestHTTPError(description: timedOut ? "timed out waiting for the server" : "recv failed: \(String(cString: strerror(errno)))")
+        }
+        buffer += scratch[..<n]
+        return true
     }
 
     private func readLine() throws -> String {
+        var searched = 0
         while true {
-            if let index = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            if let index = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
                 var line = Array(buffer[..<index])
                 buffer.removeFirst(index + 1)
                 if line.last == UInt8(ascii: "\r") { line.removeLast() }
                 return String(decoding: line, as: UTF8.self)
             }
+            searched = buffer.count
             try fill()
         }
     }
@@ -152,9 +219,15 @@ public final class TestHTTPConnection {
         buffer.removeFirst(count)
         return bytes
     }
+
+    private func readToEnd() throws -> [UInt8] {
+        while try fillUnlessClosed() {}
+        defer { buffer = [] }
+        return buffer
+    }
 }
 
-/// One request on a fresh connection.
+/// One request on a fresh connection to 127.0.0.1, closed afterwards.
 public func httpRequest(port: Int, method: String, path: String, headers: [(String, String)] = [], body: [UInt8]? = nil) throws -> TestHTTPResponse {
     let connection = try TestHTTPConnection(port: port)
     defer { connection.close() }

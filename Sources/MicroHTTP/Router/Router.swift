@@ -1,16 +1,36 @@
-/// Matches requests to handlers by method and path pattern.
+/// Matches requests to handlers by method and path pattern. Knows nothing of what the
+/// handlers do.
 ///
-/// A pattern is a path whose segments are literals (`rows`) or placeholders (`{row}`) that
-/// capture one whole segment. When several routes match a path, the most specific wins:
-/// segment by segment from the left, a literal beats a placeholder. So with
-/// `/rows/batch` and `/rows/{row}`, `POST /rows/batch` goes to the first, and `GET /rows/batch`
-/// (if only the second has GET) to the second. A trailing slash is ignored.
+/// A pattern is a path whose segments are literals (`rows`) or parameters (`{row}`); a
+/// parameter captures one whole segment, as it is in the (already percent-decoded) path.
 ///
-/// - Complexity: O(routes × segments) per match; the API has a few dozen routes.
+/// **Precedence.** Among the routes that match the whole path *with the request's method*,
+/// the most specific wins: comparing segment by segment from the left, at the first position
+/// where they differ, a literal beats a parameter. So with `POST /rows/batch` and
+/// `GET|DELETE /rows/{row}`, `POST /rows/batch` goes to the first, while `GET /rows/batch`
+/// falls back to the second (the literal route has no GET). Routes of equal specificity: the
+/// first added wins.
+///
+/// **Methods.** Request methods are compared case-sensitively, as HTTP says (`add`
+/// upper-cases its method). `HEAD` uses the `GET` route when no `HEAD` route matches
+/// (libmicrohttpd sends the headers only). When routes match the path but none has the
+/// method, the match is `.methodNotAllowed` with the methods that would have matched, sorted
+/// and unique, `HEAD` included wherever `GET` is.
+///
+/// **Slashes.** Empty segments are ignored, so a trailing slash (`/v1/stacks/`) matches the
+/// same routes as without it (`/v1/stacks`), and so does `//v1//stacks`.
+///
+/// - Complexity: O(routes × segments) per match, with no allocation per route tried: only
+///   the path's segments and the winner's parameters are allocated.
 public struct Router<Handler: Sendable>: Sendable {
-    private enum Segment: Sendable, Equatable {
+    private enum Segment: Sendable {
         case literal(String)
         case parameter(String)
+
+        var isLiteral: Bool {
+            if case .literal = self { return true }
+            return false
+        }
     }
 
     private struct Route: Sendable {
@@ -22,62 +42,64 @@ public struct Router<Handler: Sendable>: Sendable {
     /// Routes grouped by their number of segments, in the order they were added.
     private var routesBySegmentCount: [Int: [Route]] = [:]
 
+    /// A router with no routes.
     public init() {}
 
-    /// Adds a route. A later route with the same method and pattern is never reached.
+    /// Adds a route for `method` (upper-cased) and `pattern`, e.g. `"/v1/stacks/{stack}"`.
+    /// A later route with the same method and an equally specific pattern is never reached.
     public mutating func add(_ method: String, _ pattern: String, _ handler: Handler) {
         let segments = Self.split(pattern).map { part -> Segment in
-            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
+            part.count >= 2 && part.hasPrefix("{") && part.hasSuffix("}")
+                ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
         routesBySegmentCount[segments.count, default: []].append(Route(method: method.uppercased(), segments: segments, handler: handler))
     }
 
-    /// Finds the route for `method` and `path`. `HEAD` uses the `GET` route when it has none of
-    /// its own (libmicrohttpd sends the headers only), and is listed wherever `GET` is allowed.
+    /// Finds the route for `method` and the percent-decoded `path` (without a query string).
     public func match(method: String, path: String) -> RouteMatch<Handler> {
-        let result = exactMatch(method: method, path: path)
-        if method.uppercased() == "HEAD", case .methodNotAllowed(let allowed) = result, allowed.contains("GET") {
-            return exactMatch(method: "GET", path: path)
+        let parts = Self.split(path)
+        guard let candidates = routesBySegmentCount[parts.count] else { return .notFound }
+        let isHead = method == "HEAD"
+        var best: Int?
+        var bestGet: Int?  // for HEAD without a HEAD route
+        var pathMatched = false
+        for index in candidates.indices {
+            let route = candidates[index]
+            guard Self.matches(route.segments, parts) else { continue }
+            pathMatched = true
+            if route.method == method {
+                if best.map({ Self.isMoreSpecific(route.segments, than: candidates[$0].segments) }) ?? true { best = index }
+            } else if isHead && route.method == "GET" {
+                if bestGet.map({ Self.isMoreSpecific(route.segments, than: candidates[$0].segments) }) ?? true { bestGet = index }
+            }
         }
-        if case .methodNotAllowed(let allowed) = result, allowed.contains("GET"), !allowed.contains("HEAD") {
-            return .methodNotAllowed(allowed: (allowed + ["HEAD"]).sorted())
-        }
-        return result
-    }
-
-    private func exactMatch(method: String, path: String) -> RouteMatch<Handler> {
-        let parts = Self.split(path).map(String.init)
-        var best: (route: Route, parameters: [String: String], rank: [Bool])?
-        var allowed: Set<String> = []
-        for route in routesBySegmentCount[parts.count] ?? [] {
+        if let chosen = best ?? bestGet {
+            let route = candidates[chosen]
             var parameters: [String: String] = [:]
-            var rank: [Bool] = []  // true = literal, per segment
-            var matches = true
             for (segment, part) in zip(route.segments, parts) {
-                switch segment {
-                case .literal(let literal):
-                    if literal != part { matches = false }
-                    rank.append(true)
-                case .parameter(let name):
-                    parameters[name] = part
-                    rank.append(false)
-                }
-                if !matches { break }
+                if case .parameter(let name) = segment { parameters[name] = String(part) }
             }
-            guard matches else { continue }
-            allowed.insert(route.method)
-            guard route.method == method.uppercased() else { continue }
-            if best == nil || Self.isMoreSpecific(rank, than: best!.rank) {
-                best = (route, parameters, rank)
-            }
+            return .found(route.handler, parameters: parameters)
         }
-        if let best { return .found(best.route.handler, parameters: best.parameters) }
-        if !allowed.isEmpty { return .methodNotAllowed(allowed: allowed.sorted()) }
-        return .notFound
+        guard pathMatched else { return .notFound }
+        var allowed: [String] = []
+        for route in candidates where Self.matches(route.segments, parts) && !allowed.contains(route.method) {
+            allowed.append(route.method)
+        }
+        if allowed.contains("GET") && !allowed.contains("HEAD") { allowed.append("HEAD") }
+        return .methodNotAllowed(allowed: allowed.sorted())
     }
 
-    private static func isMoreSpecific(_ a: [Bool], than b: [Bool]) -> Bool {
-        for (x, y) in zip(a, b) where x != y { return x }
+    private static func matches(_ segments: [Segment], _ parts: [Substring]) -> Bool {
+        for (segment, part) in zip(segments, parts) {
+            if case .literal(let literal) = segment, literal != part { return false }
+        }
+        return true
+    }
+
+    /// At the first position where one has a literal and the other a parameter, the literal wins.
+    private static func isMoreSpecific(_ a: [Segment], than b: [Segment]) -> Bool {
+        for (x, y) in zip(a, b) where x.isLiteral != y.isLiteral { return x.isLiteral }
         return false
     }
 

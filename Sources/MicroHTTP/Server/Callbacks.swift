@@ -4,42 +4,80 @@ import CMicroHTTPD
 import Glibc
 #endif
 
-// libmicrohttpd's C callbacks. They are global functions (not closures in main.swift, which
-// would inherit main-actor isolation); the server arrives through `cls`.
+// libmicrohttpd's C callbacks. They are global constants in an ordinary file (a closure
+// literal in main.swift would inherit main-actor isolation and trap on libmicrohttpd's
+// threads); the server arrives through `cls`, the request's state through `*con_cls`.
 
-/// The access handler: called on the first line of a request, once per chunk of body, and
-/// once more with no data when the body is complete.
+/// `MHD_OPTION_URI_LOG_CALLBACK`'s function type (the header only documents it):
+/// `void *(*)(void *cls, const char *uri, struct MHD_Connection *con)`.
+typealias URILogCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer?
+
+/// `MHD_OPTION_UNESCAPE_CALLBACK`'s function type:
+/// `size_t (*)(void *cls, struct MHD_Connection *c, char *s)`.
+typealias UnescapeCallback = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int
+
+/// Called once the request line is parsed, with the target as received (before
+/// libmicrohttpd splits off the query and percent-decodes the path in place). What it
+/// returns becomes the request's `*con_cls`; libmicrohttpd then reports the request's
+/// completion even if the access handler is never called (a malformed header, say).
+let uriReceived: URILogCallback = { cls, uri, _ in
+    guard let cls else { return nil }
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    let state = RequestState(rawTarget: uri.map { String(cString: $0) } ?? "/", started: monotonicNanoseconds())
+    server.inFlight.add(1, ordering: .relaxed)
+    return Unmanaged.passRetained(state).toOpaque()
+}
+
+/// The access handler. libmicrohttpd calls it once when the headers are complete, once per
+/// piece of body, and once more with `*upload_data_size == 0` when the request is complete.
+/// The response is queued on that last call, for every method: queuing one on the first
+/// call makes libmicrohttpd close a keep-alive connection. The exception is a body declared
+/// too large, refused on the first call precisely so that the connection closes unread.
 let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, requestContext in
     guard let cls, let connection, let requestContext, let uploadDataSize else { return .NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     let limit = server.configuration.maxBodyBytes
 
-    guard let pointer = requestContext.pointee else {
-        // First call: headers only. Remember the request; answer on a later call (answering
-        // now would make libmicrohttpd close a keep-alive connection).
-        let state = RequestState(method: method.map { String(cString: $0) } ?? "GET",
-                                 path: url.map { String(cString: $0) } ?? "/",
-                                 started: monotonicNanoseconds())
+    let state: RequestState
+    if let pointer = requestContext.pointee {
+        state = Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue()
+    } else {
+        // Not seen by the URI callback (it always runs first; this is only a safety net).
+        state = RequestState(rawTarget: url.map { String(cString: $0) } ?? "/", started: monotonicNanoseconds())
         requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
         server.inFlight.add(1, ordering: .relaxed)
+    }
+
+    if !state.seenHeaders {
+        // First call: headers only. Remember the request; answer on a later call.
+        state.seenHeaders = true
+        state.method = method.map { String(cString: $0) } ?? "GET"
+        state.path = url.map { String(cString: $0) } ?? "/"
         if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-           let length = Int(String(cString: declared).trimmingCharacters()), length > limit {
-            // Too large by its own account: refuse before reading a byte of it.
+           let length = Int(String(cString: declared).trimmingSpaces), length > limit {
+            // Too large by its own account: refuse before reading a byte of it. Queued now,
+            // libmicrohttpd stops reading, sends no `100 Continue`, and closes after the answer.
             state.rejected = true
             server.answer(connection, state, rejecting: .payloadTooLarge(limit: limit))
         }
         return .YES
     }
-    let state = Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue()
 
-    if uploadDataSize.pointee > 0 {
-        let size = uploadDataSize.pointee
+    let size = uploadDataSize.pointee
+    if size > 0 {
         uploadDataSize.pointee = 0
-        guard !state.rejected else { return .YES }
+        if state.answered { return .YES }
+        if state.rejected {
+            // Over the limit in a chunked body: libmicrohttpd cannot queue a response until the
+            // body has been read, so drain (and drop) up to one more limit's worth for the 413,
+            // then give up and close the connection.
+            state.discarded += size
+            return state.discarded > limit ? .NO : .YES
+        }
         if state.body.count + size > limit {
             state.rejected = true
+            state.discarded = state.body.count + size - limit
             state.body = []
-            server.answer(connection, state, rejecting: .payloadTooLarge(limit: limit))
             return .YES
         }
         if let uploadData {
@@ -50,12 +88,14 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _
         return .YES
     }
 
-    if !state.answered { server.answer(connection, state) }
+    if !state.answered {
+        server.answer(connection, state, rejecting: state.rejected ? .payloadTooLarge(limit: limit) : nil)
+    }
     return .YES
 }
 
-/// Releases a request's state when libmicrohttpd is done with it (answered, timed out, or
-/// the client went away).
+/// Releases a request's state when libmicrohttpd is done with it (answered, timed out, the
+/// client went away, or the daemon stopped).
 let requestCompleted: MHD_RequestCompletedCallback = { cls, _, requestContext, _ in
     guard let cls, let requestContext, let pointer = requestContext.pointee else { return }
     Unmanaged<RequestState>.fromOpaque(pointer).release()
@@ -65,8 +105,9 @@ let requestCompleted: MHD_RequestCompletedCallback = { cls, _, requestContext, _
 
 /// Decodes `%HH` escapes in paths and query arguments in place, like libmicrohttpd's own,
 /// except `%00`, which stays as it is: a decoded NUL would end the C string early and let
-/// `/stacks/victim%00/rows/x` reach `/stacks/victim`.
-let unescape: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int = { _, _, text in
+/// `/stacks/victim%00/rows/x` reach `/stacks/victim`. (libmicrohttpd turns `+` into a space
+/// in query arguments before calling it.)
+let unescape: UnescapeCallback = { _, _, text in
     guard let text else { return 0 }
     func hex(_ c: CChar) -> UInt8? {
         switch UInt8(bitPattern: c) {
@@ -93,61 +134,28 @@ let unescape: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMu
     return write
 }
 
-/// Collects key–value pairs (headers or query arguments) into a Swift array.
-private let collectPair: MHD_KeyValueIterator = { cls, _, key, value in
+/// Collects key–value pairs (headers or query arguments) into a Swift array; a key without
+/// a value (a query parameter without `=`) gets "".
+let collectPair: MHD_KeyValueIterator = { cls, _, key, value in
     guard let cls, let key else { return .YES }
     let pairs = cls.assumingMemoryBound(to: [(name: String, value: String)].self)
     pairs.pointee.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
     return .YES
 }
 
-extension HTTPServer {
-    /// Builds the request, runs the handler (or the error responder), queues the response.
-    func answer(_ connection: OpaquePointer, _ state: RequestState, rejecting error: HTTPError? = nil) {
-        state.answered = true
-        var headers: [(name: String, value: String)] = []
-        var query: [(name: String, value: String)] = []
-        _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values(connection, .HEADER_KIND, collectPair, $0) }
-        _ = withUnsafeMutablePointer(to: &query) { MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectPair, $0) }
-        let request = HTTPRequest(method: state.method, path: state.path, query: query, headers: headers, body: state.body)
-        state.body = []
-        var response = error.map { errorResponder(request, $0) } ?? handler(request)
-        if error != nil { response.headers.append((name: "Connection", value: "close")) }
-        queue(response, on: connection)
-        if let requestObserver {
-            requestObserver(request, response, Int((monotonicNanoseconds() - state.started) / 1000))
-        }
-    }
-
-    private func queue(_ response: HTTPResponse, on connection: OpaquePointer) {
-        let mhdResponse: OpaquePointer?
-        if let stream = response.stream {
-            stream.attach(to: connection)
-            track(stream)
-            // Size unknown: sent chunked. The server keeps a reference until libmicrohttpd frees it.
-            mhdResponse = MHD_create_response_from_callback(UInt64.max, 4096, streamReader,
-                                                            Unmanaged.passRetained(stream).toOpaque(), streamReleased)
-        } else {
-            var body = response.body
-            mhdResponse = body.withUnsafeMutableBytes {
-                MHD_create_response_from_buffer($0.count, $0.baseAddress, .RESPMEM_MUST_COPY)
-            }
-        }
-        guard let mhdResponse else { return }
-        for (name, value) in response.headers {
-            _ = MHD_add_response_header(mhdResponse, name, value)
-        }
-        _ = MHD_queue_response(connection, UInt32(response.status), mhdResponse)
-        MHD_destroy_response(mhdResponse)
-    }
-}
-
 extension String {
     /// Without leading and trailing spaces and tabs.
-    func trimmingCharacters() -> Substring {
+    var trimmingSpaces: Substring {
         var s = Substring(self)
         while s.first == " " || s.first == "\t" { s.removeFirst() }
         while s.last == " " || s.last == "\t" { s.removeLast() }
         return s
     }
+}
+
+/// Monotonic clock, in nanoseconds.
+func monotonicNanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }

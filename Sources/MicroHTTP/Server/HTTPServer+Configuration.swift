@@ -3,21 +3,27 @@ import Glibc
 #endif
 
 extension HTTPServer {
-    /// How the server listens and what it accepts.
+    /// How the server listens and what it accepts. The defaults replace libmicrohttpd's
+    /// (no timeout, about 1,020 connections, no body limit).
     public struct Configuration: Sendable {
-        /// An IPv4 or IPv6 literal; `0.0.0.0` or `::` for every interface.
+        /// An IPv4 or IPv6 literal to bind: `127.0.0.1`, `::1`, or `0.0.0.0` / `::` for every
+        /// interface. Host names are not resolved.
         public var host: String
-        /// 0 picks a free port; `HTTPServer.port` tells which.
+        /// The TCP port; 0 picks a free one (`HTTPServer.port` then tells which).
         public var port: Int
-        /// Threads polling connections (an epoll thread pool); no more than the cores help.
+        /// Threads polling connections and running the handler (a thread pool). More than the
+        /// core count only adds switching.
         public var threads: Int
-        /// The largest body read; a larger one is answered 413 without reading the rest.
+        /// The largest request body accepted, in bytes; a larger one is answered 413.
         public var maxBodyBytes: Int
-        /// Seconds a connection may stay idle, or stall mid-request, before it is closed.
+        /// Seconds a connection may stay idle, or stall in the middle of a request, before it
+        /// is closed (at least 1).
         public var connectionTimeout: Int
-        /// The most connections open at once; more are closed on arrival.
+        /// The most connections open at once (at least `threads`); while at the limit, new
+        /// connections wait in the listen backlog until one closes.
         public var connectionLimit: Int
 
+        /// A configuration; every parameter has a production-ready default.
         public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int = Configuration.defaultThreads,
                     maxBodyBytes: Int = 1 << 20, connectionTimeout: Int = 30, connectionLimit: Int = 512) {
             self.host = host
@@ -35,8 +41,10 @@ extension HTTPServer {
     }
 }
 
-/// Why the server could not start.
+/// Why the server could not start: the address could not be bound, or libmicrohttpd refused.
 public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, for people: `cannot bind 127.0.0.1:8080: Address already in use`.
     public let message: String
+    /// The message.
     public var description: String { message }
 }

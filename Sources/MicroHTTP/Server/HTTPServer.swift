@@ -5,47 +5,59 @@ import Synchronization
 import Glibc
 #endif
 
-/// An HTTP/1.1 server on libmicrohttpd: an epoll thread pool reads whole requests and calls
-/// `handler` for each on one of its threads; `handler` must be thread-safe.
+/// An HTTP/1.1 server on libmicrohttpd.
 ///
-/// Bodies are accumulated up to `maxBodyBytes`; a body over it is answered at once with the
-/// error responder's 413 and the connection closed, unread. Every response is queued on a
-/// later libmicrohttpd call than the first, which keeps keep-alive connections open.
+/// A pool of `configuration.threads` polling threads reads whole requests and calls
+/// `handler` for each on one of them, so `handler` must be thread-safe and should not block
+/// for long (a blocked handler holds up every connection of its thread).
+///
+/// - Bodies are accumulated up to `maxBodyBytes`. A body declared larger (`Content-Length`)
+///   is answered at once with the error responder's 413 and `Connection: close`, without
+///   reading it; a chunked body that grows larger is drained up to one more limit's worth,
+///   then answered the same way (libmicrohttpd cannot answer in the middle of a body), and
+///   beyond that the connection is closed without an answer.
+/// - Every other response is queued on a later libmicrohttpd call than the first, which keeps
+///   keep-alive connections open.
+/// - Paths and query arguments are percent-decoded, except `%00`, which stays as it is.
+/// - libmicrohttpd sets `Content-Length` (or chunked encoding for streams) and `Date`, and
+///   sends no body in answer to `HEAD`.
 public final class HTTPServer: @unchecked Sendable {
+    /// The configuration given at creation.
     public let configuration: Configuration
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     let errorResponder: @Sendable (HTTPRequest, HTTPError) -> HTTPResponse
 
-    /// Called after each response is queued, with the request, the response and the
-    /// microseconds spent since the request's first byte was parsed. Set before `start()`.
+    /// Called after each response is queued, on the thread that produced it, with the
+    /// request, the response and the microseconds since the request line was parsed
+    /// (reading the body included). For access logs. Set it before `start()`.
     public var requestObserver: (@Sendable (HTTPRequest, HTTPResponse, _ microseconds: Int) -> Void)?
 
-    /// libmicrohttpd's daemon; it is thread-safe, and this class serializes start and stop.
+    /// libmicrohttpd's daemon; its functions used here are thread-safe.
     private struct Daemon: @unchecked Sendable {
         let pointer: OpaquePointer
     }
 
     private struct State {
         var daemon: Daemon?
-        var listenFD: Int32 = -1
         var port = 0
-        var stopped = false
+        var started = false
     }
 
     private let state = Mutex(State())
-    /// Requests between their first call and their completion.
+    /// Requests between their request line and their completion.
     let inFlight = Atomic<Int>(0)
+    /// Set once `stop()` begins: responses then carry `Connection: close`.
+    let stopping = Atomic<Bool>(false)
     /// Streams being served, closed on stop (libmicrohttpd must not stop with a connection
     /// suspended).
     private let streams = Mutex<[ObjectIdentifier: HTTPStream]>([:])
 
-    func track(_ stream: HTTPStream) {
-        streams.withLock { $0[ObjectIdentifier(stream)] = stream }
-        stream.onCloseInternal { [weak self] in
-            self?.streams.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(stream)) }
-        }
-    }
-
+    /// Creates a server; nothing is bound until `start()`.
+    ///
+    /// - Parameters:
+    ///   - handler: Answers each request. Called concurrently from the server's threads.
+    ///   - errorResponder: Answers a request the server itself refuses (`HTTPError`), so that
+    ///     error bodies keep the application's format.
     public init(
         configuration: Configuration,
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
@@ -60,29 +72,51 @@ public final class HTTPServer: @unchecked Sendable {
         stop(gracePeriod: 0)
     }
 
-    /// The bound port (useful with port 0); 0 before `start()`.
+    /// The bound port (the one chosen when `configuration.port` is 0); 0 before `start()`.
     public var port: Int { state.withLock { $0.port } }
 
-    /// Binds and starts serving.
+    /// Requests received (request line parsed) and not yet complete (response sent, or the
+    /// connection gone): for metrics and tests.
+    public var requestsInFlight: Int { inFlight.load(ordering: .acquiring) }
+
+    /// Binds `configuration.host`:`configuration.port` and starts serving. Call once.
     ///
-    /// - Throws: `HTTPServerError` if the address cannot be bound or libmicrohttpd refuses to start.
+    /// The listening socket is made here (then handed to libmicrohttpd with
+    /// `MHD_OPTION_LISTEN_SOCKET`) so that a failure says why (`EADDRINUSE`, …), where
+    /// libmicrohttpd would only return NULL.
+    ///
+    /// - Throws: `HTTPServerError` if the host is not an IP literal, the address cannot be
+    ///   bound, the server was already started, or libmicrohttpd refuses to start.
     public func start() throws(HTTPServerError) {
+        let alreadyStarted = state.withLock { state -> Bool in
+            defer { state.started = true }
+            return state.started
+        }
+        if alreadyStarted { throw HTTPServerError(message: "the server was already started") }
         let (fd, port) = try ListenSocket.open(host: configuration.host, port: configuration.port)
-        // epoll with internal threads (a pool when threads > 1); ITC so the daemon can be
-        // quiesced; suspend/resume for streamed responses.
-        let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        // poll() with internal threads (a pool when threads > 1); ITC so the daemon can be
+        // quiesced; suspend/resume for streamed responses. No MHD_USE_ERROR_LOG: nothing on stderr.
+        // Not epoll: in libmicrohttpd 0.9.75 an epoll thread at its connection limit with 128 or
+        // more connections ready at once stops answering until a connection times out (the
+        // server freezes for `connectionTimeout`); poll() does not, and is as fast here.
+        let flags = MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        let threads = max(1, configuration.threads)
         let completed: MHD_RequestCompletedCallback = requestCompleted
+        let uriLog: URILogCallback = uriReceived
+        let decode: UnescapeCallback = unescape
         let access: MHD_AccessHandlerCallback = accessHandler
         let context = Unmanaged.passUnretained(self).toOpaque()
         var options: [CVarArg] = [
             MHD_OPTION.LISTEN_SOCKET.rawValue, fd,
-            MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(max(1, configuration.connectionTimeout)),
-            MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(max(1, configuration.connectionLimit)),
+            MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(clamping: max(1, configuration.connectionTimeout)),
+            // libmicrohttpd splits the limit between the pool's threads: each needs one.
+            MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(clamping: max(threads, configuration.connectionLimit)),
             MHD_OPTION.NOTIFY_COMPLETED.rawValue, OpaquePointer(unsafeBitCast(completed, to: UnsafeRawPointer.self)), OpaquePointer(context),
-            MHD_OPTION.UNESCAPE_CALLBACK.rawValue, OpaquePointer(unsafeBitCast(unescape, to: UnsafeRawPointer.self)), OpaquePointer(context),
+            MHD_OPTION.URI_LOG_CALLBACK.rawValue, OpaquePointer(unsafeBitCast(uriLog, to: UnsafeRawPointer.self)), OpaquePointer(context),
+            MHD_OPTION.UNESCAPE_CALLBACK.rawValue, OpaquePointer(unsafeBitCast(decode, to: UnsafeRawPointer.self)), OpaquePointer(context),
         ]
-        if configuration.threads > 1 {
-            options += [MHD_OPTION.THREAD_POOL_SIZE.rawValue, UInt32(configuration.threads)]
+        if threads > 1 {
+            options += [MHD_OPTION.THREAD_POOL_SIZE.rawValue, UInt32(clamping: threads)]
         }
         options.append(MHD_OPTION.END.rawValue)
         let daemon = withVaList(options) { list in
@@ -95,37 +129,53 @@ public final class HTTPServer: @unchecked Sendable {
         let handle = Daemon(pointer: daemon)
         state.withLock {
             $0.daemon = handle
-            $0.listenFD = fd
             $0.port = port
         }
     }
 
-    /// Stops gracefully: stops accepting connections, waits up to `gracePeriod` seconds for
-    /// requests in flight to finish, then closes every connection. Idempotent.
+    /// Stops gracefully, and returns when stopped.
+    ///
+    /// Stops accepting connections at once (later connection attempts are refused), answers
+    /// requests already received with `Connection: close`, ends every stream, waits up to
+    /// `gracePeriod` seconds for requests in flight (from their request line until their
+    /// response is sent) to complete, then closes every connection. Idempotent; a server
+    /// never started has nothing to stop.
     public func stop(gracePeriod: Double = 10) {
-        let (handle, fd) = state.withLock { state -> (Daemon?, Int32) in
-            defer {
-                state.daemon = nil
-                state.listenFD = -1
-                state.stopped = true
-            }
-            return (state.daemon, state.listenFD)
+        let handle = state.withLock { state -> Daemon? in
+            defer { state.daemon = nil }
+            return state.daemon
         }
         guard let daemon = handle?.pointer else { return }
-        let quiesced = MHD_quiesce_daemon(daemon)
-        if quiesced >= 0 { close(quiesced) } else if fd >= 0 { close(fd) }
+        // Under the streams' lock, so that a stream is either in the list closed below or
+        // sees `stopping` when it is tracked (and closes itself).
+        let open = streams.withLock { streams -> [HTTPStream] in
+            stopping.store(true, ordering: .relaxed)
+            return Array(streams.values)
+        }
+        // The listening socket comes back to us to close (a failure, -1, leaves it to
+        // MHD_stop_daemon).
+        let listening = MHD_quiesce_daemon(daemon)
+        if listening >= 0 { close(listening) }
         // End every stream (resuming suspended connections) so their requests can complete.
-        for stream in streams.withLock({ Array($0.values) }) { stream.close() }
+        for stream in open { stream.close() }
         let deadline = monotonicNanoseconds() + UInt64(max(0, gracePeriod) * 1e9)
         while inFlight.load(ordering: .acquiring) > 0 && monotonicNanoseconds() < deadline {
-            usleep(5_000)
+            usleep(2_000)
         }
         MHD_stop_daemon(daemon)
     }
-}
 
-func monotonicNanoseconds() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    /// Remembers a stream being served until it ends, so that `stop()` can end it; one that
+    /// starts while stopping is ended at once (after what was already written).
+    func track(_ stream: HTTPStream) {
+        stream.onCloseInternal { [weak self] in
+            self?.streams.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(stream)) }
+        }
+        let late = streams.withLock { streams -> Bool in
+            if stopping.load(ordering: .relaxed) { return true }
+            streams[ObjectIdentifier(stream)] = stream
+            return false
+        }
+        if late { stream.close() }
+    }
 }

@@ -23,6 +23,7 @@ public final class HTTPStream: @unchecked Sendable {
 
     private let state = Mutex(State())
 
+    /// An open stream with nothing written yet; return it in `HTTPResponse.stream`.
     public init() {}
 
     /// Called once when the stream ends: closed by the application, by the server's stop, or
@@ -48,6 +49,8 @@ public final class HTTPStream: @unchecked Sendable {
         }
     }
 
+    /// Whether the stream has ended (closed by `close`, by the server's stop, or because the
+    /// client went away): writes are then ignored.
     public var isClosed: Bool { state.withLock { $0.closed } }
 
     /// The server's own end-of-stream hook (it stops tracking the stream).

@@ -22,7 +22,8 @@ enum ListenSocket {
         } else {
             throw HTTPServerError(message: "\"\(host)\" is not an IPv4 or IPv6 address")
         }
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        // Non-blocking: the pool's threads all accept from it, and only one wins each connection.
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw HTTPServerError(message: "socket: \(String(cString: strerror(errno)))") }
         var on: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))

@@ -1,18 +1,35 @@
-/// What the server keeps about one request between libmicrohttpd's calls: created on the
-/// first call, released when libmicrohttpd reports the request complete.
+/// What the server keeps about one request between libmicrohttpd's calls.
+///
+/// Created by the URI callback as soon as the request line is parsed (it is the only place
+/// that sees the target before libmicrohttpd splits and percent-decodes it in place), handed
+/// to every access-handler call through `*con_cls`, and released by the completion callback,
+/// which libmicrohttpd calls for every request the URI callback saw, answered or not.
 final class RequestState {
-    let method: String
-    let path: String
+    /// The request target exactly as received: path and, if any, `?` and the query string.
+    let rawTarget: String
+    /// Monotonic nanoseconds when the request line was parsed.
     let started: UInt64
+    /// Set on the access handler's first call (headers complete).
+    var method = ""
+    var path = ""
+    /// The access handler has been called at least once.
+    var seenHeaders = false
     var body: [UInt8] = []
-    /// A response was queued (the request is answered; further calls do nothing).
+    /// A response was queued (or is being produced): further calls do nothing.
     var answered = false
-    /// The body went over the limit; the rest is discarded.
+    /// The body went over the limit: what follows is discarded, and answered 413.
     var rejected = false
+    /// Bytes discarded after the body went over the limit.
+    var discarded = 0
 
-    init(method: String, path: String, started: UInt64) {
-        self.method = method
-        self.path = path
+    init(rawTarget: String, started: UInt64) {
+        self.rawTarget = rawTarget
         self.started = started
+    }
+
+    /// The raw target without its query string.
+    var rawPath: String {
+        guard let question = rawTarget.utf8.firstIndex(of: UInt8(ascii: "?")) else { return rawTarget }
+        return String(rawTarget[..<question])
     }
 }

@@ -1,0 +1,66 @@
+import CMicroHTTPD
+
+extension HTTPServer {
+    /// Builds the request, runs the handler (or, for `error`, the error responder), queues the
+    /// response, and reports it to the observer. Runs on one of libmicrohttpd's threads.
+    func answer(_ connection: OpaquePointer, _ state: RequestState, rejecting error: HTTPError? = nil) {
+        state.answered = true
+        var headers: [(name: String, value: String)] = []
+        var query: [(name: String, value: String)] = []
+        _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values(connection, .HEADER_KIND, collectPair, $0) }
+        _ = withUnsafeMutablePointer(to: &query) { MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectPair, $0) }
+        let request = HTTPRequest(method: state.method, path: state.path, rawPath: state.rawPath,
+                                  query: query, headers: headers, body: state.body)
+        state.body = []
+        var response: HTTPResponse
+        if let error {
+            response = errorResponder(request, error)
+            // libmicrohttpd closes the connection anyway (the rest of the body is unread);
+            // say so, so that clients do not try to reuse it.
+            response.setConnectionClose()
+        } else {
+            response = handler(request)
+        }
+        if stopping.load(ordering: .relaxed) {
+            // Stopping: answer, but let keep-alive clients know not to send another request.
+            response.setConnectionClose()
+        }
+        queue(response, on: connection)
+        if let requestObserver {
+            requestObserver(request, response, Int((monotonicNanoseconds() - state.started) / 1000))
+        }
+    }
+
+    private func queue(_ response: HTTPResponse, on connection: OpaquePointer) {
+        let mhdResponse: OpaquePointer?
+        if let stream = response.stream {
+            stream.attach(to: connection)
+            track(stream)
+            // Size unknown (MHD_SIZE_UNKNOWN): sent chunked. libmicrohttpd holds a reference
+            // (released by `streamReleased`) for as long as it may read from the stream.
+            mhdResponse = MHD_create_response_from_callback(UInt64.max, 4096, streamReader,
+                                                            Unmanaged.passRetained(stream).toOpaque(), streamReleased)
+        } else {
+            mhdResponse = response.body.withUnsafeBytes {
+                // MUST_COPY: libmicrohttpd copies the bytes, so the pointer is only borrowed.
+                MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
+            }
+        }
+        guard let mhdResponse else { return }
+        for (name, value) in response.headers {
+            _ = MHD_add_response_header(mhdResponse, name, value)
+        }
+        _ = MHD_queue_response(connection, UInt32(clamping: response.status), mhdResponse)
+        MHD_destroy_response(mhdResponse)
+    }
+}
+
+extension HTTPResponse {
+    /// Makes the response say `Connection: close` (replacing any other `Connection` field).
+    mutating func setConnectionClose() {
+        if header("Connection")?.lowercased() != "close" {
+            headers.removeAll { $0.name.lowercased() == "connection" }
+            headers.append((name: "Connection", value: "close"))
+        }
+    }
+}

@@ -40,7 +40,13 @@ public struct SizeRule: Sendable, Hashable {
     public var measuresContent: Bool { vertical == .fit || horizontal == .fit }
 
     func validate(_ field: String) throws(StackError) {
-        let uniform = vertical == horizontal
+        // One rule for both axes (as `.fixed(_:)` makes) is named `field.fixed`; NaN is
+        // unequal to itself, so compare fixed lengths by identity of value, NaN included.
+        let uniform: Bool
+        switch (vertical, horizontal) {
+        case (.fixed(let v), .fixed(let h)): uniform = v == h || (v.isNaN && h.isNaN)
+        default: uniform = vertical == horizontal
+        }
         for (axis, rule) in [(Axis.vertical, vertical), (.horizontal, horizontal)] {
             if case .fixed(let length) = rule {
                 try Check.length(length, uniform ? field + ".fixed" : field + ".\(axis.rawValue).fixed")

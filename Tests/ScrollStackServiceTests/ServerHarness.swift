@@ -47,6 +47,8 @@ struct Daemon {
     let process: Process
     let port: Int
     let standardError: Pipe
+    /// What it logged up to the notice naming its port.
+    var startupLog = ""
 
     /// The daemon built next to this test bundle (`swift build --build-tests` builds both).
     static var binary: URL {
@@ -72,7 +74,21 @@ struct Daemon {
             process.terminate()
             throw DaemonError(message: "the daemon did not report its port: \(text)")
         }
-        return Daemon(process: process, port: port, standardError: errors)
+        return Daemon(process: process, port: port, standardError: errors, startupLog: text)
+    }
+
+    /// Sends SIGTERM and waits at most `seconds` for the exit. Returns the exit status.
+    @discardableResult
+    func stop(within seconds: Double = 30) throws -> Int32 {
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        process.terminate()
+        guard process.isRunning == false || exited.wait(timeout: .now() + seconds) == .success else {
+            kill(process.processIdentifier, SIGKILL)
+            throw DaemonError(message: "the daemon did not stop within \(seconds) s")
+        }
+        process.waitUntilExit()  // returns at once: it has exited
+        return process.terminationStatus
     }
 }
 

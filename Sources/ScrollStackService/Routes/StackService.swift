@@ -17,17 +17,22 @@ public final class StackService: Sendable {
     let journal: StackJournal?
     /// Live event streams, by stack.
     let hub = EventHub()
+    /// What request values may hold.
+    let limits: ServiceLimits
     private let router: Router<Handler>
 
     /// A service recording into `journal` (by default one held in memory: history and past
-    /// revisions work, nothing survives the process). Call `restore()` before serving.
-    public convenience init(logger: Logger = Logger(label: "scrollstack.service"), journal: StackJournal? = nil) {
-        self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:")))
+    /// revisions work, nothing survives the process), enforcing `limits` on request values.
+    /// Call `restore()` before serving.
+    public convenience init(logger: Logger = Logger(label: "scrollstack.service"), journal: StackJournal? = nil,
+                            limits: ServiceLimits = ServiceLimits()) {
+        self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:")), limits: limits)
     }
 
-    init(logger: Logger, journalOrNone journal: StackJournal?) {
+    init(logger: Logger, journalOrNone journal: StackJournal?, limits: ServiceLimits) {
         self.logger = logger
         self.journal = journal
+        self.limits = limits
         var router = Router<Handler>()
         Self.addRoutes(to: &router)
         self.router = router
@@ -59,7 +64,7 @@ public final class StackService: Sendable {
 
     /// Every route of API v1. Paths with `{row}` are also served as `rows/at/{index}`.
     private static func addRoutes(to router: inout Router<Handler>) {
-        router.add("GET", "/healthz") { _, _ in .json(200, ["status": "ok"]) }
+        router.add("GET", "/healthz") { s, _ in s.health() }
         router.add("GET", "/v1/stacks") { s, c in try s.listStacks(c) }
         router.add("POST", "/v1/stacks") { s, c in try s.createStack(c) }
         router.add("GET", "/v1/stacks/{stack}") { s, c in try s.getStack(c) }

@@ -8,10 +8,10 @@ import XCTest
 /// The real server on an ephemeral loopback port, with the service behind it.
 final class ServerHarness {
     let server: HTTPServer
-    let service = StackService()
+    let service: StackService
 
-    init(maxBodyBytes: Int = 1 << 20, connectionTimeout: Int = 30, threads: Int = 2, connectionLimit: Int = 64) throws {
-        let service = self.service
+    init(service: StackService = StackService(), maxBodyBytes: Int = 1 << 20, connectionTimeout: Int = 30, threads: Int = 2, connectionLimit: Int = 64) throws {
+        self.service = service
         server = HTTPServer(
             configuration: HTTPServer.Configuration(
                 host: "127.0.0.1", port: 0, threads: threads, maxBodyBytes: maxBodyBytes,

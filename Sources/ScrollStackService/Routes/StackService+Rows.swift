@@ -13,9 +13,10 @@ extension StackService {
         return try mutate(c) { stack, revision throws(APIError) in
             var rows: [Row] = []
             var used = Set<String>()
+            var ids = RowIDGenerator(stack: c.parameter("stack"), revision: revision + 1)
             for field in fields {
                 let row = try ModelDecoding.row(field, maxDepth: limits.maxJSONDepth) {
-                    Self.makeRowID(stack: c.parameter("stack"), revision: revision + 1) { used.contains($0) || stack.row(id: $0) != nil }
+                    ids.next { used.contains($0) || stack.row(id: $0) != nil }
                 }
                 used.insert(row.id)
                 rows.append(row)

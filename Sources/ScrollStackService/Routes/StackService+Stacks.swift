@@ -57,9 +57,10 @@ extension StackService {
         let settings = try ModelDecoding.settings(body, base: StackSettings())
         var rows: [Row] = []
         var used = Set<String>()
+        var ids = RowIDGenerator(stack: id, revision: 1)
         if let f = try body.optional("rows") {
             for field in try f.array() {
-                let row = try ModelDecoding.row(field, maxDepth: limits.maxJSONDepth) { Self.makeRowID(stack: id, revision: 1, isTaken: used.contains) }
+                let row = try ModelDecoding.row(field, maxDepth: limits.maxJSONDepth) { ids.next(isTaken: used.contains) }
                 used.insert(row.id)
                 rows.append(row)
             }

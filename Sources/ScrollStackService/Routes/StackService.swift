@@ -94,7 +94,7 @@ public final class StackService: Sendable {
 
     /// Applies one model operation to the stack a request names and answers with the
     /// mutation result (revision, changed rows, removed rows, events). An `If-Match` that
-    /// does not name the current revision gets 412 and changes nothing.
+    /// does not name the current revision gets 412 and changes nothing; it is judged.
     ///
     /// `operation` may decode the rest of the request against the current state (for
     /// example to merge a PATCH); it must apply at most one model operation.
@@ -151,23 +151,8 @@ public final class StackService: Sendable {
         }
     }
 
-    /// A row id: `r-` and 12 hex digits derived from the stack, the revision being made and a
-    /// counter, so that replaying the journal generates the same ids; skips `isTaken` ones.
-    static func makeRowID(stack: String, revision: Int, isTaken: (String) -> Bool) -> String {
-        var attempt = 0
-        while true {
-            // FNV-1a: stable across processes (Swift's Hasher is seeded per process).
-            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            for byte in "\(stack)#\(revision)#\(attempt)".utf8 {
-                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
-            }
-            let id = "r-" + hex12(hash)
-            if !isTaken(id) { return id }
-            attempt += 1
-        }
-    }
-
-    private static func hex12(_ value: UInt64) -> String {
+    /// The low 48 bits of `value` as 12 hex digits.
+    static func hex12(_ value: UInt64) -> String {
         let digits = String(value & 0xFFFF_FFFF_FFFF, radix: 16)
         return String(repeating: "0", count: 12 - digits.count) + digits
     }

@@ -14,16 +14,16 @@ final class RowIDTests: XCTestCase {
         object(("view", object(("type", "V"))), ("size", object(("fixed", .integer(Int64(k % 7 + 1))))))
     }
 
-    /// Probes `/healthz` on fresh connections until `body` returns, then asserts every probe
-    /// answered 200 within 100 ms.
+    /// Probes `/healthz` on fresh connections, one every 10 ms (waiting on the stop signal in
+    /// between), until `body` returns; then asserts every probe answered 200 within 100 ms.
     func whileProbingHealth(port: Int, _ body: () throws -> Void) throws {
-        let done = Atomic<Bool>(false)
+        let stop = DispatchSemaphore(value: 0)
         let worst = Mutex<(count: Int, slowest: Double, failures: [String])>((0, 0, []))
         let finished = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             defer { finished.signal() }
             let deadline = Date().addingTimeInterval(180)
-            while !done.load(ordering: .acquiring), Date() < deadline {
+            while stop.wait(timeout: .now() + .milliseconds(10)) == .timedOut, Date() < deadline {
                 let start = DispatchTime.now().uptimeNanoseconds
                 let status: Int
                 do {
@@ -43,7 +43,7 @@ final class RowIDTests: XCTestCase {
             }
         }
         defer {
-            done.store(true, ordering: .releasing)
+            stop.signal()
             XCTAssertEqual(finished.wait(timeout: .now() + 30), .success, "the prober stops")
             let (count, slowest, failures) = worst.withLock { $0 }
             print("healthz probes: \(count), slowest \(Int(slowest * 1000)) ms")

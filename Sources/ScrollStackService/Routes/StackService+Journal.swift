@@ -134,7 +134,7 @@ extension StackService {
 
     /// `?revision=N`, when given: the revision a read asks for.
     func requestedRevision(_ c: RequestContext) throws(APIError) -> Int? {
-        try c.queryInt("revision", in: Int(Int32.min)...Int(Int32.max))
+        try c.queryInt("revision", in: Int(Int64.min)...Int(Int64.max))
     }
 
     /// `POST /v1/stacks/{stack}/revert {"to": N}`: a new revision equal to revision N (its
@@ -166,7 +166,7 @@ extension StackService {
             return try liveEvents(c)
         }
         try c.allowQuery(["after", "limit"])
-        let after = try c.queryInt("after", in: 0...Int(Int32.max)) ?? 0
+        let after = try c.queryInt("after", in: 0...Int(Int64.max)) ?? 0
         let limit = try c.queryInt("limit", in: 1...1000) ?? 100
         let entry = try store.entry(c.parameter("stack"))
         let revision = try entry.read { _, revision throws(APIError) in revision }
@@ -199,7 +199,7 @@ extension StackService {
                     throw APIError(status: 400, code: "bad_header", message: "Last-Event-ID must be a revision, got \"\(lastEventID)\"", field: "Last-Event-ID")
                 }
                 after = id
-            } else if let value = try c.queryInt("after", in: 0...Int(Int32.max)) {
+            } else if let value = try c.queryInt("after", in: 0...Int(Int64.max)) {
                 after = value
             }
             while after < revision {

@@ -94,7 +94,8 @@ public final class StackService: Sendable {
 
     /// Applies one model operation to the stack a request names and answers with the
     /// mutation result (revision, changed rows, removed rows, events). An `If-Match` that
-    /// does not name the current revision gets 412 and changes nothing; it is judged.
+    /// does not name the current revision gets 412 and changes nothing; it is judged once the
+    /// path's target is found, so an unknown row in the path is 404 (RFC 9110 §13.2.1).
     ///
     /// `operation` may decode the rest of the request against the current state (for
     /// example to merge a PATCH); it must apply at most one model operation.
@@ -105,6 +106,7 @@ public final class StackService: Sendable {
                 _ operation: (inout ScrollStack, _ revision: Int) throws(APIError) -> OperationResult) throws(APIError) -> HTTPResponse {
         let entry = try store.entry(context.parameter("stack"))
         return try entry.write({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> OperationResult in
+            if context.parameters["row"] != nil || context.parameters["index"] != nil { _ = try pathRow(context, in: stack) }
             try context.checkIfMatch(revision)
             return try operation(&stack, revision)
         }, persist: { result, stack, revision throws(APIError) in

@@ -54,7 +54,8 @@ final class StackStore: Sendable {
         guard removed != nil else { throw .stackNotFound(id) }
     }
 
-    func contains(_ id: String) -> Bool { entries.withLock { $0[id] != nil } }
+    /// Whether `id` is taken, also by an unreadable stack.
+    func contains(_ id: String) -> Bool { entries.withLock { $0[id] != nil } || unreadable.withLock { $0[id] != nil } }
 
     /// Every stack, ordered by id.
     func all() -> [StackEntry] {

@@ -129,11 +129,17 @@ final class NestingDepthTests: XCTestCase {
         XCTAssertThrowsError(try JSON.parse(bricked.serialized()), "jansson cannot read it back")
         let journal = try StackJournal(path: directory.appendingPathComponent("scrollstack.sqlite").path)
         try journal.recordCreation(id: "bricked", model: bricked.serialized())
+        // Deeper than any limit now, but readable: written by a server that had no limit.
+        let legacy = object(("id", "legacy"), ("rows", [Self.viewRow("a", props: Self.nested(2000))]))
+        try journal.recordCreation(id: "legacy", model: legacy.serialized())
 
         daemon = try startDaemon()
         XCTAssertTrue(daemon.startupLog.contains("cannot restore stack bricked"), daemon.startupLog)
-        XCTAssertTrue(daemon.startupLog.contains("restored 1 stacks"), daemon.startupLog)
+        XCTAssertTrue(daemon.startupLog.contains("restored 2 stacks"), daemon.startupLog)
         XCTAssertEqual(try send(daemon, "GET", "/v1/stacks/fine").text, fine)
+        let restored = try send(daemon, "GET", "/v1/stacks/legacy")
+        XCTAssertEqual(restored.status, 200)
+        XCTAssertTrue(restored.text.contains(Self.nested(2000).serializedString), "restored as it was")
         let health = try send(daemon, "GET", "/healthz")
         XCTAssertEqual(health.status, 200)
         XCTAssertEqual(health.text, #"{"status":"degraded","unavailableStacks":["bricked"]}"#)

@@ -19,8 +19,12 @@ public struct ServiceLimits: Sendable {
         self.maxJSONDepth = maxJSONDepth
     }
 
-    /// What a replay of the journal accepts: the ceiling, so that values stored under a
-    /// higher limit still come back after the limit is lowered (a lower limit applies to
-    /// new requests only).
-    static let replay = ServiceLimits(maxJSONDepth: maxJSONDepthCeiling)
+    /// What a replay of the journal accepts: whatever jansson reads, so that values stored
+    /// under a higher limit, or by a server that had none, still come back (a lower limit
+    /// applies to new requests only).
+    static let replay: ServiceLimits = {
+        var limits = ServiceLimits()
+        limits.maxJSONDepth = .max
+        return limits
+    }()
 }

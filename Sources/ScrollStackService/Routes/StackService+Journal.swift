@@ -104,7 +104,8 @@ extension StackService {
             let response = scratch.handle(HTTPRequest(method: mutation.method, path: mutation.path,
                                                       headers: [("content-type", "application/json")], body: mutation.body))
             guard response.status == 200, response.header("etag") == "\"\(mutation.revision)\"" else {
-                throw APIError.journalUnreadable("replaying revision \(mutation.revision) of \(stored.id) answered \(response.status)")
+                let answer = String(decoding: response.body.prefix(500), as: UTF8.self)
+                throw APIError.journalUnreadable("replaying revision \(mutation.revision) of \(stored.id) (\(mutation.method) \(mutation.path)) answered \(response.status) \(answer)")
             }
         }
         return try scratch.store.entry(stored.id).read { stack, revision throws(APIError) in (stack, revision) }

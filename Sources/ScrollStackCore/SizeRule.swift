@@ -40,11 +40,11 @@ public struct SizeRule: Sendable, Hashable {
     public var measuresContent: Bool { vertical == .fit || horizontal == .fit }
 
     func validate(_ field: String) throws(StackError) {
-        // One rule for both axes is named `size.fixed`; compared by bits, since NaN ≠ NaN
-        // would otherwise name `fixed(.nan)` per axis.
+        // One rule for both axes is named `size.fixed`; two NaNs count as the same rule
+        // (NaN ≠ NaN would otherwise name `fixed(.nan)` per axis).
         let uniform: Bool
         switch (vertical, horizontal) {
-        case (.fixed(let a), .fixed(let b)): uniform = a.bitPattern == b.bitPattern
+        case (.fixed(let a), .fixed(let b)): uniform = a == b || (a.isNaN && b.isNaN)
         default: uniform = vertical == horizontal
         }
         for (axis, rule) in [(Axis.vertical, vertical), (.horizontal, horizontal)] {

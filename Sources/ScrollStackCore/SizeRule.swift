@@ -40,11 +40,11 @@ public struct SizeRule: Sendable, Hashable {
     public var measuresContent: Bool { vertical == .fit || horizontal == .fit }
 
     func validate(_ field: String) throws(StackError) {
-        // One rule for both axes (as `.fixed(_:)` makes) is named `field.fixed`; NaN is
-        // unequal to itself, so compare fixed lengths by identity of value, NaN included.
+        // One rule for both axes is named `size.fixed`; two NaNs count as the same rule
+        // (NaN ≠ NaN would otherwise name `fixed(.nan)` per axis).
         let uniform: Bool
         switch (vertical, horizontal) {
-        case (.fixed(let v), .fixed(let h)): uniform = v == h || (v.isNaN && h.isNaN)
+        case (.fixed(let a), .fixed(let b)): uniform = a == b || (a.isNaN && b.isNaN)
         default: uniform = vertical == horizontal
         }
         for (axis, rule) in [(Axis.vertical, vertical), (.horizontal, horizontal)] {

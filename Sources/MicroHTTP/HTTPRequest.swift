@@ -4,10 +4,12 @@ public struct HTTPRequest: Sendable {
     public var method: String
     /// The percent-decoded path, without the query string: `/a b` for `/a%20b?x=1`.
     ///
-    /// Decoded whole, so an encoded slash (`%2F`) becomes a separator (`rawPath` keeps it);
-    /// `%00` is never decoded.
+    /// Decoded whole, so an encoded slash (`%2F`) looks like a separator: for display only.
+    /// Route on `rawPath` (`Router` decodes each segment on its own). `%00` is never decoded
+    /// (the server refuses a path holding it).
     public var path: String
-    /// The path as received, not decoded, without the query string: `/a%20b`.
+    /// The path as received, not decoded, without the query string: `/a%20b`. What
+    /// `Router.match` takes.
     public var rawPath: String
     /// Query parameters in order, percent-decoded (`+` too is a space); a parameter without
     /// `=` has the value "".

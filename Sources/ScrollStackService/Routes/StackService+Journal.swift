@@ -21,7 +21,7 @@ extension StackService {
         let due = forceSnapshot || journal.snapshotDue(id: id, revision: revision, rowCount: stack.count)
         let snapshot = due ? Self.snapshot(id: id, revision: revision, stack) : nil
         do {
-            try journal.recordMutation(id: id, revision: revision, method: request.method, path: request.path,
+            try journal.recordMutation(id: id, revision: revision, method: request.method, path: request.rawPath,
                                        body: request.body, events: events, snapshot: snapshot)
         } catch {
             logger.error("journal write failed for \(id) at revision \(revision): \(error)")

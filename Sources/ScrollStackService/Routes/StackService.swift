@@ -35,7 +35,7 @@ public final class StackService: Sendable {
 
     /// Answers one request. Never throws: every failure becomes a JSON error response.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        switch router.match(method: request.method, path: request.path) {
+        switch router.match(method: request.method, path: request.rawPath) {
         case .found(let handler, let parameters):
             do {
                 return try handler(self, RequestContext(request: request, parameters: parameters))

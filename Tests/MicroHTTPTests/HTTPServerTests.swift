@@ -111,10 +111,16 @@ final class HTTPServerTests: XCTestCase {
         let recorder = Recorder()
         let server = try makeServer(recorder: recorder)
         defer { server.stop() }
-        _ = try httpRequest(port: server.port, method: "DELETE", path: "/stacks/victim%00/rows/x?k=a%00b&%2541=%41")
+        let connection = try TestHTTPConnection(port: server.port)
+        defer { connection.close() }
+        let refused = try connection.send(method: "DELETE", path: "/stacks/victim%00/rows/x", body: Array("body".utf8))
+        XCTAssertEqual(refused.status, 400, "a decoded NUL would cut the path short")
+        XCTAssertEqual(refused.bodyString, "bad_request: the path holds %00, an encoded NUL, which no path segment may hold")
+        XCTAssertNil(refused.header("connection"), "the request was read whole: the connection stays open")
+        XCTAssertEqual(recorder.count, 0, "the handler never runs")
+        _ = try connection.send(method: "GET", path: "/stacks/x?k=a%00b&%2541=%41")
         let request = try XCTUnwrap(recorder.last)
-        XCTAssertEqual(request.path, "/stacks/victim%00/rows/x", "a decoded NUL would cut the path short")
-        XCTAssertEqual(request.query.map(\.value), ["a%00b", "A"])
+        XCTAssertEqual(request.query.map(\.value), ["a%00b", "A"], "in the query, %00 stays as it is")
         XCTAssertEqual(request.query.map(\.name), ["k", "%41"], "decoded once")
     }
 

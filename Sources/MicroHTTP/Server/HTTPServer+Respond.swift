@@ -4,20 +4,30 @@ extension HTTPServer {
     /// Builds the request, runs the handler (or, for `error`, the error responder), queues the
     /// response, and reports it to the observer. Runs on one of libmicrohttpd's threads.
     func answer(_ connection: OpaquePointer, _ state: RequestState, rejecting error: HTTPError? = nil) {
+        answer(connection, state, error, closing: error != nil)
+    }
+
+    /// Answers a request read whole with the error responder's answer to `refusal`, keeping
+    /// the connection open.
+    func answer(_ connection: OpaquePointer, _ state: RequestState, refusing refusal: HTTPError) {
+        answer(connection, state, refusal, closing: false)
+    }
+
+    private func answer(_ connection: OpaquePointer, _ state: RequestState, _ error: HTTPError?, closing: Bool) {
         state.answered = true
-        var headers: [(name: String, value: String)] = []
         var query: [(name: String, value: String)] = []
-        _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values(connection, .HEADER_KIND, collectPair, $0) }
         _ = withUnsafeMutablePointer(to: &query) { MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectPair, $0) }
         let request = HTTPRequest(method: state.method, path: state.path, rawPath: state.rawPath,
-                                  query: query, headers: headers, body: state.body)
+                                  query: query, headers: state.headers, body: state.body)
         state.body = []
         var response: HTTPResponse
         if let error {
             response = errorResponder(request, error)
-            // libmicrohttpd closes the connection anyway (the rest of the body is unread);
-            // say so, so that clients do not try to reuse it.
-            response.setConnectionClose()
+            if closing {
+                // libmicrohttpd closes the connection anyway (the rest of the body is unread);
+                // say so, so that clients do not try to reuse it.
+                response.setConnectionClose()
+            }
         } else {
             response = handler(request)
         }

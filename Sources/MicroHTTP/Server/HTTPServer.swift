@@ -18,6 +18,10 @@ import Glibc
 ///   beyond that the connection is closed without an answer.
 /// - Every other response is queued on a later libmicrohttpd call than the first, which keeps
 ///   keep-alive connections open.
+/// - A request whose head holds a NUL byte where libmicrohttpd's C strings would hide it, a
+///   control byte, a folded line or a non-token method or header name is answered 400
+///   `bad_request` (see `RequestHead`) and the connection closed; one whose path holds `%00`
+///   is answered 400 once read. Neither reaches `handler`.
 /// - Paths and query arguments are percent-decoded, except `%00`, which stays as it is.
 /// - libmicrohttpd sets `Content-Length` (or chunked encoding for streams) and `Date`, and
 ///   sends no body in answer to `HEAD`.

@@ -52,9 +52,9 @@ public final class StackService: Sendable {
         }
     }
 
-    /// The JSON answer to a failure the HTTP layer detects itself (413).
+    /// The JSON answer to a failure the HTTP layer detects itself (400, 413, 501).
     public func respond(to request: HTTPRequest, failure: HTTPError) -> HTTPResponse {
-        .error(APIError(status: failure.status, code: failure.code, message: failure.message))
+        .error(APIError(status: failure.status, code: failure.code, message: failure.message, field: failure.field))
     }
 
     /// Every route of API v1. Paths with `{row}` are also served as `rows/at/{index}`.

@@ -1,0 +1,101 @@
+import MicroHTTP
+import TestHTTPClient
+import XCTest
+
+/// Requests a hostile client sends over a raw socket: the server refuses each with 400 (or
+/// the status named) and closes, the handler never sees it, and nothing after it on the
+/// connection is run as another request.
+final class HostileRequestTests: XCTestCase {
+    var recorder: Recorder!
+    var server: HTTPServer!
+
+    override func setUpWithError() throws {
+        let recorder = Recorder()
+        self.recorder = recorder
+        server = HTTPServer(
+            configuration: .init(host: "127.0.0.1", port: 0, threads: 2, maxBodyBytes: 1000, connectionTimeout: 5, connectionLimit: 64),
+            handler: { request in
+                recorder.requests.withLock { $0.append(request) }
+                return HTTPServerTests.echo(request)
+            },
+            errorResponder: HTTPServerTests.errorResponder
+        )
+        try server.start()
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    /// Sends `bytes` on a fresh connection and reads one response; asserts the connection is
+    /// then closed without another response.
+    func refuse(_ bytes: [UInt8], status: Int = 400, _ message: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let connection = try TestHTTPConnection(port: server.port, timeout: 5)
+        defer { connection.close() }
+        try connection.sendRaw(bytes)
+        let response = try connection.readResponse()
+        XCTAssertEqual(response.status, status, response.bodyString, file: file, line: line)
+        XCTAssertEqual(response.bodyString, message, file: file, line: line)
+        XCTAssertEqual(response.header("connection")?.lowercased(), "close", file: file, line: line)
+        XCTAssertTrue(connection.isClosedByServer(within: 3), "closed after the answer", file: file, line: line)
+        XCTAssertThrowsError(try connection.readResponse(), "no second response", file: file, line: line)
+        XCTAssertEqual(recorder.count, 0, "the handler never ran", file: file, line: line)
+    }
+
+    func head(_ requestLine: String, _ fields: String = "") -> [UInt8] {
+        Array("\(requestLine)\r\nHost: x\r\n\(fields)\r\n".utf8)
+    }
+
+    /// Where `\0` stands for the raw byte 0x00.
+    func bytes(_ text: String) -> [UInt8] {
+        Array(text.replacingOccurrences(of: "\\0", with: "\u{0}").utf8)
+    }
+
+    func testARawNULNeverCutsTheRequestLineShort() throws {
+        try refuse(bytes("DELETE /stacks/victim\\0/rows/v0 HTTP/1.1\r\nHost: x\r\n\r\n"),
+                   "bad_request: the request target holds a NUL byte (0x00)")
+        try refuse(bytes("GET /x?a=1\\0&b=2 HTTP/1.1\r\nHost: x\r\n\r\n"), "bad_request: the request target holds a NUL byte (0x00)")
+        try refuse(bytes("DELETE\\0GET /x HTTP/1.1\r\nHost: x\r\n\r\n"), "bad_request: the method holds a NUL byte (0x00)")
+        try refuse(bytes("GET\\0 /x HTTP/1.1\r\nHost: x\r\n\r\n"), "bad_request: the method holds a NUL byte (0x00)")
+        try refuse(head("GE(T /x HTTP/1.1"), "bad_request: the method is not an HTTP token")
+    }
+
+    func testARawNULInAHeaderIsRefused() throws {
+        try refuse(bytes("GET /x HTTP/1.1\r\nHost: x\r\nX-Test: a\\0b\r\n\r\n"), "bad_request: the header X-Test holds a NUL byte (0x00), or a line starts with one")
+        try refuse(bytes("GET /x HTTP/1.1\r\nHost: x\r\nX-Test: a\\0\r\nX-Other: 1\r\n\r\n"), "bad_request: the header X-Test holds a NUL byte (0x00) or is folded over two lines")
+        // A line starting with NUL would end the head early, and the rest become a request.
+        try refuse(bytes("POST /x HTTP/1.1\r\nHost: x\r\n\\0\r\nDELETE /victim HTTP/1.1\r\nHost: x\r\n\r\n"),
+                   "bad_request: the header Host holds a NUL byte (0x00), or a line starts with one")
+        try refuse(bytes("GET /x HTTP/1.1\r\n\\0junk\r\n\r\n"), "bad_request: the request line is followed by a NUL byte (0x00)")
+    }
+
+    func testControlBytesFoldedLinesAndBadNamesAreRefused() throws {
+        try refuse(head("GET /x HTTP/1.1", "X-Test: a\u{1B}[2Jb\r\n"), "bad_request: the header X-Test holds the control byte 0x1B")
+        try refuse(head("GET /x HTTP/1.1", "X-Test: a\rb\r\n"), "bad_request: the header X-Test holds the control byte 0x0D")
+        try refuse(head("GET /x HTTP/1.1", "X-Test: a\r\n folded\r\n"), "bad_request: the header Host holds a NUL byte (0x00) or is folded over two lines")
+        try refuse(head("GET /x HTTP/1.1", "X(Test): a\r\n"), "bad_request: the header name \"X(Test)\" is not an HTTP token")
+        try refuse(head("GET /a\u{01}b HTTP/1.1"), "bad_request: the request target holds the byte 0x01; encode it as %01")
+        try refuse(head("GET /a b HTTP/1.1"), "bad_request: the request target holds the byte 0x20; encode it as %20")
+    }
+
+    /// What the checks must let through: bare LF line ends, spaces around values, empty
+    /// values, blank lines before the request, HTTP/1.0 without headers, cookies.
+    func testCleanHeadsInEveryAllowedShapePass() throws {
+        let shapes = [
+            "GET /ok HTTP/1.1\nHost: x\nX-Test: v  \n\n",
+            "GET /ok HTTP/1.1\r\nHost: x\r\nX-Test:\t v \t\r\nX-Empty:\r\nX-Blank:   \r\nCookie: a=b; c=d\r\n\r\n",
+            "\r\n\r\nGET /ok?q=%41&r HTTP/1.1\r\nHost: x\r\nX-Test: é ü\r\n\r\n",
+            "GET /ok HTTP/1.0\r\n\r\n",
+        ]
+        for shape in shapes {
+            let connection = try TestHTTPConnection(port: server.port, timeout: 5)
+            defer { connection.close() }
+            try connection.sendRaw(Array(shape.utf8))
+            let response = try connection.readResponse()
+            XCTAssertEqual(response.status, 200, shape.debugDescription)
+        }
+        XCTAssertEqual(recorder.count, shapes.count)
+        XCTAssertEqual(recorder.requests.withLock { $0.map { $0.header("x-test") } }, ["v  ", "v \t", "é ü", nil])
+        XCTAssertEqual(recorder.requests.withLock { $0[1].header("x-empty") }, "")
+    }
+}

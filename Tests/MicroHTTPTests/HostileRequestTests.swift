@@ -98,4 +98,74 @@ final class HostileRequestTests: XCTestCase {
         XCTAssertEqual(recorder.requests.withLock { $0.map { $0.header("x-test") } }, ["v  ", "v \t", "é ü", nil])
         XCTAssertEqual(recorder.requests.withLock { $0[1].header("x-empty") }, "")
     }
+
+    // MARK: Framing (RFC 9112 §6.3)
+
+    /// A request with `fields` and `body`, followed on the same connection by a second
+    /// request that must never run.
+    func framed(_ fields: String, _ body: String, version: String = "HTTP/1.1") -> [UInt8] {
+        Array("POST /first \(version)\r\nHost: x\r\n\(fields)\r\n\(body)DELETE /second HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+    }
+
+    /// Refused by libmicrohttpd itself (its own short HTML body): still `status`, closed,
+    /// nothing run.
+    func refusedByLibrary(_ bytes: [UInt8], status: Int = 400, file: StaticString = #filePath, line: UInt = #line) throws {
+        let connection = try TestHTTPConnection(port: server.port, timeout: 5)
+        defer { connection.close() }
+        try connection.sendRaw(bytes)
+        XCTAssertEqual(try connection.readHead().status, status, file: file, line: line)
+        XCTAssertTrue(connection.isClosedByServer(within: 3), "closed after the answer", file: file, line: line)
+        XCTAssertEqual(recorder.count, 0, "the handler never ran", file: file, line: line)
+    }
+
+    func testConflictingContentLengthsAreRefusedAndTheRestNeverRuns() throws {
+        try refuse(framed("Content-Length: 0\r\nContent-Length: 5\r\n", ""),
+                   "bad_request: the request has 2 Content-Length fields; send one")
+        try refuse(framed("Content-Length: 2\r\nContent-Length: 2\r\n", "{}"),
+                   "bad_request: the request has 2 Content-Length fields; send one")
+        for value in ["2, 2", "-1", "+2", "", "2 ", "0x2", "two"] {
+            try refusedByLibrary(framed("Content-Length: \(value)\r\n", "{}"))
+        }
+        try refusedByLibrary(framed("Content-Length: 99999999999999999999999\r\n", "{}"), status: 413)
+    }
+
+    func testTransferEncodingMustBeChunkedAloneAndLast() throws {
+        try refuse(framed("Content-Length: 5\r\nTransfer-Encoding: chunked\r\n", "0\r\n\r\n"),
+                   "bad_request: the request has both Transfer-Encoding and Content-Length; send one")
+        try refuse(framed("Transfer-Encoding: chunked\r\nContent-Length: 5\r\n", "0\r\n\r\n"),
+                   "bad_request: the request has both Transfer-Encoding and Content-Length; send one")
+        try refuse(framed("Transfer-Encoding: gzip\r\n", "abc"),
+                   "bad_request: the final transfer coding must be chunked, or the body's end cannot be known")
+        try refuse(framed("Transfer-Encoding: chunked, gzip\r\n", "0\r\n\r\n"),
+                   "bad_request: the final transfer coding must be chunked, or the body's end cannot be known")
+        try refuse(framed("Transfer-Encoding: gzip, chunked\r\n", "0\r\n\r\n"), status: 501,
+                   "not_implemented: the transfer coding gzip is not supported; send the body chunked only")
+        try refuse(framed("Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n", "0\r\n\r\n"),
+                   "bad_request: chunked is applied more than once")
+        try refuse(framed("Transfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n", "0\r\n\r\n"), status: 501,
+                   "not_implemented: the transfer coding gzip is not supported; send the body chunked only")
+        try refuse(framed("Transfer-Encoding: chunked;x=1\r\n", "0\r\n\r\n"),
+                   "bad_request: Transfer-Encoding must be one field saying exactly chunked")
+        try refuse(framed("Transfer-Encoding: chunked\r\n", "0\r\n\r\n", version: "HTTP/1.0"),
+                   "bad_request: an HTTP/1.0 request cannot use Transfer-Encoding")
+    }
+
+    func testInvalidChunksAreRefused() throws {
+        for chunks in ["zz\r\n{}\r\n0\r\n\r\n", "-1\r\n{}\r\n0\r\n\r\n", "2 \r\n{}\r\n0\r\n\r\n",
+                       "0x2\r\n{}\r\n0\r\n\r\n", "2\r\n{}XX0\r\n\r\n", ";x\r\n{}\r\n0\r\n\r\n"] {
+            try refusedByLibrary(framed("Transfer-Encoding: chunked\r\n", chunks))
+        }
+        try refusedByLibrary(framed("Transfer-Encoding: chunked\r\n", "fffffffffffffffffffff\r\n{}\r\n0\r\n\r\n"), status: 413)
+    }
+
+    /// The forms that are fine: one `chunked` in any case, chunk extensions, one length.
+    func testValidFramingIsServedOnAKeptAliveConnection() throws {
+        let connection = try TestHTTPConnection(port: server.port, timeout: 5)
+        defer { connection.close() }
+        try connection.sendRaw(Array("POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: Chunked\r\n\r\n2;ext=1\r\n{}\r\n0\r\n\r\n".utf8))
+        XCTAssertEqual(try connection.readResponse().bodyString, "POST /a ? x=- body=2")
+        try connection.sendRaw(Array("POST /b HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc".utf8))
+        XCTAssertEqual(try connection.readResponse().bodyString, "POST /b ? x=- body=3")
+        XCTAssertEqual(recorder.count, 2)
+    }
 }

@@ -55,8 +55,10 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
         state.path = url.map { String(cString: $0) } ?? "/"
         do throws(HTTPError) {
             guard let method, let url, let version else { throw HTTPError.badRequest("the request line is incomplete") }
-            state.headers = try RequestHead(connection: connection, method: method, target: url, version: version,
-                                            targetLength: state.targetLength).headers
+            let head = try RequestHead(connection: connection, method: method, target: url, version: version,
+                                       targetLength: state.targetLength)
+            try head.checkFraming(http10: strcmp(version, "HTTP/1.0") == 0)
+            state.headers = head.headers
             try checkTarget(state.rawTarget)
         } catch {
             // Malformed: answered now, so libmicrohttpd reads nothing more and closes.

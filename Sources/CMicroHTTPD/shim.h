@@ -5,6 +5,9 @@
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/socket.h>
+/* epoll and eventfd: MicroHTTP's stream monitor (Glibc does not export them). */
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <microhttpd.h>
 
 /* MHD_get_connection_info is variadic, so Swift cannot call it: these ask for one field each. */

@@ -40,6 +40,12 @@ struct ScrollStackDaemon: ParsableCommand {
     @Option(help: "The most connections served at once; more are refused.")
     var connectionLimit = 512
 
+    @Option(help: "Seconds a live event stream may stay quiet before a heartbeat comment is sent (notices clients gone without closing).")
+    var streamHeartbeat = 15
+
+    @Option(help: "Seconds a live event stream may go without an event before the server ends it (EventSource clients reconnect).")
+    var streamIdleTimeout = 300
+
     @Option(help: "The lowest level logged: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -55,6 +61,8 @@ struct ScrollStackDaemon: ParsableCommand {
         guard maxBodyBytes >= 1 else { throw ValidationError("--max-body-bytes must be at least 1") }
         guard connectionTimeout >= 1 else { throw ValidationError("--connection-timeout must be at least 1 second") }
         guard connectionLimit >= 1 else { throw ValidationError("--connection-limit must be at least 1") }
+        guard streamHeartbeat >= 1 else { throw ValidationError("--stream-heartbeat must be at least 1 second") }
+        guard streamIdleTimeout >= 1 else { throw ValidationError("--stream-idle-timeout must be at least 1 second") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -107,7 +115,8 @@ struct ScrollStackDaemon: ParsableCommand {
         let server = HTTPServer(
             configuration: HTTPServer.Configuration(
                 host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes,
-                connectionTimeout: connectionTimeout, connectionLimit: connectionLimit
+                connectionTimeout: connectionTimeout, connectionLimit: connectionLimit,
+                streamHeartbeat: Double(streamHeartbeat), streamIdleTimeout: Double(streamIdleTimeout)
             ),
             handler: { service.handle($0) },
             errorResponder: { service.respond(to: $0, failure: $1) }

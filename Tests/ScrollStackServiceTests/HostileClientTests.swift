@@ -2,6 +2,7 @@ import Foundation
 import Jansson
 import MicroHTTP
 import ScrollStackService
+import Synchronization
 import TestHTTPClient
 import XCTest
 
@@ -48,5 +49,66 @@ final class HostileClientTests: XCTestCase {
         XCTAssertEqual(reply.errorField, "If-Match")
         XCTAssertTrue(closed)
         XCTAssertEqual(try server.request("GET", "/v1/stacks/victim").status, 200)
+    }
+
+    /// 1,000 clients open the live events of a quiet stack and go away, 50 at a time, on a
+    /// server of 64 connections: each stream's slot comes back at once, and a fresh
+    /// `/healthz` answers within 100 ms throughout and after.
+    func testAThousandAbandonedStreamsNeverLockClientsOut() throws {
+        let done = Atomic<Bool>(false)
+        let probes = Mutex<(count: Int, slowest: Double, failures: [String])>((0, 0, []))
+        let prober = DispatchGroup()
+        let port = server.port
+        DispatchQueue.global().async(group: prober) {
+            while !done.load(ordering: .acquiring) {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let outcome = Result { try httpRequest(port: port, method: "GET", path: "/healthz").status }
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                probes.withLock { probes in
+                    probes.count += 1
+                    probes.slowest = max(probes.slowest, seconds)
+                    if case .failure(let error) = outcome { probes.failures.append("\(error)") }
+                    if case .success(let status) = outcome, status != 200 { probes.failures.append("status \(status)") }
+                }
+                usleep(2_000)  // pacing, not synchronization
+            }
+        }
+        for wave in 0..<20 {
+            var clients: [TestHTTPConnection] = []
+            for _ in 0..<50 {
+                let client = try TestHTTPConnection(port: port, timeout: 5)
+                try client.sendRaw(Array("GET /v1/stacks/victim/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".utf8))
+                clients.append(client)
+            }
+            for client in clients {
+                let head = try client.readHead()
+                XCTAssertEqual(head.status, 200, "wave \(wave)")
+            }
+            clients.forEach { $0.close() }
+            XCTAssertTrue(eventually(5) { server.server.openStreams == 0 }, "wave \(wave): \(server.server.openStreams) streams still held")
+        }
+        done.store(true, ordering: .releasing)
+        XCTAssertEqual(prober.wait(timeout: .now() + 10), .success)
+        XCTAssertTrue(eventually(5) { server.server.requestsInFlight == 0 }, "slots back: \(server.server.requestsInFlight) requests held")
+        for _ in 0..<20 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            XCTAssertEqual(try server.request("GET", "/healthz").status, 200)
+            XCTAssertLessThan(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, 0.1, "a fresh /healthz after")
+        }
+        let seen = probes.withLock { $0 }
+        print("abandoned streams: \(seen.count) probes during 1,000 abandoned streams, slowest \(Int(seen.slowest * 1000)) ms")
+        XCTAssertGreaterThan(seen.count, 20)
+        XCTAssertEqual(seen.failures, [])
+        XCTAssertLessThan(seen.slowest, 0.1, "every /healthz within 100 ms during the run")
+    }
+
+    /// Waits until `condition` holds, up to `timeout` seconds (polled every 5 ms).
+    func eventually(_ timeout: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
+        while !condition() {
+            if DispatchTime.now().uptimeNanoseconds > deadline { return false }
+            usleep(5_000)
+        }
+        return true
     }
 }

@@ -46,6 +46,7 @@ extension HTTPServer {
         if let stream = response.stream {
             stream.attach(to: connection)
             track(stream)
+            monitor?.watch(stream, socket: cmhd_connection_socket(connection))
             // Size unknown (MHD_SIZE_UNKNOWN): sent chunked. libmicrohttpd holds a reference
             // (released by `streamReleased`) for as long as it may read from the stream.
             mhdResponse = MHD_create_response_from_callback(UInt64.max, 4096, streamReader,

@@ -164,7 +164,8 @@ extension StackService {
         guard let journal else { throw .storageFailed("this service keeps no journal") }
         let lastEventID = c.request.header("last-event-id")
         let entry = try store.entry(c.parameter("stack"))
-        let stream = HTTPStream()
+        // The heartbeat is an SSE comment: clients ignore it; a gone one makes the write fail.
+        let stream = HTTPStream(heartbeat: Array(":\n\n".utf8))
         try entry.read { _, revision throws(APIError) in
             var after = revision
             if let lastEventID {

@@ -122,7 +122,7 @@ struct ScrollStackDaemon: ParsableCommand {
             errorResponder: { service.respond(to: $0, failure: $1) }
         )
         server.requestObserver = { request, response, microseconds in
-            logger.info("\(request.method) \(request.target) \(response.status) \(microseconds)µs")
+            logger.info("\(request.summary) \(response.status) \(microseconds)µs")
         }
         do {
             try server.start()

@@ -102,6 +102,33 @@ final class HostileClientTests: XCTestCase {
         XCTAssertLessThan(seen.slowest, 0.1, "every /healthz within 100 ms during the run")
     }
 
+    /// The batch route owns `rows/batch`: its methods only; and `Allow` on `/v1/stacks`
+    /// is what Docs/API.md shows.
+    func testAllowListsThePathsOwnMethods() throws {
+        for method in ["OPTIONS", "GET", "DELETE"] {
+            let reply = try server.request(method, "/v1/stacks/victim/rows/batch")
+            XCTAssertEqual(reply.status, 405, method)
+            XCTAssertEqual(reply.header("allow"), "POST", method)
+        }
+        let stacks = try server.request("DELETE", "/v1/stacks")
+        XCTAssertEqual(stacks.header("allow"), "GET, HEAD, POST")
+        XCTAssertEqual(stacks["error.message"]?.stringValue, "DELETE is not allowed here; allowed: GET, HEAD, POST")
+        let apiDoc = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Docs/API.md").standardizedFileURL, encoding: .utf8)
+        XCTAssertTrue(apiDoc.contains("Allow: GET, HEAD, POST\n…\n" + stacks.text), "Docs/API.md shows this answer")
+    }
+
+    /// A chunked body over the limit gets its JSON 413 at once, while the body is still open.
+    func testAnOverLimitChunkedBodyIsAnsweredAtOnce() throws {
+        server.stop()
+        server = try ServerHarness(maxBodyBytes: 1000)
+        let (reply, closed) = try rawExchange(Array("POST /v1/layout HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5dc\r\n".utf8)
+                                              + [UInt8](repeating: 0x20, count: 1500) + Array("\r\n".utf8))
+        XCTAssertEqual(reply.status, 413)
+        XCTAssertEqual(reply.errorCode, "payload_too_large")
+        XCTAssertTrue(closed)
+    }
+
     /// Waits until `condition` holds, up to `timeout` seconds (polled every 5 ms).
     func eventually(_ timeout: Double, _ condition: () -> Bool) -> Bool {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)

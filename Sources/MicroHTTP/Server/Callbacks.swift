@@ -31,8 +31,10 @@ let uriReceived: URILogCallback = { cls, uri, _ in
 /// The access handler. libmicrohttpd calls it once when the headers are complete, once per
 /// piece of body, and once more with `*upload_data_size == 0` when the request is complete.
 /// The response is queued on that last call, for every method: queuing one on the first
-/// call makes libmicrohttpd close a keep-alive connection. The exception is a body declared
-/// too large, refused on the first call precisely so that the connection closes unread.
+/// call makes libmicrohttpd close a keep-alive connection. The exceptions: a malformed head
+/// and a body declared too large, refused on the first call precisely so that the connection
+/// closes unread; and a chunked body growing over the limit, answered in its middle
+/// (`answerMidBody`), then drained for at most one more limit's worth and closed.
 let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, requestContext in
     guard let cls, let connection, let requestContext, let uploadDataSize else { return .NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
@@ -62,7 +64,6 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
             try checkTarget(state.rawTarget)
         } catch {
             // Malformed: answered now, so libmicrohttpd reads nothing more and closes.
-            state.rejected = true
             server.answer(connection, state, rejecting: error)
             return .YES
         }
@@ -73,7 +74,6 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
            let length = Int(String(cString: declared).trimmingSpaces), length > limit {
             // Too large by its own account: refuse before reading a byte of it. Queued now,
             // libmicrohttpd stops reading, sends no `100 Continue`, and closes after the answer.
-            state.rejected = true
             server.answer(connection, state, rejecting: .payloadTooLarge(limit: limit))
         }
         return .YES
@@ -82,18 +82,19 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
     let size = uploadDataSize.pointee
     if size > 0 {
         uploadDataSize.pointee = 0
-        if state.answered || state.refusal != nil { return .YES }
         if state.rejected {
-            // Over the limit in a chunked body: libmicrohttpd cannot queue a response until the
-            // body has been read, so drain (and drop) up to one more limit's worth for the 413,
-            // then give up and close the connection.
+            // Answered in the middle of the body: drain (and drop) up to one more limit's
+            // worth, so a client still sending reads the answer rather than a reset, then close.
             state.discarded += size
             return state.discarded > limit ? .NO : .YES
         }
+        if state.answered || state.refusal != nil { return .YES }
         if state.body.count + size > limit {
+            // Over the limit in a chunked body: answered now, not after the whole body.
             state.rejected = true
             state.discarded = state.body.count + size - limit
             state.body = []
+            server.answerMidBody(connection, state, .payloadTooLarge(limit: limit))
             return .YES
         }
         if let uploadData {
@@ -104,11 +105,13 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
         return .YES
     }
 
+    // Answered in the middle of the body: the answer is sent; close.
+    if state.rejected { return .NO }
     if !state.answered {
         if let refusal = state.refusal {
             server.answer(connection, state, refusing: refusal)
         } else {
-            server.answer(connection, state, rejecting: state.rejected ? .payloadTooLarge(limit: limit) : nil)
+            server.answer(connection, state)
         }
     }
     return .YES

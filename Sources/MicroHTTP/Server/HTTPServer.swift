@@ -13,9 +13,9 @@ import Glibc
 ///
 /// - Bodies are accumulated up to `maxBodyBytes`. A body declared larger (`Content-Length`)
 ///   is answered at once with the error responder's 413 and `Connection: close`, without
-///   reading it; a chunked body that grows larger is drained up to one more limit's worth,
-///   then answered the same way (libmicrohttpd cannot answer in the middle of a body), and
-///   beyond that the connection is closed without an answer.
+///   reading it; a chunked body that grows larger is answered the same way as soon as it
+///   does (written to the socket directly: libmicrohttpd cannot answer in the middle of a
+///   body), then drained for up to one more limit's worth, and the connection closed.
 /// - Streams (`HTTPResponse.stream`) end when their client hangs up (noticed at once), get
 ///   their heartbeat when quiet for `streamHeartbeat`, and are closed after
 ///   `streamIdleTimeout` without a write (see `StreamMonitor`).

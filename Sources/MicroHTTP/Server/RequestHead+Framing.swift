@@ -41,7 +41,7 @@ extension RequestHead {
             throw .badRequest("chunked is applied more than once", field: "Transfer-Encoding")
         }
         if let other = codings.first(where: { $0 != "chunked" }) {
-            throw HTTPError(status: 501, code: "not_implemented", message: "the transfer coding \(Self.printable(other)) is not supported; send the body chunked only",
+            throw HTTPError(status: 501, code: "not_implemented", message: "the transfer coding \(HTTPRequest.printable(other)) is not supported; send the body chunked only",
                             field: "Transfer-Encoding")
         }
         guard encodings.count == 1, encodings[0].value.lowercased() == "chunked" else {

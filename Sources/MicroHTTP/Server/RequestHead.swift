@@ -79,7 +79,7 @@ struct RequestHead {
             }
             let name = String(decoding: UnsafeRawBufferPointer(start: field.name, count: field.nameLength), as: UTF8.self)
             guard field.nameLength > 0, only(nameStart..<nameEnd, Self.isTokenByte) else {
-                throw .badRequest("the header name \"\(Self.printable(name))\" is not an HTTP token")
+                throw .badRequest("the header name \"\(HTTPRequest.printable(name))\" is not an HTTP token")
             }
             let value = UnsafeRawBufferPointer(start: field.value, count: field.valueLength)
             if let control = value.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
@@ -111,19 +111,6 @@ struct RequestHead {
         return digits.count == 1 ? "0" + digits : digits
     }
 
-    /// `text` with every byte outside printable ASCII, and `\`, written `\xHH`: safe in
-    /// messages and on one log line, whatever a client sent.
-    static func printable(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            if byte < 0x20 || byte > 0x7E || byte == UInt8(ascii: "\\") {
-                result += "\\x" + hex(byte)
-            } else {
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            }
-        }
-        return result
-    }
 }
 
 /// Collects header fields with their lengths (libmicrohttpd's `_n` iterator).

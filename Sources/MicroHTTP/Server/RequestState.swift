@@ -28,7 +28,8 @@ final class RequestState {
     var body: [UInt8] = []
     /// A response was queued (or is being produced): further calls do nothing.
     var answered = false
-    /// The body went over the limit: what follows is discarded, and answered 413.
+    /// The body went over the limit and was answered 413 in its middle: what follows is
+    /// drained and dropped, then the connection closed.
     var rejected = false
     /// Bytes discarded after the body went over the limit.
     var discarded = 0

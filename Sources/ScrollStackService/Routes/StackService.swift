@@ -42,7 +42,7 @@ public final class StackService: Sendable {
             } catch let error as APIError {
                 return .error(error)
             } catch {
-                logger.error("unexpected error for \(request.method) \(request.path): \(error)")
+                logger.error("unexpected error for \(request.summary): \(error)")
                 return .error(APIError(status: 500, code: "internal_error", message: "unexpected error: \(error)"))
             }
         case .methodNotAllowed(let allowed):

@@ -42,6 +42,11 @@ struct ScrollStackDaemon: ParsableCommand {
 
     @Option(help: "How deeply a row's props and content may nest in arrays and objects (1…\(ServiceLimits.maxJSONDepthCeiling)); deeper ones get 422.")
     var maxJSONDepth = ServiceLimits.defaultMaxJSONDepth
+    @Option(help: "Seconds a live event stream may stay quiet before a heartbeat comment is sent (notices clients gone without closing).")
+    var streamHeartbeat = 15
+
+    @Option(help: "Seconds a live event stream may go without an event before the server ends it (EventSource clients reconnect).")
+    var streamIdleTimeout = 300
 
     @Option(help: "The lowest level logged: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
@@ -61,6 +66,8 @@ struct ScrollStackDaemon: ParsableCommand {
         guard (1...ServiceLimits.maxJSONDepthCeiling).contains(maxJSONDepth) else {
             throw ValidationError("--max-json-depth must be 1…\(ServiceLimits.maxJSONDepthCeiling)")
         }
+        guard streamHeartbeat >= 1 else { throw ValidationError("--stream-heartbeat must be at least 1 second") }
+        guard streamIdleTimeout >= 1 else { throw ValidationError("--stream-idle-timeout must be at least 1 second") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -116,13 +123,14 @@ struct ScrollStackDaemon: ParsableCommand {
         let server = HTTPServer(
             configuration: HTTPServer.Configuration(
                 host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes,
-                connectionTimeout: connectionTimeout, connectionLimit: connectionLimit
+                connectionTimeout: connectionTimeout, connectionLimit: connectionLimit,
+                streamHeartbeat: Double(streamHeartbeat), streamIdleTimeout: Double(streamIdleTimeout)
             ),
             handler: { service.handle($0) },
             errorResponder: { service.respond(to: $0, failure: $1) }
         )
         server.requestObserver = { request, response, microseconds in
-            logger.info("\(request.method) \(request.target) \(response.status) \(microseconds)µs")
+            logger.info("\(request.summary) \(response.status) \(microseconds)µs")
         }
         do {
             try server.start()

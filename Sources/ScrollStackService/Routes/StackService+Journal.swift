@@ -21,7 +21,7 @@ extension StackService {
         let due = forceSnapshot || journal.snapshotDue(id: id, revision: revision, rowCount: stack.count)
         let snapshot = due ? Self.snapshot(id: id, revision: revision, stack) : nil
         do {
-            try journal.recordMutation(id: id, revision: revision, method: request.method, path: request.path,
+            try journal.recordMutation(id: id, revision: revision, method: request.method, path: request.rawPath,
                                        body: request.body, events: events, snapshot: snapshot)
         } catch {
             logger.error("journal write failed for \(id) at revision \(revision): \(error)")
@@ -192,7 +192,8 @@ extension StackService {
         guard let journal else { throw .storageFailed("this service keeps no journal") }
         let lastEventID = c.request.header("last-event-id")
         let entry = try store.entry(c.parameter("stack"))
-        let stream = HTTPStream()
+        // The heartbeat is an SSE comment: clients ignore it; a gone one makes the write fail.
+        let stream = HTTPStream(heartbeat: Array(":\n\n".utf8))
         try entry.read { _, revision throws(APIError) in
             var after = revision
             if let lastEventID {

@@ -40,14 +40,14 @@ public final class StackService: Sendable {
 
     /// Answers one request. Never throws: every failure becomes a JSON error response.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        switch router.match(method: request.method, path: request.path) {
+        switch router.match(method: request.method, path: request.rawPath) {
         case .found(let handler, let parameters):
             do {
                 return try handler(self, RequestContext(request: request, parameters: parameters))
             } catch let error as APIError {
                 return .error(error)
             } catch {
-                logger.error("unexpected error for \(request.method) \(request.path): \(error)")
+                logger.error("unexpected error for \(request.summary): \(error)")
                 return .error(APIError(status: 500, code: "internal_error", message: "unexpected error: \(error)"))
             }
         case .methodNotAllowed(let allowed):
@@ -57,9 +57,9 @@ public final class StackService: Sendable {
         }
     }
 
-    /// The JSON answer to a failure the HTTP layer detects itself (413).
+    /// The JSON answer to a failure the HTTP layer detects itself (400, 413, 501).
     public func respond(to request: HTTPRequest, failure: HTTPError) -> HTTPResponse {
-        .error(APIError(status: failure.status, code: failure.code, message: failure.message))
+        .error(APIError(status: failure.status, code: failure.code, message: failure.message, field: failure.field))
     }
 
     /// Every route of API v1. Paths with `{row}` are also served as `rows/at/{index}`.

@@ -78,7 +78,8 @@ public struct Settle: Sendable, Hashable {
     /// The paging rule: a flick at least `pagingVelocityThreshold` fast goes to the first stop
     /// beyond the release point in its direction, but at most one stop from `startPage` (the
     /// page the drag began on); a slower one to the stop nearest the release point. The snap
-    /// is a `CriticalSpring` from the release point and velocity.
+    /// is a `CriticalSpring` from the release point and velocity; its path is clamped to the
+    /// range (widened to the release point when that lies outside).
     ///
     /// - Complexity: O(log stops + duration in ms).
     public static func page(release: Double, velocity: Double, startPage: Int, stops: PageStops) -> Settle {
@@ -99,7 +100,11 @@ public struct Settle: Sendable, Hashable {
             page = stops.nearestIndex(release)
         }
         let spring = CriticalSpring(start: release, target: stops[page], velocity: velocity)
-        return Settle(motion: .spring, target: stops[page], page: page, duration: spring.duration, offsetAt: spring.offset(at:))
+        // No rubber band: the snap never shows beyond the range's ends.
+        let (low, high) = (Swift.min(stops.low, release), Swift.max(stops.high, release))
+        return Settle(motion: .spring, target: stops[page], page: page, duration: spring.duration) { t in
+            Swift.min(Swift.max(spring.offset(at: t), low), high)
+        }
     }
 
     init(motion: Motion, target: Double, page: Int?, duration: Double, offsetAt: @escaping @Sendable (Double) -> Double) {

@@ -105,6 +105,15 @@ final class SettleTests: XCTestCase {
         XCTAssertEqual(settle.curve(fps: 30).last?.offset, 1125)
     }
 
+    /// A violent flick overshoots with the spring, but the path never leaves the range.
+    func testTheSnapStaysInsideTheRange() throws {
+        let settle = try pages(startingAt: 1125).settle(release: 1200, velocity: 1e6, rate: Deceleration.normal)
+        XCTAssertEqual(settle.page, 4)
+        let curve = settle.curve(fps: 240)
+        XCTAssertTrue(curve.allSatisfy { $0.offset <= 1500 && $0.offset >= 0 })
+        XCTAssertTrue(curve.contains { $0.offset == 1500 }, "it reaches the end before settling")
+    }
+
     func testTheRateDoesNotChangeAPagingSettle() throws {
         let stack = try pages(startingAt: 750)
         XCTAssertEqual(stack.settle(release: 800, velocity: 800, rate: Deceleration.fast),

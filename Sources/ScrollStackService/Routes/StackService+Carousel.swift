@@ -18,13 +18,13 @@ extension StackService {
         let velocityField = try body.required("velocity")
         let velocity = try velocityField.double()
         guard velocity.isFinite, abs(velocity) <= Self.maxVelocity else {
-            throw .invalid(velocityField.path, "must be a finite velocity within ±10000000 points per second, got \(velocity)")
+            throw .invalid(velocityField.path, "must be a finite velocity within ±10000000 points per second, got \(Self.text(velocity))")
         }
         let rate = try body.optional("decelerationRate").map { f throws(APIError) in try decelerationRate(f) } ?? Deceleration.normal
         var fps = 60.0
         if let f = try body.optional("fps") {
             fps = try f.double()
-            guard (1...240).contains(fps) else { throw .invalid(f.path, "must be in 1…240 frames per second, got \(fps)") }
+            guard (1...240).contains(fps) else { throw .invalid(f.path, "must be in 1…240 frames per second, got \(Self.text(fps))") }
         }
         let dryRun = try body.optional("dryRun")?.bool() ?? false
         let offsetField = try body.optional("offset")
@@ -39,12 +39,12 @@ extension StackService {
                     release = try ModelDecoding.point(offsetField, base: release)
                 }
                 for (name, value) in [("x", release.x), ("y", release.y)] where !(abs(value) <= 1e15) {
-                    throw .invalid(offsetField.path + (offsetField.value.objectValue == nil ? "" : "." + name), "must be within ±1e15, got \(value)")
+                    throw .invalid(offsetField.path + (offsetField.value.objectValue == nil ? "" : "." + name), "must be within ±1e15, got \(Self.text(value))")
                 }
             }
             let settle = stack.settle(release: release[axis], velocity: velocity, rate: rate)
             guard settle.sampleCount(fps: fps) <= Settle.maxSamples else {
-                throw .invalid("fps", "the curve would take more than \(Settle.maxSamples) samples (\(settle.duration) s at \(fps) fps): lower fps")
+                throw .invalid("fps", "the curve would take more than \(Settle.maxSamples) samples (\(settle.duration) s at \(Self.text(fps)) fps): lower fps")
             }
             var target = release
             target[axis] = settle.target
@@ -74,6 +74,11 @@ extension StackService {
         return HTTPResponse(status: 200, headers: response.headers, body: JSON.object(answer).serialized())
     }
 
+    /// A number as a client wrote it: `2`, not `2.0`.
+    static func text(_ value: Double) -> String {
+        value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+    }
+
     /// `"normal"` (0.998) | `"fast"` (0.99) | a number in (0, 1): the velocity's factor per millisecond.
     func decelerationRate(_ field: Field) throws(APIError) -> Double {
         if field.value.stringValue != nil {
@@ -83,7 +88,7 @@ extension StackService {
             throw .wrongType(field.path, expected: "\"normal\", \"fast\" or a number in (0, 1)", got: field.value.typeName)
         }
         let rate = try field.double()
-        guard rate > 0, rate < 1 else { throw .invalid(field.path, "must be \"normal\", \"fast\" or a number in (0, 1), got \(rate)") }
+        guard rate > 0, rate < 1 else { throw .invalid(field.path, "must be \"normal\", \"fast\" or a number in (0, 1), got \(Self.text(rate))") }
         return rate
     }
 
@@ -93,7 +98,7 @@ extension StackService {
     func menuWindow(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(["around", "index", "width"])
         let width = try c.queryNumber("width")
-        if let width, !(0...1e9).contains(width) { throw .badQuery("width", "must be in 0…1000000000, got \(width)") }
+        if let width, !(0...1e9).contains(width) { throw .badQuery("width", "must be in 0…1000000000, got \(Self.text(width))") }
         let index = try c.queryInt("index", in: 0...Int(Int32.max))
         let around = c.query("around")
         guard (around == nil) != (index == nil) else { throw .badQuery("around", "give exactly one of around (a row id) and index (an item index)") }

@@ -52,6 +52,20 @@ final class PageStopsTests: XCTestCase {
         XCTAssertEqual(other.pagingState()?.pageSize, 175)
     }
 
+    func testFractionPagesWithCentreAndTrailingAlignment() throws {
+        // Area 340, pages of 170 (6 over 1000); range [−10, 610]. Anchors: leading 10 + 5,
+        // trailing 400 − 10 − 6 = 384, centre 199.5.
+        func stops(_ alignment: PagingSettings.Alignment) throws -> [Double] {
+            let paging = PagingSettings(size: .fraction(0.5), alignment: alignment, sizeInsets: EdgeInsets(left: 20, right: 20),
+                                        positionInsets: EdgeInsets(left: 5, right: 6))
+            return Carousel.stops(try Carousel.stack([250, 250, 250, 250], paging: paging, contentInsets: EdgeInsets(left: 10, right: 10)))
+        }
+        // Trailing: 170(k + 1) − 384 = −214, −44, 126, 296, 466, 636.
+        XCTAssertEqual(try stops(.trailing), [-10, 126, 296, 466, 610])
+        // Centre: 170k + 85 − 199.5 = −114.5, 55.5, 225.5, 395.5, 565.5, 735.5.
+        XCTAssertEqual(try stops(.center), [-10, 55.5, 225.5, 395.5, 565.5, 610])
+    }
+
     func testStopsAtTheEndsWhenPagesDoNotDivideTheContent() throws {
         // 1200 / 400 divides: 0, 400, 800 — the last page offset is the range's end.
         XCTAssertEqual(Carousel.stops(try Carousel.stack([400, 400, 400], paging: PagingSettings())), [0, 400, 800])

@@ -131,6 +131,7 @@ extension StackService {
         guard body.has("row") != body.has("index") else { throw .invalid(nil, "give exactly one of \"row\" (a row id or index) and \"index\" (an item index)") }
         let row = try body.optional("row").map { f throws(APIError) in try ModelDecoding.reference(f) }
         let index = try body.optional("index").map { f throws(APIError) in try f.int() }
+        var carousel: [(String, JSON)] = []
         let response = try mutate(c) { stack, _ throws(APIError) in
             _ = try requireMenu(stack)
             let entries = stack.menuEntries()
@@ -138,12 +139,13 @@ extension StackService {
             guard let stops = stack.pageStops(), stops.count > 0 else { throw .invalid(nil, "the stack has no pages to select") }
             var offset = stack.settings.offset
             offset[stack.settings.axis] = stops[Swift.min(item, stops.count - 1)]
-            return try model { () throws(StackError) in try stack.scroll(to: .offset(offset)) }
+            let result = try model { () throws(StackError) in try stack.scroll(to: .offset(offset)) }
+            // The geometry of this very revision, taken under the stack's write lock.
+            carousel = ModelEncoding.carouselLayout(stack, offset: nil)
+            return result
         }
         guard response.status == 200, case .object(var answer)? = try? JSON.parse(response.body) else { return response }
-        try store.entry(c.parameter("stack")).read { stack, _ throws(APIError) in
-            for (key, value) in ModelEncoding.carouselLayout(stack, offset: nil) { answer[key] = value }
-        }
+        for (key, value) in carousel { answer[key] = value }
         return HTTPResponse(status: 200, headers: response.headers, body: JSON.object(answer).serialized())
     }
 

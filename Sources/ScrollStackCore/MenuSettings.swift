@@ -17,6 +17,15 @@ public struct MenuSettings: Sendable, Hashable {
             }
         }
 
+        /// The mode's name as the API writes it.
+        public var modeName: String {
+            switch self {
+            case .fixed: "fixed"
+            case .sizeToFit: "sizeToFit"
+            case .selfSizing: "selfSizing"
+            }
+        }
+
         /// Whether item widths come from measuring titles.
         public var measuresTitles: Bool {
             if case .fixed = self { return false }

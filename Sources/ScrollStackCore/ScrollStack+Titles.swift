@@ -17,14 +17,3 @@ extension ScrollStack {
         }
     }
 }
-
-extension MenuSettings.ItemSize {
-    /// The mode's name as the API writes it.
-    public var modeName: String {
-        switch self {
-        case .fixed: "fixed"
-        case .sizeToFit: "sizeToFit"
-        case .selfSizing: "selfSizing"
-        }
-    }
-}

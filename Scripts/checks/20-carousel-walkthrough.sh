@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # Runs README.md's carousel walkthrough (the commands between the carousel-walkthrough
 # markers, verbatim but for the port) against a fresh scrollstackd, and checks the answers
-# the README quotes. Needs the debug build (`swift build`), curl and python3.
+# the README quotes. Needs the debug build (`swift build`); installs curl and python3 if missing.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 binary=.build/debug/scrollstackd
 [ -x "$binary" ] || { echo "skipped: $binary is not built"; exit 0; }
+missing=()
+for tool in curl python3; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+if [ "${#missing[@]}" -gt 0 ]; then
+    SUDO=$([ "$(id -u)" -eq 0 ] || echo sudo)
+    $SUDO apt-get -o DPkg::Lock::Timeout=900 install -y -qq "${missing[@]}" >/dev/null \
+        || { echo "skipped: cannot install ${missing[*]}"; exit 0; }
+fi
 work=$(mktemp -d)
 pid=""
 cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }

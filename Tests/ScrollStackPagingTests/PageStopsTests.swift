@@ -66,6 +66,17 @@ final class PageStopsTests: XCTestCase {
         XCTAssertEqual(try stops(.center), [-10, 55.5, 225.5, 395.5, 565.5, 610])
     }
 
+    /// A vertical stack pages along y with the top and bottom insets.
+    func testVerticalPaging() throws {
+        // Viewport 400 tall, top content inset 20: area 380, half pages of 190 at 190k − 20;
+        // ⌈1000/190⌉ = 6 pages; range [−20, 600].
+        var settings = StackSettings(axis: .vertical, viewport: Size(width: 200, height: 400), contentInsets: EdgeInsets(top: 20))
+        settings.paging = PagingSettings(size: .fraction(0.5), positionInsets: EdgeInsets(left: 50))
+        let stack = try ScrollStack(settings: settings, rows: (0..<4).map { Carousel.row("r\($0)", 250) })
+        XCTAssertEqual(Carousel.stops(stack), [-20, 170, 360, 550, 600])
+        XCTAssertEqual(stack.pagingState(offset: Point(x: 0, y: 265))?.progress, 1.5)
+    }
+
     func testStopsAtTheEndsWhenPagesDoNotDivideTheContent() throws {
         // 1200 / 400 divides: 0, 400, 800 — the last page offset is the range's end.
         XCTAssertEqual(Carousel.stops(try Carousel.stack([400, 400, 400], paging: PagingSettings())), [0, 400, 800])

@@ -245,12 +245,12 @@ final class CarouselEndpointTests: XCTestCase {
         XCTAssertEqual(ids(window["after"]), [])
         XCTAssertEqual(window["missingAfter"], try j(#"{"width": 200, "items": 2}"#))
         XCTAssertEqual(window["missingBefore.items"], 0)
-        let byIndex = try server.request("GET", "/v1/stacks/c/menu/window?index=0")
-        XCTAssertEqual(ids(byIndex["after"]), ["p1", "p2", "p3", "p4"])
-        XCTAssertEqual(byIndex["missingBefore"], try j(#"{"width": 375, "items": 4}"#))
+        let first = try server.request("GET", "/v1/stacks/c/menu/window?around=p0")
+        XCTAssertEqual(ids(first["after"]), ["p1", "p2", "p3", "p4"])
+        XCTAssertEqual(first["missingBefore"], try j(#"{"width": 375, "items": 4}"#))
         assertError(try server.request("GET", "/v1/stacks/c/menu/window?around=zz"), 400, "bad_query_parameter", "around", "\"zz\"")
-        assertError(try server.request("GET", "/v1/stacks/c/menu/window?index=9"), 400, "bad_query_parameter", "index", "0…4")
-        assertError(try server.request("GET", "/v1/stacks/c/menu/window"), 400, "bad_query_parameter", "around")
+        assertError(try server.request("GET", "/v1/stacks/c/menu/window?around=p1&index=9"), 400, "bad_query_parameter", "index")
+        assertError(try server.request("GET", "/v1/stacks/c/menu/window"), 400, "bad_query_parameter", "around", "required")
         assertError(try server.request("GET", "/v1/stacks/c/menu/window?around=p1&width=-3"), 400, "bad_query_parameter", "width")
 
         let selected = try post("/v1/stacks/c/menu/select", #"{"row": "p3"}"#)
@@ -268,7 +268,7 @@ final class CarouselEndpointTests: XCTestCase {
 
         XCTAssertEqual(try patch(#"{"menu": null}"#).status, 200)
         assertError(try post("/v1/stacks/c/menu/select", #"{"index": 0}"#), 409, "no_menu", nil, "no menu")
-        assertError(try server.request("GET", "/v1/stacks/c/menu/window?index=0"), 409, "no_menu", nil)
+        assertError(try server.request("GET", "/v1/stacks/c/menu/window?around=p0"), 409, "no_menu", nil)
     }
 
     func ids(_ json: JSON?) -> [String] { (json?.arrayValue ?? []).compactMap { $0["id"]?.stringValue } }

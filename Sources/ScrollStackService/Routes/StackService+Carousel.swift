@@ -93,19 +93,17 @@ extension StackService {
     }
 
     /// `GET /v1/stacks/{stack}/menu/window?around=ROW&width=W`: Parchment's infinite data
-    /// source over the menu's items. `around` is a row id (`index=N` names an item by index
-    /// instead); `width` defaults to the viewport's.
+    /// source over the menu's items, around the item of the row with id `around`; `width`
+    /// defaults to the viewport's.
     func menuWindow(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery(["around", "index", "width"])
+        try c.allowQuery(["around", "width"])
         let width = try c.queryNumber("width")
         if let width, !(0...1e9).contains(width) { throw .badQuery("width", "must be in 0…1000000000, got \(Self.text(width))") }
-        let index = try c.queryInt("index", in: 0...Int(Int32.max))
-        let around = c.query("around")
-        guard (around == nil) != (index == nil) else { throw .badQuery("around", "give exactly one of around (a row id) and index (an item index)") }
+        guard let around = c.query("around") else { throw .badQuery("around", "is required: the id of the selected row") }
         return try read(c) { stack, revision throws(APIError) in
             let menu = try requireMenu(stack)
             let entries = stack.menuEntries()
-            let selected = try itemIndex(entries, row: around.map(RowReference.id), index: index, rowField: "around", indexField: "index", query: true)
+            let selected = try itemIndex(entries, row: .id(around), index: nil, rowField: "around", indexField: "around", query: true)
             let widths = MenuLayout.naturalWidths(entries.map(\.entry), menu, measurer: stack.titleMeasurer).map(\.normal)
             let window = MenuWindow(widths: widths, around: selected, width: width ?? stack.settings.viewport.width, spacing: menu.itemSpacing)
             func item(_ i: Int) -> JSON {

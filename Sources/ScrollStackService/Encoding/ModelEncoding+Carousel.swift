@@ -111,7 +111,7 @@ extension ModelEncoding {
 
     /// The members of a settle answer: release point, target, page, motion, rate, duration and
     /// the curve (`t` in seconds, `offset` along the scroll axis).
-    static func settle(_ settle: Settle, release: Point, target: Point, axis: Axis, rate: Double, fps: Double) -> [(String, JSON)] {
+    static func settle(_ settle: Settle, release: Point, target: Point, rate: Double, fps: Double) -> [(String, JSON)] {
         let curve = settle.curve(fps: fps).map { sample in
             JSON.object(JSONObject([("t", computed(sample.t)), ("offset", computed(sample.offset))]))
         }

@@ -44,7 +44,7 @@ extension StackService {
             }
             let settle = stack.settle(release: release[axis], velocity: velocity, rate: rate)
             guard settle.sampleCount(fps: fps) <= Settle.maxSamples else {
-                throw .invalid("fps", "the curve would take more than \(Settle.maxSamples) samples (\(settle.duration) s at \(Self.text(fps)) fps): lower fps")
+                throw .invalid("fps", "the curve would take more than \(Settle.maxSamples) samples (\((settle.duration * 1000).rounded() / 1000) s at \(Self.text(fps)) fps): lower fps")
             }
             var target = release
             target[axis] = settle.target
@@ -56,19 +56,19 @@ extension StackService {
             return try read(c) { stack, revision throws(APIError) in
                 let (settle, release, target) = try plan(stack)
                 let members = [("revision", JSON.integer(Int64(revision))), ("dryRun", .bool(true))]
-                    + ModelEncoding.settle(settle, release: release, target: target, axis: stack.settings.axis, rate: rate, fps: fps)
+                    + ModelEncoding.settle(settle, release: release, target: target, rate: rate, fps: fps)
                 return .json(200, .object(JSONObject(members)), revision: revision)
             }
         }
-        var planned: (settle: Settle, release: Point, target: Point, axis: Axis)?
+        var planned: (settle: Settle, release: Point, target: Point)?
         let response = try mutate(c) { stack, _ throws(APIError) in
-            let (settle, release, target) = try plan(stack)
-            planned = (settle, release, target, stack.settings.axis)
-            return try model { () throws(StackError) in try stack.scroll(to: .offset(target)) }
+            let p = try plan(stack)
+            planned = p
+            return try model { () throws(StackError) in try stack.scroll(to: .offset(p.2)) }
         }
         guard let planned, response.status == 200, case .object(var answer)? = try? JSON.parse(response.body) else { return response }
         // The mutation answer (revision, changed, events) with the settle's members.
-        for (key, value) in ModelEncoding.settle(planned.settle, release: planned.release, target: planned.target, axis: planned.axis, rate: rate, fps: fps) {
+        for (key, value) in ModelEncoding.settle(planned.settle, release: planned.release, target: planned.target, rate: rate, fps: fps) {
             answer[key] = value
         }
         return HTTPResponse(status: 200, headers: response.headers, body: JSON.object(answer).serialized())

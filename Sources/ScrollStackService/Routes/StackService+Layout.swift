@@ -49,7 +49,9 @@ extension StackService {
         case let other?: throw .badQuery("window", "must be \"visible\" or \"all\", got \"\(other)\"")
         }
         let layout = window ? stack.visibleLayout(offset: offset) : stack.layout(offset: offset)
-        return ModelEncoding.layout(revision: revision, layout)
+        guard case .object(var answer) = ModelEncoding.layout(revision: revision, layout) else { return .null }
+        for (key, value) in ModelEncoding.carouselLayout(stack, offset: offset) { answer[key] = value }
+        return .object(answer)
     }
 
     /// `?offset=N` sets the offset along the scroll axis; `?offset=X,Y` sets both.

@@ -27,7 +27,6 @@ COPY Benchmarks ./Benchmarks
 COPY Scripts/build-release.sh ./Scripts/
 RUN Scripts/build-release.sh /out
 
-# hadolint ignore=DL3006
 FROM ${BINARY_SOURCE} AS binary
 
 FROM ${RUNTIME_IMAGE} AS runtime
@@ -42,8 +41,13 @@ COPY --from=binary /out/scrollstackd /usr/local/bin/scrollstackd
 USER 10001:10001
 VOLUME ["/data"]
 EXPOSE 8080
-# No curl in the image: bash's /dev/tcp asks /healthz.
-HEALTHCHECK --interval=30s --timeout=3s --start-period=5s --retries=3 \
-    CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' >&3 && grep -q '\"ok\"' <&3"]
+# Every option can also come from the environment as SCROLLSTACK_<OPTION> (README.md); the
+# command line wins.
+ENV SCROLLSTACK_HOST=0.0.0.0 \
+    SCROLLSTACK_PORT=8080 \
+    SCROLLSTACK_DATA_DIR=/data
+# The health check takes the server's options as the server does (its command line, as PID 1,
+# then the environment), so `--port 9000` or SCROLLSTACK_PORT=9000 stay healthy.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=5s --retries=3 \
+    CMD ["scrollstackd", "healthcheck"]
 ENTRYPOINT ["scrollstackd"]
-CMD ["--host", "0.0.0.0", "--port", "8080", "--data-dir", "/data"]

@@ -308,11 +308,36 @@ healthy() {
         && [ "$(podman inspect --format '{{.State.Health.Status}}' "$1" 2>>"$log")" = healthy ]
 }
 
-# (a) Configured from the environment, data in a named volume.
+# (a) As docker-compose.yml runs it (its settings turned into podman flags; ports aside, as
+# the network is the host's), on 127.0.0.1 and a free port set through the environment.
+compose_flags=$(python3 - "$volume" <<'PY'
+import sys, yaml
+service = yaml.safe_load(open("docker-compose.yml"))["services"]["scrollstack"]
+flags = []
+for key, value in service.items():
+    if key in ("build", "image", "ports", "restart", "stop_grace_period"):
+        continue  # build, publishing and restarts are the engine's; the stop is timed below
+    elif key == "environment":
+        items = value.items() if isinstance(value, dict) else (item.split("=", 1) for item in value)
+        flags += [f"--env={k}={v}" for k, v in items]
+    elif key == "volumes":
+        flags += [f"--volume={sys.argv[1]}:{entry.split(':', 1)[1]}" for entry in value]
+    elif key == "read_only":
+        flags += ["--read-only"] if value else []
+    elif key == "cap_drop":
+        flags += [f"--cap-drop={c}" for c in value]
+    elif key == "security_opt":
+        flags += [f"--security-opt={o}" for o in value]
+    else:
+        sys.exit(f"docker-compose.yml sets {key}, which this check does not turn into a podman flag yet")
+print("\n".join(flags))
+PY
+) && pass "docker-compose.yml: $(tr '\n' ' ' <<<"$compose_flags")" || { fail "docker-compose.yml"; compose_flags=""; }
+mapfile -t compose_flags < <(printf "%s" "$compose_flags")
 port=$(free_port)
 c1=scrollstack-ci-$tag-a
 containers+=("$c1")
-podman create --name "$c1" "${run_flags[@]}" -v "$volume:/data" -e SCROLLSTACK_HOST=127.0.0.1 -e SCROLLSTACK_PORT="$port" \
+podman create --name "$c1" "${run_flags[@]}" "${compose_flags[@]}" -e SCROLLSTACK_HOST=127.0.0.1 -e SCROLLSTACK_PORT="$port" \
     "$image" >/dev/null 2>>"$log"
 t0=$(now)
 podman start "$c1" >/dev/null 2>>"$log"

@@ -259,7 +259,8 @@ if timeout 600 "${buildah_command[@]}" bud --format docker --pull=never --isolat
     -f Dockerfile -t "$image" . >"$work/bud.log" 2>&1; then
     size=$(podman image inspect --format '{{.Size}}' "$image")
     base_size=$(podman image inspect --format '{{.Size}}' "$base_image")
-    pass "runtime stage built: image $((size / 1000000)) MB = base $((base_size / 1000000)) MB + $(((size - base_size) / 1000000)) MB"
+    mb() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1e6 }'; }
+    pass "runtime stage built: image $(mb "$size") = base $(mb "$base_size") + $(mb $((size - base_size))) (the binary: $(mb "$(stat -c %s "$binary")"))"
 else
     tail -20 "$work/bud.log"
     fail "buildah bud of the runtime stage"
@@ -343,8 +344,17 @@ t0=$(now)
 podman start "$c1" >/dev/null 2>>"$log"
 status=$(http wait "http://127.0.0.1:$port/healthz" 30)
 t1=$(now)
+# Baseline in the same run: the same binary started outside a container, on an empty data dir.
+mkdir "$work/host-data"
+host_port=$(free_port)
+t2=$(now)
+"$binary" --host 127.0.0.1 --port "$host_port" --data-dir "$work/host-data" --log-level notice >"$work/host.log" 2>&1 &
+host_pid=$!
+host_status=$(http wait "http://127.0.0.1:$host_port/healthz" 10)
+t3=$(now)
+kill "$host_pid"; wait "$host_pid" 2>/dev/null
 if [ "$status" = 200 ]; then
-    pass "SCROLLSTACK_HOST/SCROLLSTACK_PORT: /healthz answers 200, $(elapsed "$t0" "$t1") s after podman start"
+    pass "SCROLLSTACK_HOST/SCROLLSTACK_PORT: /healthz answers 200, $(elapsed "$t0" "$t1") s after podman start (the binary alone, outside: $(elapsed "$t2" "$t3") s, status $host_status)"
 else
     fail "no /healthz within 30 s of podman start (last status $status): $(podman logs "$c1" 2>&1 | tail -3)"
 fi
@@ -408,5 +418,21 @@ podman start "$c4" >/dev/null 2>>"$log"
 status=$(http wait "http://127.0.0.1:$port/healthz" 30)
 [ "$status" = 200 ] && pass "after chown 10001:10001 the same bind mount serves" || fail "after chown: /healthz $status: $(podman logs "$c4" 2>&1 | tail -2)"
 podman stop -t 10 "$c4" >/dev/null 2>>"$log"
+
+# (e) Or run as the folder's owner, whoever that is (--user): the server needs no account.
+owned=$work/owned
+mkdir -m 0755 "$owned"
+chown 12345:12345 "$owned"
+c5=scrollstack-ci-$tag-e
+containers+=("$c5")
+podman run -d --name "$c5" "${run_flags[@]}" --user 12345:12345 -v "$owned:/data" -e SCROLLSTACK_HOST=127.0.0.1 \
+    -e SCROLLSTACK_PORT="$port" "$image" >/dev/null 2>>"$log"
+status=$(http wait "http://127.0.0.1:$port/healthz" 30)
+if [ "$status" = 200 ] && [ "$(stat -c %u "$owned/scrollstack.sqlite" 2>/dev/null)" = 12345 ]; then
+    pass "--user 12345:12345 on a folder 12345 owns serves and keeps its database there"
+else
+    fail "--user 12345:12345: /healthz $status: $(podman logs "$c5" 2>&1 | tail -2)"
+fi
+podman stop -t 10 "$c5" >/dev/null 2>>"$log"
 
 finish

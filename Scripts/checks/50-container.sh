@@ -46,7 +46,9 @@ rm -rf "$staging"
 mkdir -p "$staging"
 copy_ok=1
 while read -r _ rest; do
-    read -ra words <<<"$rest"
+    read -ra all <<<"$rest"
+    words=()
+    for w in "${all[@]}"; do [[ "$w" == --* ]] || words+=("$w"); done   # --chown, --chmod, --link
     dest=${words[-1]}
     unset 'words[-1]'
     case "$dest" in /*) fail "COPY to an absolute path ($dest) is not modelled here"; copy_ok=0; continue ;; esac

@@ -22,10 +22,8 @@ pass() { echo "ok   $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL $*"; failed=$((failed + 1)); }
 finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }
 apt_install() {
-    local sudo=""
-    [ "$(id -u)" = 0 ] || sudo=sudo
-    $sudo apt-get -o DPkg::Lock::Timeout=900 update -qq \
-        && DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=900 install -y -qq "$@" >/dev/null
+    apt-get -o DPkg::Lock::Timeout=900 update -qq \
+        && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq "$@" >/dev/null
 }
 
 # The instructions of one stage of the Dockerfile (continuation lines joined).

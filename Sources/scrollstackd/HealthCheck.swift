@@ -35,7 +35,7 @@ struct HealthCheck: ParsableCommand {
     func run() throws {
         let address = switch server.host {
         case "0.0.0.0": "127.0.0.1"
-        case "::", "[::]": "::1"
+        case "::": "::1"
         default: server.host
         }
         let url = "http://\(address.contains(":") ? "[\(address)]" : address):\(server.port)/healthz"

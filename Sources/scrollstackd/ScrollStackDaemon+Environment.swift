@@ -59,6 +59,7 @@ extension ScrollStackDaemon {
         return result
     }
 
+    /// Writes `message` and a newline to standard error.
     static func printError(_ message: String) {
         let bytes = Array((message + "\n").utf8)
         _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }

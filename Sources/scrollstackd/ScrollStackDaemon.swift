@@ -14,12 +14,19 @@ struct ScrollStackDaemon: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scrollstackd",
         abstract: "Serve the ScrollStack layout API over HTTP.",
+        usage: """
+            scrollstackd [<options>]
+            scrollstackd healthcheck [<options>] [--timeout <timeout>]
+            """,
         discussion: """
             Keeps scroll stacks in memory, applies row operations to them and answers with \
             the computed layout as JSON. One log line per request goes to standard error. \
             SIGINT or SIGTERM stops it gracefully: it stops accepting connections, lets \
-            requests in flight finish, and exits 0.
-            """
+            requests in flight finish, and exits 0. Every option can also be set from the \
+            environment as SCROLLSTACK_<OPTION> (SCROLLSTACK_PORT=9000, SCROLLSTACK_IN_MEMORY=1); \
+            the command line wins.
+            """,
+        subcommands: [HealthCheck.self]
     )
 
     @Option(help: "The address to listen on (IPv4 or IPv6 literal; 0.0.0.0 for every interface).")
@@ -95,8 +102,10 @@ struct ScrollStackDaemon: ParsableCommand {
             if inMemory {
                 journal = try StackJournal(path: ":memory:")
             } else {
-                guard mkdir(dataDir, 0o755) == 0 || errno == EEXIST else {
-                    logger.critical("cannot create --data-dir \(dataDir): \(String(cString: strerror(errno)))")
+                do {
+                    try DataDirectory(path: dataDir).prepare()
+                } catch {
+                    logger.critical("\(error)")
                     throw ExitCode.failure
                 }
                 journal = try StackJournal(path: dataDir + "/scrollstack.sqlite")

@@ -12,20 +12,30 @@ extension StackService {
         ModelEncoding.stack(id: id, revision: revision, stack).serialized(realPrecision: 17)
     }
 
-    /// Journals one acknowledged mutation (and a snapshot when one is due). 503 on failure.
+    /// Journals one acknowledged mutation. 503 on failure.
+    ///
+    /// `forceSnapshot` writes a snapshot of the result in the same transaction (a revert,
+    /// which replays cannot re-run). A snapshot that is merely due is scheduled once the
+    /// mutation is durable, from a copy of the state (O(1) now; the next write to the stack
+    /// pays one O(rows) copy-on-write), and encoded and written off the stack's lock.
     func journalMutation(_ id: String, _ request: HTTPRequest, _ result: OperationResult, _ stack: ScrollStack, _ revision: Int,
                          forceSnapshot: Bool = false) throws(APIError) {
         guard let journal else { return }
         let eventsJSON = JSON.array(result.events.map(ModelEncoding.event))
         let events = eventsJSON.serialized(realPrecision: 17)
-        let due = forceSnapshot || journal.snapshotDue(id: id, revision: revision, rowCount: stack.count)
-        let snapshot = due ? Self.snapshot(id: id, revision: revision, stack) : nil
+        let snapshot = forceSnapshot ? Self.snapshot(id: id, revision: revision, stack) : nil
         do {
             try journal.recordMutation(id: id, revision: revision, method: request.method, path: request.rawPath,
                                        body: request.body, events: events, snapshot: snapshot)
         } catch {
             logger.error("journal write failed for \(id) at revision \(revision): \(error)")
             throw .storageFailed("\(error)")
+        }
+        if !forceSnapshot, journal.snapshotDue(id: id, revision: revision, rowCount: stack.count) {
+            let copy = stack
+            let logger = logger
+            journal.recordSnapshotLater(id: id, revision: revision, encode: { Self.snapshot(id: id, revision: revision, copy) },
+                                        failed: { logger.warning("snapshot of \(id) at revision \(revision) not written (replays start from an older one): \($0)") })
         }
         // Durable: now live subscribers may hear of it (still under the stack's write lock).
         hub.publish(EventHub.message(revision: revision, events: eventsJSON), to: id)

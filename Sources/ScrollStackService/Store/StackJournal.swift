@@ -1,3 +1,4 @@
+import Dispatch
 import SQLite
 import Synchronization
 
@@ -13,8 +14,14 @@ public final class StackJournal: Sendable {
     /// cost per mutation stays O(1) amortized, and a restart replays at most that many.
     public let snapshotInterval: Int
     let database: SQLiteDatabase
-    /// The revision of each stack's latest snapshot.
+    /// The revision of each stack's latest snapshot, written or scheduled.
     private let snapshotRevisions = Mutex<[String: Int]>([:])
+    /// Each journaled stack's incarnation: a number given at creation (and at load), gone at
+    /// deletion, so a snapshot scheduled for a stack that was deleted (and maybe created
+    /// again) since is never written (see `recordSnapshotLater`).
+    private let incarnations = Mutex<(next: Int, byStack: [String: Int])>((0, [:]))
+    /// The one thread that encodes and writes the snapshots due after mutations, in order.
+    let snapshotQueue = DispatchQueue(label: "scrollstack.journal.snapshots")
 
     /// A stack as the journal holds it: its latest snapshot and the mutations after it.
     struct StoredStack {
@@ -71,6 +78,7 @@ public final class StackJournal: Sendable {
             try database.query("DELETE FROM snapshots WHERE stack = ?", [.text(id)])
             try database.query("DELETE FROM mutations WHERE stack = ?", [.text(id)])
             try database.query("INSERT INTO snapshots (stack, revision, model) VALUES (?, 1, ?)", [.text(id), .blob(model)])
+            incarnations.withLock { $0.byStack[id] = $0.next; $0.next += 1 }
         }
         snapshotRevisions.withLock { $0[id] = 1 }
     }
@@ -100,8 +108,39 @@ public final class StackJournal: Sendable {
         try database.transaction { () throws(SQLiteError) in
             try database.query("DELETE FROM snapshots WHERE stack = ?", [.text(id)])
             try database.query("DELETE FROM mutations WHERE stack = ?", [.text(id)])
+            _ = incarnations.withLock { $0.byStack.removeValue(forKey: id) }
         }
         snapshotRevisions.withLock { $0[id] = nil }
+    }
+
+    /// Schedules a snapshot of `revision` of stack `id` (whose mutation is already journaled):
+    /// `encode` runs later on the snapshot thread, from a copy of the state taken by the
+    /// caller, so no writer waits while O(rows) bytes are encoded and written. The snapshot
+    /// is written only if the stack is still the same incarnation (not deleted since); a
+    /// failure is only logged by `failed`, since every mutation is journaled without it.
+    /// Later mutations count from `revision`, so one stack has at most one pending at a time
+    /// in steady state.
+    func recordSnapshotLater(id: String, revision: Int, encode: @escaping @Sendable () -> [UInt8],
+                             failed: @escaping @Sendable (SQLiteError) -> Void) {
+        snapshotRevisions.withLock { $0[id] = revision }
+        guard let incarnation = incarnations.withLock({ $0.byStack[id] }) else { return }
+        snapshotQueue.async { [self] in
+            let model = encode()
+            do throws(SQLiteError) {
+                try database.transaction { () throws(SQLiteError) in
+                    guard incarnations.withLock({ $0.byStack[id] }) == incarnation else { return }
+                    try database.query("INSERT INTO snapshots (stack, revision, model) VALUES (?, ?, ?)",
+                                       [.text(id), .integer(Int64(revision)), .blob(model)])
+                }
+            } catch {
+                failed(error)
+            }
+        }
+    }
+
+    /// Returns once every snapshot scheduled before the call is written (or failed).
+    func waitForSnapshots() {
+        snapshotQueue.sync {}
     }
 
     /// Every stack: its latest snapshot at or before `revision` (default: the latest) and the
@@ -126,6 +165,12 @@ public final class StackJournal: Sendable {
         }
         snapshotRevisions.withLock { known in
             for stack in stacks where known[stack.id] == nil { known[stack.id] = stack.snapshotRevision }
+        }
+        incarnations.withLock { state in
+            for stack in stacks where state.byStack[stack.id] == nil {
+                state.byStack[stack.id] = state.next
+                state.next += 1
+            }
         }
         return stacks
     }

@@ -6,10 +6,10 @@ import ScrollStackCore
 import Synchronization
 
 extension StackService {
-    /// The text a snapshot is stored as: the model as GET answers it, with every number
-    /// written exactly (17 significant digits), so reading it back gives the same stack.
-    static func snapshot(id: String, revision: Int, _ stack: ScrollStack) -> [UInt8] {
-        ModelEncoding.stack(id: id, revision: revision, stack).serialized(realPrecision: 17)
+    /// The bytes a snapshot is stored as (`SnapshotFormat`, exact: reading them back gives
+    /// the same stack).
+    static func snapshot(_ stack: ScrollStack) -> [UInt8] {
+        SnapshotFormat.encode(stack)
     }
 
     /// Journals one acknowledged mutation. 503 on failure.
@@ -23,7 +23,7 @@ extension StackService {
         guard let journal else { return }
         let eventsJSON = JSON.array(result.events.map(ModelEncoding.event))
         let events = eventsJSON.serialized(realPrecision: 17)
-        let snapshot = forceSnapshot ? Self.snapshot(id: id, revision: revision, stack) : nil
+        let snapshot = forceSnapshot ? Self.snapshot(stack) : nil
         do {
             try journal.recordMutation(id: id, revision: revision, method: request.method, path: request.rawPath,
                                        body: request.body, events: events, snapshot: snapshot)
@@ -34,7 +34,7 @@ extension StackService {
         if !forceSnapshot, journal.snapshotDue(id: id, revision: revision, rowCount: stack.count) {
             let copy = stack
             let logger = logger
-            journal.recordSnapshotLater(id: id, revision: revision, encode: { Self.snapshot(id: id, revision: revision, copy) },
+            journal.recordSnapshotLater(id: id, revision: revision, encode: { Self.snapshot(copy) },
                                         failed: { logger.warning("snapshot of \(id) at revision \(revision) not written (replays start from an older one): \($0)") })
         }
         // Durable: now live subscribers may hear of it (still under the stack's write lock).
@@ -100,15 +100,22 @@ extension StackService {
         }
     }
 
-    /// Replays a stored stack in a scratch service that journals nothing.
+    /// Replays a stored stack in a scratch service that journals nothing: its snapshot,
+    /// binary (`SnapshotFormat`) or format 1 JSON (decoded like a create body), then the
+    /// mutations after it.
     static func rebuild(_ stored: StackJournal.StoredStack, logger: Logger) throws -> (ScrollStack, Int) {
         let scratch = StackService(logger: logger, journalOrNone: nil, limits: .replay)
-        let json: JSON
-        do { json = try JSON.parse(stored.snapshot) } catch {
-            throw APIError.journalUnreadable("the snapshot of \(stored.id) at revision \(stored.snapshotRevision) does not parse: \(error)")
+        let snapshot: ScrollStack
+        if SnapshotFormat.isBinary(stored.snapshot) {
+            snapshot = try SnapshotFormat.decode(stored.snapshot, what: "the snapshot of \(stored.id) at revision \(stored.snapshotRevision)")
+        } else {
+            let json: JSON
+            do { json = try JSON.parse(stored.snapshot) } catch {
+                throw APIError.journalUnreadable("the snapshot of \(stored.id) at revision \(stored.snapshotRevision) does not parse: \(error)")
+            }
+            guard let object = json.objectValue else { throw APIError.journalUnreadable("snapshot of \(stored.id) is not an object") }
+            snapshot = try scratch.decodeStack(ObjectReader(object: object, path: ""), id: stored.id)
         }
-        guard let object = json.objectValue else { throw APIError.journalUnreadable("snapshot of \(stored.id) is not an object") }
-        let snapshot = try scratch.decodeStack(ObjectReader(object: object, path: ""), id: stored.id)
         try scratch.store.insert(StackEntry(id: stored.id, stack: snapshot, revision: stored.snapshotRevision))
         for mutation in stored.mutations {
             let response = scratch.handle(HTTPRequest(method: mutation.method, path: mutation.path,

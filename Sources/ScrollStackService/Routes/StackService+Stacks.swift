@@ -29,7 +29,7 @@ extension StackService {
         let stack = try decodeStack(body, id: id)
         try store.insert(StackEntry(id: id, stack: stack))
         do {
-            try journal?.recordCreation(id: id, model: Self.snapshot(id: id, revision: 1, stack))
+            try journal?.recordCreation(id: id, model: Self.snapshot(stack))
         } catch {
             try? store.remove(id)
             throw .storageFailed("\(error)")

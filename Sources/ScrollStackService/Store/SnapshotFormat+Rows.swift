@@ -1,0 +1,181 @@
+import ScrollStackCore
+
+/// One row in snapshot format 2:
+///
+///     flags: varint (`RowFlag`)
+///     id, type: string; instance?, properties?: string
+///     size: vertical then horizontal rule, each 0 (fit) or 1 + double (fixed)
+///     content?: a content node (below); insets?: 4 doubles (top, left, bottom, right)
+///     separator?: mask u8 (hidden, thickness, insets, color), then those present
+///     title?: mask u8 (text, width, selectedWidth), then those present
+///
+/// A content node: kind u8 — 0 box (mask u8 width, height; the doubles present), 1 aspect
+/// ratio (double), 2 stack (axis u8, spacing, padding: 4 doubles, varint count, children) —
+/// then mask u8 (minWidth, maxWidth, minHeight, maxHeight) and the doubles present.
+extension SnapshotFormat {
+    /// Bits of a row's `flags`. A bit this server does not know makes the snapshot unreadable
+    /// (it was written by a newer server).
+    enum RowFlag {
+        static let controller = 1 << 0, instance = 1 << 1, properties = 1 << 2, content = 1 << 3
+        static let insets = 1 << 4, hidden = 1 << 5, tappable = 1 << 6, highlightable = 1 << 7
+        static let separator = 1 << 8, title = 1 << 9
+        static let known = (1 << 10) - 1
+    }
+
+    static func encode(_ row: Row, into w: inout ByteWriter) {
+        var flags = 0
+        let type: String, instance: String?, properties: String?
+        switch row.content {
+        case .controller(let c):
+            (type, instance, properties) = (c.type, c.instance, c.properties)
+            flags |= RowFlag.controller
+        case .view(let v):
+            (type, instance, properties) = (v.type, nil, v.properties)
+        }
+        if instance != nil { flags |= RowFlag.instance }
+        if properties != nil { flags |= RowFlag.properties }
+        if row.contentDescription != nil { flags |= RowFlag.content }
+        if row.insets != nil { flags |= RowFlag.insets }
+        if row.hidden { flags |= RowFlag.hidden }
+        if row.tappable { flags |= RowFlag.tappable }
+        if row.highlightable { flags |= RowFlag.highlightable }
+        if !row.separator.isEmpty { flags |= RowFlag.separator }
+        if row.title != nil { flags |= RowFlag.title }
+        w.varint(flags)
+        w.string(row.id)
+        w.string(type)
+        if let instance { w.string(instance) }
+        if let properties { w.string(properties) }
+        encode(row.size.vertical, into: &w)
+        encode(row.size.horizontal, into: &w)
+        if let content = row.contentDescription { encode(content, into: &w) }
+        if let insets = row.insets { encode(insets, into: &w) }
+        if !row.separator.isEmpty {
+            let s = row.separator
+            w.byte(mask(s.hidden != nil, s.thickness != nil, s.insets != nil, s.color != nil))
+            if let hidden = s.hidden { w.byte(hidden ? 1 : 0) }
+            if let thickness = s.thickness { w.double(thickness) }
+            if let insets = s.insets { encode(insets, into: &w) }
+            if let color = s.color { w.string(color) }
+        }
+        if let title = row.title {
+            w.byte(mask(title.text != nil, title.width != nil, title.selectedWidth != nil))
+            if let text = title.text { w.string(text) }
+            for value in [title.width, title.selectedWidth] { if let value { w.double(value) } }
+        }
+    }
+
+    static func row(_ r: inout ByteReader) throws(APIError) -> Row {
+        let flags = try r.varint()
+        guard flags & ~RowFlag.known == 0 else { throw r.damaged("a row has flags \(flags) this server does not know (a newer server wrote it?)") }
+        let id = try r.string()
+        let type = try r.string()
+        let instance = flags & RowFlag.instance != 0 ? try r.string() : nil
+        let properties = flags & RowFlag.properties != 0 ? try r.string() : nil
+        let content: RowContent = flags & RowFlag.controller != 0
+            ? .controller(ControllerDescriptor(type: type, instance: instance, properties: properties))
+            : .view(ViewDescriptor(type: type, properties: properties))
+        let size = SizeRule(vertical: try lengthRule(&r), horizontal: try lengthRule(&r))
+        let description = flags & RowFlag.content != 0 ? try contentDescription(&r, depth: 0) : nil
+        var row = Row(id: id, content: content, size: size, contentDescription: description,
+                      insets: flags & RowFlag.insets != 0 ? try insets(&r) : nil,
+                      hidden: flags & RowFlag.hidden != 0, tappable: flags & RowFlag.tappable != 0,
+                      highlightable: flags & RowFlag.highlightable != 0)
+        if flags & RowFlag.separator != 0 {
+            let m = try r.byte()
+            row.separator.hidden = m & 1 != 0 ? try r.byte() != 0 : nil
+            row.separator.thickness = m & 2 != 0 ? try r.double() : nil
+            row.separator.insets = m & 4 != 0 ? try insets(&r) : nil
+            row.separator.color = m & 8 != 0 ? try r.string() : nil
+        }
+        if flags & RowFlag.title != 0 {
+            let m = try r.byte()
+            row.title = RowTitle(text: m & 1 != 0 ? try r.string() : nil, width: m & 2 != 0 ? try r.double() : nil,
+                                 selectedWidth: m & 4 != 0 ? try r.double() : nil)
+        }
+        return row
+    }
+
+    static func mask(_ bits: Bool...) -> UInt8 {
+        var m: UInt8 = 0
+        for (i, bit) in bits.enumerated() where bit { m |= 1 << UInt8(i) }
+        return m
+    }
+
+    static func encode(_ rule: LengthRule, into w: inout ByteWriter) {
+        switch rule {
+        case .fit: w.byte(0)
+        case .fixed(let length):
+            w.byte(1)
+            w.double(length)
+        }
+    }
+
+    static func lengthRule(_ r: inout ByteReader) throws(APIError) -> LengthRule {
+        switch try r.byte() {
+        case 0: return .fit
+        case 1: return .fixed(try r.double())
+        case let tag: throw r.damaged("unknown length rule \(tag)")
+        }
+    }
+
+    static func encode(_ insets: EdgeInsets, into w: inout ByteWriter) {
+        for value in [insets.top, insets.left, insets.bottom, insets.right] { w.double(value) }
+    }
+
+    static func insets(_ r: inout ByteReader) throws(APIError) -> EdgeInsets {
+        EdgeInsets(top: try r.double(), left: try r.double(), bottom: try r.double(), right: try r.double())
+    }
+
+    static func encode(_ d: ContentDescription, into w: inout ByteWriter) {
+        switch d.kind {
+        case .box(let width, let height):
+            w.byte(0)
+            w.byte(mask(width != nil, height != nil))
+            for value in [width, height] { if let value { w.double(value) } }
+        case .aspectRatio(let ratio):
+            w.byte(1)
+            w.double(ratio)
+        case .stack(let axis, let spacing, let padding, let children):
+            w.byte(2)
+            w.byte(axis == .vertical ? 0 : 1)
+            w.double(spacing)
+            encode(padding, into: &w)
+            w.varint(children.count)
+            for child in children { encode(child, into: &w) }
+        }
+        w.byte(mask(d.minWidth != nil, d.maxWidth != nil, d.minHeight != nil, d.maxHeight != nil))
+        for value in [d.minWidth, d.maxWidth, d.minHeight, d.maxHeight] { if let value { w.double(value) } }
+    }
+
+    /// A content node; nesting is bounded as the model bounds it (64 levels).
+    static func contentDescription(_ r: inout ByteReader, depth: Int) throws(APIError) -> ContentDescription {
+        guard depth < 64 else { throw r.damaged("content nests deeper than 64 levels") }
+        let kind: ContentDescription.Kind
+        switch try r.byte() {
+        case 0:
+            let m = try r.byte()
+            kind = .box(width: m & 1 != 0 ? try r.double() : nil, height: m & 2 != 0 ? try r.double() : nil)
+        case 1:
+            kind = .aspectRatio(try r.double())
+        case 2:
+            let axis: Axis
+            switch try r.byte() {
+            case 0: axis = .vertical
+            case 1: axis = .horizontal
+            case let tag: throw r.damaged("unknown axis \(tag)")
+            }
+            let spacing = try r.double()
+            let padding = try insets(&r)
+            let count = try r.varint()
+            var children: [ContentDescription] = []
+            for _ in 0..<count { children.append(try contentDescription(&r, depth: depth + 1)) }
+            kind = .stack(axis: axis, spacing: spacing, padding: padding, children: children)
+        case let tag:
+            throw r.damaged("unknown content kind \(tag)")
+        }
+        let m = try r.byte()
+        return ContentDescription(kind, minWidth: m & 1 != 0 ? try r.double() : nil, maxWidth: m & 2 != 0 ? try r.double() : nil,
+                                  minHeight: m & 4 != 0 ? try r.double() : nil, maxHeight: m & 8 != 0 ? try r.double() : nil)
+    }
+}

@@ -1,0 +1,78 @@
+import Jansson
+import MicroHTTP
+import ScrollStackCore
+@testable import ScrollStackService
+import XCTest
+
+/// Snapshot format 2 reads back exactly what it wrote, and a damaged or newer snapshot is a
+/// precise error, never a crash.
+final class SnapshotFormatTests: XCTestCase {
+    /// A stack using every member a row and the settings can have, made through the API;
+    /// `deep` adds a row whose content nests 64 levels (the model's limit).
+    func stackWithEverything(deep: Bool = true) throws -> ScrollStack {
+        let service = StackService()
+        var chain = object(("height", .real(1.0 / 3)))
+        for i in 0..<63 { chain = object(("stack", i % 2 == 0 ? "vertical" : "horizontal"), ("children", [chain])) }
+        let rows: [JSON] = [
+            object(("id", "c"), ("controller", object(("type", "Cell"), ("instance", "i-1"), ("props", object(("n", .real(0.1)), ("s", "é\u{2028}"))))),
+                   ("size", object(("fixed", .real(44.000000000000007))))),
+            object(("id", "v"), ("view", object(("type", "V"))), ("size", "fit"),
+                   ("content", object(("stack", "horizontal"), ("spacing", 2), ("padding", object(("top", 1), ("left", 2), ("bottom", 3), ("right", 4))),
+                                      ("minWidth", 1), ("maxWidth", 900), ("minHeight", 2), ("maxHeight", 800),
+                                      ("children", [object(("width", 10)), object(("height", 12)), object(("aspectRatio", .real(4.0 / 3))), object(("width", 5), ("height", 6))])))),
+            object(("id", "all"), ("controller", object(("type", "X"))), ("size", object(("fixed", 30))),
+                   ("insets", object(("top", .real(0.5)), ("left", 1), ("bottom", 2), ("right", 3))),
+                   ("separator", object(("hidden", false), ("thickness", .real(0.25)), ("insets", object(("left", 9))), ("color", "#12345678"))),
+                   ("hidden", true), ("tappable", true), ("highlightable", true), ("title", object(("text", "Tïtle"), ("width", 80), ("selectedWidth", 90)))),
+            object(("id", "half"), ("view", object(("type", "H"))), ("size", object(("fixed", 30))), ("separator", object(("thickness", 3))), ("title", "Only text")),
+        ] + (deep ? [object(("id", "deep"), ("view", object(("type", "D"), ("props", "text"))), ("size", object(("vertical", "fit"), ("horizontal", object(("fixed", 7))))), ("content", chain))] : [])
+        let body = object(("id", "x"), ("axis", "horizontal"), ("viewport", object(("width", 375), ("height", 600))), ("spacing", .real(1.0 / 3)),
+                          ("offset", object(("x", 12), ("y", 0))), ("paging", object(("size", object(("fraction", 1))))),
+                          ("pageIndicator", object(("hidesForSinglePage", true))), ("menu", object(("itemSize", object(("fixed", object(("width", 120), ("height", 44))))))),
+                          ("rows", .array(rows)))
+        let created = service.handle(HTTPRequest(method: "POST", path: "/v1/stacks", headers: [("Content-Type", "application/json")], body: body.serialized(realPrecision: 17)))
+        XCTAssertEqual(created.status, 201, String(decoding: created.body, as: UTF8.self))
+        return try service.store.entry("x").read { stack, _ throws(APIError) in stack }
+    }
+
+    func testEveryMemberReadsBackExactly() throws {
+        let stack = try stackWithEverything()
+        XCTAssertEqual(stack.count, 5)
+        let bytes = SnapshotFormat.encode(stack)
+        XCTAssertTrue(SnapshotFormat.isBinary(bytes))
+        let decoded = try SnapshotFormat.decode(bytes, what: "the snapshot")
+        XCTAssertEqual(decoded.rows, stack.rows)
+        XCTAssertEqual(decoded.settings, stack.settings)
+        XCTAssertEqual(ModelEncoding.stack(id: "x", revision: 1, decoded).serialized(realPrecision: 17),
+                       ModelEncoding.stack(id: "x", revision: 1, stack).serialized(realPrecision: 17))
+        XCTAssertEqual(SnapshotFormat.encode(decoded), bytes, "encoding is a function of the state")
+        XCTAssertLessThan(bytes.count, ModelEncoding.stack(id: "x", revision: 1, stack).serialized(realPrecision: 17).count)
+    }
+
+    /// Cut anywhere, or with a byte changed to each of a few values, a snapshot fails with
+    /// `storage_unavailable` naming it (or, for a changed number or string, reads as another
+    /// valid state): never a crash.
+    func testDamagedSnapshotsAreErrors() throws {
+        let bytes = SnapshotFormat.encode(try stackWithEverything(deep: false))
+        for cut in 0..<bytes.count {
+            XCTAssertThrowsError(try SnapshotFormat.decode(Array(bytes[..<cut]), what: "the snapshot of x")) { error in
+                XCTAssertTrue("\(error)".contains("the snapshot of x"), "\(error)")
+            }
+        }
+        for position in SnapshotFormat.magic.count..<bytes.count {
+            for value: UInt8 in [0, 3, 0x7F, 0xFF] {
+                var damaged = bytes
+                damaged[position] = value
+                do { _ = try SnapshotFormat.decode(damaged, what: "the snapshot of x") } catch {
+                    XCTAssertEqual(error.code, "storage_unavailable")
+                    XCTAssertTrue(error.message.contains("the snapshot of x"), error.message)
+                }
+            }
+        }
+        var newer = bytes
+        newer[SnapshotFormat.magic.count] = SnapshotFormat.version + 1
+        XCTAssertThrowsError(try SnapshotFormat.decode(newer, what: "the snapshot of x")) { error in
+            XCTAssertTrue("\(error)".contains("format 3; this server reads formats 1 and 2"), "\(error)")
+        }
+    }
+}

@@ -64,6 +64,9 @@ struct ScrollStackDaemon: ParsableCommand {
     @Flag(help: "Keep stacks in memory only: nothing survives a restart (for tests and throwaway use).")
     var inMemory = false
 
+    @Flag(help: "Commit every durable write in a transaction of its own, instead of together with the writes (of any stack) that arrive while a commit is in progress (for comparison; each write is still answered only once durable).")
+    var noGroupCommit = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard threads >= 1 && threads <= 64 else { throw ValidationError("--threads must be 1…64") }
@@ -100,7 +103,7 @@ struct ScrollStackDaemon: ParsableCommand {
         let journal: StackJournal
         do {
             if inMemory {
-                journal = try StackJournal(path: ":memory:")
+                journal = try StackJournal(path: ":memory:", groupCommit: !noGroupCommit)
             } else {
                 do {
                     try DataDirectory(path: dataDir).prepare()
@@ -108,7 +111,7 @@ struct ScrollStackDaemon: ParsableCommand {
                     logger.critical("\(error)")
                     throw ExitCode.failure
                 }
-                journal = try StackJournal(path: dataDir + "/scrollstack.sqlite")
+                journal = try StackJournal(path: dataDir + "/scrollstack.sqlite", groupCommit: !noGroupCommit)
             }
         } catch let error as ExitCode {
             throw error

@@ -39,10 +39,15 @@ public final class StackJournal: Sendable {
         var body: [UInt8]
     }
 
+    /// Commits mutations, several at once when they arrive together (`GroupCommit`).
+    let committer: GroupCommit
+
     /// Opens (creating) the journal in `path`; ":memory:" keeps it in memory only.
-    public init(path: String, snapshotInterval: Int = 100) throws(SQLiteError) {
+    /// `groupCommit` false commits every mutation in a transaction of its own.
+    public init(path: String, snapshotInterval: Int = 100, groupCommit: Bool = true) throws(SQLiteError) {
         self.snapshotInterval = max(1, snapshotInterval)
         database = try SQLiteDatabase(path: path)
+        committer = GroupCommit(database: database, enabled: groupCommit)
         if path != ":memory:" {
             _ = try database.query("PRAGMA journal_mode = WAL")
         }
@@ -90,10 +95,11 @@ public final class StackJournal: Sendable {
         return revision - last >= max(snapshotInterval, rowCount / 8)
     }
 
-    /// Records an acknowledged mutation, with a snapshot of the result when one is due. Older
+    /// Records an acknowledged mutation, with a snapshot of the result when given (a revert),
+    /// in the next group commit: it returns once that transaction is durable. Older
     /// snapshots stay: they serve reads of past revisions.
     func recordMutation(id: String, revision: Int, method: String, path: String, body: [UInt8], events: [UInt8], snapshot: [UInt8]?) throws(SQLiteError) {
-        try database.transaction { () throws(SQLiteError) in
+        try committer.commit { database throws(SQLiteError) in
             try database.query("INSERT INTO mutations (stack, revision, method, path, body, events) VALUES (?, ?, ?, ?, ?, ?)",
                                [.text(id), .integer(Int64(revision)), .text(method), .text(path), .blob(body), .blob(events)])
             if let snapshot {

@@ -40,6 +40,8 @@ struct ScrollStackDaemon: ParsableCommand {
     @Option(help: "The most connections served at once; more are refused.")
     var connectionLimit = 512
 
+    @Option(help: "How deeply a row's props and content may nest in arrays and objects (1…\(ServiceLimits.maxJSONDepthCeiling)); deeper ones get 422.")
+    var maxJSONDepth = ServiceLimits.defaultMaxJSONDepth
     @Option(help: "Seconds a live event stream may stay quiet before a heartbeat comment is sent (notices clients gone without closing).")
     var streamHeartbeat = 15
 
@@ -61,6 +63,9 @@ struct ScrollStackDaemon: ParsableCommand {
         guard maxBodyBytes >= 1 else { throw ValidationError("--max-body-bytes must be at least 1") }
         guard connectionTimeout >= 1 else { throw ValidationError("--connection-timeout must be at least 1 second") }
         guard connectionLimit >= 1 else { throw ValidationError("--connection-limit must be at least 1") }
+        guard (1...ServiceLimits.maxJSONDepthCeiling).contains(maxJSONDepth) else {
+            throw ValidationError("--max-json-depth must be 1…\(ServiceLimits.maxJSONDepthCeiling)")
+        }
         guard streamHeartbeat >= 1 else { throw ValidationError("--stream-heartbeat must be at least 1 second") }
         guard streamIdleTimeout >= 1 else { throw ValidationError("--stream-idle-timeout must be at least 1 second") }
         guard Logger.Level(rawValue: logLevel) != nil else {
@@ -102,12 +107,15 @@ struct ScrollStackDaemon: ParsableCommand {
             logger.critical("cannot open the database in \(dataDir): \(error)")
             throw ExitCode.failure
         }
-        let service = StackService(logger: logger, journal: journal)
+        let service = StackService(logger: logger, journal: journal, limits: ServiceLimits(maxJSONDepth: maxJSONDepth))
         let started = DispatchTime.now().uptimeNanoseconds
         do {
             let count = try service.restore()
             let milliseconds = (DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
             logger.notice("restored \(count) stacks from \(inMemory ? "memory" : dataDir) in \(milliseconds) ms")
+            if !service.unavailableStacks.isEmpty {
+                logger.error("\(service.unavailableStacks.count) stacks could not be restored and answer 503 until deleted: \(service.unavailableStacks.joined(separator: ", "))")
+            }
         } catch {
             logger.critical("cannot restore the stacks in \(dataDir): \(error)")
             throw ExitCode.failure

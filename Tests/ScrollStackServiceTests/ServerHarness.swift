@@ -8,10 +8,10 @@ import XCTest
 /// The real server on an ephemeral loopback port, with the service behind it.
 final class ServerHarness {
     let server: HTTPServer
-    let service = StackService()
+    let service: StackService
 
-    init(maxBodyBytes: Int = 1 << 20, connectionTimeout: Int = 30, threads: Int = 2, connectionLimit: Int = 64) throws {
-        let service = self.service
+    init(service: StackService = StackService(), maxBodyBytes: Int = 1 << 20, connectionTimeout: Int = 30, threads: Int = 2, connectionLimit: Int = 64) throws {
+        self.service = service
         server = HTTPServer(
             configuration: HTTPServer.Configuration(
                 host: "127.0.0.1", port: 0, threads: threads, maxBodyBytes: maxBodyBytes,
@@ -47,6 +47,8 @@ struct Daemon {
     let process: Process
     let port: Int
     let standardError: Pipe
+    /// What it logged up to the notice naming its port.
+    var startupLog = ""
 
     /// The daemon built next to this test bundle (`swift build --build-tests` builds both).
     static var binary: URL {
@@ -72,7 +74,21 @@ struct Daemon {
             process.terminate()
             throw DaemonError(message: "the daemon did not report its port: \(text)")
         }
-        return Daemon(process: process, port: port, standardError: errors)
+        return Daemon(process: process, port: port, standardError: errors, startupLog: text)
+    }
+
+    /// Sends SIGTERM and waits at most `seconds` for the exit. Returns the exit status.
+    @discardableResult
+    func stop(within seconds: Double = 30) throws -> Int32 {
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        process.terminate()
+        guard process.isRunning == false || exited.wait(timeout: .now() + seconds) == .success else {
+            kill(process.processIdentifier, SIGKILL)
+            throw DaemonError(message: "the daemon did not stop within \(seconds) s")
+        }
+        process.waitUntilExit()  // returns at once: it has exited
+        return process.terminationStatus
     }
 }
 

@@ -17,17 +17,22 @@ public final class StackService: Sendable {
     let journal: StackJournal?
     /// Live event streams, by stack.
     let hub = EventHub()
+    /// What request values may hold.
+    let limits: ServiceLimits
     private let router: Router<Handler>
 
     /// A service recording into `journal` (by default one held in memory: history and past
-    /// revisions work, nothing survives the process). Call `restore()` before serving.
-    public convenience init(logger: Logger = Logger(label: "scrollstack.service"), journal: StackJournal? = nil) {
-        self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:")))
+    /// revisions work, nothing survives the process), enforcing `limits` on request values.
+    /// Call `restore()` before serving.
+    public convenience init(logger: Logger = Logger(label: "scrollstack.service"), journal: StackJournal? = nil,
+                            limits: ServiceLimits = ServiceLimits()) {
+        self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:")), limits: limits)
     }
 
-    init(logger: Logger, journalOrNone journal: StackJournal?) {
+    init(logger: Logger, journalOrNone journal: StackJournal?, limits: ServiceLimits) {
         self.logger = logger
         self.journal = journal
+        self.limits = limits
         var router = Router<Handler>()
         Self.addRoutes(to: &router)
         self.router = router
@@ -59,7 +64,7 @@ public final class StackService: Sendable {
 
     /// Every route of API v1. Paths with `{row}` are also served as `rows/at/{index}`.
     private static func addRoutes(to router: inout Router<Handler>) {
-        router.add("GET", "/healthz") { _, _ in .json(200, ["status": "ok"]) }
+        router.add("GET", "/healthz") { s, _ in s.health() }
         router.add("GET", "/v1/stacks") { s, c in try s.listStacks(c) }
         router.add("POST", "/v1/stacks") { s, c in try s.createStack(c) }
         router.add("GET", "/v1/stacks/{stack}") { s, c in try s.getStack(c) }
@@ -89,7 +94,8 @@ public final class StackService: Sendable {
 
     /// Applies one model operation to the stack a request names and answers with the
     /// mutation result (revision, changed rows, removed rows, events). An `If-Match` that
-    /// does not name the current revision gets 412 and changes nothing.
+    /// does not name the current revision gets 412 and changes nothing; it is judged once the
+    /// path's target is found, so an unknown row in the path is 404 (RFC 9110 §13.2.1).
     ///
     /// `operation` may decode the rest of the request against the current state (for
     /// example to merge a PATCH); it must apply at most one model operation.
@@ -100,6 +106,7 @@ public final class StackService: Sendable {
                 _ operation: (inout ScrollStack, _ revision: Int) throws(APIError) -> OperationResult) throws(APIError) -> HTTPResponse {
         let entry = try store.entry(context.parameter("stack"))
         return try entry.write({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> OperationResult in
+            if context.parameters["row"] != nil || context.parameters["index"] != nil { _ = try pathRow(context, in: stack) }
             try context.checkIfMatch(revision)
             return try operation(&stack, revision)
         }, persist: { result, stack, revision throws(APIError) in
@@ -146,23 +153,8 @@ public final class StackService: Sendable {
         }
     }
 
-    /// A row id: `r-` and 12 hex digits derived from the stack, the revision being made and a
-    /// counter, so that replaying the journal generates the same ids; skips `isTaken` ones.
-    static func makeRowID(stack: String, revision: Int, isTaken: (String) -> Bool) -> String {
-        var attempt = 0
-        while true {
-            // FNV-1a: stable across processes (Swift's Hasher is seeded per process).
-            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            for byte in "\(stack)#\(revision)#\(attempt)".utf8 {
-                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
-            }
-            let id = "r-" + hex12(hash)
-            if !isTaken(id) { return id }
-            attempt += 1
-        }
-    }
-
-    private static func hex12(_ value: UInt64) -> String {
+    /// The low 48 bits of `value` as 12 hex digits.
+    static func hex12(_ value: UInt64) -> String {
         let digits = String(value & 0xFFFF_FFFF_FFFF, radix: 16)
         return String(repeating: "0", count: 12 - digits.count) + digits
     }

@@ -16,6 +16,9 @@ let package = Package(
         // The model and layout engine: pure Swift, no C, JSON or HTTP.
         .target(name: "ScrollStackCore"),
 
+        // Transition plans (row changes and piles) and spring sampling: pure Swift, beside the core.
+        .target(name: "ScrollStackTransitions", dependencies: ["ScrollStackCore"]),
+
         // System libraries, found with pkg-config.
         .systemLibrary(
             name: "CJansson",
@@ -42,7 +45,7 @@ let package = Package(
         .target(
             name: "ScrollStackService",
             dependencies: [
-                "ScrollStackCore", "Jansson", "MicroHTTP", "SQLite",
+                "ScrollStackCore", "ScrollStackTransitions", "Jansson", "MicroHTTP", "SQLite",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -64,6 +67,7 @@ let package = Package(
         .target(name: "TestHTTPClient", path: "Tests/TestHTTPClient"),
 
         .testTarget(name: "ScrollStackCoreTests", dependencies: ["ScrollStackCore"]),
+        .testTarget(name: "ScrollStackTransitionsTests", dependencies: ["ScrollStackTransitions", "ScrollStackCore"]),
         .testTarget(name: "JanssonTests", dependencies: ["Jansson"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient"]),
         .testTarget(

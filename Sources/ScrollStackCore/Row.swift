@@ -18,6 +18,8 @@ public struct Row: Sendable, Hashable {
     /// Whether a tap on the row is reported by hit tests as actionable.
     public var tappable: Bool
     public var highlightable: Bool
+    /// The row's own show/hide looks, or nil for the identity look both ways.
+    public var transition: RowTransition?
 
     public init(
         id: String,
@@ -28,7 +30,8 @@ public struct Row: Sendable, Hashable {
         separator: SeparatorOverride = .none,
         hidden: Bool = false,
         tappable: Bool = false,
-        highlightable: Bool = false
+        highlightable: Bool = false,
+        transition: RowTransition? = nil
     ) {
         self.id = id
         self.content = content
@@ -39,6 +42,7 @@ public struct Row: Sendable, Hashable {
         self.hidden = hidden
         self.tappable = tappable
         self.highlightable = highlightable
+        self.transition = transition
     }
 
     /// The controller descriptor, for controller rows.
@@ -65,5 +69,6 @@ public struct Row: Sendable, Hashable {
         }
         if let insets { try Check.insets(insets, prefix + "insets") }
         try separator.validate(prefix + "separator")
+        try transition?.validate(prefix + "transition")
     }
 }

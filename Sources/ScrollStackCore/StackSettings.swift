@@ -103,11 +103,13 @@ public struct RowChange: Sendable, Hashable {
     public var content: RowContent?
     public var tappable: Bool?
     public var highlightable: Bool?
+    /// `.some(nil)` removes the row's own transition looks.
+    public var transition: RowTransition??
 
     public init(
         hidden: Bool? = nil, insets: EdgeInsets?? = nil, separator: SeparatorOverride? = nil, size: SizeRule? = nil,
         contentDescription: ContentDescription?? = nil, content: RowContent? = nil, tappable: Bool? = nil,
-        highlightable: Bool? = nil
+        highlightable: Bool? = nil, transition: RowTransition?? = nil
     ) {
         self.hidden = hidden
         self.insets = insets
@@ -117,6 +119,7 @@ public struct RowChange: Sendable, Hashable {
         self.content = content
         self.tappable = tappable
         self.highlightable = highlightable
+        self.transition = transition
     }
 
     func applied(to row: Row) -> Row {
@@ -129,6 +132,7 @@ public struct RowChange: Sendable, Hashable {
         if let content { r.content = content }
         if let tappable { r.tappable = tappable }
         if let highlightable { r.highlightable = highlightable }
+        if let transition { r.transition = transition }
         return r
     }
 }

@@ -117,6 +117,7 @@ enum ModelEncoding {
         members.append(("hidden", .bool(row.hidden)))
         members.append(("tappable", .bool(row.tappable)))
         members.append(("highlightable", .bool(row.highlightable)))
+        if let transition = row.transition { members.append(("transition", rowTransition(transition))) }
         return .object(JSONObject(members))
     }
 

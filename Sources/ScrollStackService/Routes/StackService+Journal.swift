@@ -14,7 +14,7 @@ extension StackService {
 
     /// Journals one acknowledged mutation (and a snapshot when one is due). 503 on failure.
     func journalMutation(_ id: String, _ request: HTTPRequest, _ result: OperationResult, _ stack: ScrollStack, _ revision: Int,
-                         forceSnapshot: Bool = false) throws(APIError) {
+                         forceSnapshot: Bool = false, plan: JSON? = nil) throws(APIError) {
         guard let journal else { return }
         let eventsJSON = JSON.array(result.events.map(ModelEncoding.event))
         let events = eventsJSON.serialized(realPrecision: 17)
@@ -22,7 +22,8 @@ extension StackService {
         let snapshot = due ? Self.snapshot(id: id, revision: revision, stack) : nil
         do {
             try journal.recordMutation(id: id, revision: revision, method: request.method, path: request.path,
-                                       body: request.body, events: events, snapshot: snapshot)
+                                       body: request.body, events: events, snapshot: snapshot,
+                                       plan: plan?.serialized(realPrecision: 17))
         } catch {
             logger.error("journal write failed for \(id) at revision \(revision): \(error)")
             throw .storageFailed("\(error)")
@@ -113,12 +114,12 @@ extension StackService {
     /// `POST /v1/stacks/{stack}/revert {"to": N}`: a new revision equal to revision N (its
     /// settings and rows; the events say what changed on screen).
     func revert(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery([])
-        let body = try c.jsonObject()
-        try body.allowOnly(["to"])
+        try c.allowQuery(["fps"])
+        let (body, animation) = try animatedBody(c)
+        try body.allowOnly(["to"] + ModelDecoding.animationKeys)
         let field = try body.required("to")
         let target = try field.int()
-        return try mutate(c, snapshot: true) { stack, revision throws(APIError) in
+        return try mutate(c, snapshot: true, animation: animation) { stack, revision throws(APIError) in
             guard (1...revision).contains(target) else {
                 throw .invalid("to", "the stack's revisions are 1…\(revision); \(target) is not one of them")
             }

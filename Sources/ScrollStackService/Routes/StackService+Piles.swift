@@ -1,0 +1,5 @@
+import MicroHTTP
+
+extension StackService {
+    static func addPileRoutes(to router: inout Router<Handler>) {}
+}

@@ -34,13 +34,15 @@ extension StackService {
 
     /// Brings back every journaled stack: its latest snapshot, then its later mutations
     /// replayed through the same handlers, in revision order. Stacks are rebuilt in parallel
-    /// (one per core at a time). Returns how many stacks.
+    /// (one per core at a time); piles after them. Returns how many stacks and piles.
     ///
     /// - Complexity: O(snapshot size + mutations since it) per stack.
     @discardableResult
     public func restore() throws -> Int {
         guard let journal else { return 0 }
-        let stored = try journal.load()
+        let everything = try journal.load()
+        let stored = everything.filter { !$0.id.hasPrefix(Self.pileJournalPrefix) }
+        let restoredPiles = try restorePiles(everything.filter { $0.id.hasPrefix(Self.pileJournalPrefix) })
         let results = Mutex<[Result<StackEntry, any Error>?]>(Array(repeating: nil, count: stored.count))
         DispatchQueue.concurrentPerform(iterations: stored.count) { i in
             let result = Result { () throws -> StackEntry in
@@ -52,7 +54,7 @@ extension StackService {
         for result in results.withLock({ $0 }) {
             try store.insert(try result!.get())
         }
-        return stored.count
+        return stored.count + restoredPiles
     }
 
     /// The journaled state of one stack (to undo a change that could not be journaled).

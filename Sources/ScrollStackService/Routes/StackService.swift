@@ -12,6 +12,8 @@ public final class StackService: Sendable {
     typealias Handler = @Sendable (StackService, RequestContext) throws -> HTTPResponse
 
     let store = StackStore()
+    /// The piles (push/pop view stacks), journaled beside the stacks.
+    let piles = PileStore()
     let logger: Logger
     /// Where every acknowledged change is made durable; nil only for the scratch services
     /// that replay the journal.

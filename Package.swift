@@ -62,6 +62,9 @@ let package = Package(
 
         // Per-operation costs of the model at growing sizes (a program, not a test).
         .executableTarget(name: "core-benchmark", dependencies: ["ScrollStackCore"], path: "Benchmarks/CoreBenchmark"),
+        // What a transition plan costs at growing stack sizes, against two full layouts.
+        .executableTarget(name: "transitions-benchmark", dependencies: ["ScrollStackCore", "ScrollStackTransitions"],
+                          path: "Benchmarks/TransitionsBenchmark"),
 
         // A small blocking HTTP/1.1 client over POSIX sockets, for the end-to-end tests only.
         .target(name: "TestHTTPClient", path: "Tests/TestHTTPClient"),

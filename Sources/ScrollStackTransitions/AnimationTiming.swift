@@ -27,12 +27,12 @@ public struct AnimationTiming: Sendable, Hashable {
     /// Durations and delays are bounded to an hour, the velocity to ±1000.
     public var violation: (member: String, message: String)? {
         if !duration.isFinite || duration <= 0 || duration > 3600 {
-            return ("duration", "must be greater than 0 and at most 3600 seconds, got \(duration)")
+            return ("duration", "must be greater than 0 and at most 3600 seconds, got \(Self.text(duration))")
         }
-        if !delay.isFinite || delay < 0 || delay > 3600 { return ("delay", "must be between 0 and 3600 seconds, got \(delay)") }
-        if !damping.isFinite || damping <= 0 || damping > 1 { return ("damping", "must be in (0, 1], got \(damping)") }
+        if !delay.isFinite || delay < 0 || delay > 3600 { return ("delay", "must be between 0 and 3600 seconds, got \(Self.text(delay))") }
+        if !damping.isFinite || damping <= 0 || damping > 1 { return ("damping", "must be in (0, 1], got \(Self.text(damping))") }
         if !initialVelocity.isFinite || abs(initialVelocity) > 1000 {
-            return ("initialVelocity", "must be within ±1000, got \(initialVelocity)")
+            return ("initialVelocity", "must be within ±1000, got \(Self.text(initialVelocity))")
         }
         return nil
     }
@@ -42,4 +42,9 @@ public struct AnimationTiming: Sendable, Hashable {
 
     /// When the motion has come to rest, counted from the start (delay included).
     public var restTime: Double { delay + spring.settleTime }
+
+    /// A number as a client wrote it: `0`, not `0.0`.
+    static func text(_ value: Double) -> String {
+        value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+    }
 }

@@ -1,60 +1,5 @@
 import ScrollStackCore
 
-/// One view of a pile: an id and what to show (a controller or a view descriptor, as a row's).
-public struct PileView: Sendable, Hashable {
-    public var id: String
-    public var content: RowContent
-
-    public init(id: String, content: RowContent) {
-        self.id = id
-        self.content = content
-    }
-}
-
-/// A failed pile operation; nothing changed.
-public struct PileError: Error, Sendable, Hashable {
-    public enum Kind: Sendable, Hashable { case empty, lastView, duplicateID, unknownView }
-    public var kind: Kind
-    public var message: String
-    public var field: String?
-}
-
-/// Something a pile operation did.
-public enum PileEvent: Sendable, Hashable {
-    case viewPushed(id: String, index: Int)
-    case viewPopped(id: String, index: Int)
-    case viewsSet(count: Int)
-    case viewUpdated(id: String, index: Int)
-    /// The view on top changed (nil: the pile is empty).
-    case activeChanged(from: String?, to: String?)
-}
-
-/// One view's motion in a pile transition.
-public struct PileMotion: Sendable, Hashable {
-    public enum Role: String, Sendable { case enter, exit }
-    public var id: String
-    public var role: Role
-    /// Whether the view left the pile (pop, set); an exiting view that stays (push) is only
-    /// taken off screen.
-    public var removed: Bool
-    public var from: PileViewState
-    public var to: PileViewState
-
-    public init(id: String, role: Role, removed: Bool, from: PileViewState, to: PileViewState) {
-        self.id = id
-        self.role = role
-        self.removed = removed
-        self.from = from
-        self.to = to
-    }
-}
-
-/// What a pile operation did: its events and the motion of the views it moved.
-public struct PileChange: Sendable, Hashable {
-    public var events: [PileEvent] = []
-    public var motions: [PileMotion] = []
-}
-
 /// Pile's view stack: views pushed and popped between leading, active and trailing metrics; the
 /// last view is the active one, the only one on screen at rest.
 ///
@@ -168,32 +113,6 @@ public struct Pile: Sendable, Hashable {
                 throw PileError(kind: .duplicateID, message: "the id \"\(view.id)\" is used by \(field)[\(first)] too", field: "\(field)[\(i)].id")
             }
             seen[view.id] = i
-        }
-    }
-}
-
-/// The transition of one pile change: its timing and the views that move.
-public struct PilePlan: Sendable, Hashable {
-    public var animated: Bool
-    public var timing: AnimationTiming
-    public var motions: [PileMotion]
-
-    public init(animated: Bool, timing: AnimationTiming, motions: [PileMotion]) {
-        self.animated = animated
-        self.timing = timing
-        self.motions = motions
-    }
-
-    /// Every frame at `fps`, as ``KeyframeSampler`` samples row plans.
-    public func keyframes(fps: Int) -> [(time: Double, progress: Double, views: [(id: String, state: PileViewState)])] {
-        let times = KeyframeSampler.times(timing, fps: fps)
-        return zip(times, KeyframeSampler.progress(timing, at: times)).map { time, p in
-            (time, p, motions.map { m in
-                (m.id, PileViewState(frame: KeyframeSampler.lerp(m.from.frame, m.to.frame, p),
-                                     alpha: KeyframeSampler.clampedLerp(m.from.alpha, m.to.alpha, p),
-                                     translate: KeyframeSampler.lerp(m.from.translate, m.to.translate, p),
-                                     scale: KeyframeSampler.lerp(m.from.scale, m.to.scale, p)))
-            })
         }
     }
 }

@@ -47,45 +47,17 @@ public struct PileMetric: Sendable, Hashable {
 
     /// The first rule the metric breaks within `bounds`, as (member path, message), or nil.
     public func violation(in bounds: Rect) -> (member: String, message: String)? {
-        guard alpha.isFinite, (0...1).contains(alpha) else { return ("alpha", "must be between 0 and 1, got \(alpha)") }
-        guard scale.isFinite, scale >= 0, scale <= 1e9 else { return ("scale", "must be between 0 and 1000000000, got \(scale)") }
+        guard alpha.isFinite, (0...1).contains(alpha) else { return ("alpha", "must be between 0 and 1, got \(AnimationTiming.text(alpha))") }
+        guard scale.isFinite, scale >= 0, scale <= 1e9 else { return ("scale", "must be between 0 and 1000000000, got \(AnimationTiming.text(scale))") }
         for (name, value) in [("insets.top", insets.top), ("insets.left", insets.left), ("insets.bottom", insets.bottom), ("insets.right", insets.right),
                               ("offset.x", offset.x), ("offset.y", offset.y), ("relativeOffset.x", relativeOffset.x),
                               ("relativeOffset.y", relativeOffset.y), ("translate.x", translate.x), ("translate.y", translate.y)]
         where !value.isFinite || abs(value) > 1e9 {
-            return (name, "must be a finite number within ±1000000000, got \(value)")
+            return (name, "must be a finite number within ±1000000000, got \(AnimationTiming.text(value))")
         }
         let frame = frame(in: bounds)
         if frame.size.width < 0 { return ("insets", "leave a negative width (\(frame.size.width)) in bounds \(bounds.size.width) wide") }
         if frame.size.height < 0 { return ("insets", "leave a negative height (\(frame.size.height)) in bounds \(bounds.size.height) high") }
         return nil
-    }
-}
-
-/// The three positions of a pile.
-public struct PileMetrics: Sendable, Hashable {
-    public var leading: PileMetric
-    public var active: PileMetric
-    public var trailing: PileMetric
-
-    public init(leading: PileMetric = .leading, active: PileMetric = .active, trailing: PileMetric = .trailing) {
-        self.leading = leading
-        self.active = active
-        self.trailing = trailing
-    }
-}
-
-/// How a pile's view is drawn at one moment.
-public struct PileViewState: Sendable, Hashable {
-    public var frame: Rect
-    public var alpha: Double
-    public var translate: Point
-    public var scale: Double
-
-    public init(frame: Rect, alpha: Double, translate: Point, scale: Double) {
-        self.frame = frame
-        self.alpha = alpha
-        self.translate = translate
-        self.scale = scale
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Jansson
 import MicroHTTP
 import ScrollStackService
+import TestHTTPClient
 import XCTest
 
 /// Piles over HTTP: every operation, its plan, its errors, revisions and durability.
@@ -128,4 +129,43 @@ final class PileEndpointTests: XCTestCase {
         XCTAssertEqual(call(restarted, "GET", "/v1/piles/p/transitions/5"), popped?["transition"])
         XCTAssertEqual(call(restarted, "POST", "/v1/piles/p/pop")?["revision"]?.int64Value, 6)
     }
+
+    /// Live events: the backlog after Last-Event-ID, then each new revision, once, in order.
+    func testLiveEventsAndConditionalReads() throws {
+        _ = try makePile()
+        _ = try server.request("POST", "/v1/piles/p/push", json: card("a"))
+        let connection = try TestHTTPConnection(port: server.port, timeout: 10)
+        try connection.sendRaw(Array("GET /v1/piles/p/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nLast-Event-ID: 1\r\n\r\n".utf8))
+        let (status, _) = try connection.readHead()
+        XCTAssertEqual(status, 200)
+        var buffer = ""
+        func next() throws -> (id: String, data: JSON)? {
+            while true {
+                if let end = buffer.range(of: "\n\n") {
+                    let lines = buffer[..<end.lowerBound].split(separator: "\n")
+                    buffer.removeSubrange(..<end.upperBound)
+                    let id = lines.first { $0.hasPrefix("id: ") }.map { String($0.dropFirst(4)) } ?? ""
+                    let data = lines.first { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) } ?? ""
+                    return (id, try JSON.parse(Array(data.utf8)))
+                }
+                guard let chunk = try connection.readChunk() else { return nil }
+                buffer += String(decoding: chunk, as: UTF8.self)
+            }
+        }
+        let backlog = try XCTUnwrap(try next())
+        XCTAssertEqual(backlog.id, "2")
+        XCTAssertEqual(backlog.data["events"]?.arrayValue?.first?["type"]?.stringValue, "viewPushed")
+        _ = try server.request("POST", "/v1/piles/p/push", json: card("b"))
+        let live = try XCTUnwrap(try next())
+        XCTAssertEqual(live.id, "3")
+        XCTAssertEqual(live.data["events"]?.arrayValue?.first?["id"]?.stringValue, "b")
+
+        let current = try server.request("GET", "/v1/piles/p", headers: [("If-None-Match", "\"3\"")])
+        XCTAssertEqual(current.status, 304)
+        XCTAssertEqual(try server.request("GET", "/v1/piles/p", headers: [("If-None-Match", "\"2\"")]).status, 200)
+        XCTAssertEqual(try server.request("DELETE", "/v1/piles/p", headers: [("If-Match", "\"2\"")]).status, 412)
+        XCTAssertEqual(try server.request("DELETE", "/v1/piles/p", headers: [("If-Match", "\"3\"")]).status, 204)
+        XCTAssertNil(try next(), "deleting the pile ends its streams")
+    }
+
 }

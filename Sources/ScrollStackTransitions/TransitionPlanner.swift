@@ -46,14 +46,17 @@ public enum TransitionPlanner {
             afterLayouts[id] ?? (try? stack.layout(of: .id(id)))
         }
 
-        // Candidates, each once, in a stable order.
+        // Candidates, each once, in a stable order: rows visible before, the rows named or
+        // changed, the rows removed, rows visible after.
         var seen: Set<String> = []
         var candidates: [String] = []
         func consider(_ id: String) { if seen.insert(id).inserted { candidates.append(id) } }
         capture.visible.forEach(consider)
         capture.targets?.forEach(consider)
         result.changed.forEach(consider)
-        for (id, _) in removed.sorted(by: { $0.value < $1.value }) where capture.snapshot != nil || capture.layouts[id] != nil { consider(id) }
+        // Removed rows: named ones (all of them without targets), when their layout before is known.
+        let named = Set(capture.targets ?? [])
+        for (id, _) in removed.sorted(by: { $0.value < $1.value }) where capture.snapshot != nil || named.contains(id) { consider(id) }
         after.forEach { consider($0.id) }
 
         let shift = capture.snapshot == nil

@@ -19,7 +19,7 @@ final class PlanTests: XCTestCase {
     /// Runs `operation` on `stack` and checks its plan against the full layouts before and
     /// after; returns the plan.
     @discardableResult
-    func plan(_ stack: inout ScrollStack, targets: [String]?, file: StaticString = #filePath, line: UInt = #line,
+    func plan(_ stack: inout ScrollStack, targets: [String]?, compare: Bool = true, file: StaticString = #filePath, line: UInt = #line,
               _ operation: (inout ScrollStack) throws -> OperationResult) throws -> TransitionPlan {
         let before = stack.layout()
         let capture = TransitionCapture(stack, targets: targets)
@@ -28,7 +28,7 @@ final class PlanTests: XCTestCase {
         let after = stack.layout()
         let plan = TransitionPlanner.plan(from: capture, to: stack, result: result, timing: .rows, animated: true)
         let reference = TransitionPlanner.plan(from: full, to: stack, result: result, timing: .rows, animated: true)
-        if targets != nil {
+        if targets != nil && compare {
             // The snapshot mode collapses removed rows in the layout before (it knows no targets).
             func comparable(_ rows: [RowTransitionEntry]) -> [RowTransitionEntry] {
                 rows.map { entry in
@@ -199,6 +199,28 @@ final class PlanTests: XCTestCase {
         XCTAssertEqual(plan.rows.first?.id, "r1")
         XCTAssertEqual(plan.rows.first?.change, .update)
         XCTAssertEqual(plan.rows.map(\.id), ["r1", "r3", "r4", "r5"], "r2 and r6 are offscreen at both ends")
+    }
+
+    func testRemoveAllCollapsesTheVisibleRowsOnly() throws {
+        var stack = try Self.stack(100, offset: 1000)
+        // Without targets every removed row counts as named; removeAll names none (it would be O(n)).
+        let plan = try self.plan(&stack, targets: [], compare: false) { $0.removeAll() }
+        XCTAssertEqual(plan.rows.map(\.id), ["r20", "r21"], "only the rows seen (1000…1100) are in the plan")
+        XCTAssertTrue(plan.rows.allSatisfy { $0.exit && $0.change == .remove && $0.to.frame.size.height == 0 })
+        XCTAssertEqual(plan.contentSize.to.height, 0)
+    }
+
+    func testRevertAndReloadArePlans() throws {
+        var stack = try Self.stack(6)
+        let past = stack
+        try stack.remove([.id("r0")])
+        try stack.insert([Self.row("n", 20)], at: .index(1))
+        let plan = try self.plan(&stack, targets: nil) { $0.replaceContents(with: past) }
+        XCTAssertEqual(plan.rows.first { $0.id == "r0" }?.change, .insert, "r0 comes back, fading in")
+        XCTAssertEqual(plan.rows.first { $0.id == "n" }?.exit, true)
+        XCTAssertEqual(plan.rows.first { $0.id == "r1" }?.change, .slide)
+        let reload = try self.plan(&stack, targets: ["r1"]) { try $0.reload([.id("r1")]) }
+        XCTAssertEqual(reload.rows, [], "a reload that changes no length moves nothing")
     }
 
     /// Random stacks and operations; the derived plan must equal the snapshot plan and both

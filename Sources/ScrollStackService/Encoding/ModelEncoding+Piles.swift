@@ -20,6 +20,7 @@ extension ModelEncoding {
     static func pile(id: String, revision: Int, _ pile: Pile) -> JSON {
         var views: [JSON] = []
         for (index, view) in pile.views.enumerated() {
+            // A view's descriptor is written as a row's content is.
             guard case .object(var object) = row(Row(id: view.id, content: view.content, size: .fixed(0)), index: index) else { continue }
             var members: [(String, JSON)] = [("id", .string(view.id)), ("index", .integer(Int64(index)))]
             for key in ["controller", "view"] { if let value = object[key] { members.append((key, value)) } }

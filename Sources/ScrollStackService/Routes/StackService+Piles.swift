@@ -299,11 +299,7 @@ extension StackService {
     /// A view id: `v-` and 12 hex digits derived from the pile, the revision being made and a
     /// counter, so a replay generates the same ids.
     static func makeViewID(pile: String, revision: Int, attempt: Int) -> String {
-        var n = attempt
-        return "v-" + makeRowID(stack: "pile:" + pile, revision: revision) { _ in
-            n -= 1
-            return n >= 0
-        }.dropFirst(2)
+        "v-" + makeRowID(stack: "pile:\(pile)#\(attempt)", revision: revision) { _ in false }.dropFirst(2)
     }
 
     /// Rebuilds journaled piles (their snapshot, then their mutations replayed through the

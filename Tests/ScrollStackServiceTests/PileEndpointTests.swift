@@ -83,6 +83,8 @@ final class PileEndpointTests: XCTestCase {
         XCTAssertEqual(unknown.errorField, "id")
         XCTAssertEqual(try server.request("POST", "/v1/piles/p/push", json: card("a")).errorCode, "duplicate_id")
         XCTAssertEqual(try server.request("POST", "/v1/piles/p/push", json: object(("id", "q"))).errorField, "controller")
+        XCTAssertEqual(try server.request("POST", "/v1/piles/p/push").errorCode, "unsupported_media_type")
+        XCTAssertEqual(try server.raw("POST", "/v1/piles/p/push", body: [], headers: [("Content-Type", "application/json")]).errorCode, "malformed_json")
         XCTAssertEqual(try server.request("POST", "/v1/piles/p/push", json: object(("view", object(("type", "V"))), ("animation", object(("damping", 0))))).errorField,
                        "animation.damping")
         XCTAssertEqual(try server.request("POST", "/v1/piles/p/push", json: card("c"), headers: [("If-Match", "\"1\"")]).status, 412)

@@ -132,6 +132,7 @@ final class TransitionEndpointTests: XCTestCase {
             (object(("to", 1), ("animation", "yes")), "animation", "wrong_type"),
             (object(("to", 1), ("fps", 0)), "fps", "invalid_value"),
             (object(("to", 1), ("fps", 1.5)), "fps", "wrong_type"),
+            (object(("to", 1), ("fps", 240), ("animation", object(("damping", 0.01), ("duration", 2)))), "fps", "invalid_value"),
         ]
         for (body, field, code) in cases {
             let reply = try server.request("POST", "/v1/stacks/s/rows/a/move", json: body)
@@ -141,6 +142,9 @@ final class TransitionEndpointTests: XCTestCase {
         }
         XCTAssertEqual(try server.request("GET", "/v1/stacks/s")["revision"]?.int64Value, 1, "nothing changed")
         XCTAssertEqual(try server.request("POST", "/v1/stacks/s/rows/a/move?fps=x", json: object(("to", 1))).errorField, "fps")
+        let tooMany = try server.request("POST", "/v1/stacks/s/rows/a/move?fps=240", json: object(("to", 1), ("animation", object(("damping", 0.01), ("duration", 2)))))
+        XCTAssertEqual(tooMany.status, 400, tooMany.text)
+        XCTAssertEqual(tooMany.errorField, "fps")
         let first = try server.request("GET", "/v1/stacks/s/transitions/1")
         XCTAssertEqual(first.status, 404)
         XCTAssertEqual(first.errorCode, "transition_not_found")

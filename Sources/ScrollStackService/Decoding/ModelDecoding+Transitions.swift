@@ -26,9 +26,8 @@ extension ModelDecoding {
         }
         if let fps = request.fps {
             let frames = KeyframeSampler.times(request.timing ?? defaults, fps: fps).count
-            guard frames <= AnimationRequest.maxFrames else {
-                throw .invalid(body.has("fps") ? "fps" : nil, "sampling this spring at \(fps) fps gives \(frames) keyframes, more than \(AnimationRequest.maxFrames): lower fps or raise the damping")
-            }
+            let message = "sampling this spring at \(fps) fps gives \(frames) keyframes, more than \(AnimationRequest.maxFrames): lower fps or raise the damping"
+            guard frames <= AnimationRequest.maxFrames else { throw body.has("fps") ? .invalid("fps", message) : .badQuery("fps", message) }
         }
         let rest = JSONObject(body.object.filter { !animationKeys.contains($0.key) }.map { ($0.key, $0.value) })
         return (ObjectReader(object: rest, path: body.path), request)

@@ -109,9 +109,9 @@ extension StackService {
     /// `POST …/push`: `{id?, controller | view, animation?, fps?}`.
     func pushView(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(["fps"])
-        let (body, animation) = try pileBody(c)
-        try body?.allowOnly(["id", "controller", "view"] + ModelDecoding.animationKeys)
-        guard let body else { throw .unsupportedMediaType(nil) }
+        let (reader, animation) = try pileBody(c)
+        guard let body = reader else { throw .unsupportedMediaType(nil) }
+        try body.allowOnly(["id", "controller", "view"] + ModelDecoding.animationKeys)
         return try mutatePile(c, animation: animation) { pile, revision throws(APIError) in
             let view = try ModelDecoding.pileView(body, maxDepth: limits.maxJSONDepth) {
                 var attempt = 0
@@ -128,7 +128,7 @@ extension StackService {
     /// `POST …/pop`: an optional body `{animation?, fps?}`.
     func popView(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(["fps"])
-        let (body, animation) = try pileBody(c)
+        let (body, animation) = try pileBody(c, optional: true)
         try body?.allowOnly(ModelDecoding.animationKeys)
         return try mutatePile(c, animation: animation) { pile, _ throws(APIError) in
             do throws(PileError) { return try pile.pop() } catch { throw APIError(error) }
@@ -138,8 +138,8 @@ extension StackService {
     /// `POST …/set`: `{views: [...], animation?, fps?}` replaces every view.
     func setViews(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(["fps"])
-        let (body, animation) = try pileBody(c)
-        guard let body else { throw .unsupportedMediaType(nil) }
+        let (reader, animation) = try pileBody(c)
+        guard let body = reader else { throw .unsupportedMediaType(nil) }
         try body.allowOnly(["views"] + ModelDecoding.animationKeys)
         let fields = try body.required("views").array()
         return try mutatePile(c, animation: animation) { pile, revision throws(APIError) in
@@ -157,8 +157,8 @@ extension StackService {
     /// active view's); nothing moves.
     func updateView(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(["fps"])
-        let (body, animation) = try pileBody(c)
-        guard let body else { throw .unsupportedMediaType(nil) }
+        let (reader, animation) = try pileBody(c)
+        guard let body = reader else { throw .unsupportedMediaType(nil) }
         try body.allowOnly(["id", "controller", "view"] + ModelDecoding.animationKeys)
         let id = try body.optional("id").map { f throws(APIError) in try f.string() }
         let content = try ModelDecoding.pileView(body, maxDepth: limits.maxJSONDepth) { "" }.content
@@ -167,11 +167,11 @@ extension StackService {
         }
     }
 
-    /// The body of a pile operation without `animation`/`fps` (nil when there is none), and
-    /// what they ask, over the pile's own default animation.
-    func pileBody(_ c: RequestContext) throws(APIError) -> (ObjectReader?, AnimationRequest) {
+    /// The body of a pile operation without `animation`/`fps`, and what they ask, over the
+    /// pile's own default animation. An optional body may be empty (nil).
+    func pileBody(_ c: RequestContext, optional: Bool = false) throws(APIError) -> (ObjectReader?, AnimationRequest) {
         let defaults = try piles.entry(c.parameter("pile")).read { pile, _ throws(APIError) in pile.animation }
-        let body = c.request.body.isEmpty ? nil : try c.jsonObject()
+        let body = optional && c.request.body.isEmpty ? nil : try c.jsonObject()
         return try ModelDecoding.animation(body, c, defaults: defaults)
     }
 

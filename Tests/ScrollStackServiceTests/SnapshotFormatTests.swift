@@ -23,8 +23,11 @@ final class SnapshotFormatTests: XCTestCase {
             object(("id", "all"), ("controller", object(("type", "X"))), ("size", object(("fixed", 30))),
                    ("insets", object(("top", .real(0.5)), ("left", 1), ("bottom", 2), ("right", 3))),
                    ("separator", object(("hidden", false), ("thickness", .real(0.25)), ("insets", object(("left", 9))), ("color", "#12345678"))),
-                   ("hidden", true), ("tappable", true), ("highlightable", true), ("title", object(("text", "Tïtle"), ("width", 80), ("selectedWidth", 90)))),
-            object(("id", "half"), ("view", object(("type", "H"))), ("size", object(("fixed", 30))), ("separator", object(("thickness", 3))), ("title", "Only text")),
+                   ("hidden", true), ("tappable", true), ("highlightable", true), ("title", object(("text", "Tïtle"), ("width", 80), ("selectedWidth", 90))),
+                   ("transition", object(("hide", object(("alpha", .real(0.25)), ("translate", object(("x", -3), ("y", .real(0.5)))), ("scale", .real(0.9)))),
+                                         ("show", object(("alpha", 1)))))),
+            object(("id", "half"), ("view", object(("type", "H"))), ("size", object(("fixed", 30))), ("separator", object(("thickness", 3))), ("title", "Only text"),
+                   ("transition", object(("show", object(("scale", 2)))))),
         ] + (deep ? [object(("id", "deep"), ("view", object(("type", "D"), ("props", "text"))), ("size", object(("vertical", "fit"), ("horizontal", object(("fixed", 7))))), ("content", chain))] : [])
         let body = object(("id", "x"), ("axis", "horizontal"), ("viewport", object(("width", 375), ("height", 600))), ("spacing", .real(1.0 / 3)),
                           ("offset", object(("x", 12), ("y", 0))), ("paging", object(("size", object(("fraction", 1))))),

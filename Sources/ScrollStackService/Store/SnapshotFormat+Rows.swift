@@ -8,6 +8,8 @@ import ScrollStackCore
 ///     content?: a content node (below); insets?: 4 doubles (top, left, bottom, right)
 ///     separator?: mask u8 (hidden, thickness, insets, color), then those present
 ///     title?: mask u8 (text, width, selectedWidth), then those present
+///     transition?: mask u8 (hide, show), then each look present: alpha, translate x and y,
+///         scale (4 doubles)
 ///
 /// A content node: kind u8 — 0 box (mask u8 width, height; the doubles present), 1 aspect
 /// ratio (double), 2 stack (axis u8, spacing, padding: 4 doubles, varint count, children) —
@@ -18,8 +20,8 @@ extension SnapshotFormat {
     enum RowFlag {
         static let controller = 1 << 0, instance = 1 << 1, properties = 1 << 2, content = 1 << 3
         static let insets = 1 << 4, hidden = 1 << 5, tappable = 1 << 6, highlightable = 1 << 7
-        static let separator = 1 << 8, title = 1 << 9
-        static let known = (1 << 10) - 1
+        static let separator = 1 << 8, title = 1 << 9, transition = 1 << 10
+        static let known = (1 << 11) - 1
     }
 
     static func encode(_ row: Row, into w: inout ByteWriter) {
@@ -41,6 +43,7 @@ extension SnapshotFormat {
         if row.highlightable { flags |= RowFlag.highlightable }
         if !row.separator.isEmpty { flags |= RowFlag.separator }
         if row.title != nil { flags |= RowFlag.title }
+        if row.transition != nil { flags |= RowFlag.transition }
         w.varint(flags)
         w.string(row.id)
         w.string(type)
@@ -62,6 +65,13 @@ extension SnapshotFormat {
             w.byte(mask(title.text != nil, title.width != nil, title.selectedWidth != nil))
             if let text = title.text { w.string(text) }
             for value in [title.width, title.selectedWidth] { if let value { w.double(value) } }
+        }
+        if let transition = row.transition {
+            w.byte(mask(transition.hide != nil, transition.show != nil))
+            for look in [transition.hide, transition.show] {
+                guard let look else { continue }
+                for value in [look.alpha, look.translate.x, look.translate.y, look.scale] { w.double(value) }
+            }
         }
     }
 
@@ -93,7 +103,15 @@ extension SnapshotFormat {
             row.title = RowTitle(text: m & 1 != 0 ? try r.string() : nil, width: m & 2 != 0 ? try r.double() : nil,
                                  selectedWidth: m & 4 != 0 ? try r.double() : nil)
         }
+        if flags & RowFlag.transition != 0 {
+            let m = try r.byte()
+            row.transition = RowTransition(hide: m & 1 != 0 ? try look(&r) : nil, show: m & 2 != 0 ? try look(&r) : nil)
+        }
         return row
+    }
+
+    static func look(_ r: inout ByteReader) throws(APIError) -> RowLook {
+        RowLook(alpha: try r.double(), translate: Point(x: try r.double(), y: try r.double()), scale: try r.double())
     }
 
     static func mask(_ bits: Bool...) -> UInt8 {

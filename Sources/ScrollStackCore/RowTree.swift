@@ -348,6 +348,12 @@ struct RowTree: Sendable {
 
     /// Builds a treap of fresh nodes in order, in O(k), with the right-spine stack method.
     private mutating func build(_ rows: [(row: Row, length: Double)]) -> NodeID {
+        if nodes.isEmpty {
+            // A whole stack at once (create, restore): no regrowth of the arrays and the id map.
+            nodes.reserveCapacity(rows.count)
+            payload.reserveCapacity(rows.count)
+            ids.reserveCapacity(rows.count)
+        }
         var spine: [NodeID] = []
         for (row, length) in rows {
             let n = allocate(row, length: length)

@@ -119,16 +119,16 @@ public struct ScrollStack: Sendable {
     /// stack). O(k) expected.
     static func validateNewRows(_ rows: [Row], field: String, existing: RowTree?, replacing: String? = nil) throws(StackError) {
         var seen: [String: Int] = [:]
+        seen.reserveCapacity(rows.count)
         for (i, row) in rows.enumerated() {
-            let path = "\(field)[\(i)]"
-            try row.validate(prefix: path + ".")
-            if let first = seen[row.id] {
-                throw StackError(.duplicateID, "the id \"\(row.id)\" is used by \(field)[\(first)] too", field: path + ".id")
+            // A row's path is built only for an error: for every row it cost more than the checks.
+            do { try row.validate(prefix: "") } catch { throw error.nested(under: "\(field)[\(i)]") }
+            if let first = seen.updateValue(i, forKey: row.id) {
+                throw StackError(.duplicateID, "the id \"\(row.id)\" is used by \(field)[\(first)] too", field: "\(field)[\(i)].id")
             }
             if let existing, existing.node(id: row.id) != nil, row.id != replacing {
-                throw StackError(.duplicateID, "a row with the id \"\(row.id)\" already exists", field: path + ".id")
+                throw StackError(.duplicateID, "a row with the id \"\(row.id)\" already exists", field: "\(field)[\(i)].id")
             }
-            seen[row.id] = i
         }
     }
 

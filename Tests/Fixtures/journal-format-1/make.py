@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Makes this fixture: a data dir written by the journal of format 1 (JSON snapshots, the
-requests as journaled on 2026-11-23: main at 6d5281d; made by branch storage at ac19c48, whose
-journal format is the same, only its snapshots are written later), and `expected.json`, the answers that
-server gave. `JournalFormat1FixtureTests` opens a copy with the current code and checks every
-answer is byte for byte the same. Run once with the binary of that commit:
-    python3 Tests/Fixtures/journal-format-1/make.py --binary .build/debug/scrollstackd"""
+requests as journaled, with transition plans and piles: main at af834b7, 2026-11-23), and
+`expected.json`, the answers that server gave. `JournalFormat1FixtureTests` opens a copy with
+the current code and checks every answer is byte for byte the same. Made with the release
+binary of that commit:
+    python3 Tests/Fixtures/journal-format-1/make.py --binary /path/to/scrollstackd"""
 import argparse, json, os, shutil, signal, socket, subprocess, tempfile, time, urllib.request
 
 def free_port():
@@ -49,7 +49,8 @@ def main():
         ok("POST", "/v1/stacks", {"id": "mixed", "viewport": {"width": 320.25, "height": 480}, "spacing": 1 / 3,
                                   "rowInsets": {"top": 5, "left": 6, "bottom": 7, "right": 8}, "rows": rows}, 201)
         ok("POST", "/v1/stacks/mixed/rows", {"rows": [{"view": {"type": "X"}, "size": {"fixed": 12}}, {"view": {"type": "Y"}, "size": {"fixed": 13}}], "at": {"index": 1}})
-        ok("PATCH", "/v1/stacks/mixed/rows/a", {"hidden": True, "separator": {"thickness": 2}})
+        ok("PATCH", "/v1/stacks/mixed/rows/a", {"hidden": True, "separator": {"thickness": 2},
+                                                "transition": {"hide": {"alpha": 0.5, "translate": {"x": -10, "y": 0}, "scale": 0.75}}})
         ok("POST", "/v1/stacks/mixed/rows/c/move", {"to": 0})
         ok("POST", "/v1/stacks/mixed/scroll", {"offset": {"x": 0, "y": 17.125}})
         ok("PATCH", "/v1/stacks/mixed", {"axis": "horizontal", "viewport": {"width": 200, "height": 100}})
@@ -57,9 +58,9 @@ def main():
         ok("POST", "/v1/stacks/mixed/revert", {"to": 3})
         ok("DELETE", "/v1/stacks/mixed/rows/d")
         # Past the 100-revision snapshot interval, so the journal holds a later snapshot too.
-        ok("POST", "/v1/stacks", {"id": "long", "rows": [{"id": f"r{i}", "view": {"type": "Cell", "props": {"i": i}}, "size": {"fixed": 40 + i % 7}} for i in range(50)]}, 201)
-        for i in range(130):
-            ok("POST", "/v1/stacks/long/rows", {"rows": [{"view": {"type": "New", "props": {"k": i}}, "size": {"fixed": 20.5}}], "at": {"index": (i * 7) % 50}})
+        ok("POST", "/v1/stacks", {"id": "long", "viewport": {"width": 100, "height": 60}, "rows": [{"id": f"r{i}", "view": {"type": "Cell", "props": {"i": i}}, "size": {"fixed": 40 + i % 7}} for i in range(20)]}, 201)
+        for i in range(105):
+            ok("POST", "/v1/stacks/long/rows", {"rows": [{"view": {"type": "New", "props": {"k": i}}, "size": {"fixed": 20.5}}], "at": {"index": (i * 7) % 20}})
             if i % 10 == 0:
                 ok("POST", "/v1/stacks/long/scroll", {"to": "bottom" if i % 20 else "top"})
         ok("POST", "/v1/stacks", {"id": "pages", "axis": "horizontal", "viewport": {"width": 375, "height": 600},
@@ -67,12 +68,18 @@ def main():
                                   "menu": {"itemSize": {"fixed": {"width": 120, "height": 44}}},
                                   "rows": [{"id": n, "view": {"type": "Page"}, "size": {"fixed": 375}, "title": n.title()} for n in ["home", "news", "sport"]]}, 201)
         ok("POST", "/v1/stacks/pages/scroll", {"offset": {"x": 400, "y": 0}})
+        ok("POST", "/v1/piles", {"id": "nav", "bounds": {"width": 320, "height": 480}, "views": [{"id": "home", "controller": {"type": "HomeVC"}}]}, 201)
+        ok("POST", "/v1/piles/nav/push", {"id": "detail", "controller": {"type": "DetailVC"}, "animation": True})
+        ok("POST", "/v1/piles/nav/push", {"id": "more", "view": {"type": "MoreView"}})
+        ok("POST", "/v1/piles/nav/pop", {})
         ok("POST", "/v1/stacks", {"id": "gone", "rows": []}, 201)
         ok("DELETE", "/v1/stacks/gone", status=204)
         expected = {}
         for path in ["/v1/stacks", "/v1/stacks/mixed", "/v1/stacks/mixed/layout", "/v1/stacks/mixed/events?limit=1000", "/v1/stacks/mixed?revision=4",
                      "/v1/stacks/mixed?revision=9", "/v1/stacks/long", "/v1/stacks/long/layout?window=visible", "/v1/stacks/long/events?limit=1000",
-                     "/v1/stacks/long?revision=77", "/v1/stacks/long?revision=120", "/v1/stacks/pages", "/v1/stacks/pages/layout", "/v1/stacks/pages/events"]:
+                     "/v1/stacks/long?revision=77", "/v1/stacks/long?revision=110", "/v1/stacks/pages", "/v1/stacks/pages/layout", "/v1/stacks/pages/events",
+                     "/v1/stacks/mixed/transitions/3", "/v1/stacks/long/transitions/110", "/v1/piles", "/v1/piles/nav", "/v1/piles/nav/events",
+                     "/v1/piles/nav/transitions/2"]:
             status, body = call(port, "GET", path)
             assert status == 200, (path, status, body)
             expected[path] = body.decode()

@@ -42,18 +42,27 @@ public struct ContentDescription: Sendable, Hashable {
     }
 
     /// The fixed extent along `axis`, if the description sets one.
+    /// in layout units.
     func explicitExtent(_ axis: Axis) -> Double? {
-        if case .box(let width, let height) = kind { return axis == .vertical ? height : width }
+        if case .box(let width, let height) = kind { return (axis == .vertical ? height : width).map(LayoutUnit.given) }
         return nil
     }
 
-    /// Clamps `value` to the min/max along `axis`; a minimum wins over a smaller maximum (as in CSS).
+    /// Clamps `value` to the min/max along `axis`; a minimum wins over a smaller maximum (as in
+    /// CSS), and a group's border box never gets smaller than its padding (`paddingFloor`).
     func clamp(_ value: Double, _ axis: Axis) -> Double {
         let (low, high) = axis == .vertical ? (minHeight, maxHeight) : (minWidth, maxWidth)
         var result = value
-        if let high { result = Swift.min(result, high) }
-        if let low { result = Swift.max(result, low) }
-        return result
+        if let high { result = Swift.min(result, LayoutUnit.given(high)) }
+        if let low { result = Swift.max(result, LayoutUnit.given(low)) }
+        return Swift.max(result, paddingFloor(axis))
+    }
+
+    /// The least extent along `axis` a border box can have: a group's padding along it, 0 for
+    /// other nodes (CSS never makes a content box negative).
+    func paddingFloor(_ axis: Axis) -> Double {
+        if case .stack(_, _, let padding, _) = kind { return padding.layoutUnits.total(axis) }
+        return 0
     }
 
     /// Checks every number of the tree; `field` is the path of this node.
@@ -78,5 +87,12 @@ public struct ContentDescription: Sendable, Hashable {
                 try child.validate(field + ".children[\(i)]", depth: depth + 1)
             }
         }
+    }
+}
+
+extension EdgeInsets {
+    /// Each side in layout units.
+    var layoutUnits: EdgeInsets {
+        EdgeInsets(top: LayoutUnit.given(top), left: LayoutUnit.given(left), bottom: LayoutUnit.given(bottom), right: LayoutUnit.given(right))
     }
 }

@@ -5,7 +5,7 @@ FROM swift:6.3-bookworm AS build
 # Unpinned on purpose: Debian stable's security updates replace these exact versions.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd-dev libjansson-dev libsqlite3-dev pkg-config \
+    && apt-get install -y --no-install-recommends libmicrohttpd-dev libjansson-dev libsqlite3-dev pkg-config libharfbuzz-dev libfreetype-dev libicu-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -17,7 +17,7 @@ RUN swift build -c release --product scrollstackd --static-swift-stdlib \
 FROM debian:bookworm-slim
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 libsqlite3-0 \
+    && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 libsqlite3-0 libharfbuzz0b libfreetype6 libicu72 fonts-inter fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin scrollstack \
     && mkdir /data && chown 10001 /data

@@ -33,16 +33,24 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
 
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
+
         // Thin Swift layers over the C libraries; they know nothing of stacks.
         .target(name: "Jansson", dependencies: ["CJansson"]),
         .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
 
+        // The text engine: fonts (FreeType), shaping (HarfBuzz), line breaking (ICU), behind
+        // the core's TextMeasuring protocol.
+        .target(name: "ScrollStackText", dependencies: ["ScrollStackCore", "CHarfBuzz", "CFreeType", "CICU"]),
+
         // The service: routes, request decoding, response encoding, the stack store.
         .target(
             name: "ScrollStackService",
             dependencies: [
-                "ScrollStackCore", "Jansson", "MicroHTTP", "SQLite",
+                "ScrollStackCore", "ScrollStackText", "Jansson", "MicroHTTP", "SQLite",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -51,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "scrollstackd",
             dependencies: [
-                "ScrollStackService", "MicroHTTP",
+                "ScrollStackService", "ScrollStackText", "MicroHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -65,6 +73,7 @@ let package = Package(
 
         .testTarget(name: "ScrollStackCoreTests", dependencies: ["ScrollStackCore"]),
         .testTarget(name: "JanssonTests", dependencies: ["Jansson"]),
+        .testTarget(name: "ScrollStackTextTests", dependencies: ["ScrollStackText", "ScrollStackCore"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient"]),
         .testTarget(
             name: "ScrollStackServiceTests",

@@ -10,6 +10,9 @@ public struct ContentDescription: Sendable, Hashable {
         case aspectRatio(Double)
         /// Children laid out along `axis` with `spacing` between them, inside `padding`.
         case stack(axis: Axis, spacing: Double, padding: EdgeInsets, children: [ContentDescription])
+        /// Text set in a real font: it wraps at its width when measured along a vertical
+        /// stack, and is as wide as its widest line when measured along a horizontal one.
+        case text(TextContent)
     }
 
     public var kind: Kind
@@ -39,6 +42,11 @@ public struct ContentDescription: Sendable, Hashable {
     /// A group of children laid out along `axis`.
     public static func stack(_ axis: Axis, spacing: Double = 0, padding: EdgeInsets = .zero, _ children: [ContentDescription]) -> ContentDescription {
         ContentDescription(.stack(axis: axis, spacing: spacing, padding: padding, children: children))
+    }
+
+    /// A text node.
+    public static func text(_ content: TextContent) -> ContentDescription {
+        ContentDescription(.text(content))
     }
 
     /// The fixed extent along `axis`, if the description sets one.
@@ -86,6 +94,8 @@ public struct ContentDescription: Sendable, Hashable {
             for (i, child) in children.enumerated() {
                 try child.validate(field + ".children[\(i)]", depth: depth + 1)
             }
+        case .text(let content):
+            try content.validate(field)
         }
     }
 }

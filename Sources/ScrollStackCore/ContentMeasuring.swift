@@ -11,9 +11,16 @@ public protocol ContentMeasuring: Sendable {
     /// whose origin is (0, 0) and whose extent across `axis` is `crossExtent`; the root's
     /// length along `axis` is `length(of:along:crossExtent:)`.
     func frames(of content: ContentDescription, along axis: Axis, crossExtent: Double) -> ContentFrame
+
+    /// Throws when `content` (at path `field`) cannot be measured, e.g. text in a font that
+    /// isn't there. Rows are checked with it before they enter a stack.
+    func check(_ content: ContentDescription, field: String) throws(StackError)
 }
 
 extension ContentMeasuring {
+    /// Nothing to check for a measurer that measures every description.
+    public func check(_ content: ContentDescription, field: String) throws(StackError) {}
+
     /// A measurer that knows nothing of the inside of its content answers the root alone,
     /// spanning the cross extent.
     public func frames(of content: ContentDescription, along axis: Axis, crossExtent: Double) -> ContentFrame {

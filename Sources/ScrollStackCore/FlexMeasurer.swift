@@ -1,11 +1,37 @@
-/// Measures boxes, aspect-ratio boxes and groups with the results CSS flexbox gives for the
-/// same tree (see Docs/Semantics.md, "Measuring content" and "The measuring model as CSS").
+/// Measures boxes, aspect-ratio boxes, groups and text with the results CSS flexbox gives for
+/// the same tree (see Docs/Semantics.md, "Measuring content" and "The measuring model as CSS").
+/// Text goes to the `TextMeasuring` engine it is given; without one, text is refused by `check`.
 ///
 /// - Complexity: `length` is O(nodes × c) where c is the number of clamp passes a group
 ///   across the measured axis needs (at most its number of children); in practice O(nodes).
 ///   `frames` re-measures each subtree once per level above it: O(nodes × depth × c).
 public struct FlexMeasurer: ContentMeasuring {
-    public init() {}
+    /// Breaks text into lines; nil when no text engine is plugged in.
+    public let text: (any TextMeasuring)?
+
+    public init(text: (any TextMeasuring)? = nil) {
+        self.text = text
+    }
+
+    /// Refuses text without a text engine, and text in a font the engine cannot measure
+    /// (at `….font.family`). O(nodes).
+    public func check(_ content: ContentDescription, field: String) throws(StackError) {
+        switch content.kind {
+        case .box, .aspectRatio:
+            return
+        case .stack(_, _, _, let children):
+            for (i, child) in children.enumerated() { try check(child, field: field + ".children[\(i)]") }
+        case .text(let t):
+            guard let text else { throw .invalid("text cannot be measured: no text engine", field: field) }
+            if let why = text.unavailable(t.font) { throw .invalid(why, field: field + ".font.family") }
+        }
+    }
+
+    /// The lines of a text node whose extent across `axis` is `cross`: along a vertical
+    /// stack it wraps at its width; along a horizontal one it never wraps.
+    private func lines(_ content: TextContent, _ axis: Axis, cross: Double) -> TextLines {
+        text?.lines(of: content, width: axis == .vertical ? cross : nil) ?? TextLines(lineHeight: 0, widths: [])
+    }
 
     public func length(of content: ContentDescription, along axis: Axis, crossExtent: Double) -> Double {
         mainLength(content, axis, cross: rootCross(content, axis, crossExtent))
@@ -29,6 +55,9 @@ public struct FlexMeasurer: ContentMeasuring {
         case .aspectRatio(let ratio):
             // ratio = width / height; Chromium floors the derived size to its layout unit.
             raw = LayoutUnit.floor(axis == .vertical ? cross / ratio : cross * ratio)
+        case .text(let content):
+            let lines = lines(content, axis, cross: cross)
+            raw = axis == .vertical ? lines.height : lines.widestLine
         case .stack(let direction, let givenSpacing, let given, let children):
             let (spacing, padding) = (LayoutUnit.given(givenSpacing), given.layoutUnits)
             let extents = childCrossExtents(node, axis, cross: cross)
@@ -63,6 +92,9 @@ public struct FlexMeasurer: ContentMeasuring {
     private func frame(_ node: ContentDescription, _ axis: Axis, origin: Point, cross: Double) -> ContentFrame {
         let length = mainLength(node, axis, cross: cross)
         let rect = Rect(axis: axis, mainOrigin: origin[axis], mainLength: length, crossOrigin: origin[axis.cross], crossLength: cross)
+        if case .text(let content) = node.kind {
+            return ContentFrame(frame: rect, lines: lineBoxes(content, axis, in: rect))
+        }
         guard case .stack(let direction, let givenSpacing, let given, let children) = node.kind else { return ContentFrame(frame: rect) }
         let (spacing, padding) = (LayoutUnit.given(givenSpacing), given.layoutUnits)
         var cursor = origin
@@ -76,6 +108,23 @@ public struct FlexMeasurer: ContentMeasuring {
             cursor[direction] += placed.frame.size[direction] + spacing
         }
         return ContentFrame(frame: rect, children: frames)
+    }
+
+    /// The box of each line of a text node laid out in `rect`: one line height each, from the
+    /// top, placed across the node's width by its alignment (centred lines start at half the
+    /// room left, truncated to 1/64, as Chromium's `text-align: center` does).
+    private func lineBoxes(_ content: TextContent, _ axis: Axis, in rect: Rect) -> [Rect] {
+        let lines = lines(content, axis, cross: rect.size[axis.cross])
+        return lines.widths.enumerated().map { i, width in
+            let room = rect.size.width - width
+            let x: Double
+            switch content.alignment {
+            case .start: x = 0
+            case .center: x = (room * LayoutUnit.scale / 2).rounded(.towardZero) / LayoutUnit.scale
+            case .end: x = room
+            }
+            return Rect(x: rect.minX + x, y: rect.minY + lines.lineHeight * Double(i), width: width, height: lines.lineHeight)
+        }
     }
 
     /// Resolves the extents along `axis` of children laid out along it, as CSS flexbox §9.7

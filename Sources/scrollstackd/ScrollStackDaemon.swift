@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import MicroHTTP
 import ScrollStackService
+import ScrollStackText
 import Dispatch
 
 #if canImport(Glibc)
@@ -45,6 +46,9 @@ struct ScrollStackDaemon: ParsableCommand {
 
     @Option(help: "The folder holding the database (scrollstack.sqlite); created if missing.")
     var dataDir = "./data"
+
+    @Option(help: "A folder whose font files (.ttf, .otf, .ttc, .otc) text nodes may use besides Inter and DejaVu; repeat for more.")
+    var fontDir: [String] = []
 
     @Flag(help: "Keep stacks in memory only: nothing survives a restart (for tests and throwaway use).")
     var inMemory = false
@@ -94,7 +98,9 @@ struct ScrollStackDaemon: ParsableCommand {
             logger.critical("cannot open the database in \(dataDir): \(error)")
             throw ExitCode.failure
         }
-        let service = StackService(logger: logger, journal: journal)
+        let fonts = FontCatalog(directories: FontCatalog.defaultDirectories + fontDir)
+        logger.info("fonts: \(fonts.allFamilies.map(\.family).joined(separator: ", "))")
+        let service = StackService(logger: logger, journal: journal, fonts: fonts)
         let started = DispatchTime.now().uptimeNanoseconds
         do {
             let count = try service.restore()

@@ -119,6 +119,8 @@ struct ArrayModel {
         switch d.kind {
         case .box:
             raw = explicitExtent(d, axis) ?? 0
+        case .text:
+            preconditionFailure("ArrayModel does not model text (the differential test generates none)")
         case .aspectRatio(let ratio):
             // ratio = width / height, floored to Chromium's 1/64 layout unit
             raw = ((axis == .vertical ? cross / ratio : cross * ratio) * 64 + 1e-7).rounded(.down) / 64
@@ -327,6 +329,8 @@ struct ArrayModel {
             try length(spacing, field + ".spacing")
             try insets(padding, field + ".padding")
             for (i, child) in children.enumerated() { try validate(child, field + ".children[\(i)]", depth: depth + 1) }
+        case .text:
+            preconditionFailure("ArrayModel does not model text (the differential test generates none)")
         }
     }
 

@@ -84,6 +84,8 @@ enum ModelEncoding {
             if let height { members.append(("height", .number(height))) }
         case .aspectRatio(let ratio):
             members.append(("aspectRatio", .number(ratio)))
+        case .text(let t):
+            members += text(t)
         case .stack(let axis, let spacing, let padding, let children):
             members.append(("stack", .string(axis.rawValue)))
             members.append(("spacing", .number(spacing)))

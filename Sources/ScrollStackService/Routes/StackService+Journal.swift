@@ -3,6 +3,7 @@ import Jansson
 import Logging
 import MicroHTTP
 import ScrollStackCore
+import ScrollStackText
 import Synchronization
 
 extension StackService {
@@ -43,7 +44,7 @@ extension StackService {
         let results = Mutex<[Result<StackEntry, any Error>?]>(Array(repeating: nil, count: stored.count))
         DispatchQueue.concurrentPerform(iterations: stored.count) { i in
             let result = Result { () throws -> StackEntry in
-                let (state, revision) = try Self.rebuild(stored[i], logger: logger)
+                let (state, revision) = try Self.rebuild(stored[i], logger: logger, measurer: measurer, fonts: fonts)
                 return StackEntry(id: stored[i].id, stack: state, revision: revision)
             }
             results.withLock { $0[i] = result }
@@ -58,7 +59,7 @@ extension StackService {
     func reload(_ id: String) throws(APIError) -> (ScrollStack, Int) {
         do {
             guard let journal, let stored = try journal.load(only: id).first else { throw APIError.stackNotFound(id) }
-            return try Self.rebuild(stored, logger: logger)
+            return try Self.rebuild(stored, logger: logger, measurer: measurer, fonts: fonts)
         } catch let error as APIError {
             throw error
         } catch {
@@ -67,8 +68,8 @@ extension StackService {
     }
 
     /// Replays a stored stack in a scratch service that journals nothing.
-    static func rebuild(_ stored: StackJournal.StoredStack, logger: Logger) throws -> (ScrollStack, Int) {
-        let scratch = StackService(logger: logger, journalOrNone: nil)
+    static func rebuild(_ stored: StackJournal.StoredStack, logger: Logger, measurer: any ContentMeasuring, fonts: FontCatalog) throws -> (ScrollStack, Int) {
+        let scratch = StackService(logger: logger, journalOrNone: nil, measurer: measurer, fonts: fonts)
         let json = try JSON.parse(stored.snapshot)
         guard let object = json.objectValue else { throw APIError.storageFailed("snapshot of \(stored.id) is not an object") }
         let snapshot = try scratch.decodeStack(ObjectReader(object: object, path: ""), id: stored.id)
@@ -95,7 +96,7 @@ extension StackService {
             guard let journal, let stored = try journal.load(only: id, upTo: revision).first else {
                 throw APIError.storageFailed("revision \(revision) of \(id) is not in the journal")
             }
-            let (stack, rebuilt) = try Self.rebuild(stored, logger: logger)
+            let (stack, rebuilt) = try Self.rebuild(stored, logger: logger, measurer: measurer, fonts: fonts)
             guard rebuilt == revision else { throw APIError.storageFailed("rebuilt revision \(rebuilt), not \(revision)") }
             return stack
         } catch let error as APIError {

@@ -2,6 +2,7 @@ import Jansson
 import Logging
 import MicroHTTP
 import ScrollStackCore
+import ScrollStackText
 
 /// The REST API v1 over a store of stacks. It turns requests into model operations and
 /// results into JSON; it knows nothing of sockets (see `MicroHTTP`).
@@ -18,16 +19,25 @@ public final class StackService: Sendable {
     /// Live event streams, by stack.
     let hub = EventHub()
     private let router: Router<Handler>
+    /// Measures fit rows: `FlexMeasurer` with a `TextEngine` over `fonts`.
+    let measurer: any ContentMeasuring
+    /// The fonts text nodes can use (`GET /v1/fonts`).
+    let fonts: FontCatalog
 
     /// A service recording into `journal` (by default one held in memory: history and past
-    /// revisions work, nothing survives the process). Call `restore()` before serving.
-    public convenience init(logger: Logger = Logger(label: "scrollstack.service"), journal: StackJournal? = nil) {
-        self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:")))
+    /// revisions work, nothing survives the process), measuring text with `fonts` (by default
+    /// Debian's Inter and DejaVu). Call `restore()` before serving.
+    public convenience init(logger: Logger = Logger(label: "scrollstack.service"), journal: StackJournal? = nil,
+                            fonts: FontCatalog = FontCatalog(directories: FontCatalog.defaultDirectories)) {
+        self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:")),
+                  measurer: FlexMeasurer(text: TextEngine(catalog: fonts)), fonts: fonts)
     }
 
-    init(logger: Logger, journalOrNone journal: StackJournal?) {
+    init(logger: Logger, journalOrNone journal: StackJournal?, measurer: any ContentMeasuring, fonts: FontCatalog) {
         self.logger = logger
         self.journal = journal
+        self.measurer = measurer
+        self.fonts = fonts
         var router = Router<Handler>()
         Self.addRoutes(to: &router)
         self.router = router
@@ -81,6 +91,7 @@ public final class StackService: Sendable {
         router.add("GET", "/v1/stacks/{stack}/hit") { s, c in try s.hitTest(c) }
         router.add("POST", "/v1/stacks/{stack}/scroll") { s, c in try s.scroll(c) }
         router.add("POST", "/v1/layout") { s, c in try s.statelessLayout(c) }
+        router.add("GET", "/v1/fonts") { s, c in try s.listFonts(c) }
         router.add("GET", "/v1/stacks/{stack}/events") { s, c in try s.history(c) }
         router.add("POST", "/v1/stacks/{stack}/revert") { s, c in try s.revert(c) }
     }

@@ -67,6 +67,8 @@ let package = Package(
 
         // Per-operation costs of the model at growing sizes (a program, not a test).
         .executableTarget(name: "core-benchmark", dependencies: ["ScrollStackCore"], path: "Benchmarks/CoreBenchmark"),
+        // Measuring a 100,000-row stack of text rows, cold and with the shape cache warm.
+        .executableTarget(name: "text-benchmark", dependencies: ["ScrollStackCore", "ScrollStackText"], path: "Benchmarks/TextBenchmark"),
 
         // A small blocking HTTP/1.1 client over POSIX sockets, for the end-to-end tests only.
         .target(name: "TestHTTPClient", path: "Tests/TestHTTPClient"),

@@ -11,6 +11,11 @@ static inline UBreakIterator *scrollstack_line_breaker(const UChar *text, int32_
     return ubrk_open(UBRK_LINE, "en", text, length, status);
 }
 
+/** Points `iterator` at new text (kept by the caller while iterating). */
+static inline void scrollstack_set_text(UBreakIterator *iterator, const UChar *text, int32_t length, UErrorCode *status) {
+    ubrk_setText(iterator, text, length, status);
+}
+
 /** The next break opportunity, or UBRK_DONE (-1). */
 static inline int32_t scrollstack_next_break(UBreakIterator *iterator) {
     return ubrk_next(iterator);

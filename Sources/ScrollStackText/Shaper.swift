@@ -8,7 +8,7 @@ enum Shaper {
     /// Chromium's script itemization does), with kerning and ligatures on; a non-zero
     /// `letterSpacing` turns the optional ligatures off (CSS says so; Chromium does) and is
     /// added after every cluster. O(n).
-    static func shape(_ text: String, font: SizedFont, letterSpacing: Double) -> ShapedParagraph {
+    static func shape(_ text: String, font: SizedFont, letterSpacing: Double, breaker: LineBreaker) -> ShapedParagraph {
         let units = Array(text.utf16)
         let n = units.count
         var advances = [Double](repeating: 0, count: n)
@@ -44,7 +44,7 @@ enum Shaper {
         }
         var prefix = [Double](repeating: 0, count: n + 1)
         for i in 0..<n { prefix[i + 1] = prefix[i] + advances[i] }
-        return ShapedParagraph(prefix: prefix, breaks: breaks(units), spaces: units.map { $0 == 0x20 })
+        return ShapedParagraph(prefix: prefix, breaks: breaker.breaks(units), spaces: units.map { $0 == 0x20 })
     }
 
     /// Runs of one script each: Common and Inherited characters take the script of the run
@@ -71,27 +71,5 @@ enum Shaper {
         }
         if i > start { runs.append((start..<i, script == common ? 25 /* USCRIPT_LATIN */ : script)) }
         return runs
-    }
-
-    /// The line break opportunities of `units`, ascending and ending with n: ICU's line
-    /// break iterator (UAX #14), plus the end of every run of spaces, as Chromium's line
-    /// breaker has it (it breaks after spaces itself and asks ICU only between other
-    /// characters; ICU 72's UAX #14 would keep e.g. `” (` together, LB15). O(n).
-    static func breaks(_ units: [UInt16]) -> [Int] {
-        guard !units.isEmpty else { return [0] }
-        var status = U_ZERO_ERROR
-        var result: [Int] = []
-        for i in 1..<units.count where units[i - 1] == 0x20 && units[i] != 0x20 { result.append(i) }
-        units.withUnsafeBufferPointer { buffer in
-            guard let iterator = scrollstack_line_breaker(buffer.baseAddress, Int32(buffer.count), &status), status.rawValue <= 0 else { return }
-            defer { scrollstack_close_breaker(iterator) }
-            while true {
-                let position = scrollstack_next_break(iterator)
-                if position < 0 { break }
-                result.append(Int(position))
-            }
-        }
-        result.append(units.count)
-        return Array(Set(result)).sorted()
     }
 }

@@ -14,11 +14,15 @@ import Synchronization
 ///   break), plus shaping (HarfBuzz, about O(n)) when they are not.
 public final class TextEngine: TextMeasuring {
     public let catalog: FontCatalog
+    /// The most (face, size) pairs kept set up at once.
+    static let fontCapacity = 256
     /// The most paragraphs kept shaped.
     public let shapeCacheCapacity: Int
     private let state: Mutex<State>
 
-    public init(catalog: FontCatalog, shapeCacheCapacity: Int = 16_384) {
+    /// The default capacity holds every paragraph of a 100,000-row stack of one-paragraph
+    /// rows (at a few hundred bytes each, some tens of MB).
+    public init(catalog: FontCatalog, shapeCacheCapacity: Int = 131_072) {
         self.catalog = catalog
         self.shapeCacheCapacity = max(1, shapeCacheCapacity)
         state = Mutex(State())
@@ -31,15 +35,14 @@ public final class TextEngine: TextMeasuring {
     }
 
     public func lines(of text: TextContent, width: Double?) -> TextLines {
-        guard let face = catalog.match(text.font) else { return TextLines(lineHeight: 0, widths: []) }
         let paragraphs = Self.paragraphs(text.text)
         let capacity = shapeCacheCapacity
         return state.withLock { state in
-            guard let font = state.font(face, size: text.font.size) else { return TextLines(lineHeight: 0, widths: []) }
+            guard let font = state.font(for: text.font, in: catalog) else { return TextLines(lineHeight: 0, widths: []) }
             let lineHeight = text.lineHeight.map(LayoutUnit.given) ?? font.normalLineHeight
             var widths: [Double] = []
             for paragraph in paragraphs {
-                let key = ShapeKey(text: paragraph, face: face, size: text.font.size, letterSpacing: text.letterSpacing)
+                let key = ShapeKey(text: paragraph, font: ObjectIdentifier(font), letterSpacing: text.letterSpacing)
                 let shaped = state.shaped(key, font: font, capacity: capacity)
                 widths += shaped.lineWidths(at: width.map { LayoutUnit.given(Swift.max(0, $0)) })
             }
@@ -88,8 +91,8 @@ public final class TextEngine: TextMeasuring {
 /// What a shaped paragraph depends on.
 struct ShapeKey: Hashable {
     var text: String
-    var face: FontFace
-    var size: Double
+    /// The `SizedFont` (face and size); fonts are never dropped, so the identity is stable.
+    var font: ObjectIdentifier
     var letterSpacing: Double
 }
 
@@ -97,7 +100,10 @@ extension TextEngine {
     /// The fonts and the cache, used under the engine's lock.
     struct State: ~Copyable {
         let library = FreeTypeLibrary()
+        let breaker = LineBreaker()
         var fonts: [SizedFontKey: SizedFont] = [:]
+        /// The sized font each request resolved to (CSS matching done once per request).
+        var resolved: [FontRequest: SizedFont] = [:]
         var cache: [ShapeKey: ShapedParagraph] = [:]
         /// Cached keys, oldest first from `oldest` (a ring once full).
         var order: [ShapeKey] = []
@@ -110,10 +116,27 @@ extension TextEngine {
             var size: Double
         }
 
-        /// The face at `size`, made on first use and kept (one per face and size asked for).
+        /// The sized font `request` matches in `catalog`, or nil for an unknown family.
+        mutating func font(for request: FontRequest, in catalog: FontCatalog) -> SizedFont? {
+            if let known = resolved[request] { return known }
+            guard let face = catalog.match(request), let made = font(face, size: request.size) else { return nil }
+            resolved[request] = made
+            return made
+        }
+
+        /// The face at `size`, made on first use and kept; past `fontCapacity` sized fonts
+        /// (sizes are free-form), every font and the cache start over (cache keys name fonts
+        /// by identity, so they go with them).
         mutating func font(_ face: FontFace, size: Double) -> SizedFont? {
             let key = SizedFontKey(face: face, size: size)
             if let known = fonts[key] { return known }
+            if fonts.count >= TextEngine.fontCapacity {
+                fonts.removeAll()
+                resolved.removeAll()
+                cache.removeAll()
+                order.removeAll()
+                oldest = 0
+            }
             guard let made = SizedFont(face: face, size: size, library: library) else { return nil }
             fonts[key] = made
             return made
@@ -123,7 +146,7 @@ extension TextEngine {
         /// entry when `capacity` are held). O(1) besides hashing and shaping.
         mutating func shaped(_ key: ShapeKey, font: SizedFont, capacity: Int) -> ShapedParagraph {
             if let known = cache[key] { return known }
-            let shaped = Shaper.shape(key.text, font: font, letterSpacing: key.letterSpacing)
+            let shaped = Shaper.shape(key.text, font: font, letterSpacing: key.letterSpacing, breaker: breaker)
             if order.count < capacity {
                 order.append(key)
             } else {

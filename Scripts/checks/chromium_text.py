@@ -69,7 +69,7 @@ class TextGenerator:
             text = " " + text + r.choice([" ", "\n", "\n\n"])
         weights = [100, 200, 300, 400, 500, 600, 700, 800, 900] if family == "Inter" else [300, 400, 500, 600, 700]
         node = {"text": text, "font": {"family": r.choice([family, "DejaVu"]) if family == "DejaVu Sans" else family,
-                                       "size": r.choice([10, 11, 12, 13, 13.5, 14, 15, 15.25, 16, 17, 18, 20, 24, 28, 34]),
+                                       "size": r.choice([10, 11, 12, 13, 13.5, 14, 15, 15.25, 16, 17, 18, 20, 24, 28, 34, 13.3, 11.1, 17.7]),
                                        "weight": r.choice(weights), "style": r.choice(["normal", "normal", "italic"])}}
         if r.random() < 0.3:
             node["lineHeight"] = r.randint(40, 160) / 4

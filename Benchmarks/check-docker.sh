@@ -14,7 +14,7 @@ echo "hadolint: clean"
 swift build -c release --product scrollstackd --static-swift-stdlib --scratch-path .build-docker >/dev/null
 binary=.build-docker/release/scrollstackd
 
-runtime=$(awk '/^FROM debian/{stage=1} stage && /apt-get install/' Dockerfile | grep -o 'lib[a-z0-9.+-]*[0-9]' | sort -u)
+runtime=$(awk '/^FROM debian/{stage=1} stage && /apt-get install/' Dockerfile | grep -o 'lib[a-z0-9.+-]*[0-9][a-z]*' | sort -u)
 base="libc6 libgcc-s1 libstdc++6"   # in debian:bookworm-slim already
 closure=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances \
     $runtime 2>/dev/null | grep -E '^[a-z0-9]' | sort -u)

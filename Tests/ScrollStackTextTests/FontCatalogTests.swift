@@ -1,3 +1,4 @@
+import Foundation
 import ScrollStackCore
 import ScrollStackText
 import XCTest
@@ -29,5 +30,17 @@ final class FontCatalogTests: XCTestCase {
         XCTAssertEqual(face("DejaVu Sans", 500)?.weight, 400, "400–500 with nothing up to 500: lighter, descending")
         XCTAssertEqual(face("DejaVu Sans", 400, .oblique)?.style, .italic, "oblique falls back to the italic (oblique) face")
         XCTAssertEqual(face("DejaVu Sans", 400)?.widthClass, 5, "the condensed faces lose to the normal width")
+    }
+
+    func testAFontDirectoryAddsItsFiles() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fonts-\(UInt64.random(in: 0...UInt64.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", toPath: dir.appendingPathComponent("Mono.TTF").path)
+        try Data("not a font".utf8).write(to: dir.appendingPathComponent("broken.otf"))
+        try Data("notes".utf8).write(to: dir.appendingPathComponent("README"))
+        let own = FontCatalog(directories: [dir.path, "/no/such/folder"])
+        XCTAssertEqual(own.allFamilies.map(\.family), ["DejaVu Sans Mono"], "the font is read, the rest skipped")
+        XCTAssertEqual(own.match(FontRequest(family: "dejavu sans mono", size: 10, weight: 900))?.path, dir.appendingPathComponent("Mono.TTF").path)
     }
 }

@@ -9,7 +9,7 @@ agree: each length within 1/64 px (Chromium's LayoutUnit; plus 1e-6 for the serv
 rounding). Used by Scripts/checks/40-chromium-layout.sh (fixed seed) and
 Benchmarks/chromium_agreement.sh (random seed, more cases).
 """
-import argparse, html, json, os, random, re, subprocess, sys, tempfile, threading, time, urllib.request
+import argparse, html, json, os, random, re, subprocess, sys, tempfile, threading, urllib.request
 
 TOLERANCE = 1 / 64 + 1e-6
 RATIOS = [1, 2, 0.5, 1.5, 0.75, 4 / 3, 16 / 9, 3, 0.25, 1.25]
@@ -152,33 +152,29 @@ def flatten(frame, out):
 class Daemon:
     """The real scrollstackd, in memory, on an ephemeral port (read from its log)."""
 
-    def __init__(self, binary, extra):
-        self.process = subprocess.Popen([binary, "--in-memory", "--port", "0", "--log-level", "notice"] + extra,
+    def __init__(self, binary):
+        self.process = subprocess.Popen([binary, "--in-memory", "--port", "0", "--log-level", "notice"],
                                         stderr=subprocess.PIPE, text=True)
         found = {}
+        ready = threading.Event()
 
         def read():
             for line in self.process.stderr:
                 m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", line)
-                if m and "port" not in found:
+                if m and not ready.is_set():
                     found["port"] = int(m.group(1))
+                    ready.set()
+            ready.set()  # the daemon exited: stop waiting
         threading.Thread(target=read, daemon=True).start()
-        deadline = time.monotonic() + 30
-        while "port" not in found:
-            if time.monotonic() > deadline or self.process.poll() is not None:
-                self.stop()
-                raise SystemExit("scrollstackd did not start within 30 s")
-            time.sleep(0.05)  # polling a flag set by the reader thread, under a deadline
+        if not ready.wait(timeout=30) or "port" not in found:
+            self.stop()
+            raise SystemExit("scrollstackd did not start within 30 s")
         self.port = found["port"]
 
     def post(self, path, body):
         request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=json.dumps(body).encode(),
                                          method="POST", headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=60) as response:
-            return json.load(response)
-
-    def get(self, path):
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=60) as response:
             return json.load(response)
 
     def stop(self):
@@ -218,15 +214,15 @@ def compare(case, nodes, ours, theirs):
     return problems
 
 
-def run(args, generator, text_css, page_head, daemon_args):
+def run(args, generator, text_css, page_head):
     from playwright.sync_api import sync_playwright
     rng_cases = [generator.case() for _ in range(args.cases)]
-    daemon = Daemon(args.binary, daemon_args)
+    daemon = Daemon(args.binary)
     passed = failed = 0
     shown = 0
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--font-render-hinting=none"] if args.no_hinting else ["--no-sandbox"])
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
             page = browser.new_page()
             page.set_default_timeout(60_000)
             work = tempfile.mkdtemp(prefix="chromium-layout-")
@@ -271,7 +267,6 @@ def main():
     parser.add_argument("--batch", type=int, default=100)
     parser.add_argument("--show", type=int, default=10, help="mismatches printed in full")
     parser.add_argument("--text", action="store_true", help="include text nodes")
-    parser.add_argument("--no-hinting", action="store_true")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     print(f"seed {seed} ({args.cases} cases{', with text' if args.text else ''})")
@@ -279,12 +274,11 @@ def main():
     text = None
     text_css = lambda node, measured: []
     page_head = ""
-    daemon_args = []
     if args.text:
         import chromium_text
         text = chromium_text.TextGenerator()
         text_css, page_head = chromium_text.css, chromium_text.font_faces()
-    passed, failed = run(args, Generator(rng, text), text_css, page_head, daemon_args)
+    passed, failed = run(args, Generator(rng, text), text_css, page_head)
     print(f"{passed + failed} cases, {failed} mismatches (seed {seed})")
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)

@@ -2,7 +2,7 @@ import ScrollStackCore
 
 /// One paragraph (text between forced breaks, white space already collapsed) shaped once and
 /// reduced to what breaking it at any width needs: its line break opportunities and the
-/// advance up to each (with and without the spaces before it). About 24 bytes per
+/// advance up to each (with and without the spaces before it). 16 bytes per
 /// opportunity, so a cached sentence costs a few hundred bytes.
 struct ShapedParagraph: Sendable {
     /// A place a line may start or end.

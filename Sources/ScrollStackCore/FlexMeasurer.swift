@@ -112,11 +112,13 @@ public struct FlexMeasurer: ContentMeasuring {
 
     /// The box of each line of a text node laid out in `rect`: one line height each, from the
     /// top, placed across the node's width by its alignment (centred lines start at half the
-    /// room left, truncated to 1/64, as Chromium's `text-align: center` does).
+    /// room left, truncated to 1/64, as Chromium's `text-align: center` does); a line wider
+    /// than the node starts at its left whatever the alignment (CSS Text: overflowing
+    /// content is start-aligned).
     private func lineBoxes(_ content: TextContent, _ axis: Axis, in rect: Rect) -> [Rect] {
         let lines = lines(content, axis, cross: rect.size[axis.cross])
         return lines.widths.enumerated().map { i, width in
-            let room = rect.size.width - width
+            let room = Swift.max(0, rect.size.width - width)
             let x: Double
             switch content.alignment {
             case .start: x = 0

@@ -17,16 +17,7 @@ struct ShapedParagraph: Sendable {
     /// order; the last is the paragraph's end.
     let stops: [Stop]
 
-    /// `prefix[i]`: the advance before UTF-16 unit i; `breaks`: ascending, ending with n;
-    /// `spaces[i]`: whether unit i is a collapsible space. O(n).
-    init(prefix: [Double], breaks: [Int], spaces: [Bool]) {
-        var stops = [Stop(advance: 0, trimmedAdvance: 0)]
-        stops.reserveCapacity(breaks.count + 1)
-        for b in breaks where b > 0 {
-            var e = b
-            while e > 0 && spaces[e - 1] { e -= 1 }
-            stops.append(Stop(advance: prefix[b], trimmedAdvance: prefix[e]))
-        }
+    init(stops: [Stop]) {
         self.stops = stops
     }
 

@@ -7,11 +7,17 @@ enum Shaper {
     /// (characters of the Common and Inherited scripts join the run around them, as
     /// Chromium's script itemization does), with kerning and ligatures on; a non-zero
     /// `letterSpacing` turns the optional ligatures off (CSS says so; Chromium does) and is
-    /// added after every cluster. O(n).
+    /// added after every cluster.
+    ///
+    /// A line that ends where HarfBuzz says breaking is unsafe (a kerning pair or a contextual
+    /// form across the break, e.g. after the hyphen of "co-operate") is measured as Chromium
+    /// measures it: its last word reshaped on its own, without what follows. Breaks after
+    /// spaces are never reshaped (the space is part of the line; it only hangs).
+    ///
+    /// - Complexity: O(n), plus reshaping the last word at each unsafe break.
     static func shape(_ text: String, font: SizedFont, letterSpacing: Double, breaker: LineBreaker) -> ShapedParagraph {
         let units = Array(text.utf16)
         let n = units.count
-        var advances = [Double](repeating: 0, count: n)
         var features: [hb_feature_t] = []
         if letterSpacing != 0 {
             for tag in ["liga", "clig", "dlig", "hlig", "calt"] {
@@ -20,6 +26,32 @@ enum Shaper {
                 features.append(feature)
             }
         }
+        let (advances, unsafe) = shapeRuns(units, font: font, features: features, letterSpacing: letterSpacing)
+        var prefix = [Double](repeating: 0, count: n + 1)
+        for i in 0..<n { prefix[i + 1] = prefix[i] + advances[i] }
+        var stops = [ShapedParagraph.Stop(advance: 0, trimmedAdvance: 0)]
+        var previous = 0
+        for b in breaker.breaks(units) where b > 0 {
+            var e = b
+            while e > previous && units[e - 1] == 0x20 { e -= 1 }
+            var trimmed = prefix[e]
+            // A break after spaces ends the shaped range after them (safe: nothing to redo).
+            if e == b && e > previous && e < n && unsafe[e] {
+                let word = shapeRuns(Array(units[previous..<e]), font: font, features: features, letterSpacing: letterSpacing).advances
+                trimmed = prefix[previous] + word.reduce(0, +)
+            }
+            stops.append(ShapedParagraph.Stop(advance: prefix[b], trimmedAdvance: trimmed))
+            previous = b
+        }
+        return ShapedParagraph(stops: stops)
+    }
+
+    /// Each UTF-16 unit's advance (a cluster's at its first unit), and whether breaking before
+    /// each unit is unsafe (HarfBuzz's `UNSAFE_TO_BREAK` on the cluster's first glyph). O(n).
+    static func shapeRuns(_ units: [UInt16], font: SizedFont, features: [hb_feature_t], letterSpacing: Double) -> (advances: [Double], unsafe: [Bool]) {
+        let n = units.count
+        var advances = [Double](repeating: 0, count: n)
+        var unsafe = [Bool](repeating: false, count: n + 1)
         units.withUnsafeBufferPointer { buffer in
             for run in scriptRuns(units) {
                 let hb = hb_buffer_create()
@@ -39,12 +71,14 @@ enum Shaper {
                     var advance = Double(positions[g].x_advance) / 65536
                     if g + 1 == Int(count) || infos[g + 1].cluster != infos[g].cluster { advance += letterSpacing }
                     advances[cluster] += advance
+                    if g == 0 || infos[g - 1].cluster != infos[g].cluster,
+                       hb_glyph_info_get_glyph_flags(infos + g).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0 {
+                        unsafe[cluster] = true
+                    }
                 }
             }
         }
-        var prefix = [Double](repeating: 0, count: n + 1)
-        for i in 0..<n { prefix[i + 1] = prefix[i] + advances[i] }
-        return ShapedParagraph(prefix: prefix, breaks: breaker.breaks(units), spaces: units.map { $0 == 0x20 })
+        return (advances, unsafe)
     }
 
     /// Runs of one script each: Common and Inherited characters take the script of the run

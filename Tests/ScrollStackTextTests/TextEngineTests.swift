@@ -57,6 +57,15 @@ final class TextEngineTests: XCTestCase {
         XCTAssertEqual(widths(text("lorem ipsum"), at: width("lorem ipsum")), [width("lorem ipsum")])
     }
 
+    func testALineEndingAtAHyphenIsMeasuredWithoutWhatFollows() {
+        // After "co-" the line breaks (UAX #14); the line is as wide as "co-" shaped alone,
+        // whatever kerning "-o" has in the whole word.
+        for family in ["Inter", "DejaVu Sans"] {
+            let first = width("co-", family, size: 24)
+            XCTAssertEqual(widths(text("co-operate", family, size: 24), at: first), [first, width("operate", family, size: 24)], family)
+        }
+    }
+
     func testAWordLongerThanTheWidthOverflows() {
         let word = "Supercalifragilistic"
         XCTAssertEqual(widths(text(word), at: 20), [width(word)], "overflow-wrap: normal never breaks inside a word")
@@ -141,6 +150,9 @@ final class TextEngineTests: XCTestCase {
             XCTAssertEqual(line.minY, 5 + Double(i) * lineHeight)
             XCTAssertEqual(line.minX, 10 + ((100 - line.size.width) * 32).rounded(.towardZero) / 64)
         }
+        // A line wider than its node starts at the node's left, whatever the alignment.
+        let overflowing = m.frames(of: .text(TextContent("Supercalifragilistic", font: t.font, alignment: .end)), along: .vertical, crossExtent: 30)
+        XCTAssertEqual(overflowing.lines.map(\.minX), [0])
         // A text node in a row shares the width like any flexible child.
         let row = m.frames(of: .stack(.horizontal, [.text(t), .box(width: 40, height: 10)]), along: .vertical, crossExtent: 100)
         XCTAssertEqual(row.children[0].frame.size.width, 60)

@@ -40,16 +40,24 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
 
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
+
         // Thin Swift layers over the C libraries; they know nothing of stacks.
         .target(name: "Jansson", dependencies: ["CJansson"]),
         .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
 
+        // The text engine: fonts (FreeType), shaping (HarfBuzz), line breaking (ICU), behind
+        // the core's TextMeasuring protocol.
+        .target(name: "ScrollStackText", dependencies: ["ScrollStackCore", "CHarfBuzz", "CFreeType", "CICU"]),
+
         // The service: routes, request decoding, response encoding, the stack store.
         .target(
             name: "ScrollStackService",
             dependencies: [
-                "ScrollStackCore", "ScrollStackPaging", "ScrollStackTransitions", "Jansson", "MicroHTTP", "SQLite",
+                "ScrollStackCore", "ScrollStackPaging", "ScrollStackTransitions", "ScrollStackText", "Jansson", "MicroHTTP", "SQLite",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -58,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "scrollstackd",
             dependencies: [
-                "ScrollStackService", "MicroHTTP",
+                "ScrollStackService", "ScrollStackText", "MicroHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -69,6 +77,8 @@ let package = Package(
         // What a transition plan costs at growing stack sizes, against two full layouts.
         .executableTarget(name: "transitions-benchmark", dependencies: ["ScrollStackCore", "ScrollStackTransitions"],
                           path: "Benchmarks/TransitionsBenchmark"),
+        // Measuring a 100,000-row stack of text rows, cold and with the shape cache warm.
+        .executableTarget(name: "text-benchmark", dependencies: ["ScrollStackCore", "ScrollStackText"], path: "Benchmarks/TextBenchmark"),
 
         // A small blocking HTTP/1.1 client over POSIX sockets, for the end-to-end tests only.
         .target(name: "TestHTTPClient", path: "Tests/TestHTTPClient"),
@@ -77,6 +87,7 @@ let package = Package(
         .testTarget(name: "ScrollStackPagingTests", dependencies: ["ScrollStackPaging", "ScrollStackCore"]),
         .testTarget(name: "ScrollStackTransitionsTests", dependencies: ["ScrollStackTransitions", "ScrollStackCore"]),
         .testTarget(name: "JanssonTests", dependencies: ["Jansson"]),
+        .testTarget(name: "ScrollStackTextTests", dependencies: ["ScrollStackText", "ScrollStackCore"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient"]),
         .testTarget(
             name: "ScrollStackServiceTests",

@@ -7,6 +7,9 @@ import XCTest
 /// Snapshot format 2 reads back exactly what it wrote, and a damaged or newer snapshot is a
 /// precise error, never a crash.
 final class SnapshotFormatTests: XCTestCase {
+    /// The service's measurer (text in real fonts), as restores use it.
+    let measurer = StackService().measurer
+
     /// A stack using every member a row and the settings can have, made through the API;
     /// `deep` adds a row whose content nests 64 levels (the model's limit).
     func stackWithEverything(deep: Bool = true) throws -> ScrollStack {
@@ -26,6 +29,12 @@ final class SnapshotFormatTests: XCTestCase {
                    ("hidden", true), ("tappable", true), ("highlightable", true), ("title", object(("text", "Tïtle"), ("width", 80), ("selectedWidth", 90))),
                    ("transition", object(("hide", object(("alpha", .real(0.25)), ("translate", object(("x", -3), ("y", .real(0.5)))), ("scale", .real(0.9)))),
                                          ("show", object(("alpha", 1)))))),
+            object(("id", "label"), ("view", object(("type", "L"))), ("size", "fit"),
+                   ("content", object(("stack", "vertical"), ("children", [
+                       object(("text", "Notifications ünd more text that wraps"), ("font", object(("family", "Inter"), ("size", 17), ("weight", 600), ("style", "italic"))),
+                              ("lineHeight", 22), ("letterSpacing", .real(-0.5)), ("maxLines", 2), ("align", "center"), ("maxWidth", 200)),
+                       object(("text", "plain"), ("font", object(("family", "DejaVu Sans"), ("size", .real(12.5))))),
+                   ])))),
             object(("id", "half"), ("view", object(("type", "H"))), ("size", object(("fixed", 30))), ("separator", object(("thickness", 3))), ("title", "Only text"),
                    ("transition", object(("show", object(("scale", 2)))))),
         ] + (deep ? [object(("id", "deep"), ("view", object(("type", "D"), ("props", "text"))), ("size", object(("vertical", "fit"), ("horizontal", object(("fixed", 7))))), ("content", chain))] : [])
@@ -40,10 +49,10 @@ final class SnapshotFormatTests: XCTestCase {
 
     func testEveryMemberReadsBackExactly() throws {
         let stack = try stackWithEverything()
-        XCTAssertEqual(stack.count, 5)
+        XCTAssertEqual(stack.count, 6)
         let bytes = SnapshotFormat.encode(stack)
         XCTAssertTrue(SnapshotFormat.isBinary(bytes))
-        let decoded = try SnapshotFormat.decode(bytes, what: "the snapshot")
+        let decoded = try SnapshotFormat.decode(bytes, what: "the snapshot", measurer: measurer)
         XCTAssertEqual(decoded.rows, stack.rows)
         XCTAssertEqual(decoded.settings, stack.settings)
         XCTAssertEqual(ModelEncoding.stack(id: "x", revision: 1, decoded).serialized(realPrecision: 17),
@@ -58,7 +67,7 @@ final class SnapshotFormatTests: XCTestCase {
     func testDamagedSnapshotsAreErrors() throws {
         let bytes = SnapshotFormat.encode(try stackWithEverything(deep: false))
         for cut in 0..<bytes.count {
-            XCTAssertThrowsError(try SnapshotFormat.decode(Array(bytes[..<cut]), what: "the snapshot of x")) { error in
+            XCTAssertThrowsError(try SnapshotFormat.decode(Array(bytes[..<cut]), what: "the snapshot of x", measurer: measurer)) { error in
                 XCTAssertTrue("\(error)".contains("the snapshot of x"), "\(error)")
             }
         }
@@ -66,7 +75,7 @@ final class SnapshotFormatTests: XCTestCase {
             for value: UInt8 in [0, 3, 0x7F, 0xFF] {
                 var damaged = bytes
                 damaged[position] = value
-                do { _ = try SnapshotFormat.decode(damaged, what: "the snapshot of x") } catch {
+                do { _ = try SnapshotFormat.decode(damaged, what: "the snapshot of x", measurer: measurer) } catch {
                     XCTAssertEqual(error.code, "storage_unavailable")
                     XCTAssertTrue(error.message.contains("the snapshot of x"), error.message)
                 }
@@ -74,7 +83,7 @@ final class SnapshotFormatTests: XCTestCase {
         }
         var newer = bytes
         newer[SnapshotFormat.magic.count] = SnapshotFormat.version + 1
-        XCTAssertThrowsError(try SnapshotFormat.decode(newer, what: "the snapshot of x")) { error in
+        XCTAssertThrowsError(try SnapshotFormat.decode(newer, what: "the snapshot of x", measurer: measurer)) { error in
             XCTAssertTrue("\(error)".contains("format 3; this server reads formats 1 and 2"), "\(error)")
         }
     }

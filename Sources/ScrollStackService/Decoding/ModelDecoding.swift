@@ -200,6 +200,9 @@ enum ModelDecoding {
                 padding: try object.optional("padding").map { f throws(APIError) in try insets(f) } ?? .zero,
                 children: described
             )
+        } else if object.has("text") {
+            try object.allowOnly(textKeys + clamps)
+            kind = .text(try text(object))
         } else if object.has("aspectRatio") {
             try object.allowOnly(["aspectRatio"] + clamps)
             kind = .aspectRatio(try object.required("aspectRatio").double())

@@ -2,6 +2,7 @@ import Jansson
 import Logging
 import MicroHTTP
 import ScrollStackCore
+import ScrollStackText
 import ScrollStackTransitions
 
 /// The REST API v1 over a store of stacks. It turns requests into model operations and
@@ -23,19 +24,28 @@ public final class StackService: Sendable {
     /// What request values may hold.
     let limits: ServiceLimits
     private let router: Router<Handler>
+    /// Measures fit rows: `FlexMeasurer` with a `TextEngine` over `fonts`.
+    let measurer: any ContentMeasuring
+    /// The fonts text nodes can use (`GET /v1/fonts`).
+    let fonts: FontCatalog
 
     /// A service recording into `journal` (by default one held in memory: history and past
-    /// revisions work, nothing survives the process), enforcing `limits` on request values.
-    /// Call `restore()` before serving.
+    /// revisions work, nothing survives the process), enforcing `limits` on request values and
+    /// measuring text with `fonts` (by default Debian's Inter and DejaVu). Call `restore()`
+    /// before serving.
     public convenience init(logger: Logger = Logger(label: "scrollstack.service"), journal: StackJournal? = nil,
-                            limits: ServiceLimits = ServiceLimits()) {
-        self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:")), limits: limits)
+                            limits: ServiceLimits = ServiceLimits(),
+                            fonts: FontCatalog = FontCatalog(directories: FontCatalog.defaultDirectories)) {
+        self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:")), limits: limits,
+                  measurer: FlexMeasurer(text: TextEngine(catalog: fonts)), fonts: fonts)
     }
 
-    init(logger: Logger, journalOrNone journal: StackJournal?, limits: ServiceLimits) {
+    init(logger: Logger, journalOrNone journal: StackJournal?, limits: ServiceLimits, measurer: any ContentMeasuring, fonts: FontCatalog) {
         self.logger = logger
         self.journal = journal
         self.limits = limits
+        self.measurer = measurer
+        self.fonts = fonts
         var router = Router<Handler>()
         Self.addRoutes(to: &router)
         self.router = router
@@ -92,6 +102,7 @@ public final class StackService: Sendable {
         router.add("GET", "/v1/stacks/{stack}/menu/window") { s, c in try s.menuWindow(c) }
         router.add("POST", "/v1/stacks/{stack}/menu/select") { s, c in try s.menuSelect(c) }
         router.add("POST", "/v1/layout") { s, c in try s.statelessLayout(c) }
+        router.add("GET", "/v1/fonts") { s, c in try s.listFonts(c) }
         router.add("GET", "/v1/stacks/{stack}/events") { s, c in try s.history(c) }
         router.add("POST", "/v1/stacks/{stack}/revert") { s, c in try s.revert(c) }
         router.add("GET", "/v1/stacks/{stack}/transitions/{revision}") { s, c in try s.transition(c) }

@@ -12,8 +12,11 @@ import ScrollStackCore
 ///         scale (4 doubles)
 ///
 /// A content node: kind u8 — 0 box (mask u8 width, height; the doubles present), 1 aspect
-/// ratio (double), 2 stack (axis u8, spacing, padding: 4 doubles, varint count, children) —
-/// then mask u8 (minWidth, maxWidth, minHeight, maxHeight) and the doubles present.
+/// ratio (double), 2 stack (axis u8, spacing, padding: 4 doubles, varint count, children),
+/// 3 text (text, font family: strings; font size: double; weight: varint; style: string;
+/// mask u8 (lineHeight, maxLines); letterSpacing: double; lineHeight?: double; maxLines?:
+/// varint; alignment: string) — then mask u8 (minWidth, maxWidth, minHeight, maxHeight) and
+/// the doubles present.
 extension SnapshotFormat {
     /// Bits of a row's `flags`. A bit this server does not know makes the snapshot unreadable
     /// (it was written by a newer server).
@@ -110,6 +113,21 @@ extension SnapshotFormat {
         return row
     }
 
+    static func text(_ r: inout ByteReader) throws(APIError) -> TextContent {
+        let text = try r.string()
+        let family = try r.string(), size = try r.double(), weight = try r.varint()
+        let styleName = try r.string()
+        guard let style = FontRequest.Style(rawValue: styleName) else { throw r.damaged("unknown font style \"\(styleName)\"") }
+        let m = try r.byte()
+        let letterSpacing = try r.double()
+        let lineHeight = m & 1 != 0 ? try r.double() : nil
+        let maxLines = m & 2 != 0 ? try r.varint() : nil
+        let alignmentName = try r.string()
+        guard let alignment = TextContent.Alignment(rawValue: alignmentName) else { throw r.damaged("unknown text alignment \"\(alignmentName)\"") }
+        return TextContent(text, font: FontRequest(family: family, size: size, weight: weight, style: style), lineHeight: lineHeight,
+                           letterSpacing: letterSpacing, maxLines: maxLines, alignment: alignment)
+    }
+
     static func look(_ r: inout ByteReader) throws(APIError) -> RowLook {
         RowLook(alpha: try r.double(), translate: Point(x: try r.double(), y: try r.double()), scale: try r.double())
     }
@@ -161,6 +179,18 @@ extension SnapshotFormat {
             encode(padding, into: &w)
             w.varint(children.count)
             for child in children { encode(child, into: &w) }
+        case .text(let t):
+            w.byte(3)
+            w.string(t.text)
+            w.string(t.font.family)
+            w.double(t.font.size)
+            w.varint(t.font.weight)
+            w.string(t.font.style.rawValue)
+            w.byte(mask(t.lineHeight != nil, t.maxLines != nil))
+            w.double(t.letterSpacing)
+            if let lineHeight = t.lineHeight { w.double(lineHeight) }
+            if let maxLines = t.maxLines { w.varint(maxLines) }
+            w.string(t.alignment.rawValue)
         }
         w.byte(mask(d.minWidth != nil, d.maxWidth != nil, d.minHeight != nil, d.maxHeight != nil))
         for value in [d.minWidth, d.maxWidth, d.minHeight, d.maxHeight] { if let value { w.double(value) } }
@@ -189,6 +219,8 @@ extension SnapshotFormat {
             var children: [ContentDescription] = []
             for _ in 0..<count { children.append(try contentDescription(&r, depth: depth + 1)) }
             kind = .stack(axis: axis, spacing: spacing, padding: padding, children: children)
+        case 3:
+            kind = .text(try text(&r))
         case let tag:
             throw r.damaged("unknown content kind \(tag)")
         }

@@ -65,7 +65,7 @@ extension StackService {
                 rows.append(row)
             }
         }
-        return try model { () throws(StackError) in try ScrollStack(settings: settings, rows: rows, measurer: measurer) }
+        return try model { () throws(StackError) in try ScrollStack(settings: settings, rows: rows, measurer: measurer, titleMeasurer: titleMeasurer) }
     }
 
     /// `GET /v1/stacks/{stack}`: the whole model, rows in order; `?revision=N` as it was then.

@@ -28,6 +28,9 @@ public final class StackService: Sendable {
     let measurer: any ContentMeasuring
     /// The fonts text nodes can use (`GET /v1/fonts`).
     let fonts: FontCatalog
+    /// Measures menu titles: the same `TextEngine` as `measurer`'s (nil only in tests that
+    /// build a service without text).
+    let titleMeasurer: (any TitleMeasuring)?
 
     /// A service recording into `journal` (by default one held in memory: history and past
     /// revisions work, nothing survives the process), enforcing `limits` on request values and
@@ -36,15 +39,18 @@ public final class StackService: Sendable {
     public convenience init(logger: Logger = Logger(label: "scrollstack.service"), journal: StackJournal? = nil,
                             limits: ServiceLimits = ServiceLimits(),
                             fonts: FontCatalog = FontCatalog(directories: FontCatalog.defaultDirectories)) {
+        let text = TextEngine(catalog: fonts)
         self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:")), limits: limits,
-                  measurer: FlexMeasurer(text: TextEngine(catalog: fonts)), fonts: fonts)
+                  measurer: FlexMeasurer(text: text), titleMeasurer: text, fonts: fonts)
     }
 
-    init(logger: Logger, journalOrNone journal: StackJournal?, limits: ServiceLimits, measurer: any ContentMeasuring, fonts: FontCatalog) {
+    init(logger: Logger, journalOrNone journal: StackJournal?, limits: ServiceLimits, measurer: any ContentMeasuring,
+         titleMeasurer: (any TitleMeasuring)?, fonts: FontCatalog) {
         self.logger = logger
         self.journal = journal
         self.limits = limits
         self.measurer = measurer
+        self.titleMeasurer = titleMeasurer
         self.fonts = fonts
         var router = Router<Handler>()
         Self.addRoutes(to: &router)

@@ -90,6 +90,23 @@ final class MenuTitleEndpointTests: XCTestCase {
         XCTAssertEqual(try itemWidths()[2], 140)
     }
 
+    func testStatelessLayoutAndPastRevisionsMeasureTitlesToo() throws {
+        XCTAssertEqual(try patch(#"{"menu": {"itemSize": {"selfSizing": {}}, "selectedFont": \#(bold)}}"#).status, 200)
+        let measured = try server.request("GET", "/v1/stacks/c/layout")
+        XCTAssertEqual(measured["menu.items[0].frame.width"]?.doubleValue, try textWidths(["One"], font: bold)[0] + 40)
+        // The stateless layout of the same stack.
+        let body = CarouselEndpointTests.carousel.replacingOccurrences(of: #""menu": {"itemSize": {"fixed": {"width": 100, "height": 40}}}"#,
+                                                                          with: #""menu": {"itemSize": {"selfSizing": {}}, "selectedFont": \#(bold)}"#)
+        XCTAssertNotEqual(body, CarouselEndpointTests.carousel)
+        let stateless = try server.request("POST", "/v1/layout", json: try j(body))
+        XCTAssertEqual(stateless.status, 200, stateless.text)
+        XCTAssertEqual(stateless["menu"], measured["menu"])
+        // Revision 2, rebuilt from the journal after a later change, is what it was.
+        XCTAssertEqual(try patch(#"{"menu": {"itemLabelSpacing": 5}}"#).status, 200)
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/c/layout?revision=2")["menu"], measured["menu"])
+        XCTAssertNotEqual(try server.request("GET", "/v1/stacks/c/layout")["menu"], measured["menu"])
+    }
+
     func testTitlesNeedNoWidthWhenCreated() throws {
         let create = try server.request("POST", "/v1/stacks", json: try j(
             #"{"id": "t", "axis": "horizontal", "paging": true, "menu": {"itemSize": {"selfSizing": {}}}, "rows": [{"view": {"type": "P"}, "size": {"fixed": 9}, "title": "Hi"}]}"#))

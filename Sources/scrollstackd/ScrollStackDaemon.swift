@@ -22,8 +22,8 @@ struct ScrollStackDaemon: ParsableCommand {
             """
     )
 
-    @Option(help: "The address to listen on (IPv4 or IPv6 literal; 0.0.0.0 for every interface).")
-    var host = "127.0.0.1"
+    @Option(help: "The address to listen on (IPv4 or IPv6 literal; 0.0.0.0 for every interface). Default: 127.0.0.1 (loopback only).")
+    var host: String?
 
     @Option(help: "The TCP port to listen on (0 picks a free one, logged at start).")
     var port = 8080
@@ -49,12 +49,19 @@ struct ScrollStackDaemon: ParsableCommand {
     @Flag(help: "Keep stacks in memory only: nothing survives a restart (for tests and throwaway use).")
     var inMemory = false
 
+    @Option(help: "An origin browsers may call the API from (repeatable): '*' (the default: every origin, 'null' included) or scheme://host[:port] or null.")
+    var corsOrigin: [String] = []
+
+    @Option(help: "A file of access tokens, one 'TOKEN read' or 'TOKEN write' per line; then every /v1 request needs Authorization: Bearer TOKEN. Tokens in the SCROLLSTACK_TOKENS environment variable (same lines, or comma-separated) are added.")
+    var tokenFile: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard threads >= 1 && threads <= 64 else { throw ValidationError("--threads must be 1…64") }
         guard maxBodyBytes >= 1 else { throw ValidationError("--max-body-bytes must be at least 1") }
         guard connectionTimeout >= 1 else { throw ValidationError("--connection-timeout must be at least 1 second") }
         guard connectionLimit >= 1 else { throw ValidationError("--connection-limit must be at least 1") }
+        _ = try CORSPolicy(origins: corsOrigin)
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -94,7 +101,16 @@ struct ScrollStackDaemon: ParsableCommand {
             logger.critical("cannot open the database in \(dataDir): \(error)")
             throw ExitCode.failure
         }
+        let tokens: AccessTokens
+        do {
+            tokens = try Self.loadTokens(file: tokenFile)
+        } catch {
+            logger.critical("cannot read the access tokens: \(error)")
+            throw ExitCode.failure
+        }
         let service = StackService(logger: logger, journal: journal)
+        let edge = ServiceEdge(service: service, cors: try CORSPolicy(origins: corsOrigin), tokens: tokens)
+        let host = self.host ?? "127.0.0.1"
         let started = DispatchTime.now().uptimeNanoseconds
         do {
             let count = try service.restore()
@@ -109,8 +125,8 @@ struct ScrollStackDaemon: ParsableCommand {
                 host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes,
                 connectionTimeout: connectionTimeout, connectionLimit: connectionLimit
             ),
-            handler: { service.handle($0) },
-            errorResponder: { service.respond(to: $0, failure: $1) }
+            handler: { edge.handle($0) },
+            errorResponder: { edge.respond(to: $0, failure: $1) }
         )
         server.requestObserver = { request, response, microseconds in
             logger.info("\(request.method) \(request.target) \(response.status) \(microseconds)µs")
@@ -121,12 +137,44 @@ struct ScrollStackDaemon: ParsableCommand {
             logger.critical("cannot start: \(error)")
             throw ExitCode.failure
         }
-        logger.notice("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
+        let address = "http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)"
+        logger.notice("listening on \(address)")
+        if !tokens.isEmpty {
+            logger.notice("access: \(tokens.count) tokens; every /v1 request needs Authorization: Bearer TOKEN")
+        } else if self.host == nil {
+            logger.notice("access: no tokens, so listening on loopback only; anyone on this machine can read and change every stack (give --token-file, or --host to listen elsewhere)")
+        } else {
+            logger.warning("access: no tokens; anyone who can reach \(address) can read and change every stack")
+        }
 
         var received: Int32 = 0
         sigwait(&signals, &received)
         logger.notice("signal \(received): stopping; requests in flight finish first")
         server.stop()
         logger.notice("stopped")
+    }
+
+    /// The tokens of `--token-file` and of the `SCROLLSTACK_TOKENS` environment variable.
+    /// Errors name the file and entry, never a token.
+    static func loadTokens(file: String?) throws -> AccessTokens {
+        var tokens = AccessTokens()
+        if let file {
+            guard let handle = fopen(file, "r") else {
+                throw AccessTokens.ConfigurationError(message: "cannot open --token-file \(file): \(String(cString: strerror(errno)))")
+            }
+            defer { fclose(handle) }
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = fread(&buffer, 1, buffer.count, handle)
+                if count == 0 { break }
+                bytes += buffer[0..<count]
+            }
+            tokens = try AccessTokens(lines: String(decoding: bytes, as: UTF8.self), source: file)
+        }
+        if let inline = getenv("SCROLLSTACK_TOKENS") {
+            tokens = tokens.merging(try AccessTokens(lines: String(cString: inline), source: "SCROLLSTACK_TOKENS"))
+        }
+        return tokens
     }
 }

@@ -10,15 +10,16 @@ final class ServerHarness {
     let server: HTTPServer
     let service = StackService()
 
-    init(maxBodyBytes: Int = 1 << 20, connectionTimeout: Int = 30, threads: Int = 2, connectionLimit: Int = 64) throws {
-        let service = self.service
+    init(maxBodyBytes: Int = 1 << 20, connectionTimeout: Int = 30, threads: Int = 2, connectionLimit: Int = 64,
+         cors: CORSPolicy? = nil, tokens: AccessTokens = AccessTokens()) throws {
+        let edge = ServiceEdge(service: service, cors: try cors ?? CORSPolicy(), tokens: tokens)
         server = HTTPServer(
             configuration: HTTPServer.Configuration(
                 host: "127.0.0.1", port: 0, threads: threads, maxBodyBytes: maxBodyBytes,
                 connectionTimeout: connectionTimeout, connectionLimit: connectionLimit
             ),
-            handler: { service.handle($0) },
-            errorResponder: { service.respond(to: $0, failure: $1) }
+            handler: { edge.handle($0) },
+            errorResponder: { edge.respond(to: $0, failure: $1) }
         )
         try server.start()
     }
@@ -47,6 +48,13 @@ struct Daemon {
     let process: Process
     let port: Int
     let standardError: Pipe
+    /// What it wrote to standard error up to the notice naming its port.
+    var startLog = ""
+
+    /// Everything it wrote to standard error, once it has exited.
+    func log() -> String {
+        startLog + String(decoding: standardError.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
 
     /// The daemon built next to this test bundle (`swift build --build-tests` builds both).
     static var binary: URL {
@@ -56,9 +64,10 @@ struct Daemon {
 
     /// Starts it with `arguments` after `--port 0` and waits for the notice naming its port
     /// (so the log level must show notices).
-    static func start(_ arguments: [String]) throws -> Daemon {
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Daemon {
         let process = Process()
         process.executableURL = binary
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.arguments = ["--port", "0"] + arguments
         let errors = Pipe()
         process.standardError = errors
@@ -72,7 +81,7 @@ struct Daemon {
             process.terminate()
             throw DaemonError(message: "the daemon did not report its port: \(text)")
         }
-        return Daemon(process: process, port: port, standardError: errors)
+        return Daemon(process: process, port: port, standardError: errors, startLog: text)
     }
 }
 

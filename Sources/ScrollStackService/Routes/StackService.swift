@@ -17,7 +17,7 @@ public final class StackService: Sendable {
     let journal: StackJournal?
     /// Live event streams, by stack.
     let hub = EventHub()
-    private let router: Router<Handler>
+    let router: Router<Handler>
 
     /// A service recording into `journal` (by default one held in memory: history and past
     /// revisions work, nothing survives the process). Call `restore()` before serving.

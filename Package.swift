@@ -28,6 +28,11 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .systemLibrary(
             name: "CMicroHTTPD",
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
@@ -37,12 +42,13 @@ let package = Package(
         .target(name: "Jansson", dependencies: ["CJansson"]),
         .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "Zlib", dependencies: ["CZlib"]),
 
         // The service: routes, request decoding, response encoding, the stack store.
         .target(
             name: "ScrollStackService",
             dependencies: [
-                "ScrollStackCore", "Jansson", "MicroHTTP", "SQLite",
+                "ScrollStackCore", "Jansson", "MicroHTTP", "SQLite", "Zlib",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -65,10 +71,11 @@ let package = Package(
 
         .testTarget(name: "ScrollStackCoreTests", dependencies: ["ScrollStackCore"]),
         .testTarget(name: "JanssonTests", dependencies: ["Jansson"]),
+        .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient"]),
         .testTarget(
             name: "ScrollStackServiceTests",
-            dependencies: ["ScrollStackService", "ScrollStackCore", "Jansson", "MicroHTTP", "TestHTTPClient"]
+            dependencies: ["ScrollStackService", "ScrollStackCore", "Jansson", "MicroHTTP", "TestHTTPClient", "Zlib"]
         ),
     ]
 )

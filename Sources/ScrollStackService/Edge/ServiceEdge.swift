@@ -7,6 +7,7 @@ import MicroHTTP
 ///    (401 without a valid one, 403 for a read token on a mutation).
 /// 3. The service answers.
 /// 4. CORS headers for the request's `Origin`.
+/// 5. gzip, when the client accepts it and the answer is large enough.
 ///
 /// The journal's replay calls `StackService.handle` directly, so it is never subject to these
 /// steps: what was acknowledged once is restored whatever the tokens are now.
@@ -34,7 +35,7 @@ public final class ServiceEdge: Sendable {
         if !response.isPreflight {
             response.headers += cors.responseHeaders(origin: request.header("origin")).map { (name: $0.0, value: $0.1) }
         }
-        return response
+        return compressed(response, for: request)
     }
 
     /// The JSON answer to a failure the HTTP layer detects itself (413), with CORS headers.

@@ -3,72 +3,59 @@ import MicroHTTP
 import ScrollStackCore
 
 extension StackService {
-    static let layoutQuery = ["offset", "width", "height", "window"]
-
     /// `GET /v1/stacks/{stack}/layout`: the computed layout. `?offset=` (a number along the
     /// scroll axis, or `x,y`) and `?width=`/`?height=` override the stack's without changing
     /// it; `?window=visible` keeps only the visible rows (O(log n + k) instead of O(n)).
+    /// `?scrollTo=`, `?devices=` and `?from=&limit=` are described by `LayoutQuery`.
     ///
     /// `?revision=N` lays out the stack as it was at revision N.
     func stackLayout(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery(Self.layoutQuery + ["revision"])
+        try c.allowQuery(LayoutQuery.parameters + ["revision"])
+        let query = try LayoutQuery(c)
         let asked = try requestedRevision(c)
         return try read(c) { stack, revision throws(APIError) in
             guard let asked, asked != revision else {
-                return .json(200, try layout(of: stack, revision: revision, c), revision: revision)
+                return .json(200, try layoutAnswer(stack, revision: revision, query, c), revision: revision)
             }
             let past = try self.stack(c.parameter("stack"), at: asked, current: revision, field: "revision")
-            return .json(200, try layout(of: past, revision: asked, c), revision: asked)
+            return .json(200, try layoutAnswer(past, revision: asked, query, c), revision: asked)
         }
     }
 
     /// `POST /v1/layout`: a whole stack (the create body) in, its layout out; nothing is stored.
+    /// The body may also hold `devices` (built-in names or `{"name", "width", "height"}`).
     func statelessLayout(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery(Self.layoutQuery)
-        let stack = try decodeStack(try c.jsonObject(), id: "layout")
-        return .json(200, try layout(of: stack, revision: nil, c))
+        try c.allowQuery(LayoutQuery.parameters)
+        var query = try LayoutQuery(c)
+        let (stack, devices) = try statelessBody(c)
+        if let devices { try query.setDevices(devices, field: "devices") }
+        return .json(200, try layoutAnswer(stack, revision: nil, query, c))
     }
 
-    private func layout(of stored: ScrollStack, revision: Int?, _ c: RequestContext) throws(APIError) -> JSON {
-        var stack = stored
-        let width = try c.queryNumber("width")
-        let height = try c.queryNumber("height")
-        if width != nil || height != nil {
-            for (name, value) in [("width", width), ("height", height)] {
-                if let value, !(0...1e9).contains(value) { throw .badQuery(name, "must be in 0…1000000000, got \(value)") }
-            }
-            let viewport = Size(width: width ?? stack.settings.viewport.width, height: height ?? stack.settings.viewport.height)
-            // O(n) when the cross extent changes (rows are re-measured), on a copy.
-            _ = try model { () throws(StackError) in try stack.update(SettingsChange(viewport: viewport)) }
+    /// The stateless layout's stack and, when the body has them, its devices.
+    func statelessBody(_ c: RequestContext) throws(APIError) -> (ScrollStack, [Device]?) {
+        var body = try c.jsonObject()
+        var devices: [Device]?
+        if let field = try body.optional("devices") {
+            devices = try LayoutQuery.devices(field)
+            var object = body.object
+            object["devices"] = nil
+            body = ObjectReader(object: object, path: body.path)
         }
-        let offset = try queryOffset(c, current: stack.settings.offset, axis: stack.settings.axis)
-        let window: Bool
-        switch c.query("window") {
-        case nil, "all": window = false
-        case "visible": window = true
-        case let other?: throw .badQuery("window", "must be \"visible\" or \"all\", got \"\(other)\"")
-        }
-        let layout = window ? stack.visibleLayout(offset: offset) : stack.layout(offset: offset)
-        return ModelEncoding.layout(revision: revision, layout)
+        return (try decodeStack(body, id: "layout"), devices)
     }
 
-    /// `?offset=N` sets the offset along the scroll axis; `?offset=X,Y` sets both.
-    private func queryOffset(_ c: RequestContext, current: Point, axis: Axis) throws(APIError) -> Point? {
-        guard let text = c.query("offset") else { return nil }
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingSpaces) }
-        switch parts.count {
-        case 1:
-            if let value = parts[0], value.isFinite, abs(value) <= 1e15 {
-                var offset = current
-                offset[axis] = value
-                return offset
-            }
-        case 2:
-            if let x = parts[0], let y = parts[1], x.isFinite, y.isFinite, abs(x) <= 1e15, abs(y) <= 1e15 { return Point(x: x, y: y) }
-        default:
-            break
+    /// The layout answer for `query`: one layout, or one per device.
+    func layoutAnswer(_ stack: ScrollStack, revision: Int?, _ query: LayoutQuery, _ c: RequestContext) throws(APIError) -> JSON {
+        func one(_ viewport: Size?) throws(APIError) -> JSON {
+            let laid = try query.layout(of: stack, viewport: viewport)
+            let next = query.page.flatMap { $0.upperBound < stack.count ? c.link(replacing: "from", with: String($0.upperBound)) : nil }
+            return ModelEncoding.layout(revision: revision, laid, page: query.page, next: next)
         }
-        throw .badQuery("offset", "must be a number (along the scroll axis) or x,y, each within ±1e15; got \"\(text)\"")
+        guard let devices = query.devices else { return try one(nil) }
+        var layouts: [(device: Device, layout: JSON)] = []
+        for device in devices { layouts.append((device, try one(device.size))) }
+        return ModelEncoding.deviceLayouts(revision: revision, layouts)
     }
 
     /// `GET /v1/stacks/{stack}/hit?x=&y=`: the row under a viewport point, or `"row": null`.

@@ -95,8 +95,9 @@ public final class StackService: Sendable {
     /// example to merge a PATCH); it must apply at most one model operation.
     ///
     /// The request itself is journaled (replaying it rebuilds the state) with the events it
-    /// answers with, durably, before the answer is sent.
-    func mutate(_ context: RequestContext, snapshot: Bool = false,
+    /// answers with, durably, before the answer is sent. `extra` adds members to the answer,
+    /// computed from the stack after the operation.
+    func mutate(_ context: RequestContext, snapshot: Bool = false, extra: ((ScrollStack) -> [(String, JSON)])? = nil,
                 _ operation: (inout ScrollStack, _ revision: Int) throws(APIError) -> OperationResult) throws(APIError) -> HTTPResponse {
         let entry = try store.entry(context.parameter("stack"))
         return try entry.write({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> OperationResult in
@@ -107,7 +108,12 @@ public final class StackService: Sendable {
         }, restore: { () throws(APIError) in
             try reload(entry.id)
         }, answer: { result, stack, revision in
-            .json(200, ModelEncoding.mutation(revision: revision, result, in: stack), revision: revision)
+            var body = ModelEncoding.mutation(revision: revision, result, in: stack)
+            if let extra, case .object(var members) = body {
+                for (key, value) in extra(stack) { members[key] = value }
+                body = .object(members)
+            }
+            return .json(200, body, revision: revision)
         })
     }
 

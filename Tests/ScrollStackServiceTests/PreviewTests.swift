@@ -36,6 +36,9 @@ final class PreviewTests: XCTestCase {
         return .array(rows)
     }
 
+    /// Every `Vary` field's value.
+    func vary(_ reply: Reply) -> [String] { reply.headers.filter { $0.0.lowercased() == "vary" }.map(\.1) }
+
     func without(_ json: JSON?, _ keys: String...) -> JSON? {
         guard var object = json?.objectValue else { return json }
         for key in keys { object[key] = nil }
@@ -149,9 +152,9 @@ final class PreviewTests: XCTestCase {
             let plain = try server.request(method, path, json: body)
             let packed = try server.request(method, path, json: body, headers: gzip)
             XCTAssertNil(plain.header("Content-Encoding"), path)
-            XCTAssertEqual(plain.header("Vary"), "Accept-Encoding", path)
+            XCTAssertTrue(vary(plain).contains("Accept-Encoding"), path)
             XCTAssertEqual(packed.header("Content-Encoding"), "gzip", path)
-            XCTAssertEqual(packed.header("Vary"), "Accept-Encoding", path)
+            XCTAssertTrue(vary(packed).contains("Accept-Encoding"), path)
             XCTAssertEqual(packed.header("ETag"), plain.header("ETag"), path)
             XCTAssertLessThan(packed.body.count, plain.body.count / 3, path)
             XCTAssertEqual(try Gzip.decompress(packed.body), plain.body, path)

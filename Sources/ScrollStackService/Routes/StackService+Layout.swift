@@ -9,16 +9,19 @@ extension StackService {
     /// `?scrollTo=`, `?devices=` and `?from=&limit=` are described by `LayoutQuery`.
     ///
     /// `?revision=N` lays out the stack as it was at revision N.
-    func stackLayout(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+    /// With `Accept: image/svg+xml` (and `svg`, for `layout.svg`) the answer is drawn as SVG.
+    func stackLayout(_ c: RequestContext, svg: Bool = false) throws(APIError) -> HTTPResponse {
         try c.allowQuery(LayoutQuery.parameters + ["revision"])
         let query = try LayoutQuery(c)
         let asked = try requestedRevision(c)
+        let svg = svg || Self.wantsSVG(c)
+        let title = "stack \(c.parameter("stack"))"
         return try read(c) { stack, revision throws(APIError) in
             guard let asked, asked != revision else {
-                return .json(200, try layoutAnswer(stack, revision: revision, query, c), revision: revision)
+                return try layoutResponse(stack, revision: revision, query, c, svg: svg, title: title)
             }
             let past = try self.stack(c.parameter("stack"), at: asked, current: revision, field: "revision")
-            return .json(200, try layoutAnswer(past, revision: asked, query, c), revision: asked)
+            return try layoutResponse(past, revision: asked, query, c, svg: svg, title: title)
         }
     }
 
@@ -29,7 +32,7 @@ extension StackService {
         var query = try LayoutQuery(c)
         let (stack, devices) = try statelessBody(c)
         if let devices { try query.setDevices(devices, field: "devices") }
-        return .json(200, try layoutAnswer(stack, revision: nil, query, c))
+        return try layoutResponse(stack, revision: nil, query, c, svg: Self.wantsSVG(c), title: "stateless layout")
     }
 
     /// The stateless layout's stack and, when the body has them, its devices.

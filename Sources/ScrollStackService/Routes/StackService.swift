@@ -78,6 +78,9 @@ public final class StackService: Sendable {
             router.add("POST", path + "/move") { s, c in try s.moveRow(c) }
         }
         router.add("GET", "/v1/stacks/{stack}/layout") { s, c in try s.stackLayout(c) }
+        router.add("GET", "/v1/stacks/{stack}/layout.svg") { s, c in try s.stackLayoutSVG(c) }
+        router.add("GET", "/view") { s, c in try s.viewer(c) }
+        router.add("GET", "/view/{stack}") { s, c in try s.viewer(c) }
         router.add("GET", "/v1/stacks/{stack}/hit") { s, c in try s.hitTest(c) }
         router.add("POST", "/v1/stacks/{stack}/scroll") { s, c in try s.scroll(c) }
         router.add("POST", "/v1/layout") { s, c in try s.statelessLayout(c) }

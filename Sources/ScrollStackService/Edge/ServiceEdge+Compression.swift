@@ -6,6 +6,10 @@ extension ServiceEdge {
     /// and the CPU would buy little.
     static let compressionThreshold = 1024
 
+    /// zlib's fastest level, as nginx's default: on a 25 MB layout it compresses about 2.5×
+    /// faster than level 6 for 8.6 % of the size instead of 6.8 % (Docs/Benchmarks.md).
+    static let compressionLevel: Int32 = 1
+
     /// The media types compressed: JSON, SVG and HTML (all text).
     static let compressibleTypes = ["application/json", "image/svg+xml", "text/html"]
 
@@ -41,7 +45,7 @@ extension ServiceEdge {
         var response = response
         response.headers.append((name: "Vary", value: "Accept-Encoding"))
         guard response.body.count >= Self.compressionThreshold, Self.acceptsGzip(request.header("accept-encoding")),
-              let body = try? Gzip.compress(response.body, level: 6) else { return response }
+              let body = try? Gzip.compress(response.body, level: Self.compressionLevel) else { return response }
         response.body = body
         response.headers.append((name: "Content-Encoding", value: "gzip"))
         return response

@@ -73,7 +73,10 @@ final class PreviewTests: XCTestCase {
         XCTAssertEqual(try server.request("POST", "/v1/layout?devices=ipad", json: object(("devices", ["ipad"]))).errorField, "devices")
         XCTAssertEqual(try server.request("POST", "/v1/layout", json: object(("devices", [object(("name", "x"), ("width", -1), ("height", 1))]))).errorField,
                        "devices[0].width")
-        XCTAssertEqual(try server.request("POST", "/v1/layout", json: object(("devices", .array([])))).errorField, "devices")
+        let empty = try server.request("POST", "/v1/layout", json: object(("devices", .array([]))))
+        XCTAssertEqual(empty.status, 422, "a body's devices are a body error")
+        XCTAssertEqual(empty.errorField, "devices")
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/a/layout?devices=").status, 400, "a query's are a query error")
     }
 
     func testWhatIfScrollEqualsARealScrollAndChangesNothing() throws {

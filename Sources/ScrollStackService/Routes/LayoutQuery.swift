@@ -77,13 +77,12 @@ struct LayoutQuery {
                 }
                 devices.append(device)
             }
-            try setDevices(devices, field: "devices")
+            try setDevices(devices, inBody: false)
         }
     }
 
-    /// Sets the devices (from the query or the body, `field` naming where).
-    mutating func setDevices(_ devices: [Device], field: String) throws(APIError) {
-        let isQuery = field == "devices" && self.devices == nil
+    /// Sets the devices, from the query (errors are 400) or from the body (422).
+    mutating func setDevices(_ devices: [Device], inBody: Bool) throws(APIError) {
         let problem: String?
         if self.devices != nil {
             problem = "give devices in the query or in the body, not both"
@@ -94,7 +93,7 @@ struct LayoutQuery {
         } else {
             problem = nil
         }
-        if let problem { throw isQuery ? .badQuery(field, problem) : .invalid(field, problem) }
+        if let problem { throw inBody ? .invalid("devices", problem) : .badQuery("devices", problem) }
         self.devices = devices
     }
 
@@ -175,14 +174,4 @@ struct LayoutQuery {
         }
         throw .badQuery("offset", "must be a number (along the scroll axis) or x,y, each within ±1e15; got \"\(text)\"")
     }
-}
-
-/// A computed layout with what it was computed on.
-struct LaidOut {
-    /// The stack as laid out (the viewport a device or the query gave).
-    let stack: ScrollStack
-    /// The rows asked for: all, the visible window, or one page.
-    let layout: StackLayout
-    /// For a page: the visible window, so `visibleRows` covers the whole viewport.
-    let window: StackLayout?
 }

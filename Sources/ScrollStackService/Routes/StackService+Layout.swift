@@ -31,7 +31,7 @@ extension StackService {
         try c.allowQuery(LayoutQuery.parameters)
         var query = try LayoutQuery(c)
         let (stack, devices) = try statelessBody(c)
-        if let devices { try query.setDevices(devices, field: "devices") }
+        if let devices { try query.setDevices(devices, inBody: true) }
         return try layoutResponse(stack, revision: nil, query, c, svg: Self.wantsSVG(c), title: "stateless layout")
     }
 

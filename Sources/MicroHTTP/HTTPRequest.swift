@@ -4,10 +4,12 @@ public struct HTTPRequest: Sendable {
     public var method: String
     /// The percent-decoded path, without the query string: `/a b` for `/a%20b?x=1`.
     ///
-    /// Decoded whole, so an encoded slash (`%2F`) becomes a separator (`rawPath` keeps it);
-    /// `%00` is never decoded.
+    /// Decoded whole, so an encoded slash (`%2F`) looks like a separator: for display only.
+    /// Route on `rawPath` (`Router` decodes each segment on its own). `%00` is never decoded
+    /// (the server refuses a path holding it).
     public var path: String
-    /// The path as received, not decoded, without the query string: `/a%20b`.
+    /// The path as received, not decoded, without the query string: `/a%20b`. What
+    /// `Router.match` takes.
     public var rawPath: String
     /// Query parameters in order, percent-decoded (`+` too is a space); a parameter without
     /// `=` has the value "".
@@ -16,16 +18,21 @@ public struct HTTPRequest: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body, empty if there is none.
     public var body: [UInt8]
+    /// The request target as received: `rawPath` and, if any, `?` and the query string.
+    public var rawTarget: String
 
-    /// A request; header names are lowered here. `rawPath` defaults to `path`.
+    /// A request; header names are lowered here. `rawPath` defaults to `path`, `rawTarget` to
+    /// `rawPath` and the query.
     public init(method: String, path: String, rawPath: String? = nil, query: [(name: String, value: String)] = [],
-                headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+                headers: [(name: String, value: String)] = [], body: [UInt8] = [], rawTarget: String? = nil) {
         self.method = method
         self.path = path
         self.rawPath = rawPath ?? path
         self.query = query
         self.headers = headers.map { ($0.name.lowercased(), $0.value) }
         self.body = body
+        self.rawTarget = rawTarget ?? (query.isEmpty ? self.rawPath
+            : self.rawPath + "?" + query.map { $0.value.isEmpty ? $0.name : "\($0.name)=\($0.value)" }.joined(separator: "&"))
     }
 
     /// The first header field named `name` (case-insensitive).
@@ -39,8 +46,24 @@ public struct HTTPRequest: Sendable {
         query.first { $0.name == name }?.value
     }
 
-    /// The path and, if there is one, the decoded query string: what access logs show.
-    public var target: String {
-        query.isEmpty ? path : path + "?" + query.map { $0.value.isEmpty ? $0.name : "\($0.name)=\($0.value)" }.joined(separator: "&")
+    /// The method and the target as received, for access logs: still percent-encoded (an
+    /// encoded newline stays `%0A`), and every byte outside printable ASCII, and `\`, written
+    /// `\xHH`, so whatever a client sends stays on one line and cannot forge another.
+    public var summary: String {
+        Self.printable(method) + " " + Self.printable(rawTarget)
+    }
+
+    /// `text` with every byte outside printable ASCII, and `\`, written `\xHH`.
+    static func printable(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            if byte < 0x20 || byte > 0x7E || byte == UInt8(ascii: "\\") {
+                let digits = String(byte, radix: 16, uppercase: true)
+                result += "\\x" + (digits.count == 1 ? "0" + digits : digits)
+            } else {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return result
     }
 }

@@ -15,6 +15,12 @@ extension ScrollStack {
     /// so the offset becomes 0. `automatic` moves as little as possible: not at all when the
     /// row already shows entirely, to its leading edge when the row is longer than the viewport.
     ///
+    /// An offset computed here (every target but `offset`) is rounded to 10⁻⁶ unless it is the
+    /// current one: lengths are summed in an order that depends on the row tree's shape, so
+    /// the exact sum can differ in its last bits between two trees holding the same rows (a
+    /// stack built incrementally and one restored from a snapshot); rounded, the offset is a
+    /// function of the rows alone, and the state holds exactly what answers show.
+    ///
     /// - Throws: `unknownRow` (`row`), `invalidValue` (`offset.x`, `offset.y`).
     /// - Complexity: O(log n).
     public func offset(for target: ScrollTarget) throws(StackError) -> Point {
@@ -26,10 +32,10 @@ extension ScrollStack {
             try Check.point(point, "offset")
             return point
         case .top:
-            offset[axis] = scrollRange.lowerBound
+            offset[axis] = scrollRange.lowerBound.roundedToMicro
             return offset
         case .bottom:
-            offset[axis] = scrollRange.upperBound
+            offset[axis] = scrollRange.upperBound.roundedToMicro
             return offset
         case .row(let reference, let position):
             let frame = try layout(of: reference).frame
@@ -54,7 +60,8 @@ extension ScrollStack {
                 }
             }
             let range = scrollRange
-            offset[axis] = Swift.min(Swift.max(main, range.lowerBound), range.upperBound)
+            let clamped = Swift.min(Swift.max(main, range.lowerBound), range.upperBound)
+            offset[axis] = clamped == current ? current : clamped.roundedToMicro
             offset[axis.cross] = 0
             return offset
         }

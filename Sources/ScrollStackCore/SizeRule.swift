@@ -40,7 +40,13 @@ public struct SizeRule: Sendable, Hashable {
     public var measuresContent: Bool { vertical == .fit || horizontal == .fit }
 
     func validate(_ field: String) throws(StackError) {
-        let uniform = vertical == horizontal
+        // One rule for both axes is named `size.fixed`; two NaNs count as the same rule
+        // (NaN ≠ NaN would otherwise name `fixed(.nan)` per axis).
+        let uniform: Bool
+        switch (vertical, horizontal) {
+        case (.fixed(let a), .fixed(let b)): uniform = a == b || (a.isNaN && b.isNaN)
+        default: uniform = vertical == horizontal
+        }
         for (axis, rule) in [(Axis.vertical, vertical), (.horizontal, horizontal)] {
             if case .fixed(let length) = rule {
                 try Check.length(length, uniform ? field + ".fixed" : field + ".\(axis.rawValue).fixed")

@@ -40,6 +40,14 @@ struct ScrollStackDaemon: ParsableCommand {
     @Option(help: "The most connections served at once; more are refused.")
     var connectionLimit = 512
 
+    @Option(help: "How deeply a row's props and content may nest in arrays and objects (1…\(ServiceLimits.maxJSONDepthCeiling)); deeper ones get 422.")
+    var maxJSONDepth = ServiceLimits.defaultMaxJSONDepth
+    @Option(help: "Seconds a live event stream may stay quiet before a heartbeat comment is sent (notices clients gone without closing).")
+    var streamHeartbeat = 15
+
+    @Option(help: "Seconds a live event stream may go without an event before the server ends it (EventSource clients reconnect).")
+    var streamIdleTimeout = 300
+
     @Option(help: "The lowest level logged: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -61,6 +69,11 @@ struct ScrollStackDaemon: ParsableCommand {
         guard maxBodyBytes >= 1 else { throw ValidationError("--max-body-bytes must be at least 1") }
         guard connectionTimeout >= 1 else { throw ValidationError("--connection-timeout must be at least 1 second") }
         guard connectionLimit >= 1 else { throw ValidationError("--connection-limit must be at least 1") }
+        guard (1...ServiceLimits.maxJSONDepthCeiling).contains(maxJSONDepth) else {
+            throw ValidationError("--max-json-depth must be 1…\(ServiceLimits.maxJSONDepthCeiling)")
+        }
+        guard streamHeartbeat >= 1 else { throw ValidationError("--stream-heartbeat must be at least 1 second") }
+        guard streamIdleTimeout >= 1 else { throw ValidationError("--stream-idle-timeout must be at least 1 second") }
         _ = try CORSPolicy(origins: corsOrigin)
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -108,7 +121,7 @@ struct ScrollStackDaemon: ParsableCommand {
             logger.critical("cannot read the access tokens: \(error)")
             throw ExitCode.failure
         }
-        let service = StackService(logger: logger, journal: journal)
+        let service = StackService(logger: logger, journal: journal, limits: ServiceLimits(maxJSONDepth: maxJSONDepth))
         let edge = ServiceEdge(service: service, cors: try CORSPolicy(origins: corsOrigin), tokens: tokens)
         let host = self.host ?? "127.0.0.1"
         let started = DispatchTime.now().uptimeNanoseconds
@@ -116,6 +129,9 @@ struct ScrollStackDaemon: ParsableCommand {
             let count = try service.restore()
             let milliseconds = (DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
             logger.notice("restored \(count) stacks from \(inMemory ? "memory" : dataDir) in \(milliseconds) ms")
+            if !service.unavailableStacks.isEmpty {
+                logger.error("\(service.unavailableStacks.count) stacks could not be restored and answer 503 until deleted: \(service.unavailableStacks.joined(separator: ", "))")
+            }
         } catch {
             logger.critical("cannot restore the stacks in \(dataDir): \(error)")
             throw ExitCode.failure
@@ -123,13 +139,14 @@ struct ScrollStackDaemon: ParsableCommand {
         let server = HTTPServer(
             configuration: HTTPServer.Configuration(
                 host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes,
-                connectionTimeout: connectionTimeout, connectionLimit: connectionLimit
+                connectionTimeout: connectionTimeout, connectionLimit: connectionLimit,
+                streamHeartbeat: Double(streamHeartbeat), streamIdleTimeout: Double(streamIdleTimeout)
             ),
             handler: { edge.handle($0) },
             errorResponder: { edge.respond(to: $0, failure: $1) }
         )
         server.requestObserver = { request, response, microseconds in
-            logger.info("\(request.method) \(request.target) \(response.status) \(microseconds)µs")
+            logger.info("\(request.summary) \(response.status) \(microseconds)µs")
         }
         do {
             try server.start()

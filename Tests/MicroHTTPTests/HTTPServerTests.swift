@@ -111,10 +111,16 @@ final class HTTPServerTests: XCTestCase {
         let recorder = Recorder()
         let server = try makeServer(recorder: recorder)
         defer { server.stop() }
-        _ = try httpRequest(port: server.port, method: "DELETE", path: "/stacks/victim%00/rows/x?k=a%00b&%2541=%41")
+        let connection = try TestHTTPConnection(port: server.port)
+        defer { connection.close() }
+        let refused = try connection.send(method: "DELETE", path: "/stacks/victim%00/rows/x", body: Array("body".utf8))
+        XCTAssertEqual(refused.status, 400, "a decoded NUL would cut the path short")
+        XCTAssertEqual(refused.bodyString, "bad_request: the path holds %00, an encoded NUL, which no path segment may hold")
+        XCTAssertNil(refused.header("connection"), "the request was read whole: the connection stays open")
+        XCTAssertEqual(recorder.count, 0, "the handler never runs")
+        _ = try connection.send(method: "GET", path: "/stacks/x?k=a%00b&%2541=%41")
         let request = try XCTUnwrap(recorder.last)
-        XCTAssertEqual(request.path, "/stacks/victim%00/rows/x", "a decoded NUL would cut the path short")
-        XCTAssertEqual(request.query.map(\.value), ["a%00b", "A"])
+        XCTAssertEqual(request.query.map(\.value), ["a%00b", "A"], "in the query, %00 stays as it is")
         XCTAssertEqual(request.query.map(\.name), ["k", "%41"], "decoded once")
     }
 
@@ -237,13 +243,38 @@ final class HTTPServerTests: XCTestCase {
         XCTAssertTrue(connection.isClosedByServer(within: 2))
         XCTAssertEqual(recorder.count, 1)
 
-        // Far over (more than twice the limit): the connection is closed without reading it all.
+        // Far over (more than twice the limit): answered, and closed without reading it all.
         let flood = try TestHTTPConnection(port: server.port)
         defer { flood.close() }
         try? flood.sendRaw(chunked(Array(repeating: 500, count: 10)))
-        XCTAssertThrowsError(try flood.readResponse())
+        XCTAssertEqual(try flood.readResponse().status, 413)
         XCTAssertEqual(try httpRequest(port: server.port, method: "GET", path: "/").status, 200)
         XCTAssertTrue(eventually { server.requestsInFlight == 0 })
+    }
+
+    /// Regression: a chunked body over the limit was answered only once it ended, so a client
+    /// that waits for an answer before sending more (or sends slowly) waited for the timeout.
+    func testAChunkedBodyOverTheLimitIsAnsweredAtOnce() throws {
+        let recorder = Recorder()
+        let server = try makeServer(maxBodyBytes: 1000, timeout: 30, recorder: recorder)
+        defer { server.stop() }
+        let connection = try TestHTTPConnection(port: server.port, timeout: 5)
+        defer { connection.close() }
+        let start = monotonicNanoseconds()
+        var bytes = Array("POST /chunked HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+        bytes += Array("5dc\r\n".utf8) + [UInt8](repeating: 66, count: 1500) + Array("\r\n".utf8)
+        try connection.sendRaw(bytes)  // and no last chunk: the body is still open
+        let response = try connection.readResponse()
+        XCTAssertEqual(response.status, 413)
+        XCTAssertEqual(response.bodyString, "payload_too_large: the body is larger than the limit of 1000 bytes")
+        XCTAssertEqual(response.header("connection")?.lowercased(), "close")
+        XCTAssertNotNil(response.header("date"))
+        XCTAssertTrue(connection.isClosedByServer(within: 3), "the answer is complete: the server's side is shut")
+        XCTAssertLessThan(seconds(since: start), 3, "answered long before the 30 s timeout")
+        XCTAssertEqual(recorder.count, 0, "the handler never ran")
+        XCTAssertTrue(eventually { recorder.observed.withLock { $0.map(\.status) } == [413] }, "the observer saw the 413")
+        connection.close()
+        XCTAssertTrue(eventually { server.requestsInFlight == 0 }, "the rest of the body is not waited for once the client leaves")
     }
 
     // MARK: Connections

@@ -40,13 +40,27 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(route(router, "GET", ""), "root")
     }
 
-    func testALiteralBeatsAParameterOnlyWhenItsRouteHasTheMethod() {
+    func testTheMostSpecificPatternOwnsThePathForEveryMethod() {
         let router = api
         XCTAssertEqual(route(router, "POST", "/v1/stacks/s/rows/batch"), "batch stack=s")
-        XCTAssertEqual(route(router, "GET", "/v1/stacks/s/rows/batch"), "row row=batch stack=s", "no GET on the literal: the parameter route")
-        XCTAssertEqual(route(router, "DELETE", "/v1/stacks/s/rows/batch"), "remove row=batch stack=s")
+        XCTAssertEqual(route(router, "GET", "/v1/stacks/s/rows/batch"), "405 POST", "the literal route owns the path: no fallback to a row")
+        XCTAssertEqual(route(router, "DELETE", "/v1/stacks/s/rows/batch"), "405 POST")
+        XCTAssertEqual(route(router, "OPTIONS", "/v1/stacks/s/rows/batch"), "405 POST", "the batch route's own methods, not a row's")
         XCTAssertEqual(route(router, "GET", "/v1/stacks/s/rows/at"), "row row=at stack=s", "`at` with one segment fewer is a row")
-        XCTAssertEqual(route(router, "PUT", "/v1/stacks/s/rows/batch"), "405 DELETE,GET,HEAD,PATCH,POST", "every route matching the path counts")
+        XCTAssertEqual(route(router, "PUT", "/v1/stacks/s/rows/r"), "405 DELETE,GET,HEAD,PATCH")
+    }
+
+    func testSegmentsAreDecodedOneByOneAfterSplitting() {
+        let router = api
+        XCTAssertEqual(route(router, "GET", "/v1/stacks/s/rows/a%2Fb"), "row row=a/b stack=s", "an encoded slash stays in its segment")
+        XCTAssertEqual(route(router, "GET", "/v1/stacks/s/rows/a%2fb%2F"), "row row=a/b/ stack=s")
+        XCTAssertEqual(route(router, "GET", "/v1/stacks/a%20b/rows/r%C3%A9%25"), "row row=ré% stack=a b")
+        XCTAssertEqual(route(router, "GET", "/v1/stacks/s/rows/50%/x%zz%4"), "404", "three segments after rows: no route")
+        XCTAssertEqual(route(router, "GET", "/v1/stacks/s/rows/50%x%zz%4"), "row row=50%x%zz%4 stack=s", "invalid escapes stay as written")
+        XCTAssertEqual(route(router, "GET", "/v1/stacks/s/rows/a%00b"), "row row=a%00b stack=s", "%00 is never decoded")
+        XCTAssertEqual(route(router, "GET", "/v1/stacks/s/rows/%FF"), "row row=\u{FFFD} stack=s", "invalid UTF-8 is repaired")
+        XCTAssertEqual(route(router, "GET", "/v1/stacks/s/rows/%62atch"), "row row=batch stack=s", "an encoded literal is a parameter")
+        XCTAssertEqual(route(router, "GET", "/v1/%73tacks"), "404", "literals match as written")
     }
 
     func testTheLeftmostDifferenceDecidesAndTiesGoToTheFirstAdded() {
@@ -74,7 +88,7 @@ final class RouterTests: XCTestCase {
     func testHeadUsesTheGetRouteUnlessItHasItsOwn() {
         var router = api
         XCTAssertEqual(route(router, "HEAD", "/v1/stacks"), "list")
-        XCTAssertEqual(route(router, "HEAD", "/v1/stacks/s/rows/batch"), "row row=batch stack=s")
+        XCTAssertEqual(route(router, "HEAD", "/v1/stacks/s/rows/batch"), "405 POST")
         XCTAssertEqual(route(router, "HEAD", "/v1/layout"), "405 POST")
         router.add("HEAD", "/v1/stacks/{stack}", "head")
         XCTAssertEqual(route(router, "HEAD", "/v1/stacks/s"), "head stack=s")

@@ -326,7 +326,9 @@ struct ArrayModel {
         case .controller(let c): if c.type.isEmpty { throw Failure(code: .invalidValue, field: prefix + "controller.type") }
         case .view(let v): if v.type.isEmpty { throw Failure(code: .invalidValue, field: prefix + "view.type") }
         }
-        if row.size.vertical == row.size.horizontal {
+        var uniform = row.size.vertical == row.size.horizontal
+        if case .fixed(let a) = row.size.vertical, case .fixed(let b) = row.size.horizontal, a.isNaN, b.isNaN { uniform = true }
+        if uniform {
             if case .fixed(let l) = row.size.vertical { try length(l, prefix + "size.fixed") }
         } else {
             if case .fixed(let l) = row.size.vertical { try length(l, prefix + "size.vertical.fixed") }

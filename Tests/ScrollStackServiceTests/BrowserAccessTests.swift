@@ -112,6 +112,7 @@ final class BrowserAccessTests: XCTestCase {
         }
         XCTAssertEqual(try server.request("GET", "/v1/stacks", headers: [("Authorization", "Basic " + Self.writeToken)]).status, 401)
         XCTAssertEqual(try server.request("GET", "//v1//stacks").status, 401, "extra slashes are no way around")
+        XCTAssertEqual(try server.request("GET", "/%761/stacks").status, 401, "nor percent-encoding")
         XCTAssertEqual(try server.request("GET", "/v1/no-such-route").status, 401, "routes are not revealed")
 
         let readOnWrite = try server.request("POST", "/v1/stacks", json: body, headers: bearer(Self.readToken))

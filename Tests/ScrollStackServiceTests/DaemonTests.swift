@@ -44,4 +44,26 @@ final class DaemonTests: XCTestCase {
         bad.waitUntilExit()
         XCTAssertNotEqual(bad.terminationStatus, 0)
     }
+
+    /// Regression: percent-encoded newlines were decoded into the access log, so a client
+    /// could write lines of its own. The log shows targets as received, escaped.
+    func testClientsCannotForgeLogLines() throws {
+        let (process, port, errors) = try start()
+        let forged = "/v1/stacks/x%0A2026-01-01T00:00:00+0000%20info%20scrollstackd:%20GET%20/forged%20200%201%C2%B5s"
+        XCTAssertEqual(try httpRequest(port: port, method: "GET", path: forged).status, 404)
+        let connection = try TestHTTPConnection(port: port)
+        try connection.sendRaw(Array("GET /raw\u{1B}[2J\u{7F}\u{85} HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        XCTAssertEqual(try connection.readResponse().status, 400, "raw control bytes in the target are refused")
+        connection.close()
+        XCTAssertEqual(try httpRequest(port: port, method: "GET", path: "/healthz?a=%0D%0Ab").status, 200)
+        process.terminate()
+        process.waitUntilExit()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let lines = log.split(separator: "\n")
+        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("20") && $0.contains(" scrollstackd: ") }, "every line is the server's own:\n\(log)")
+        XCTAssertFalse(lines.contains { $0.contains("GET /forged") && !$0.contains("%0A") }, log)
+        XCTAssertTrue(log.contains("GET \(forged) 404"), log)
+        XCTAssertTrue(log.contains("GET /raw\\x1B[2J\\x7F\\xC2\\x85 400"), log)
+        XCTAssertTrue(log.contains("GET /healthz?a=%0D%0Ab 200"), log)
+    }
 }

@@ -8,10 +8,11 @@ import XCTest
 /// The real server on an ephemeral loopback port, with the service behind it.
 final class ServerHarness {
     let server: HTTPServer
-    let service = StackService()
+    let service: StackService
 
-    init(maxBodyBytes: Int = 1 << 20, connectionTimeout: Int = 30, threads: Int = 2, connectionLimit: Int = 64,
+    init(service: StackService = StackService(), maxBodyBytes: Int = 1 << 20, connectionTimeout: Int = 30, threads: Int = 2, connectionLimit: Int = 64,
          cors: CORSPolicy? = nil, tokens: AccessTokens = AccessTokens()) throws {
+        self.service = service
         let edge = ServiceEdge(service: service, cors: try cors ?? CORSPolicy(), tokens: tokens)
         server = HTTPServer(
             configuration: HTTPServer.Configuration(
@@ -48,12 +49,12 @@ struct Daemon {
     let process: Process
     let port: Int
     let standardError: Pipe
-    /// What it wrote to standard error up to the notice naming its port.
-    var startLog = ""
+    /// What it logged up to the notice naming its port.
+    var startupLog = ""
 
     /// Everything it wrote to standard error, once it has exited.
     func log() -> String {
-        startLog + String(decoding: standardError.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        startupLog + String(decoding: standardError.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
     /// The daemon built next to this test bundle (`swift build --build-tests` builds both).
@@ -81,7 +82,21 @@ struct Daemon {
             process.terminate()
             throw DaemonError(message: "the daemon did not report its port: \(text)")
         }
-        return Daemon(process: process, port: port, standardError: errors, startLog: text)
+        return Daemon(process: process, port: port, standardError: errors, startupLog: text)
+    }
+
+    /// Sends SIGTERM and waits at most `seconds` for the exit. Returns the exit status.
+    @discardableResult
+    func stop(within seconds: Double = 30) throws -> Int32 {
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        process.terminate()
+        guard process.isRunning == false || exited.wait(timeout: .now() + seconds) == .success else {
+            kill(process.processIdentifier, SIGKILL)
+            throw DaemonError(message: "the daemon did not stop within \(seconds) s")
+        }
+        process.waitUntilExit()  // returns at once: it has exited
+        return process.terminationStatus
     }
 }
 

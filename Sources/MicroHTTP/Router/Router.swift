@@ -1,21 +1,28 @@
 /// Matches requests to handlers by method and path pattern. Knows nothing of what the
 /// handlers do.
 ///
-/// A pattern is a path whose segments are literals (`rows`) or parameters (`{row}`); a
-/// parameter captures one whole segment, as it is in the (already percent-decoded) path.
+/// A pattern is a path whose segments are literals (`rows`) or parameters (`{row}`).
 ///
-/// **Precedence.** Among the routes that match the whole path *with the request's method*,
-/// the most specific wins: comparing segment by segment from the left, at the first position
-/// where they differ, a literal beats a parameter. So with `POST /rows/batch` and
-/// `GET|DELETE /rows/{row}`, `POST /rows/batch` goes to the first, while `GET /rows/batch`
-/// falls back to the second (the literal route has no GET). Routes of equal specificity: the
-/// first added wins.
+/// **Raw paths.** `match` takes the path as received, still percent-encoded, and splits it at
+/// `/` before decoding anything, so an encoded slash (`%2F`) stays inside its segment: the
+/// row id `a/b` is reached as `rows/a%2Fb`. A parameter captures its whole segment,
+/// percent-decoded on its own (invalid escapes and `%00` stay as they are; the server refuses
+/// `%00` before routing). A literal matches its segment only as written, undecoded, so a
+/// parameter whose value spells a literal (a row named `batch`) is reached by encoding any of
+/// its characters (`rows/%62atch`).
+///
+/// **Precedence.** Among the patterns that match the whole path, the most specific owns it:
+/// comparing segment by segment from the left, at the first position where they differ, a
+/// literal beats a parameter. Only the routes of that pattern serve the path: so with
+/// `POST /rows/batch` and `GET|DELETE /rows/{row}`, `GET /rows/batch` is 405 (allowed: POST),
+/// not a read of a row named `batch`. Routes of the same pattern and method: the first added
+/// wins.
 ///
 /// **Methods.** Request methods are compared case-sensitively, as HTTP says (`add`
 /// upper-cases its method). `HEAD` uses the `GET` route when no `HEAD` route matches
-/// (libmicrohttpd sends the headers only). When routes match the path but none has the
-/// method, the match is `.methodNotAllowed` with the methods that would have matched, sorted
-/// and unique, `HEAD` included wherever `GET` is.
+/// (libmicrohttpd sends the headers only). When the owning pattern has no route with the
+/// method, the match is `.methodNotAllowed` with that pattern's methods, sorted and unique,
+/// `HEAD` included wherever `GET` is.
 ///
 /// **Slashes.** Empty segments are ignored, so a trailing slash (`/v1/stacks/`) matches the
 /// same routes as without it (`/v1/stacks`), and so does `//v1//stacks`.
@@ -55,39 +62,30 @@ public struct Router<Handler: Sendable>: Sendable {
         routesBySegmentCount[segments.count, default: []].append(Route(method: method.uppercased(), segments: segments, handler: handler))
     }
 
-    /// Finds the route for `method` and the percent-decoded `path` (without a query string).
+    /// Finds the route for `method` and the raw (still percent-encoded) `path`, without a
+    /// query string.
     public func match(method: String, path: String) -> RouteMatch<Handler> {
         let parts = Self.split(path)
         guard let candidates = routesBySegmentCount[parts.count] else { return .notFound }
-        let isHead = method == "HEAD"
-        var best: Int?
-        var bestGet: Int?  // for HEAD without a HEAD route
-        var pathMatched = false
-        for index in candidates.indices {
-            let route = candidates[index]
-            guard Self.matches(route.segments, parts) else { continue }
-            pathMatched = true
-            if route.method == method {
-                if best.map({ Self.isMoreSpecific(route.segments, than: candidates[$0].segments) }) ?? true { best = index }
-            } else if isHead && route.method == "GET" {
-                if bestGet.map({ Self.isMoreSpecific(route.segments, than: candidates[$0].segments) }) ?? true { bestGet = index }
-            }
+        // The most specific pattern matching the path owns it.
+        var owner: Int?
+        for index in candidates.indices where Self.matches(candidates[index].segments, parts) {
+            if owner.map({ Self.isMoreSpecific(candidates[index].segments, than: candidates[$0].segments) }) ?? true { owner = index }
         }
-        if let chosen = best ?? bestGet {
-            let route = candidates[chosen]
-            var parameters: [String: String] = [:]
-            for (segment, part) in zip(route.segments, parts) {
-                if case .parameter(let name) = segment { parameters[name] = String(part) }
-            }
-            return .found(route.handler, parameters: parameters)
+        guard let owner else { return .notFound }
+        let pattern = candidates[owner].segments
+        let routes = candidates.filter { Self.samePattern($0.segments, pattern) }
+        guard let route = routes.first(where: { $0.method == method })
+                ?? (method == "HEAD" ? routes.first(where: { $0.method == "GET" }) : nil) else {
+            var allowed = Set(routes.map(\.method))
+            if allowed.contains("GET") { allowed.insert("HEAD") }
+            return .methodNotAllowed(allowed: allowed.sorted())
         }
-        guard pathMatched else { return .notFound }
-        var allowed: [String] = []
-        for route in candidates where Self.matches(route.segments, parts) && !allowed.contains(route.method) {
-            allowed.append(route.method)
+        var parameters: [String: String] = [:]
+        for (segment, part) in zip(route.segments, parts) {
+            if case .parameter(let name) = segment { parameters[name] = Self.percentDecoded(part) }
         }
-        if allowed.contains("GET") && !allowed.contains("HEAD") { allowed.append("HEAD") }
-        return .methodNotAllowed(allowed: allowed.sorted())
+        return .found(route.handler, parameters: parameters)
     }
 
     private static func matches(_ segments: [Segment], _ parts: [Substring]) -> Bool {
@@ -103,7 +101,46 @@ public struct Router<Handler: Sendable>: Sendable {
         return false
     }
 
+    /// Whether two patterns have the same literals and parameters in the same places.
+    private static func samePattern(_ a: [Segment], _ b: [Segment]) -> Bool {
+        zip(a, b).allSatisfy { x, y in
+            switch (x, y) {
+            case (.literal(let l), .literal(let r)): l == r
+            case (.parameter, .parameter): true
+            default: false
+            }
+        }
+    }
+
     private static func split(_ path: String) -> [Substring] {
         path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+
+    /// `%HH` escapes decoded as UTF-8 (invalid sequences repaired with U+FFFD); an invalid
+    /// escape, and `%00`, stay as written.
+    static func percentDecoded(_ segment: Substring) -> String {
+        guard segment.utf8.contains(UInt8(ascii: "%")) else { return String(segment) }
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            default: nil
+            }
+        }
+        let bytes = Array(segment.utf8)
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hex(bytes[i + 1]), let low = hex(bytes[i + 2]), high | low != 0 {
+                decoded.append(high << 4 | low)
+                i += 3
+            } else {
+                decoded.append(bytes[i])
+                i += 1
+            }
+        }
+        return String(decoding: decoded, as: UTF8.self)
     }
 }

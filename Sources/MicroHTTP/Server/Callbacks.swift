@@ -23,7 +23,7 @@ typealias UnescapeCallback = @convention(c) (UnsafeMutableRawPointer?, OpaquePoi
 let uriReceived: URILogCallback = { cls, uri, _ in
     guard let cls else { return nil }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
-    let state = RequestState(rawTarget: uri.map { String(cString: $0) } ?? "/", started: monotonicNanoseconds())
+    let state = RequestState(target: uri, started: monotonicNanoseconds())
     server.inFlight.add(1, ordering: .relaxed)
     return Unmanaged.passRetained(state).toOpaque()
 }
@@ -31,9 +31,11 @@ let uriReceived: URILogCallback = { cls, uri, _ in
 /// The access handler. libmicrohttpd calls it once when the headers are complete, once per
 /// piece of body, and once more with `*upload_data_size == 0` when the request is complete.
 /// The response is queued on that last call, for every method: queuing one on the first
-/// call makes libmicrohttpd close a keep-alive connection. The exception is a body declared
-/// too large, refused on the first call precisely so that the connection closes unread.
-let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, requestContext in
+/// call makes libmicrohttpd close a keep-alive connection. The exceptions: a malformed head
+/// and a body declared too large, refused on the first call precisely so that the connection
+/// closes unread; and a chunked body growing over the limit, answered in its middle
+/// (`answerMidBody`), then drained for at most one more limit's worth and closed.
+let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, requestContext in
     guard let cls, let connection, let requestContext, let uploadDataSize else { return .NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     let limit = server.configuration.maxBodyBytes
@@ -43,7 +45,7 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _
         state = Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue()
     } else {
         // Not seen by the URI callback (it always runs first; this is only a safety net).
-        state = RequestState(rawTarget: url.map { String(cString: $0) } ?? "/", started: monotonicNanoseconds())
+        state = RequestState(target: url, started: monotonicNanoseconds())
         requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
         server.inFlight.add(1, ordering: .relaxed)
     }
@@ -53,11 +55,25 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _
         state.seenHeaders = true
         state.method = method.map { String(cString: $0) } ?? "GET"
         state.path = url.map { String(cString: $0) } ?? "/"
+        do throws(HTTPError) {
+            guard let method, let url, let version else { throw HTTPError.badRequest("the request line is incomplete") }
+            let head = try RequestHead(connection: connection, method: method, target: url, version: version,
+                                       targetLength: state.targetLength)
+            try head.checkFraming(http10: strcmp(version, "HTTP/1.0") == 0)
+            state.headers = head.headers
+            try checkTarget(state.rawTarget)
+        } catch {
+            // Malformed: answered now, so libmicrohttpd reads nothing more and closes.
+            server.answer(connection, state, rejecting: error)
+            return .YES
+        }
+        if state.rawPath.contains("%00") {
+            state.refusal = .badRequest("the path holds %00, an encoded NUL, which no path segment may hold")
+        }
         if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
            let length = Int(String(cString: declared).trimmingSpaces), length > limit {
             // Too large by its own account: refuse before reading a byte of it. Queued now,
             // libmicrohttpd stops reading, sends no `100 Continue`, and closes after the answer.
-            state.rejected = true
             server.answer(connection, state, rejecting: .payloadTooLarge(limit: limit))
         }
         return .YES
@@ -66,18 +82,19 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _
     let size = uploadDataSize.pointee
     if size > 0 {
         uploadDataSize.pointee = 0
-        if state.answered { return .YES }
         if state.rejected {
-            // Over the limit in a chunked body: libmicrohttpd cannot queue a response until the
-            // body has been read, so drain (and drop) up to one more limit's worth for the 413,
-            // then give up and close the connection.
+            // Answered in the middle of the body: drain (and drop) up to one more limit's
+            // worth, so a client still sending reads the answer rather than a reset, then close.
             state.discarded += size
             return state.discarded > limit ? .NO : .YES
         }
+        if state.answered || state.refusal != nil { return .YES }
         if state.body.count + size > limit {
+            // Over the limit in a chunked body: answered now, not after the whole body.
             state.rejected = true
             state.discarded = state.body.count + size - limit
             state.body = []
+            server.answerMidBody(connection, state, .payloadTooLarge(limit: limit))
             return .YES
         }
         if let uploadData {
@@ -88,10 +105,24 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _
         return .YES
     }
 
+    // Answered in the middle of the body: the answer is sent; close.
+    if state.rejected { return .NO }
     if !state.answered {
-        server.answer(connection, state, rejecting: state.rejected ? .payloadTooLarge(limit: limit) : nil)
+        if let refusal = state.refusal {
+            server.answer(connection, state, refusing: refusal)
+        } else {
+            server.answer(connection, state)
+        }
     }
     return .YES
+}
+
+/// Refuses a target holding a space or a control byte (libmicrohttpd lets them through):
+/// they are not allowed in a URI (RFC 3986), and would make log lines ambiguous.
+private func checkTarget(_ target: String) throws(HTTPError) {
+    if let byte = target.utf8.first(where: { $0 <= 0x20 || $0 == 0x7F }) {
+        throw .badRequest("the request target holds the byte 0x\(RequestHead.hex(byte)); encode it as %\(RequestHead.hex(byte))")
+    }
 }
 
 /// Releases a request's state when libmicrohttpd is done with it (answered, timed out, the

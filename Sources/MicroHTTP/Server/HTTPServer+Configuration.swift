@@ -22,16 +22,24 @@ extension HTTPServer {
         /// The most connections open at once (at least `threads`); while at the limit, new
         /// connections wait in the listen backlog until one closes.
         public var connectionLimit: Int
+        /// Seconds a stream may stay quiet before its heartbeat is written (see `HTTPStream`).
+        public var streamHeartbeat: Double
+        /// Seconds a stream may go without a `write` (heartbeats do not count) before the
+        /// server ends it; a Server-Sent Events client then reconnects.
+        public var streamIdleTimeout: Double
 
         /// A configuration; every parameter has a production-ready default.
         public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int = Configuration.defaultThreads,
-                    maxBodyBytes: Int = 1 << 20, connectionTimeout: Int = 30, connectionLimit: Int = 512) {
+                    maxBodyBytes: Int = 1 << 20, connectionTimeout: Int = 30, connectionLimit: Int = 512,
+                    streamHeartbeat: Double = 15, streamIdleTimeout: Double = 300) {
             self.host = host
             self.port = port
             self.threads = threads
             self.maxBodyBytes = maxBodyBytes
             self.connectionTimeout = connectionTimeout
             self.connectionLimit = connectionLimit
+            self.streamHeartbeat = streamHeartbeat
+            self.streamIdleTimeout = streamIdleTimeout
         }
 
         /// The core count, at most 2: measured here, more threads than cores only add switching.

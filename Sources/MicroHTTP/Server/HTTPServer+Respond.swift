@@ -1,23 +1,37 @@
 import CMicroHTTPD
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension HTTPServer {
     /// Builds the request, runs the handler (or, for `error`, the error responder), queues the
     /// response, and reports it to the observer. Runs on one of libmicrohttpd's threads.
     func answer(_ connection: OpaquePointer, _ state: RequestState, rejecting error: HTTPError? = nil) {
+        answer(connection, state, error, closing: error != nil)
+    }
+
+    /// Answers a request read whole with the error responder's answer to `refusal`, keeping
+    /// the connection open.
+    func answer(_ connection: OpaquePointer, _ state: RequestState, refusing refusal: HTTPError) {
+        answer(connection, state, refusal, closing: false)
+    }
+
+    private func answer(_ connection: OpaquePointer, _ state: RequestState, _ error: HTTPError?, closing: Bool) {
         state.answered = true
-        var headers: [(name: String, value: String)] = []
         var query: [(name: String, value: String)] = []
-        _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values(connection, .HEADER_KIND, collectPair, $0) }
         _ = withUnsafeMutablePointer(to: &query) { MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectPair, $0) }
         let request = HTTPRequest(method: state.method, path: state.path, rawPath: state.rawPath,
-                                  query: query, headers: headers, body: state.body)
+                                  query: query, headers: state.headers, body: state.body, rawTarget: state.rawTarget)
         state.body = []
         var response: HTTPResponse
         if let error {
             response = errorResponder(request, error)
-            // libmicrohttpd closes the connection anyway (the rest of the body is unread);
-            // say so, so that clients do not try to reuse it.
-            response.setConnectionClose()
+            if closing {
+                // libmicrohttpd closes the connection anyway (the rest of the body is unread);
+                // say so, so that clients do not try to reuse it.
+                response.setConnectionClose()
+            }
         } else {
             response = handler(request)
         }
@@ -31,11 +45,56 @@ extension HTTPServer {
         }
     }
 
+    /// Answers `error` in the middle of a body, where libmicrohttpd 0.9.75 cannot queue a
+    /// response (only before the body or after all of it): the response is written to the
+    /// socket directly, whole, with `Connection: close`, and the sending side is shut, so the
+    /// client reads the answer and its end at once. libmicrohttpd has sent nothing for this
+    /// request (at most `100 Continue`, before the body), so nothing interleaves. The caller
+    /// then drains or drops the rest of the body and never queues another response.
+    func answerMidBody(_ connection: OpaquePointer, _ state: RequestState, _ error: HTTPError) {
+        state.answered = true
+        let request = HTTPRequest(method: state.method, path: state.path, rawPath: state.rawPath, headers: state.headers,
+                                  rawTarget: state.rawTarget)
+        var response = errorResponder(request, error)
+        response.setConnectionClose()
+        let socket = cmhd_connection_socket(connection)
+        if socket >= 0 {
+            let reason = MHD_get_reason_phrase_for(UInt32(clamping: response.status)).map { String(cString: $0) } ?? ""
+            var head = "HTTP/1.1 \(response.status) \(reason)\r\nDate: \(Self.httpDate())\r\n"
+            for (name, value) in response.headers where !value.isEmpty && name.lowercased() != "content-length" {
+                head += "\(name): \(value)\r\n"
+            }
+            head += "Content-Length: \(response.body.count)\r\n\r\n"
+            let bytes = Array(head.utf8) + response.body
+            var sent = 0
+            while sent < bytes.count {
+                let n = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+                guard n > 0 else { break }
+                sent += n
+            }
+            shutdown(socket, Int32(SHUT_WR))
+        }
+        if let requestObserver {
+            requestObserver(request, response, Int((monotonicNanoseconds() - state.started) / 1000))
+        }
+    }
+
+    /// Now as an IMF-fixdate (RFC 9110 §5.6.7): `Sun, 06 Nov 1994 08:49:37 GMT`.
+    static func httpDate() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = strftime(&buffer, buffer.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer) {
         let mhdResponse: OpaquePointer?
         if let stream = response.stream {
             stream.attach(to: connection)
             track(stream)
+            monitor?.watch(stream, socket: cmhd_connection_socket(connection))
             // Size unknown (MHD_SIZE_UNKNOWN): sent chunked. libmicrohttpd holds a reference
             // (released by `streamReleased`) for as long as it may read from the stream.
             mhdResponse = MHD_create_response_from_callback(UInt64.max, 4096, streamReader,

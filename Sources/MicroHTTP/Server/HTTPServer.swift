@@ -13,11 +13,18 @@ import Glibc
 ///
 /// - Bodies are accumulated up to `maxBodyBytes`. A body declared larger (`Content-Length`)
 ///   is answered at once with the error responder's 413 and `Connection: close`, without
-///   reading it; a chunked body that grows larger is drained up to one more limit's worth,
-///   then answered the same way (libmicrohttpd cannot answer in the middle of a body), and
-///   beyond that the connection is closed without an answer.
+///   reading it; a chunked body that grows larger is answered the same way as soon as it
+///   does (written to the socket directly: libmicrohttpd cannot answer in the middle of a
+///   body), then drained for up to one more limit's worth, and the connection closed.
+/// - Streams (`HTTPResponse.stream`) end when their client hangs up (noticed at once), get
+///   their heartbeat when quiet for `streamHeartbeat`, and are closed after
+///   `streamIdleTimeout` without a write (see `StreamMonitor`).
 /// - Every other response is queued on a later libmicrohttpd call than the first, which keeps
 ///   keep-alive connections open.
+/// - A request whose head holds a NUL byte where libmicrohttpd's C strings would hide it, a
+///   control byte, a folded line or a non-token method or header name is answered 400
+///   `bad_request` (see `RequestHead`) and the connection closed; one whose path holds `%00`
+///   is answered 400 once read. Neither reaches `handler`.
 /// - Paths and query arguments are percent-decoded, except `%00`, which stays as it is.
 /// - libmicrohttpd sets `Content-Length` (or chunked encoding for streams) and `Date`, and
 ///   sends no body in answer to `HEAD`.
@@ -51,6 +58,9 @@ public final class HTTPServer: @unchecked Sendable {
     /// Streams being served, closed on stop (libmicrohttpd must not stop with a connection
     /// suspended).
     private let streams = Mutex<[ObjectIdentifier: HTTPStream]>([:])
+    /// Notices streams whose client went away, writes heartbeats, ends idle streams. Set by
+    /// `start()` before libmicrohttpd's threads exist.
+    private(set) var monitor: StreamMonitor?
 
     /// Creates a server; nothing is bound until `start()`.
     ///
@@ -79,6 +89,9 @@ public final class HTTPServer: @unchecked Sendable {
     /// connection gone): for metrics and tests.
     public var requestsInFlight: Int { inFlight.load(ordering: .acquiring) }
 
+    /// Streams being served (each holds a connection): for metrics and tests.
+    public var openStreams: Int { streams.withLock { $0.count } }
+
     /// Binds `configuration.host`:`configuration.port` and starts serving. Call once.
     ///
     /// The listening socket is made here (then handed to libmicrohttpd with
@@ -94,6 +107,12 @@ public final class HTTPServer: @unchecked Sendable {
         }
         if alreadyStarted { throw HTTPServerError(message: "the server was already started") }
         let (fd, port) = try ListenSocket.open(host: configuration.host, port: configuration.port)
+        do {
+            monitor = try StreamMonitor(heartbeat: configuration.streamHeartbeat, idleTimeout: configuration.streamIdleTimeout)
+        } catch {
+            close(fd)
+            throw error
+        }
         // poll() with internal threads (a pool when threads > 1); ITC so the daemon can be
         // quiesced; suspend/resume for streamed responses. No MHD_USE_ERROR_LOG: nothing on stderr.
         // Not epoll: in libmicrohttpd 0.9.75 an epoll thread at its connection limit with 128 or
@@ -124,6 +143,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         guard let daemon else {
             close(fd)
+            monitor?.stop()
             throw HTTPServerError(message: "libmicrohttpd refused to start on \(configuration.host):\(port)")
         }
         let handle = Daemon(pointer: daemon)
@@ -158,6 +178,7 @@ public final class HTTPServer: @unchecked Sendable {
         if listening >= 0 { close(listening) }
         // End every stream (resuming suspended connections) so their requests can complete.
         for stream in open { stream.close() }
+        monitor?.stop()
         let deadline = monotonicNanoseconds() + UInt64(max(0, gracePeriod) * 1e9)
         while inFlight.load(ordering: .acquiring) > 0 && monotonicNanoseconds() < deadline {
             usleep(2_000)
@@ -170,6 +191,7 @@ public final class HTTPServer: @unchecked Sendable {
     func track(_ stream: HTTPStream) {
         stream.onCloseInternal { [weak self] in
             self?.streams.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(stream)) }
+            self?.monitor?.forget(stream)
         }
         let late = streams.withLock { streams -> Bool in
             if stopping.load(ordering: .relaxed) { return true }

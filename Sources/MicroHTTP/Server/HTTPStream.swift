@@ -4,6 +4,10 @@ import Synchronization
 /// A response body written a piece at a time (for Server-Sent Events): the server sends it
 /// chunked as pieces arrive. While there is nothing to send, its connection is suspended,
 /// so a waiting client holds no thread; `write` resumes it.
+///
+/// The server ends a stream whose client went away (`abandon`), writes the stream's
+/// `heartbeat` bytes after `Configuration.streamHeartbeat` seconds without a write, and
+/// closes a stream that has had no `write` for `Configuration.streamIdleTimeout` seconds.
 public final class HTTPStream: @unchecked Sendable {
     /// A libmicrohttpd connection; its functions used here are thread-safe.
     private struct Connection: @unchecked Sendable {
@@ -19,12 +23,26 @@ public final class HTTPStream: @unchecked Sendable {
         var onClose: (@Sendable () -> Void)?
         var onCloseServer: (@Sendable () -> Void)?
         var finished = false
+        /// The client went away: the connection is to be dropped, not ended cleanly.
+        var gone = false
+        /// Monotonic nanoseconds of the last `write`, and of the last write or heartbeat.
+        var lastWrite = monotonicNanoseconds()
+        var lastSent = monotonicNanoseconds()
     }
 
     private let state = Mutex(State())
+    /// Written when the stream has been quiet for the server's heartbeat interval.
+    let heartbeat: [UInt8]
 
     /// An open stream with nothing written yet; return it in `HTTPResponse.stream`.
-    public init() {}
+    ///
+    /// - Parameter heartbeat: Bytes the client ignores (`:\n\n`, a comment, for Server-Sent
+    ///   Events), written when the stream has been quiet for a while: a client that went away
+    ///   without closing its connection is then noticed when the write fails, and proxies see
+    ///   traffic. Empty: no heartbeat.
+    public init(heartbeat: [UInt8] = []) {
+        self.heartbeat = heartbeat
+    }
 
     /// Called once when the stream ends: closed by the application, by the server's stop, or
     /// because the client went away.
@@ -37,6 +55,8 @@ public final class HTTPStream: @unchecked Sendable {
         state.withLock { state in
             guard !state.closed else { return }
             state.pending += bytes
+            state.lastWrite = monotonicNanoseconds()
+            state.lastSent = state.lastWrite
             resumeIfSuspended(&state)
         }
     }
@@ -69,6 +89,34 @@ public final class HTTPStream: @unchecked Sendable {
 
     // MARK: Called by the server
 
+    /// The client is gone (its side of the connection closed or failed): drop what is
+    /// pending and make libmicrohttpd close the connection.
+    func abandon() {
+        state.withLock { state in
+            state.gone = true
+            state.closed = true
+            state.pending = []
+            resumeIfSuspended(&state)
+        }
+    }
+
+    /// At monotonic time `now`: closes the stream if it had no `write` for `idleTimeout`
+    /// nanoseconds, else writes the heartbeat if nothing was sent for `interval`.
+    func sweep(now: UInt64, interval: UInt64, idleTimeout: UInt64) {
+        state.withLock { state in
+            guard !state.closed else { return }
+            if now &- state.lastWrite >= idleTimeout {
+                state.closed = true
+            } else if !heartbeat.isEmpty, state.pending.isEmpty, now &- state.lastSent >= interval {
+                state.pending = heartbeat
+                state.lastSent = now
+            } else {
+                return
+            }
+            resumeIfSuspended(&state)
+        }
+    }
+
     func attach(to connection: OpaquePointer) {
         let handle = Connection(pointer: connection)
         state.withLock { $0.connection = handle }
@@ -78,6 +126,7 @@ public final class HTTPStream: @unchecked Sendable {
     /// if closed, or suspend the connection until `write` or `close`.
     func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
         state.withLock { state in
+            if state.gone { return MHD_CONTENT_READER_END_WITH_ERROR }
             if !state.pending.isEmpty {
                 let count = min(capacity, state.pending.count)
                 state.pending.withUnsafeBufferPointer { source in

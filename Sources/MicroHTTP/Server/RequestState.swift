@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What the server keeps about one request between libmicrohttpd's calls.
 ///
 /// Created by the URI callback as soon as the request line is parsed (it is the only place
@@ -7,23 +11,33 @@
 final class RequestState {
     /// The request target exactly as received: path and, if any, `?` and the query string.
     let rawTarget: String
+    /// The target's length in bytes when the URI callback saw it: up to its first NUL.
+    let targetLength: Int
     /// Monotonic nanoseconds when the request line was parsed.
     let started: UInt64
     /// Set on the access handler's first call (headers complete).
     var method = ""
     var path = ""
+    /// Header fields in order, names lowered (read on the first call).
+    var headers: [(name: String, value: String)] = []
+    /// Set when the request is refused once read whole (a `%00` in the path): its body is
+    /// dropped, and this is the answer.
+    var refusal: HTTPError?
     /// The access handler has been called at least once.
     var seenHeaders = false
     var body: [UInt8] = []
     /// A response was queued (or is being produced): further calls do nothing.
     var answered = false
-    /// The body went over the limit: what follows is discarded, and answered 413.
+    /// The body went over the limit and was answered 413 in its middle: what follows is
+    /// drained and dropped, then the connection closed.
     var rejected = false
     /// Bytes discarded after the body went over the limit.
     var discarded = 0
 
-    init(rawTarget: String, started: UInt64) {
-        self.rawTarget = rawTarget
+    init(target: UnsafePointer<CChar>?, started: UInt64) {
+        let length = target.map { strlen($0) } ?? 0
+        rawTarget = target.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? "/"
+        targetLength = length
         self.started = started
     }
 

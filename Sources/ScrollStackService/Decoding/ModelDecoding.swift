@@ -99,13 +99,14 @@ enum ModelDecoding {
     static let rowKeys = ["id", "controller", "view", "size", "content", "insets", "separator", "hidden", "tappable", "highlightable", "index"]
 
     /// A row. Without an id, `makeID` supplies one. Without a size, a row with content
-    /// fits it; a row with neither is an error.
-    static func row(_ field: Field, makeID: () -> String) throws(APIError) -> Row {
+    /// fits it; a row with neither is an error. `props` and `content` may nest at most
+    /// `maxDepth` deep.
+    static func row(_ field: Field, maxDepth: Int, makeID: () -> String) throws(APIError) -> Row {
         let object = try field.object()
         try object.allowOnly(rowKeys)
         let id = try object.optional("id").map { f throws(APIError) in try f.string() } ?? makeID()
-        let content = try rowContent(object)
-        let description = try object.optional("content").map { f throws(APIError) in try contentDescription(f) }
+        let content = try rowContent(object, maxDepth: maxDepth)
+        let description = try object.optional("content").map { f throws(APIError) in try contentDescription(f, maxDepth: maxDepth) }
         let size: SizeRule
         if let f = try object.optional("size") {
             size = try sizeRule(f)
@@ -123,8 +124,8 @@ enum ModelDecoding {
         return row
     }
 
-    /// Exactly one of `controller` and `view`, or nil when `required` is false and neither is there.
-    static func rowContent(_ object: ObjectReader, required: Bool = true) throws(APIError) -> RowContent {
+    /// Exactly one of `controller` and `view`; `props` may nest at most `maxDepth` deep.
+    static func rowContent(_ object: ObjectReader, maxDepth: Int) throws(APIError) -> RowContent {
         switch (try object.optional("controller"), try object.optional("view")) {
         case (let c?, nil):
             let o = try c.object()
@@ -132,14 +133,14 @@ enum ModelDecoding {
             return .controller(ControllerDescriptor(
                 type: try o.required("type").string(),
                 instance: try o.optional("instance").map { f throws(APIError) in try f.string() },
-                properties: try o.optional("props").map { String(decoding: $0.value.serialized(realPrecision: 17), as: UTF8.self) }
+                properties: try o.optional("props").map { f throws(APIError) in try freeForm(f, maxDepth: maxDepth) }
             ))
         case (nil, let v?):
             let o = try v.object()
             try o.allowOnly(["type", "props"])
             return .view(ViewDescriptor(
                 type: try o.required("type").string(),
-                properties: try o.optional("props").map { String(decoding: $0.value.serialized(realPrecision: 17), as: UTF8.self) }
+                properties: try o.optional("props").map { f throws(APIError) in try freeForm(f, maxDepth: maxDepth) }
             ))
         case (_?, _?):
             throw .invalid(object.path.isEmpty ? "view" : object.path + ".view", "a row holds a controller or a view, not both")

@@ -49,7 +49,7 @@ public final class ServiceEdge: Sendable {
     /// with the route's methods and headers, or 403 for an origin the policy does not admit;
     /// any other `OPTIONS` gets 204 with `Allow`. Unknown paths are 404.
     private func options(_ request: HTTPRequest) -> HTTPResponse {
-        guard let methods = service.methods(forPath: request.path) else {
+        guard let methods = service.methods(forPath: request.rawPath) else {
             return .error(.routeNotFound(request.method, request.path))
         }
         let allowed = (methods + ["OPTIONS"]).joined(separator: ", ")
@@ -65,7 +65,7 @@ public final class ServiceEdge: Sendable {
         var headers = cors.responseHeaders(origin: origin)
         headers += [
             ("Access-Control-Allow-Methods", allowed),
-            ("Access-Control-Allow-Headers", StackService.requestHeaders(methods: methods, path: request.path).joined(separator: ", ")),
+            ("Access-Control-Allow-Headers", StackService.requestHeaders(methods: methods, path: request.rawPath).joined(separator: ", ")),
             ("Access-Control-Max-Age", String(cors.maxAge)),
         ]
         return HTTPResponse(status: 204, headers: headers)
@@ -73,7 +73,7 @@ public final class ServiceEdge: Sendable {
 
     /// nil when the request may proceed; otherwise the 401 or 403 to answer.
     private func authorize(_ request: HTTPRequest) -> APIError? {
-        guard !tokens.isEmpty, StackService.needsToken(path: request.path) else { return nil }
+        guard !tokens.isEmpty, StackService.needsToken(request) else { return nil }
         let realm = "Bearer realm=\"scrollstack\""
         guard let header = request.header("authorization") else {
             return APIError(status: 401, code: "unauthorized", message: "this server needs Authorization: Bearer TOKEN",
@@ -85,7 +85,7 @@ public final class ServiceEdge: Sendable {
             return APIError(status: 401, code: "invalid_token", message: "the bearer token is not valid here",
                             field: "Authorization", headers: [("WWW-Authenticate", realm + ", error=\"invalid_token\"")])
         }
-        if scope == .read && StackService.changesState(method: request.method, path: request.path) {
+        if scope == .read && StackService.changesState(method: request.method, path: request.rawPath) {
             return APIError(status: 403, code: "insufficient_scope", message: "this token may only read; \(request.method) needs a write token",
                             field: "Authorization",
                             headers: [("WWW-Authenticate", realm + ", error=\"insufficient_scope\", scope=\"write\"")])

@@ -4,8 +4,9 @@
 /// The stack page draws the visible window at its own offset, which starts at the stack's:
 /// wheel, drag and keys move that offset and ask `GET …/layout?window=visible&offset=` for
 /// the rows there (the stack itself is never scrolled); one request is in flight at a time and
-/// the latest offset wins. It follows `GET …/events` as a stream (read with `fetch`, so a
-/// token can go in `Authorization`) and redraws after every revision; a `didScroll` moves the
+/// the latest offset wins. From the first layout's revision on, it follows `GET …/events` as a
+/// stream (read with `fetch`, so a token can go in `Authorization`; reconnecting with
+/// `Last-Event-ID` when the server ends it) and redraws after every revision; a `didScroll` moves the
 /// page to the stack's new offset. A token is taken from the address's fragment
 /// (`#token=…`), which browsers never send to the server, and kept for the tab's session.
 enum ViewerPage {
@@ -96,6 +97,7 @@ enum ViewerPage {
   let inFlight = false;
   let again = false;
   let scale = 1;
+  let lastEventId = null; // the last revision heard of, for Last-Event-ID
 
   const along = () => (layout && layout.axis === "horizontal" ? "x" : "y");
   const length = () => (along() === "x" ? "width" : "height");
@@ -108,7 +110,12 @@ enum ViewerPage {
     const query = offset === null ? "" : "&offset=" + encodeURIComponent(String(offset));
     api(base + "/layout?window=visible" + query).then((answer) => {
       layout = answer;
-      if (offset === null) offset = answer.offset[along()];
+      if (offset === null) {
+        // The first layout: follow the events after its revision, so no change is missed.
+        offset = answer.offset[along()];
+        lastEventId = String(answer.revision);
+        follow();
+      }
       draw();
       errorLine.textContent = "";
     }).catch(fail).finally(() => {
@@ -202,7 +209,6 @@ enum ViewerPage {
   });
 
   // Live events: every revision redraws; a didScroll follows the stack.
-  let lastEventId = null;
   async function follow() {
     try {
       const headers = Object.assign({ "Accept": "text/event-stream" }, auth);
@@ -242,7 +248,6 @@ enum ViewerPage {
 
   addEventListener("resize", () => layout && draw());
   refresh();
-  follow();
 })();
 </script>
 </body>

@@ -1,8 +1,8 @@
 import MicroHTTP
 
 extension StackService {
-    /// The methods the routes matching `path` accept (`HEAD` wherever `GET`), or nil when no
-    /// route matches it.
+    /// The methods the routes matching `path` (as received, not decoded: the router's input)
+    /// accept (`HEAD` wherever `GET`), or nil when no route matches it.
     public func methods(forPath path: String) -> [String]? {
         // No route has OPTIONS, so the router answers with every method the path accepts.
         switch router.match(method: "OPTIONS", path: path) {
@@ -24,14 +24,15 @@ extension StackService {
         return headers
     }
 
-    /// Whether a request to `path` needs a token (when tokens are configured): everything
-    /// under `/v1`. The path is split like the router splits it, so `//v1/…` is no way around.
-    static func needsToken(path: String) -> Bool {
-        path.split(separator: "/").first == "v1"
+    /// Whether a request needs a token (when tokens are configured): everything under `/v1`.
+    /// Both the path as received (what the router matches) and the decoded one are split like
+    /// the router splits them, so neither `//v1/…` nor `/%761/…` is a way around.
+    static func needsToken(_ request: HTTPRequest) -> Bool {
+        request.rawPath.split(separator: "/").first == "v1" || request.path.split(separator: "/").first == "v1"
     }
 
-    /// Whether a request may change a stack (then a read token gets 403): every method but
-    /// GET and HEAD, except `POST /v1/layout`, which stores nothing.
+    /// Whether a request to `path` (as received) may change a stack (then a read token gets
+    /// 403): every method but GET and HEAD, except `POST /v1/layout`, which stores nothing.
     static func changesState(method: String, path: String) -> Bool {
         if method == "GET" || method == "HEAD" { return false }
         return !(method == "POST" && path.split(separator: "/") == ["v1", "layout"])

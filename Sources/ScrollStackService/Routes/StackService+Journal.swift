@@ -21,7 +21,7 @@ extension StackService {
         let due = forceSnapshot || journal.snapshotDue(id: id, revision: revision, rowCount: stack.count)
         let snapshot = due ? Self.snapshot(id: id, revision: revision, stack) : nil
         do {
-            try journal.recordMutation(id: id, revision: revision, method: request.method, path: request.path,
+            try journal.recordMutation(id: id, revision: revision, method: request.method, path: request.rawPath,
                                        body: request.body, events: events, snapshot: snapshot)
         } catch {
             logger.error("journal write failed for \(id) at revision \(revision): \(error)")
@@ -33,7 +33,9 @@ extension StackService {
 
     /// Brings back every journaled stack: its latest snapshot, then its later mutations
     /// replayed through the same handlers, in revision order. Stacks are rebuilt in parallel
-    /// (one per core at a time). Returns how many stacks.
+    /// (one per core at a time). Returns how many stacks it rebuilt. A stack it cannot
+    /// rebuild is logged (naming it and why) and answers 503 `stack_unavailable` until
+    /// deleted; the others are served all the same.
     ///
     /// - Complexity: O(snapshot size + mutations since it) per stack.
     @discardableResult
@@ -48,10 +50,32 @@ extension StackService {
             }
             results.withLock { $0[i] = result }
         }
-        for result in results.withLock({ $0 }) {
-            try store.insert(try result!.get())
+        var restored = 0
+        for (stack, result) in zip(stored, results.withLock({ $0 })) {
+            switch result! {
+            case .success(let entry):
+                try store.insert(entry)
+                restored += 1
+            case .failure(let error):
+                // One unreadable stack must not keep the others offline: it answers 503
+                // until it is deleted, and its journal stays as it is.
+                let reason = (error as? APIError)?.message ?? "\(error)"
+                logger.error("cannot restore stack \(stack.id) (snapshot at revision \(stack.snapshotRevision), \(stack.mutations.count) mutations after it): \(reason); it answers 503 until deleted")
+                store.markUnreadable(stack.id, reason: reason)
+            }
         }
-        return stored.count
+        return restored
+    }
+
+    /// The ids of the journaled stacks that `restore()` could not rebuild (they answer 503
+    /// `stack_unavailable` until deleted).
+    public var unavailableStacks: [String] { store.unreadableIDs }
+
+    /// Deletes the unreadable stack `id` from the journal; false when `id` is no such stack.
+    func deleteUnreadableStack(_ id: String) throws(APIError) -> Bool {
+        try store.discardUnreadable(id) { () throws(APIError) in
+            do { try journal?.recordDeletion(id: id) } catch { throw .storageFailed("\(error)") }
+        }
     }
 
     /// The journaled state of one stack (to undo a change that could not be journaled).
@@ -68,16 +92,20 @@ extension StackService {
 
     /// Replays a stored stack in a scratch service that journals nothing.
     static func rebuild(_ stored: StackJournal.StoredStack, logger: Logger) throws -> (ScrollStack, Int) {
-        let scratch = StackService(logger: logger, journalOrNone: nil)
-        let json = try JSON.parse(stored.snapshot)
-        guard let object = json.objectValue else { throw APIError.storageFailed("snapshot of \(stored.id) is not an object") }
+        let scratch = StackService(logger: logger, journalOrNone: nil, limits: .replay)
+        let json: JSON
+        do { json = try JSON.parse(stored.snapshot) } catch {
+            throw APIError.journalUnreadable("the snapshot of \(stored.id) at revision \(stored.snapshotRevision) does not parse: \(error)")
+        }
+        guard let object = json.objectValue else { throw APIError.journalUnreadable("snapshot of \(stored.id) is not an object") }
         let snapshot = try scratch.decodeStack(ObjectReader(object: object, path: ""), id: stored.id)
         try scratch.store.insert(StackEntry(id: stored.id, stack: snapshot, revision: stored.snapshotRevision))
         for mutation in stored.mutations {
             let response = scratch.handle(HTTPRequest(method: mutation.method, path: mutation.path,
                                                       headers: [("content-type", "application/json")], body: mutation.body))
             guard response.status == 200, response.header("etag") == "\"\(mutation.revision)\"" else {
-                throw APIError.storageFailed("replaying revision \(mutation.revision) of \(stored.id) answered \(response.status)")
+                let answer = String(decoding: response.body.prefix(500), as: UTF8.self)
+                throw APIError.journalUnreadable("replaying revision \(mutation.revision) of \(stored.id) (\(mutation.method) \(mutation.path)) answered \(response.status) \(answer)")
             }
         }
         return try scratch.store.entry(stored.id).read { stack, revision throws(APIError) in (stack, revision) }
@@ -107,7 +135,7 @@ extension StackService {
 
     /// `?revision=N`, when given: the revision a read asks for.
     func requestedRevision(_ c: RequestContext) throws(APIError) -> Int? {
-        try c.queryInt("revision", in: Int(Int32.min)...Int(Int32.max))
+        try c.queryInt("revision", in: Int(Int64.min)...Int(Int64.max))
     }
 
     /// `POST /v1/stacks/{stack}/revert {"to": N}`: a new revision equal to revision N (its
@@ -139,7 +167,7 @@ extension StackService {
             return try liveEvents(c)
         }
         try c.allowQuery(["after", "limit"])
-        let after = try c.queryInt("after", in: 0...Int(Int32.max)) ?? 0
+        let after = try c.queryInt("after", in: 0...Int(Int64.max)) ?? 0
         let limit = try c.queryInt("limit", in: 1...1000) ?? 100
         let entry = try store.entry(c.parameter("stack"))
         let revision = try entry.read { _, revision throws(APIError) in revision }
@@ -164,7 +192,8 @@ extension StackService {
         guard let journal else { throw .storageFailed("this service keeps no journal") }
         let lastEventID = c.request.header("last-event-id")
         let entry = try store.entry(c.parameter("stack"))
-        let stream = HTTPStream()
+        // The heartbeat is an SSE comment: clients ignore it; a gone one makes the write fail.
+        let stream = HTTPStream(heartbeat: Array(":\n\n".utf8))
         try entry.read { _, revision throws(APIError) in
             var after = revision
             if let lastEventID {
@@ -172,7 +201,7 @@ extension StackService {
                     throw APIError(status: 400, code: "bad_header", message: "Last-Event-ID must be a revision, got \"\(lastEventID)\"", field: "Last-Event-ID")
                 }
                 after = id
-            } else if let value = try c.queryInt("after", in: 0...Int(Int32.max)) {
+            } else if let value = try c.queryInt("after", in: 0...Int(Int64.max)) {
                 after = value
             }
             while after < revision {

@@ -13,9 +13,10 @@ extension StackService {
         return try mutate(c) { stack, revision throws(APIError) in
             var rows: [Row] = []
             var used = Set<String>()
+            var ids = RowIDGenerator(stack: c.parameter("stack"), revision: revision + 1)
             for field in fields {
-                let row = try ModelDecoding.row(field) {
-                    Self.makeRowID(stack: c.parameter("stack"), revision: revision + 1) { used.contains($0) || stack.row(id: $0) != nil }
+                let row = try ModelDecoding.row(field, maxDepth: limits.maxJSONDepth) {
+                    ids.next { used.contains($0) || stack.row(id: $0) != nil }
                 }
                 used.insert(row.id)
                 rows.append(row)
@@ -77,7 +78,7 @@ extension StackService {
         let body = try c.jsonObject()
         return try mutate(c) { stack, _ throws(APIError) in
             let (old, index) = try pathRow(c, in: stack)
-            let row = try ModelDecoding.row(Field(.object(body.object), path: "")) { old.id }
+            let row = try ModelDecoding.row(Field(.object(body.object), path: ""), maxDepth: limits.maxJSONDepth) { old.id }
             return try model { () throws(StackError) in try stack.replace(.index(index), with: row) }
         }
     }
@@ -101,8 +102,8 @@ extension StackService {
                 change.separator = f.isNull ? SeparatorOverride.none : try ModelDecoding.separatorOverride(f, base: row.separator)
             }
             if let f = try body.optional("size") { change.size = try ModelDecoding.sizeRule(f) }
-            if let f = body.field("content") { change.contentDescription = .some(f.isNull ? nil : try ModelDecoding.contentDescription(f)) }
-            if body.has("controller") || body.has("view") { change.content = try ModelDecoding.rowContent(body) }
+            if let f = body.field("content") { change.contentDescription = .some(f.isNull ? nil : try ModelDecoding.contentDescription(f, maxDepth: limits.maxJSONDepth)) }
+            if body.has("controller") || body.has("view") { change.content = try ModelDecoding.rowContent(body, maxDepth: limits.maxJSONDepth) }
             if let f = try body.optional("tappable") { change.tappable = try f.bool() }
             if let f = try body.optional("highlightable") { change.highlightable = try f.bool() }
             return try model { () throws(StackError) in try stack.update(.index(index), with: change) }

@@ -57,9 +57,10 @@ extension StackService {
         let settings = try ModelDecoding.settings(body, base: StackSettings())
         var rows: [Row] = []
         var used = Set<String>()
+        var ids = RowIDGenerator(stack: id, revision: 1)
         if let f = try body.optional("rows") {
             for field in try f.array() {
-                let row = try ModelDecoding.row(field) { Self.makeRowID(stack: id, revision: 1, isTaken: used.contains) }
+                let row = try ModelDecoding.row(field, maxDepth: limits.maxJSONDepth) { ids.next(isTaken: used.contains) }
                 used.insert(row.id)
                 rows.append(row)
             }
@@ -100,6 +101,7 @@ extension StackService {
     /// `DELETE /v1/stacks/{stack}`: 204. Honours `If-Match`.
     func deleteStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
+        if try deleteUnreadableStack(c.parameter("stack")) { return HTTPResponse(status: 204) }
         let entry = try store.entry(c.parameter("stack"))
         // Removed under the stack's write lock, so no mutation slips in after the check.
         try entry.delete(check: { revision throws(APIError) in try c.checkIfMatch(revision) },

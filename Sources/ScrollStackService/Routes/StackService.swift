@@ -17,17 +17,22 @@ public final class StackService: Sendable {
     let journal: StackJournal?
     /// Live event streams, by stack.
     let hub = EventHub()
+    /// What request values may hold.
+    let limits: ServiceLimits
     let router: Router<Handler>
 
     /// A service recording into `journal` (by default one held in memory: history and past
-    /// revisions work, nothing survives the process). Call `restore()` before serving.
-    public convenience init(logger: Logger = Logger(label: "scrollstack.service"), journal: StackJournal? = nil) {
-        self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:")))
+    /// revisions work, nothing survives the process), enforcing `limits` on request values.
+    /// Call `restore()` before serving.
+    public convenience init(logger: Logger = Logger(label: "scrollstack.service"), journal: StackJournal? = nil,
+                            limits: ServiceLimits = ServiceLimits()) {
+        self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:")), limits: limits)
     }
 
-    init(logger: Logger, journalOrNone journal: StackJournal?) {
+    init(logger: Logger, journalOrNone journal: StackJournal?, limits: ServiceLimits) {
         self.logger = logger
         self.journal = journal
+        self.limits = limits
         var router = Router<Handler>()
         Self.addRoutes(to: &router)
         self.router = router
@@ -35,14 +40,14 @@ public final class StackService: Sendable {
 
     /// Answers one request. Never throws: every failure becomes a JSON error response.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        switch router.match(method: request.method, path: request.path) {
+        switch router.match(method: request.method, path: request.rawPath) {
         case .found(let handler, let parameters):
             do {
                 return try handler(self, RequestContext(request: request, parameters: parameters))
             } catch let error as APIError {
                 return .error(error)
             } catch {
-                logger.error("unexpected error for \(request.method) \(request.path): \(error)")
+                logger.error("unexpected error for \(request.summary): \(error)")
                 return .error(APIError(status: 500, code: "internal_error", message: "unexpected error: \(error)"))
             }
         case .methodNotAllowed(let allowed):
@@ -52,14 +57,14 @@ public final class StackService: Sendable {
         }
     }
 
-    /// The JSON answer to a failure the HTTP layer detects itself (413).
+    /// The JSON answer to a failure the HTTP layer detects itself (400, 413, 501).
     public func respond(to request: HTTPRequest, failure: HTTPError) -> HTTPResponse {
-        .error(APIError(status: failure.status, code: failure.code, message: failure.message))
+        .error(APIError(status: failure.status, code: failure.code, message: failure.message, field: failure.field))
     }
 
     /// Every route of API v1. Paths with `{row}` are also served as `rows/at/{index}`.
     private static func addRoutes(to router: inout Router<Handler>) {
-        router.add("GET", "/healthz") { _, _ in .json(200, ["status": "ok"]) }
+        router.add("GET", "/healthz") { s, _ in s.health() }
         router.add("GET", "/v1/stacks") { s, c in try s.listStacks(c) }
         router.add("POST", "/v1/stacks") { s, c in try s.createStack(c) }
         router.add("GET", "/v1/stacks/{stack}") { s, c in try s.getStack(c) }
@@ -92,7 +97,8 @@ public final class StackService: Sendable {
 
     /// Applies one model operation to the stack a request names and answers with the
     /// mutation result (revision, changed rows, removed rows, events). An `If-Match` that
-    /// does not name the current revision gets 412 and changes nothing.
+    /// does not name the current revision gets 412 and changes nothing; it is judged once the
+    /// path's target is found, so an unknown row in the path is 404 (RFC 9110 §13.2.1).
     ///
     /// `operation` may decode the rest of the request against the current state (for
     /// example to merge a PATCH); it must apply at most one model operation.
@@ -104,6 +110,7 @@ public final class StackService: Sendable {
                 _ operation: (inout ScrollStack, _ revision: Int) throws(APIError) -> OperationResult) throws(APIError) -> HTTPResponse {
         let entry = try store.entry(context.parameter("stack"))
         return try entry.write({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> OperationResult in
+            if context.parameters["row"] != nil || context.parameters["index"] != nil { _ = try pathRow(context, in: stack) }
             try context.checkIfMatch(revision)
             return try operation(&stack, revision)
         }, persist: { result, stack, revision throws(APIError) in
@@ -155,23 +162,8 @@ public final class StackService: Sendable {
         }
     }
 
-    /// A row id: `r-` and 12 hex digits derived from the stack, the revision being made and a
-    /// counter, so that replaying the journal generates the same ids; skips `isTaken` ones.
-    static func makeRowID(stack: String, revision: Int, isTaken: (String) -> Bool) -> String {
-        var attempt = 0
-        while true {
-            // FNV-1a: stable across processes (Swift's Hasher is seeded per process).
-            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            for byte in "\(stack)#\(revision)#\(attempt)".utf8 {
-                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
-            }
-            let id = "r-" + hex12(hash)
-            if !isTaken(id) { return id }
-            attempt += 1
-        }
-    }
-
-    private static func hex12(_ value: UInt64) -> String {
+    /// The low 48 bits of `value` as 12 hex digits.
+    static func hex12(_ value: UInt64) -> String {
         let digits = String(value & 0xFFFF_FFFF_FFFF, radix: 16)
         return String(repeating: "0", count: 12 - digits.count) + digits
     }

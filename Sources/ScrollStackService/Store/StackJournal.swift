@@ -27,6 +27,7 @@ public final class StackJournal: Sendable {
     struct LoggedMutation {
         var revision: Int
         var method: String
+        /// The path as received (percent-encoded), for `Router.match`.
         var path: String
         var body: [UInt8]
     }
@@ -48,6 +49,20 @@ public final class StackJournal: Sendable {
                 body BLOB NOT NULL, events BLOB NOT NULL,
                 PRIMARY KEY (stack, revision));
             """)
+        try migrateToRawPaths()
+    }
+
+    /// Journals of format 0 (`PRAGMA user_version`) hold each mutation's path percent-decoded;
+    /// from format 1 on they hold it as received, since routing decodes each segment on its
+    /// own. A decoded path never holds an encoded `/` (it could not be routed), so escaping
+    /// every `%` as `%25` turns it into a raw path that decodes back to the same segments.
+    /// Runs once, in one transaction.
+    private func migrateToRawPaths() throws(SQLiteError) {
+        try database.transaction { () throws(SQLiteError) in
+            guard case .integer(let format)? = try database.query("PRAGMA user_version").first?.first, format < 1 else { return }
+            try database.query("UPDATE mutations SET path = replace(path, '%', '%25')")
+            try database.execute("PRAGMA user_version = 1")
+        }
     }
 
     /// Records a new stack at revision 1.

@@ -7,19 +7,45 @@ import ScrollStackCore
 /// on a stack happens under that stack's own lock.
 final class StackStore: Sendable {
     private let entries = Mutex<[String: StackEntry]>([:])
+    /// Stacks the journal holds but start-up could not rebuild, with the reason. They keep
+    /// their id (and their journal, untouched) until deleted.
+    private let unreadable = Mutex<[String: String]>([:])
 
-    /// Adds a stack. - Throws: 409 if the id is taken.
+    /// Adds a stack. - Throws: 409 if the id is taken, also by an unreadable stack.
     func insert(_ entry: StackEntry) throws(APIError) {
+        if let reason = unreadable.withLock({ $0[entry.id] }) { throw .duplicateStack(entry.id, unreadable: reason) }
         try entries.withLock { (entries) throws(APIError) in
             guard entries[entry.id] == nil else { throw .duplicateStack(entry.id) }
             entries[entry.id] = entry
         }
     }
 
-    /// The stack with `id`. - Throws: 404.
+    /// The stack with `id`. - Throws: 404; 503 `stack_unavailable` for an unreadable one.
     func entry(_ id: String) throws(APIError) -> StackEntry {
-        guard let entry = entries.withLock({ $0[id] }) else { throw .stackNotFound(id) }
+        guard let entry = entries.withLock({ $0[id] }) else {
+            if let reason = unreadable.withLock({ $0[id] }) { throw .stackUnavailable(id, reason: reason) }
+            throw .stackNotFound(id)
+        }
         return entry
+    }
+
+    /// Records a stack the journal holds but start-up could not rebuild.
+    func markUnreadable(_ id: String, reason: String) {
+        unreadable.withLock { $0[id] = reason }
+    }
+
+    /// The unreadable stacks' ids, ordered.
+    var unreadableIDs: [String] { unreadable.withLock { $0.keys.sorted() } }
+
+    /// Forgets the unreadable stack `id` once `remove` (its journal's deletion) succeeds.
+    /// Returns false when `id` is not an unreadable stack.
+    func discardUnreadable(_ id: String, remove: () throws(APIError) -> Void) throws(APIError) -> Bool {
+        try unreadable.withLock { (unreadable) throws(APIError) -> Bool in
+            guard unreadable[id] != nil else { return false }
+            try remove()
+            unreadable[id] = nil
+            return true
+        }
     }
 
     /// Removes the stack with `id`. - Throws: 404.
@@ -28,7 +54,8 @@ final class StackStore: Sendable {
         guard removed != nil else { throw .stackNotFound(id) }
     }
 
-    func contains(_ id: String) -> Bool { entries.withLock { $0[id] != nil } }
+    /// Whether `id` is taken, also by an unreadable stack.
+    func contains(_ id: String) -> Bool { entries.withLock { $0[id] != nil } || unreadable.withLock { $0[id] != nil } }
 
     /// Every stack, ordered by id.
     func all() -> [StackEntry] {

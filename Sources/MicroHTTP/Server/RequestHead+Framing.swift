@@ -1,0 +1,51 @@
+extension RequestHead {
+    /// Checks how the body is delimited (RFC 9112 §6), where a mistake would let the server
+    /// and a proxy in front of it disagree on where the request ends, and the rest run as a
+    /// second request (request smuggling). libmicrohttpd itself refuses a malformed
+    /// `Content-Length` value or chunk size, but reads only the first `Content-Length` and the
+    /// first `Transfer-Encoding` field, and reads an unknown coding until the connection
+    /// closes. So, per §6.3, a request is refused when it has:
+    ///
+    /// - more than one `Content-Length` field (even with equal values; RFC 9110 §8.6 allows
+    ///   refusing them): 400;
+    /// - both `Transfer-Encoding` and `Content-Length`: 400;
+    /// - `Transfer-Encoding` in an HTTP/1.0 request (§6.1): 400;
+    /// - a `Transfer-Encoding` whose final coding is not `chunked`, or that applies `chunked`
+    ///   twice: 400;
+    /// - a coding other than `chunked` before it (`gzip, chunked`): 501 (§6.1, not
+    ///   implemented);
+    /// - any other `Transfer-Encoding` than one field saying exactly `chunked` (which is all
+    ///   libmicrohttpd reads as chunked): 400.
+    ///
+    /// - Parameter http10: The request line said `HTTP/1.0`.
+    func checkFraming(http10: Bool) throws(HTTPError) {
+        let lengths = headers.filter { $0.name == "content-length" }
+        let encodings = headers.filter { $0.name == "transfer-encoding" }
+        if lengths.count > 1 {
+            throw .badRequest("the request has \(lengths.count) Content-Length fields; send one", field: "Content-Length")
+        }
+        guard !encodings.isEmpty else { return }
+        if !lengths.isEmpty {
+            throw .badRequest("the request has both Transfer-Encoding and Content-Length; send one", field: "Transfer-Encoding")
+        }
+        if http10 {
+            throw .badRequest("an HTTP/1.0 request cannot use Transfer-Encoding", field: "Transfer-Encoding")
+        }
+        let codings = encodings.flatMap { $0.value.split(separator: ",") }
+            .map { $0.split(separator: ";").first.map { String($0).trimmingSpaces.lowercased() } ?? "" }
+            .filter { !$0.isEmpty }
+        guard codings.last == "chunked" else {
+            throw .badRequest("the final transfer coding must be chunked, or the body's end cannot be known", field: "Transfer-Encoding")
+        }
+        guard codings.filter({ $0 == "chunked" }).count == 1 else {
+            throw .badRequest("chunked is applied more than once", field: "Transfer-Encoding")
+        }
+        if let other = codings.first(where: { $0 != "chunked" }) {
+            throw HTTPError(status: 501, code: "not_implemented", message: "the transfer coding \(HTTPRequest.printable(other)) is not supported; send the body chunked only",
+                            field: "Transfer-Encoding")
+        }
+        guard encodings.count == 1, encodings[0].value.lowercased() == "chunked" else {
+            throw .badRequest("Transfer-Encoding must be one field saying exactly chunked", field: "Transfer-Encoding")
+        }
+    }
+}

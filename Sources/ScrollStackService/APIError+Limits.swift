@@ -1,0 +1,20 @@
+extension APIError {
+    static func journalUnreadable(_ detail: String) -> APIError {
+        APIError(status: 503, code: "storage_unavailable", message: "the journal could not be read back: \(detail)")
+    }
+
+    static func stackUnavailable(_ id: String, reason: String) -> APIError {
+        APIError(status: 503, code: "stack_unavailable",
+                 message: "the stack \"\(id)\" is in the journal but could not be rebuilt at start (\(reason)); it is kept as it is on disk, and DELETE removes it")
+    }
+
+    static func duplicateStack(_ id: String, unreadable reason: String) -> APIError {
+        APIError(status: 409, code: "duplicate_id",
+                 message: "a stack with the id \"\(id)\" is in the journal but could not be rebuilt at start (\(reason)); DELETE it to reuse the id", field: "id")
+    }
+
+    static func nestingTooDeep(_ field: String, depth: Int, limit: Int) -> APIError {
+        APIError(status: 422, code: "nesting_too_deep",
+                 message: "nests \(depth) arrays and objects deep; at most \(limit) are accepted (--max-json-depth)", field: field)
+    }
+}

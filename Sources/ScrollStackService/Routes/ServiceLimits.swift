@@ -1,0 +1,30 @@
+/// Limits the service enforces on the values of request bodies (the HTTP layer bounds their
+/// size).
+public struct ServiceLimits: Sendable {
+    /// The deepest free-form values (`props`) and content trees may nest, in arrays and
+    /// objects (`nestingDepth`: `[[1]]` is 2). Deeper values are 422 `nesting_too_deep`.
+    public var maxJSONDepth: Int
+
+    public static let defaultMaxJSONDepth = 256
+
+    /// The highest `maxJSONDepth` accepted. jansson reads nothing nested deeper than 2048
+    /// values; every stored encoding (snapshot, journaled request body, events) and every
+    /// answer wraps a row's `props` in at most 4 containers, so at 1024 everything the
+    /// service stores reads back, with room to spare for any future wrapping.
+    public static let maxJSONDepthCeiling = 1024
+
+    /// - Precondition: `maxJSONDepth` is in 1…`maxJSONDepthCeiling`.
+    public init(maxJSONDepth: Int = defaultMaxJSONDepth) {
+        precondition((1...Self.maxJSONDepthCeiling).contains(maxJSONDepth), "maxJSONDepth must be in 1…\(Self.maxJSONDepthCeiling)")
+        self.maxJSONDepth = maxJSONDepth
+    }
+
+    /// What a replay of the journal accepts: whatever jansson reads, so that values stored
+    /// under a higher limit, or by a server that had none, still come back (a lower limit
+    /// applies to new requests only).
+    static let replay: ServiceLimits = {
+        var limits = ServiceLimits()
+        limits.maxJSONDepth = .max
+        return limits
+    }()
+}

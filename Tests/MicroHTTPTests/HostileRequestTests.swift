@@ -1,0 +1,263 @@
+import MicroHTTP
+import Synchronization
+import TestHTTPClient
+import XCTest
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Requests a hostile client sends over a raw socket: the server refuses each with 400 (or
+/// the status named) and closes, the handler never sees it, and nothing after it on the
+/// connection is run as another request.
+final class HostileRequestTests: XCTestCase {
+    var recorder: Recorder!
+    var server: HTTPServer!
+
+    override func setUpWithError() throws {
+        let recorder = Recorder()
+        self.recorder = recorder
+        server = HTTPServer(
+            configuration: .init(host: "127.0.0.1", port: 0, threads: 2, maxBodyBytes: 1000, connectionTimeout: 5, connectionLimit: 64),
+            handler: { request in
+                recorder.requests.withLock { $0.append(request) }
+                return HTTPServerTests.echo(request)
+            },
+            errorResponder: HTTPServerTests.errorResponder
+        )
+        try server.start()
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    /// Sends `bytes` on a fresh connection and reads one response; asserts the connection is
+    /// then closed without another response.
+    func refuse(_ bytes: [UInt8], status: Int = 400, _ message: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let connection = try TestHTTPConnection(port: server.port, timeout: 5)
+        defer { connection.close() }
+        try connection.sendRaw(bytes)
+        let response = try connection.readResponse()
+        XCTAssertEqual(response.status, status, response.bodyString, file: file, line: line)
+        XCTAssertEqual(response.bodyString, message, file: file, line: line)
+        XCTAssertEqual(response.header("connection")?.lowercased(), "close", file: file, line: line)
+        XCTAssertTrue(connection.isClosedByServer(within: 3), "closed after the answer", file: file, line: line)
+        XCTAssertThrowsError(try connection.readResponse(), "no second response", file: file, line: line)
+        XCTAssertEqual(recorder.count, 0, "the handler never ran", file: file, line: line)
+    }
+
+    func head(_ requestLine: String, _ fields: String = "") -> [UInt8] {
+        Array("\(requestLine)\r\nHost: x\r\n\(fields)\r\n".utf8)
+    }
+
+    /// Where `\0` stands for the raw byte 0x00.
+    func bytes(_ text: String) -> [UInt8] {
+        Array(text.replacingOccurrences(of: "\\0", with: "\u{0}").utf8)
+    }
+
+    func testARawNULNeverCutsTheRequestLineShort() throws {
+        try refuse(bytes("DELETE /stacks/victim\\0/rows/v0 HTTP/1.1\r\nHost: x\r\n\r\n"),
+                   "bad_request: the request target holds a NUL byte (0x00)")
+        try refuse(bytes("GET /x?a=1\\0&b=2 HTTP/1.1\r\nHost: x\r\n\r\n"), "bad_request: the request target holds a NUL byte (0x00)")
+        try refuse(bytes("DELETE\\0GET /x HTTP/1.1\r\nHost: x\r\n\r\n"), "bad_request: the method holds a NUL byte (0x00)")
+        try refuse(bytes("GET\\0 /x HTTP/1.1\r\nHost: x\r\n\r\n"), "bad_request: the method holds a NUL byte (0x00)")
+        try refuse(head("GE(T /x HTTP/1.1"), "bad_request: the method is not an HTTP token")
+    }
+
+    func testARawNULInAHeaderIsRefused() throws {
+        try refuse(bytes("GET /x HTTP/1.1\r\nHost: x\r\nX-Test: a\\0b\r\n\r\n"), "bad_request: the header X-Test holds a NUL byte (0x00), or a line starts with one")
+        try refuse(bytes("GET /x HTTP/1.1\r\nHost: x\r\nX-Test: a\\0\r\nX-Other: 1\r\n\r\n"), "bad_request: the header X-Test holds a NUL byte (0x00) or is folded over two lines")
+        // A line starting with NUL would end the head early, and the rest become a request.
+        try refuse(bytes("POST /x HTTP/1.1\r\nHost: x\r\n\\0\r\nDELETE /victim HTTP/1.1\r\nHost: x\r\n\r\n"),
+                   "bad_request: the header Host holds a NUL byte (0x00), or a line starts with one")
+        try refuse(bytes("GET /x HTTP/1.1\r\n\\0junk\r\n\r\n"), "bad_request: the request line is followed by a NUL byte (0x00)")
+    }
+
+    func testControlBytesFoldedLinesAndBadNamesAreRefused() throws {
+        try refuse(head("GET /x HTTP/1.1", "X-Test: a\u{1B}[2Jb\r\n"), "bad_request: the header X-Test holds the control byte 0x1B")
+        try refuse(head("GET /x HTTP/1.1", "X-Test: a\rb\r\n"), "bad_request: the header X-Test holds the control byte 0x0D")
+        try refuse(head("GET /x HTTP/1.1", "X-Test: a\r\n folded\r\n"), "bad_request: the header Host holds a NUL byte (0x00) or is folded over two lines")
+        try refuse(head("GET /x HTTP/1.1", "X(Test): a\r\n"), "bad_request: the header name \"X(Test)\" is not an HTTP token")
+        try refuse(head("GET /a\u{01}b HTTP/1.1"), "bad_request: the request target holds the byte 0x01; encode it as %01")
+        try refuse(head("GET /a b HTTP/1.1"), "bad_request: the request target holds the byte 0x20; encode it as %20")
+    }
+
+    /// What the checks must let through: bare LF line ends, spaces around values, empty
+    /// values, blank lines before the request, HTTP/1.0 without headers, cookies.
+    func testCleanHeadsInEveryAllowedShapePass() throws {
+        let shapes = [
+            "GET /ok HTTP/1.1\nHost: x\nX-Test: v  \n\n",
+            "GET /ok HTTP/1.1\r\nHost: x\r\nX-Test:\t v \t\r\nX-Empty:\r\nX-Blank:   \r\nCookie: a=b; c=d\r\n\r\n",
+            "\r\n\r\nGET /ok?q=%41&r HTTP/1.1\r\nHost: x\r\nX-Test: é ü\r\n\r\n",
+            "GET /ok HTTP/1.0\r\n\r\n",
+        ]
+        for shape in shapes {
+            let connection = try TestHTTPConnection(port: server.port, timeout: 5)
+            defer { connection.close() }
+            try connection.sendRaw(Array(shape.utf8))
+            let response = try connection.readResponse()
+            XCTAssertEqual(response.status, 200, shape.debugDescription)
+        }
+        XCTAssertEqual(recorder.count, shapes.count)
+        XCTAssertEqual(recorder.requests.withLock { $0.map { $0.header("x-test") } }, ["v  ", "v \t", "é ü", nil])
+        XCTAssertEqual(recorder.requests.withLock { $0[1].header("x-empty") }, "")
+    }
+
+    // MARK: Framing (RFC 9112 §6.3)
+
+    /// A request with `fields` and `body`, followed on the same connection by a second
+    /// request that must never run.
+    func framed(_ fields: String, _ body: String, version: String = "HTTP/1.1") -> [UInt8] {
+        Array("POST /first \(version)\r\nHost: x\r\n\(fields)\r\n\(body)DELETE /second HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+    }
+
+    /// Refused by libmicrohttpd itself (its own short HTML body): still `status`, closed,
+    /// nothing run.
+    func refusedByLibrary(_ bytes: [UInt8], status: Int = 400, file: StaticString = #filePath, line: UInt = #line) throws {
+        let connection = try TestHTTPConnection(port: server.port, timeout: 5)
+        defer { connection.close() }
+        try connection.sendRaw(bytes)
+        XCTAssertEqual(try connection.readHead().status, status, file: file, line: line)
+        XCTAssertTrue(connection.isClosedByServer(within: 3), "closed after the answer", file: file, line: line)
+        XCTAssertEqual(recorder.count, 0, "the handler never ran", file: file, line: line)
+    }
+
+    func testConflictingContentLengthsAreRefusedAndTheRestNeverRuns() throws {
+        try refuse(framed("Content-Length: 0\r\nContent-Length: 5\r\n", ""),
+                   "bad_request: the request has 2 Content-Length fields; send one")
+        try refuse(framed("Content-Length: 2\r\nContent-Length: 2\r\n", "{}"),
+                   "bad_request: the request has 2 Content-Length fields; send one")
+        for value in ["2, 2", "-1", "+2", "", "2 ", "0x2", "two"] {
+            try refusedByLibrary(framed("Content-Length: \(value)\r\n", "{}"))
+        }
+        try refusedByLibrary(framed("Content-Length: 99999999999999999999999\r\n", "{}"), status: 413)
+    }
+
+    func testTransferEncodingMustBeChunkedAloneAndLast() throws {
+        try refuse(framed("Content-Length: 5\r\nTransfer-Encoding: chunked\r\n", "0\r\n\r\n"),
+                   "bad_request: the request has both Transfer-Encoding and Content-Length; send one")
+        try refuse(framed("Transfer-Encoding: chunked\r\nContent-Length: 5\r\n", "0\r\n\r\n"),
+                   "bad_request: the request has both Transfer-Encoding and Content-Length; send one")
+        try refuse(framed("Transfer-Encoding: gzip\r\n", "abc"),
+                   "bad_request: the final transfer coding must be chunked, or the body's end cannot be known")
+        try refuse(framed("Transfer-Encoding: chunked, gzip\r\n", "0\r\n\r\n"),
+                   "bad_request: the final transfer coding must be chunked, or the body's end cannot be known")
+        try refuse(framed("Transfer-Encoding: gzip, chunked\r\n", "0\r\n\r\n"), status: 501,
+                   "not_implemented: the transfer coding gzip is not supported; send the body chunked only")
+        try refuse(framed("Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n", "0\r\n\r\n"),
+                   "bad_request: chunked is applied more than once")
+        try refuse(framed("Transfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n", "0\r\n\r\n"), status: 501,
+                   "not_implemented: the transfer coding gzip is not supported; send the body chunked only")
+        try refuse(framed("Transfer-Encoding: chunked;x=1\r\n", "0\r\n\r\n"),
+                   "bad_request: Transfer-Encoding must be one field saying exactly chunked")
+        try refuse(framed("Transfer-Encoding: chunked\r\n", "0\r\n\r\n", version: "HTTP/1.0"),
+                   "bad_request: an HTTP/1.0 request cannot use Transfer-Encoding")
+    }
+
+    func testInvalidChunksAreRefused() throws {
+        for chunks in ["zz\r\n{}\r\n0\r\n\r\n", "-1\r\n{}\r\n0\r\n\r\n", "2 \r\n{}\r\n0\r\n\r\n",
+                       "0x2\r\n{}\r\n0\r\n\r\n", "2\r\n{}XX0\r\n\r\n", ";x\r\n{}\r\n0\r\n\r\n"] {
+            try refusedByLibrary(framed("Transfer-Encoding: chunked\r\n", chunks))
+        }
+        try refusedByLibrary(framed("Transfer-Encoding: chunked\r\n", "fffffffffffffffffffff\r\n{}\r\n0\r\n\r\n"), status: 413)
+    }
+
+    /// The forms that are fine: one `chunked` in any case, chunk extensions, one length.
+    func testValidFramingIsServedOnAKeptAliveConnection() throws {
+        let connection = try TestHTTPConnection(port: server.port, timeout: 5)
+        defer { connection.close() }
+        try connection.sendRaw(Array("POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: Chunked\r\n\r\n2;ext=1\r\n{}\r\n0\r\n\r\n".utf8))
+        XCTAssertEqual(try connection.readResponse().bodyString, "POST /a ? x=- body=2")
+        try connection.sendRaw(Array("POST /b HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc".utf8))
+        XCTAssertEqual(try connection.readResponse().bodyString, "POST /b ? x=- body=3")
+        XCTAssertEqual(recorder.count, 2)
+    }
+}
+
+/// Streams whose client is gone or quiet (issue 7, item 3).
+final class StreamLifetimeTests: XCTestCase {
+    /// The streams the handler made.
+    final class Streams: Sendable {
+        let list = Mutex<[HTTPStream]>([])
+    }
+
+    func makeServer(limit: Int = 8, heartbeat: Double = 15, idle: Double = 300, streams: Streams) throws -> HTTPServer {
+        let server = HTTPServer(
+            configuration: .init(host: "127.0.0.1", port: 0, threads: 1, maxBodyBytes: 1000, connectionTimeout: 30,
+                                 connectionLimit: limit, streamHeartbeat: heartbeat, streamIdleTimeout: idle),
+            handler: { request in
+                guard request.path == "/stream" else { return HTTPServerTests.echo(request) }
+                let stream = HTTPStream(heartbeat: Array(":\n\n".utf8))
+                streams.list.withLock { $0.append(stream) }
+                return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")], stream: stream)
+            },
+            errorResponder: HTTPServerTests.errorResponder
+        )
+        try server.start()
+        return server
+    }
+
+    func openStream(_ port: Int) throws -> TestHTTPConnection {
+        let connection = try TestHTTPConnection(port: port, timeout: 5)
+        try connection.sendRaw(Array("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        XCTAssertEqual(try connection.readHead().status, 200)
+        return connection
+    }
+
+    /// With every slot held by a stream whose client left, a new client is served as soon as
+    /// the hang-ups are noticed, long before any heartbeat.
+    func testStreamsOfClientsThatLeftFreeTheirSlotsAtOnce() throws {
+        let streams = Streams()
+        let server = try makeServer(limit: 4, streams: streams)
+        defer { server.stop() }
+        for round in 0..<5 {
+            let open = try (0..<4).map { _ in try openStream(server.port) }
+            XCTAssertTrue(eventually { server.openStreams == 4 }, "round \(round)")
+            open.forEach { $0.close() }
+            XCTAssertTrue(eventually(2) { server.openStreams == 0 && server.requestsInFlight == 0 },
+                          "round \(round): \(server.openStreams) streams still held")
+            XCTAssertEqual(try httpRequest(port: server.port, method: "GET", path: "/after").status, 200)
+        }
+        XCTAssertTrue(streams.list.withLock { $0.allSatisfy(\.isClosed) }, "every stream ended")
+    }
+
+    func testQuietStreamsGetHeartbeatsAndIdleOnesEnd() throws {
+        let streams = Streams()
+        let server = try makeServer(heartbeat: 0.1, idle: 0.8, streams: streams)
+        defer { server.stop() }
+        let connection = try openStream(server.port)
+        defer { connection.close() }
+        let start = monotonicNanoseconds()
+        XCTAssertEqual(try connection.readChunk(), Array(":\n\n".utf8), "a heartbeat while quiet")
+        XCTAssertEqual(try connection.readChunk(), Array(":\n\n".utf8), "and another")
+        streams.list.withLock { $0[0].write(Array("data: x\n\n".utf8)) }
+        var chunks: [[UInt8]] = []
+        while let chunk = try connection.readChunk() { chunks.append(chunk) }
+        let elapsed = Double(monotonicNanoseconds() - start) / 1e9
+        XCTAssertTrue(chunks.contains(Array("data: x\n\n".utf8)))
+        XCTAssertTrue(chunks.allSatisfy { $0 == Array(":\n\n".utf8) || $0 == Array("data: x\n\n".utf8) }, "\(chunks)")
+        XCTAssertGreaterThan(chunks.count, 3, "heartbeats went on after the write")
+        XCTAssertGreaterThan(elapsed, 0.8, "ended by the idle timeout, counted from the last write")
+        XCTAssertLessThan(elapsed, 5)
+        XCTAssertTrue(eventually { server.openStreams == 0 })
+        XCTAssertEqual(try connection.send(method: "GET", path: "/after").status, 200, "ended cleanly: the connection is reusable")
+    }
+}
+
+/// Monotonic clock, in nanoseconds.
+func monotonicNanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+/// Whether `condition` holds within `timeout` seconds (polled every 5 ms).
+func eventually(_ timeout: Double = 5, _ condition: () -> Bool) -> Bool {
+    let deadline = monotonicNanoseconds() + UInt64(timeout * 1e9)
+    while !condition() {
+        if monotonicNanoseconds() > deadline { return false }
+        usleep(5_000)
+    }
+    return true
+}

@@ -11,10 +11,15 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
     ],
     targets: [
         // The model and layout engine: pure Swift, no C, JSON or HTTP.
         .target(name: "ScrollStackCore"),
+
+        // Carousels beside the core: page stops, settling, the page indicator and the paging
+        // menu, computed from the stack's settings (pure Swift; the core knows only the data).
+        .target(name: "ScrollStackPaging", dependencies: ["ScrollStackCore", .product(name: "RealModule", package: "swift-numerics")]),
 
         // System libraries, found with pkg-config.
         .systemLibrary(
@@ -48,7 +53,7 @@ let package = Package(
         .target(
             name: "ScrollStackService",
             dependencies: [
-                "ScrollStackCore", "Jansson", "MicroHTTP", "SQLite", "Zlib",
+                "ScrollStackCore", "ScrollStackPaging", "Jansson", "MicroHTTP", "SQLite", "Zlib",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -70,6 +75,7 @@ let package = Package(
         .target(name: "TestHTTPClient", path: "Tests/TestHTTPClient"),
 
         .testTarget(name: "ScrollStackCoreTests", dependencies: ["ScrollStackCore"]),
+        .testTarget(name: "ScrollStackPagingTests", dependencies: ["ScrollStackPaging", "ScrollStackCore"]),
         .testTarget(name: "JanssonTests", dependencies: ["Jansson"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient"]),

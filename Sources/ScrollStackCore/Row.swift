@@ -18,6 +18,8 @@ public struct Row: Sendable, Hashable {
     /// Whether a tap on the row is reported by hit tests as actionable.
     public var tappable: Bool
     public var highlightable: Bool
+    /// The row's paging-menu entry, if any.
+    public var title: RowTitle? = nil
 
     public init(
         id: String,
@@ -65,5 +67,6 @@ public struct Row: Sendable, Hashable {
         }
         if let insets { try Check.insets(insets, prefix + "insets") }
         try separator.validate(prefix + "separator")
+        try title?.validate(prefix + "title")
     }
 }

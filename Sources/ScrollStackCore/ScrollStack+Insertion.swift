@@ -10,6 +10,7 @@ extension ScrollStack {
     public mutating func insert(_ rows: [Row], at location: InsertLocation = .bottom) throws(StackError) -> OperationResult {
         guard !rows.isEmpty else { throw StackError(.emptyBatch, "must hold at least one row", field: "rows") }
         try Self.validateNewRows(rows, field: "rows", existing: tree)
+        try checkTitles(rows, field: { "rows[\($0)].title.width" })
         let index = try insertionIndex(location)
         let before = self.before
         tree.insert(rows.map { ($0, naturalLength(of: $0)) }, at: index)

@@ -12,6 +12,7 @@ extension ScrollStack {
     public mutating func replace(_ reference: RowReference, with row: Row) throws(StackError) -> OperationResult {
         let n = try node(for: reference, field: "row")
         try row.validate(prefix: "")
+        try checkTitles([row], field: { _ in "title.width" })
         let old = tree.row(n)
         if row.id != old.id, tree.node(id: row.id) != nil {
             throw StackError(.duplicateID, "a row with the id \"\(row.id)\" already exists", field: "id")
@@ -90,6 +91,7 @@ extension ScrollStack {
             let row = change.applied(to: tree.row(target.node))
             do throws(StackError) {
                 try row.validate(prefix: "")
+                try checkTitles([row], field: { _ in "title.width" })
             } catch {
                 throw errorPrefix(i).map(error.nested(under:)) ?? error
             }

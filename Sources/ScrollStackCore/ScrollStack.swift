@@ -15,15 +15,20 @@ public struct ScrollStack: Sendable {
     /// rows not in here were offscreen, hidden or not yet seen.
     var visibleStates: [String: Visibility] = [:]
     let measurer: any ContentMeasuring
+    /// Measures menu titles; nil until a text engine supplies one (see `checkTitles`).
+    public let titleMeasurer: (any TitleMeasuring)?
 
     /// A stack holding `rows` in order. Initial visibility is recorded without events.
     ///
     /// - Complexity: O(n) for n rows (plus measuring fit rows).
-    public init(settings: StackSettings = StackSettings(), rows: [Row] = [], measurer: any ContentMeasuring = FlexMeasurer()) throws(StackError) {
+    public init(settings: StackSettings = StackSettings(), rows: [Row] = [], measurer: any ContentMeasuring = FlexMeasurer(),
+                titleMeasurer: (any TitleMeasuring)? = nil) throws(StackError) {
         try settings.validate()
         self.settings = settings
         self.measurer = measurer
+        self.titleMeasurer = titleMeasurer
         try Self.validateNewRows(rows, field: "rows", existing: nil)
+        try checkTitles(rows, field: { "rows[\($0)].title.width" })
         tree.insert(rows.map { ($0, naturalLength(of: $0)) }, at: 0)
         visibleStates = currentVisibleStates()
     }

@@ -16,6 +16,12 @@ public struct StackSettings: Sendable, Hashable {
     public var separator: SeparatorStyle
     /// Whether the last shown row draws no separator.
     public var autoHideLastRowSeparator: Bool
+    /// Paging (off when nil); see `PagingSettings`.
+    public var paging: PagingSettings? = nil
+    /// The page indicator (off when nil); needs `paging`.
+    public var pageIndicator: PageIndicatorSettings? = nil
+    /// The paging menu (off when nil); needs `paging` and the horizontal axis.
+    public var menu: MenuSettings? = nil
 
     /// The default stack: vertical, 375×667, no content insets, offset zero, spacing 0,
     /// row insets (12, 16, 12, 16), the standard separator, last separator hidden.
@@ -46,6 +52,18 @@ public struct StackSettings: Sendable, Hashable {
         try Check.length(spacing, "spacing")
         try Check.insets(rowInsets, "rowInsets")
         try separator.validate("separator")
+        try paging?.validate("paging")
+        if let pageIndicator {
+            guard paging != nil else { throw .invalid("needs paging: set \"paging\" as well", field: "pageIndicator") }
+            try pageIndicator.validate("pageIndicator")
+        }
+        if let menu {
+            guard paging != nil else { throw .invalid("needs paging: set \"paging\" as well", field: "menu") }
+            guard axis == .horizontal else {
+                throw .invalid("the paging menu needs a horizontal stack; the axis is \(axis.rawValue)", field: "menu")
+            }
+            try menu.validate("menu")
+        }
     }
 }
 
@@ -59,6 +77,12 @@ public struct SettingsChange: Sendable, Hashable {
     public var rowInsets: EdgeInsets?
     public var separator: SeparatorStyle?
     public var autoHideLastRowSeparator: Bool?
+    /// `.some(nil)` turns paging off.
+    public var paging: PagingSettings?? = nil
+    /// `.some(nil)` turns the page indicator off.
+    public var pageIndicator: PageIndicatorSettings?? = nil
+    /// `.some(nil)` turns the menu off.
+    public var menu: MenuSettings?? = nil
 
     public init(
         axis: Axis? = nil, viewport: Size? = nil, contentInsets: EdgeInsets? = nil, offset: Point? = nil,
@@ -86,6 +110,9 @@ public struct SettingsChange: Sendable, Hashable {
         if let rowInsets { s.rowInsets = rowInsets }
         if let separator { s.separator = separator }
         if let autoHideLastRowSeparator { s.autoHideLastRowSeparator = autoHideLastRowSeparator }
+        if let paging { s.paging = paging }
+        if let pageIndicator { s.pageIndicator = pageIndicator }
+        if let menu { s.menu = menu }
         return s
     }
 }
@@ -103,6 +130,8 @@ public struct RowChange: Sendable, Hashable {
     public var content: RowContent?
     public var tappable: Bool?
     public var highlightable: Bool?
+    /// `.some(nil)` removes the row's title.
+    public var title: RowTitle?? = nil
 
     public init(
         hidden: Bool? = nil, insets: EdgeInsets?? = nil, separator: SeparatorOverride? = nil, size: SizeRule? = nil,
@@ -129,6 +158,7 @@ public struct RowChange: Sendable, Hashable {
         if let content { r.content = content }
         if let tappable { r.tappable = tappable }
         if let highlightable { r.highlightable = highlightable }
+        if let title { r.title = title }
         return r
     }
 }

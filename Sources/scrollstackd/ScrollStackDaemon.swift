@@ -14,12 +14,19 @@ struct ScrollStackDaemon: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scrollstackd",
         abstract: "Serve the ScrollStack layout API over HTTP.",
+        usage: """
+            scrollstackd [<options>]
+            scrollstackd healthcheck [<options>] [--timeout <timeout>]
+            """,
         discussion: """
             Keeps scroll stacks in memory, applies row operations to them and answers with \
             the computed layout as JSON. One log line per request goes to standard error. \
             SIGINT or SIGTERM stops it gracefully: it stops accepting connections, lets \
-            requests in flight finish, and exits 0.
-            """
+            requests in flight finish, and exits 0. Every option can also be set from the \
+            environment as SCROLLSTACK_<OPTION> (SCROLLSTACK_PORT=9000, SCROLLSTACK_IN_MEMORY=1); \
+            the command line wins.
+            """,
+        subcommands: [HealthCheck.self]
     )
 
     @Option(help: "The address to listen on (IPv4 or IPv6 literal; 0.0.0.0 for every interface). Default: 127.0.0.1 (loopback only).")
@@ -60,8 +67,14 @@ struct ScrollStackDaemon: ParsableCommand {
     @Option(help: "An origin browsers may call the API from (repeatable): '*' (the default: every origin, 'null' included) or scheme://host[:port] or null.")
     var corsOrigin: [String] = []
 
-    @Option(help: "A file of access tokens, one 'TOKEN read' or 'TOKEN write' per line; then every /v1 request needs Authorization: Bearer TOKEN. Tokens in the SCROLLSTACK_TOKENS environment variable (same lines, or comma-separated) are added.")
+    @Option(help: "A file of access tokens, one 'TOKEN read' or 'TOKEN write' per line; then every /v1 request needs Authorization: Bearer TOKEN.")
     var tokenFile: String?
+
+    @Option(help: "An access token and its scope, 'TOKEN read' or 'TOKEN write' (repeatable; added to --token-file's). Meant for SCROLLSTACK_TOKENS='TOKEN write,TOKEN read' in containers: on a command line, other users of the machine can read it.")
+    var tokens: [String] = []
+
+    /// The address listened on: `--host`, or loopback.
+    var listenHost: String { host ?? "127.0.0.1" }
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
@@ -102,8 +115,10 @@ struct ScrollStackDaemon: ParsableCommand {
             if inMemory {
                 journal = try StackJournal(path: ":memory:")
             } else {
-                guard mkdir(dataDir, 0o755) == 0 || errno == EEXIST else {
-                    logger.critical("cannot create --data-dir \(dataDir): \(String(cString: strerror(errno)))")
+                do {
+                    try DataDirectory(path: dataDir).prepare()
+                } catch {
+                    logger.critical("\(error)")
                     throw ExitCode.failure
                 }
                 journal = try StackJournal(path: dataDir + "/scrollstack.sqlite")
@@ -114,16 +129,16 @@ struct ScrollStackDaemon: ParsableCommand {
             logger.critical("cannot open the database in \(dataDir): \(error)")
             throw ExitCode.failure
         }
-        let tokens: AccessTokens
+        let access: AccessTokens
         do {
-            tokens = try Self.loadTokens(file: tokenFile)
+            access = try Self.loadTokens(file: tokenFile, inline: tokens)
         } catch {
             logger.critical("cannot read the access tokens: \(error)")
             throw ExitCode.failure
         }
         let service = StackService(logger: logger, journal: journal, limits: ServiceLimits(maxJSONDepth: maxJSONDepth))
-        let edge = ServiceEdge(service: service, cors: try CORSPolicy(origins: corsOrigin), tokens: tokens)
-        let host = self.host ?? "127.0.0.1"
+        let edge = ServiceEdge(service: service, cors: try CORSPolicy(origins: corsOrigin), tokens: access)
+        let host = listenHost
         let started = DispatchTime.now().uptimeNanoseconds
         do {
             let count = try service.restore()
@@ -155,12 +170,12 @@ struct ScrollStackDaemon: ParsableCommand {
             throw ExitCode.failure
         }
         let address = "http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)"
-        logger.notice("listening on \(address)")
-        if !tokens.isEmpty {
-            logger.notice("access: \(tokens.count) tokens; every /v1 request needs Authorization: Bearer TOKEN")
+        if !access.isEmpty {
+            logger.notice("listening on \(address) (access: \(access.count) tokens; every /v1 request needs Authorization: Bearer TOKEN)")
         } else if self.host == nil {
-            logger.notice("access: no tokens, so listening on loopback only; anyone on this machine can read and change every stack (give --token-file, or --host to listen elsewhere)")
+            logger.notice("listening on \(address) (access: no tokens, so loopback only; anyone on this machine can read and change every stack; give --token-file, or --host to listen elsewhere)")
         } else {
+            logger.notice("listening on \(address)")
             logger.warning("access: no tokens; anyone who can reach \(address) can read and change every stack")
         }
 
@@ -171,9 +186,9 @@ struct ScrollStackDaemon: ParsableCommand {
         logger.notice("stopped")
     }
 
-    /// The tokens of `--token-file` and of the `SCROLLSTACK_TOKENS` environment variable.
-    /// Errors name the file and entry, never a token.
-    static func loadTokens(file: String?) throws -> AccessTokens {
+    /// The tokens of `--token-file` and of `--tokens` (`SCROLLSTACK_TOKENS`). Errors name the
+    /// file or option and the entry, never a token.
+    static func loadTokens(file: String?, inline: [String]) throws -> AccessTokens {
         var tokens = AccessTokens()
         if let file {
             guard let handle = fopen(file, "r") else {
@@ -189,8 +204,8 @@ struct ScrollStackDaemon: ParsableCommand {
             }
             tokens = try AccessTokens(lines: String(decoding: bytes, as: UTF8.self), source: file)
         }
-        if let inline = getenv("SCROLLSTACK_TOKENS") {
-            tokens = tokens.merging(try AccessTokens(lines: String(cString: inline), source: "SCROLLSTACK_TOKENS"))
+        if !inline.isEmpty {
+            tokens = tokens.merging(try AccessTokens(lines: inline.joined(separator: "\n"), source: "--tokens (SCROLLSTACK_TOKENS)"))
         }
         return tokens
     }

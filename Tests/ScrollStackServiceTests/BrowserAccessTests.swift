@@ -185,7 +185,7 @@ final class BrowserAccessTests: XCTestCase {
         daemon.process.waitUntilExit()
         let log = daemon.log()
         XCTAssertTrue(log.contains("listening on http://127.0.0.1:"), log)
-        XCTAssertTrue(log.contains("no tokens, so listening on loopback only"), log)
+        XCTAssertTrue(log.contains("(access: no tokens, so loopback only"), log)
         let explicit = try Daemon.start(["--in-memory", "--host", "127.0.0.1"])
         explicit.process.terminate()
         explicit.process.waitUntilExit()

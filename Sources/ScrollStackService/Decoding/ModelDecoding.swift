@@ -45,7 +45,7 @@ enum ModelDecoding {
 
     // MARK: Settings
 
-    static let settingsKeys = ["axis", "viewport", "contentInsets", "offset", "spacing", "rowInsets", "separator", "autoHideLastRowSeparator"]
+    static let settingsKeys = ["axis", "viewport", "contentInsets", "offset", "spacing", "rowInsets", "separator", "autoHideLastRowSeparator"] + carouselKeys
 
     /// Reads the settings members of `object` onto `base` (create: the defaults; PATCH: the
     /// current settings). Nested objects merge member by member.
@@ -59,6 +59,9 @@ enum ModelDecoding {
         if let f = try object.optional("rowInsets") { s.rowInsets = try insets(f, base: base.rowInsets) }
         if let f = try object.optional("separator") { s.separator = try separatorStyle(f, base: base.separator) }
         if let f = try object.optional("autoHideLastRowSeparator") { s.autoHideLastRowSeparator = try f.bool() }
+        if let f = object.field("paging") { s.paging = try paging(f, current: base.paging) }
+        if let f = object.field("pageIndicator") { s.pageIndicator = try pageIndicator(f, current: base.pageIndicator) }
+        if let f = object.field("menu") { s.menu = try menu(f, current: base.menu) }
         return s
     }
 
@@ -96,7 +99,7 @@ enum ModelDecoding {
 
     // MARK: Rows
 
-    static let rowKeys = ["id", "controller", "view", "size", "content", "insets", "separator", "hidden", "tappable", "highlightable", "index"]
+    static let rowKeys = ["id", "controller", "view", "size", "content", "insets", "separator", "hidden", "tappable", "highlightable", "title", "index"]
 
     /// A row. Without an id, `makeID` supplies one. Without a size, a row with content
     /// fits it; a row with neither is an error. `props` and `content` may nest at most
@@ -121,6 +124,7 @@ enum ModelDecoding {
         if let f = try object.optional("hidden") { row.hidden = try f.bool() }
         if let f = try object.optional("tappable") { row.tappable = try f.bool() }
         if let f = try object.optional("highlightable") { row.highlightable = try f.bool() }
+        if let f = try object.optional("title") { row.title = try title(f) }
         return row
     }
 

@@ -2,10 +2,12 @@ import Jansson
 import ScrollStackCore
 
 extension ModelEncoding {
-    /// One layout answer: `layout(revision:_:)`, and for a page, `visibleRows` and
-    /// `entirelyVisibleRows` of the whole viewport, `page` and `next` (a URL, or null at the end).
+    /// One layout answer: `layout(revision:_:)` with a carousel's members, and for a page,
+    /// `visibleRows` and `entirelyVisibleRows` of the whole viewport, `page` and `next` (a URL,
+    /// or null at the end).
     static func layout(revision: Int?, _ laid: LaidOut, page: Range<Int>?, next: String?) -> JSON {
         guard case .object(var object) = layout(revision: revision, laid.layout) else { return .null }
+        for (key, value) in carouselLayout(laid.stack, offset: laid.layout.offset) { object[key] = value }
         if let page, let window = laid.window {
             object["visibleRows"] = .array(window.visibleRows.map(JSON.string))
             object["entirelyVisibleRows"] = .array(window.entirelyVisibleRows.map(JSON.string))

@@ -48,7 +48,7 @@ enum ModelEncoding {
             ("rowInsets", insets(s.rowInsets)),
             ("separator", separatorStyle(s.separator)),
             ("autoHideLastRowSeparator", .bool(s.autoHideLastRowSeparator)),
-        ]
+        ] + carouselSettings(s)
     }
 
     /// Opaque client properties, parsed back from the text the model keeps.
@@ -117,6 +117,7 @@ enum ModelEncoding {
         members.append(("hidden", .bool(row.hidden)))
         members.append(("tappable", .bool(row.tappable)))
         members.append(("highlightable", .bool(row.highlightable)))
+        if let rowTitle = row.title { members.append(("title", title(rowTitle))) }
         return .object(JSONObject(members))
     }
 

@@ -83,7 +83,7 @@ extension StackService {
         }
     }
 
-    static let rowPatchKeys = ["hidden", "insets", "separator", "size", "content", "controller", "view", "tappable", "highlightable"]
+    static let rowPatchKeys = ["hidden", "insets", "separator", "size", "content", "controller", "view", "tappable", "highlightable", "title"]
 
     /// `PATCH …/rows/{row}`: hidden, insets (null clears), separator (merged per field; a
     /// null field or a null separator clears), size, content (null removes), controller or
@@ -106,6 +106,7 @@ extension StackService {
             if body.has("controller") || body.has("view") { change.content = try ModelDecoding.rowContent(body, maxDepth: limits.maxJSONDepth) }
             if let f = try body.optional("tappable") { change.tappable = try f.bool() }
             if let f = try body.optional("highlightable") { change.highlightable = try f.bool() }
+            if let f = body.field("title") { change.title = .some(f.isNull ? nil : try ModelDecoding.title(f)) }
             return try model { () throws(StackError) in try stack.update(.index(index), with: change) }
         }
     }

@@ -90,10 +90,13 @@ extension StackService {
         guard !body.object.isEmpty else { throw .invalid(nil, "the body changes nothing: give at least one of \(ModelDecoding.settingsKeys.joined(separator: ", "))") }
         return try mutate(c) { stack, _ throws(APIError) in
             let s = try ModelDecoding.settings(body, base: stack.settings)
-            let change = SettingsChange(
+            var change = SettingsChange(
                 axis: s.axis, viewport: s.viewport, contentInsets: s.contentInsets, offset: s.offset, spacing: s.spacing,
                 rowInsets: s.rowInsets, separator: s.separator, autoHideLastRowSeparator: s.autoHideLastRowSeparator
             )
+            change.paging = .some(s.paging)
+            change.pageIndicator = .some(s.pageIndicator)
+            change.menu = .some(s.menu)
             return try model { () throws(StackError) in try stack.update(change) }
         }
     }

@@ -88,6 +88,9 @@ public final class StackService: Sendable {
         router.add("GET", "/view/{stack}") { s, c in try s.viewer(c) }
         router.add("GET", "/v1/stacks/{stack}/hit") { s, c in try s.hitTest(c) }
         router.add("POST", "/v1/stacks/{stack}/scroll") { s, c in try s.scroll(c) }
+        router.add("POST", "/v1/stacks/{stack}/scroll/settle") { s, c in try s.settle(c) }
+        router.add("GET", "/v1/stacks/{stack}/menu/window") { s, c in try s.menuWindow(c) }
+        router.add("POST", "/v1/stacks/{stack}/menu/select") { s, c in try s.menuSelect(c) }
         router.add("POST", "/v1/layout") { s, c in try s.statelessLayout(c) }
         router.add("GET", "/v1/stacks/{stack}/events") { s, c in try s.history(c) }
         router.add("POST", "/v1/stacks/{stack}/revert") { s, c in try s.revert(c) }

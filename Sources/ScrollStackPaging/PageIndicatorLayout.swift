@@ -1,0 +1,30 @@
+import ScrollStackCore
+
+/// The page control of a paging stack, in viewport coordinates.
+public struct PageIndicatorLayout: Sendable, Hashable {
+    public var frame: Rect
+    public var numberOfPages: Int
+    /// The paging state's current page, clamped to 0…numberOfPages−1 (0 without pages).
+    public var currentPage: Int
+    /// No pages, or one page with `hidesForSinglePage`.
+    public var hidden: Bool
+
+    /// What UIPageControl's `size(forNumberOfPages:)` gives with these metrics: n dots and
+    /// n−1 gaps wide (0 for no pages), the control's height tall (never less than a dot).
+    public static func size(forNumberOfPages pages: Int, _ settings: PageIndicatorSettings) -> Size {
+        let n = Double(Swift.max(0, pages))
+        let width = pages > 0 ? n * settings.dotDiameter + (n - 1) * settings.dotSpacing : 0
+        return Size(width: width, height: Swift.max(settings.height, settings.dotDiameter))
+    }
+
+    /// The control for `pages` pages with `currentPage` selected, centred horizontally in
+    /// `viewport` at the edge `settings.position`, `settings.inset` from it. O(1).
+    public init(_ settings: PageIndicatorSettings, pages: Int, currentPage: Int, viewport: Size) {
+        let size = Self.size(forNumberOfPages: pages, settings)
+        let y = settings.position == .bottom ? viewport.height - settings.inset - size.height : settings.inset
+        frame = Rect(x: (viewport.width - size.width) / 2, y: y, width: size.width, height: size.height)
+        numberOfPages = Swift.max(0, pages)
+        self.currentPage = Swift.min(Swift.max(currentPage, 0), Swift.max(0, pages - 1))
+        hidden = pages == 0 || (pages == 1 && settings.hidesForSinglePage)
+    }
+}

@@ -1,0 +1,185 @@
+import Jansson
+import MicroHTTP
+import ScrollStackCore
+import ScrollStackPaging
+
+extension StackService {
+    /// The largest velocity a settle accepts, in points per second.
+    static let maxVelocity = 1e7
+
+    /// `POST /v1/stacks/{stack}/scroll/settle` `{"velocity", "offset"?, "decelerationRate"?,
+    /// "fps"?, "dryRun"?}`: where a drag released at `offset` (the stack's offset by default)
+    /// with `velocity` comes to rest, how long it takes and the sampled offset curve; unless
+    /// `dryRun`, the stack scrolls there (a mutation with the usual events).
+    func settle(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        let body = try c.jsonObject()
+        try body.allowOnly(["velocity", "offset", "decelerationRate", "fps", "dryRun"])
+        let velocityField = try body.required("velocity")
+        let velocity = try velocityField.double()
+        guard velocity.isFinite, abs(velocity) <= Self.maxVelocity else {
+            throw .invalid(velocityField.path, "must be a finite velocity within ±10000000 points per second, got \(Self.text(velocity))")
+        }
+        let rate = try body.optional("decelerationRate").map { f throws(APIError) in try decelerationRate(f) } ?? Deceleration.normal
+        var fps = 60.0
+        if let f = try body.optional("fps") {
+            fps = try f.double()
+            guard (1...240).contains(fps) else { throw .invalid(f.path, "must be in 1…240 frames per second, got \(Self.text(fps))") }
+        }
+        let dryRun = try body.optional("dryRun")?.bool() ?? false
+        let offsetField = try body.optional("offset")
+
+        func plan(_ stack: ScrollStack) throws(APIError) -> (Settle, Point, Point) {
+            let axis = stack.settings.axis
+            var release = stack.settings.offset
+            if let offsetField {
+                if offsetField.value.doubleValue != nil, offsetField.value.objectValue == nil {
+                    release[axis] = try offsetField.double()
+                } else {
+                    release = try ModelDecoding.point(offsetField, base: release)
+                }
+                for (name, value) in [("x", release.x), ("y", release.y)] where !(abs(value) <= 1e15) {
+                    throw .invalid(offsetField.path + (offsetField.value.objectValue == nil ? "" : "." + name), "must be within ±1e15, got \(Self.text(value))")
+                }
+            }
+            let settle = stack.settle(release: release[axis], velocity: velocity, rate: rate)
+            guard settle.sampleCount(fps: fps) <= Settle.maxSamples else {
+                throw .invalid("fps", "the curve would take more than \(Settle.maxSamples) samples (\((settle.duration * 1000).rounded() / 1000) s at \(Self.text(fps)) fps): lower fps")
+            }
+            var target = release
+            target[axis] = settle.target
+            target[axis.cross] = 0
+            return (settle, release, target)
+        }
+
+        if dryRun {
+            return try read(c) { stack, revision throws(APIError) in
+                let (settle, release, target) = try plan(stack)
+                let members = [("revision", JSON.integer(Int64(revision))), ("dryRun", .bool(true))]
+                    + ModelEncoding.settle(settle, release: release, target: target, rate: rate, fps: fps)
+                return .json(200, .object(JSONObject(members)), revision: revision)
+            }
+        }
+        var planned: (settle: Settle, release: Point, target: Point)?
+        let response = try mutate(c) { stack, _ throws(APIError) in
+            let p = try plan(stack)
+            planned = p
+            return try model { () throws(StackError) in try stack.scroll(to: .offset(p.2)) }
+        }
+        guard let planned, response.status == 200, case .object(var answer)? = try? JSON.parse(response.body) else { return response }
+        // The mutation answer (revision, changed, events) with the settle's members.
+        for (key, value) in ModelEncoding.settle(planned.settle, release: planned.release, target: planned.target, rate: rate, fps: fps) {
+            answer[key] = value
+        }
+        return HTTPResponse(status: 200, headers: response.headers, body: JSON.object(answer).serialized())
+    }
+
+    /// A number as a client wrote it: `2`, not `2.0`.
+    static func text(_ value: Double) -> String {
+        value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+    }
+
+    /// `"normal"` (0.998) | `"fast"` (0.99) | a number in (0, 1): the velocity's factor per millisecond.
+    func decelerationRate(_ field: Field) throws(APIError) -> Double {
+        if field.value.stringValue != nil {
+            return try field.choice([("normal", Deceleration.normal), ("fast", Deceleration.fast)])
+        }
+        guard field.value.doubleValue != nil else {
+            throw .wrongType(field.path, expected: "\"normal\", \"fast\" or a number in (0, 1)", got: field.value.typeName)
+        }
+        let rate = try field.double()
+        guard rate > 0, rate < 1 else { throw .invalid(field.path, "must be \"normal\", \"fast\" or a number in (0, 1), got \(Self.text(rate))") }
+        return rate
+    }
+
+    /// `GET /v1/stacks/{stack}/menu/window?around=ROW&width=W`: Parchment's infinite data
+    /// source over the menu's items, around the item of the row with id `around`; `width`
+    /// defaults to the viewport's.
+    func menuWindow(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery(["around", "width"])
+        let width = try c.queryNumber("width")
+        if let width, !(0...1e9).contains(width) { throw .badQuery("width", "must be in 0…1000000000, got \(Self.text(width))") }
+        guard let around = c.query("around") else { throw .badQuery("around", "is required: the id of the selected row") }
+        return try read(c) { stack, revision throws(APIError) in
+            let menu = try requireMenu(stack)
+            let entries = stack.menuEntries()
+            let selected = try itemIndex(entries, row: .id(around), index: nil, rowField: "around", indexField: "around", query: true)
+            let widths = MenuLayout.naturalWidths(entries.map(\.entry), menu, measurer: stack.titleMeasurer).map(\.normal)
+            let window = MenuWindow(widths: widths, around: selected, width: width ?? stack.settings.viewport.width, spacing: menu.itemSpacing)
+            func item(_ i: Int) -> JSON {
+                .object(JSONObject([("id", .string(entries[i].entry.id)), ("index", .integer(Int64(i))),
+                                    ("rowIndex", .integer(Int64(entries[i].rowIndex))), ("width", ModelEncoding.computed(widths[i]))]))
+            }
+            return .json(200, .object(JSONObject([
+                ("revision", .integer(Int64(revision))), ("around", item(selected)),
+                ("before", .array(window.before.map(item))), ("after", .array(window.after.map(item))),
+                ("missingBefore", .object(JSONObject([("width", ModelEncoding.computed(window.missingWidthBefore)), ("items", .integer(Int64(window.missingBefore)))]))),
+                ("missingAfter", .object(JSONObject([("width", ModelEncoding.computed(window.missingWidthAfter)), ("items", .integer(Int64(window.missingAfter)))]))),
+            ])), revision: revision)
+        }
+    }
+
+    /// `POST /v1/stacks/{stack}/menu/select {"row"} | {"index"}`: scrolls to the item's page
+    /// (item k is page k, the last page for items beyond the pages) and answers the mutation
+    /// with the new `menu` geometry.
+    func menuSelect(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        let body = try c.jsonObject()
+        try body.allowOnly(["row", "index"])
+        guard body.has("row") != body.has("index") else { throw .invalid(nil, "give exactly one of \"row\" (a row id or index) and \"index\" (an item index)") }
+        let row = try body.optional("row").map { f throws(APIError) in try ModelDecoding.reference(f) }
+        let index = try body.optional("index").map { f throws(APIError) in try f.int() }
+        var carousel: [(String, JSON)] = []
+        let response = try mutate(c) { stack, _ throws(APIError) in
+            _ = try requireMenu(stack)
+            let entries = stack.menuEntries()
+            let item = try itemIndex(entries, row: row, index: index, rowField: "row", indexField: "index", query: false)
+            guard let stops = stack.pageStops(), stops.count > 0 else { throw .invalid(nil, "the stack has no pages to select") }
+            var offset = stack.settings.offset
+            offset[stack.settings.axis] = stops[Swift.min(item, stops.count - 1)]
+            let result = try model { () throws(StackError) in try stack.scroll(to: .offset(offset)) }
+            // The geometry of this very revision, taken under the stack's write lock.
+            carousel = ModelEncoding.carouselLayout(stack, offset: nil)
+            return result
+        }
+        guard response.status == 200, case .object(var answer)? = try? JSON.parse(response.body) else { return response }
+        for (key, value) in carousel { answer[key] = value }
+        return HTTPResponse(status: 200, headers: response.headers, body: JSON.object(answer).serialized())
+    }
+
+    /// 409 when the stack has no menu.
+    private func requireMenu(_ stack: ScrollStack) throws(APIError) -> MenuSettings {
+        guard let menu = stack.settings.menu else {
+            throw APIError(status: 409, code: "no_menu", message: "the stack has no menu: PATCH it with \"menu\" (and \"paging\") first")
+        }
+        return menu
+    }
+
+    /// The item index of a row reference or an item index, with precise errors.
+    private func itemIndex(_ entries: [(entry: MenuLayout.Entry, rowIndex: Int)], row: RowReference?, index: Int?,
+                           rowField: String, indexField: String, query: Bool) throws(APIError) -> Int {
+        func fail(_ field: String, _ message: String) -> APIError {
+            query ? .badQuery(field, message) : .invalid(field, message)
+        }
+        if let index {
+            guard index >= 0, index < entries.count else {
+                throw fail(indexField, entries.isEmpty ? "the menu has no items" : "must be an item index in 0…\(entries.count - 1), got \(index)")
+            }
+            return index
+        }
+        switch row {
+        case .id(let id)?:
+            guard let i = entries.firstIndex(where: { $0.entry.id == id }) else {
+                throw fail(rowField, "no shown row has the id \"\(id)\" (hidden rows have no menu item)")
+            }
+            return i
+        case .index(let rowIndex)?:
+            guard let i = entries.firstIndex(where: { $0.rowIndex == rowIndex }) else {
+                throw fail(rowField, "no shown row has the index \(rowIndex) (hidden rows have no menu item)")
+            }
+            return i
+        case nil:
+            throw fail(rowField, "is required")
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+
+/// An option of a command as the environment sets it: `--max-body-bytes` is
+/// `SCROLLSTACK_MAX_BODY_BYTES`, `--in-memory` is `SCROLLSTACK_IN_MEMORY`.
+///
+/// The list comes from the command's own declarations (reflection on its `@Option` and `@Flag`
+/// properties), so an option added to the command is settable from the environment with no
+/// further code. Names follow ArgumentParser's default long names (camelCase to kebab-case);
+/// an option given a custom name must keep a property name that converts to it.
+struct EnvironmentOption: Equatable {
+    /// What follows the option on a command line.
+    enum Kind: Equatable {
+        /// One value (`--port 9000`).
+        case value
+        /// A repeatable option (an array): the variable holds the values separated by commas.
+        case values
+        /// No value (`--in-memory`): the variable holds true or false.
+        case flag
+    }
+
+    static let prefix = "SCROLLSTACK_"
+
+    /// The long name, without the dashes (`max-body-bytes`).
+    let name: String
+    let kind: Kind
+
+    var flag: String { "--" + name }
+    var variable: String { Self.prefix + String(name.uppercased().map { $0 == "-" ? "_" : $0 }) }
+
+    /// The options `Command` declares, in declaration order. O(properties).
+    static func all<Command: ParsableArguments>(of command: Command.Type) -> [EnvironmentOption] {
+        Mirror(reflecting: Command()).children.compactMap { child in
+            guard let label = child.label, label.hasPrefix("_") else { return nil }
+            let type = String(describing: Swift.type(of: child.value))
+            let kind: Kind
+            if type.hasPrefix("Option<Array<") {
+                kind = .values
+            } else if type.hasPrefix("Option<") {
+                kind = .value
+            } else if type.hasPrefix("Flag<") {
+                kind = .flag
+            } else {
+                return nil
+            }
+            return EnvironmentOption(name: kebabCase(String(label.dropFirst())), kind: kind)
+        }
+    }
+
+    /// `maxBodyBytes` → `max-body-bytes`, `corsOrigin` → `cors-origin`, `URLPath` → `url-path`
+    /// (ArgumentParser's conversion). O(length).
+    static func kebabCase(_ name: String) -> String {
+        let characters = Array(name)
+        var result = ""
+        for (i, character) in characters.enumerated() {
+            if character.isUppercase, i > 0 {
+                let previous = characters[i - 1]
+                let next = i + 1 < characters.count ? characters[i + 1] : nil
+                if !previous.isUppercase || next?.isLowercase == true { result.append("-") }
+            }
+            result.append(contentsOf: character.lowercased())
+        }
+        return result
+    }
+}

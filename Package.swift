@@ -20,6 +20,8 @@ let package = Package(
         // Carousels beside the core: page stops, settling, the page indicator and the paging
         // menu, computed from the stack's settings (pure Swift; the core knows only the data).
         .target(name: "ScrollStackPaging", dependencies: ["ScrollStackCore", .product(name: "RealModule", package: "swift-numerics")]),
+        // Transition plans (row changes and piles) and spring sampling: pure Swift, beside the core.
+        .target(name: "ScrollStackTransitions", dependencies: ["ScrollStackCore"]),
 
         // System libraries, found with pkg-config.
         .systemLibrary(
@@ -53,7 +55,7 @@ let package = Package(
         .target(
             name: "ScrollStackService",
             dependencies: [
-                "ScrollStackCore", "ScrollStackPaging", "Jansson", "MicroHTTP", "SQLite", "Zlib",
+                "ScrollStackCore", "ScrollStackPaging", "ScrollStackTransitions", "Jansson", "MicroHTTP", "SQLite", "Zlib",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -70,12 +72,16 @@ let package = Package(
 
         // Per-operation costs of the model at growing sizes (a program, not a test).
         .executableTarget(name: "core-benchmark", dependencies: ["ScrollStackCore"], path: "Benchmarks/CoreBenchmark"),
+        // What a transition plan costs at growing stack sizes, against two full layouts.
+        .executableTarget(name: "transitions-benchmark", dependencies: ["ScrollStackCore", "ScrollStackTransitions"],
+                          path: "Benchmarks/TransitionsBenchmark"),
 
         // A small blocking HTTP/1.1 client over POSIX sockets, for the end-to-end tests only.
         .target(name: "TestHTTPClient", path: "Tests/TestHTTPClient"),
 
         .testTarget(name: "ScrollStackCoreTests", dependencies: ["ScrollStackCore"]),
         .testTarget(name: "ScrollStackPagingTests", dependencies: ["ScrollStackPaging", "ScrollStackCore"]),
+        .testTarget(name: "ScrollStackTransitionsTests", dependencies: ["ScrollStackTransitions", "ScrollStackCore"]),
         .testTarget(name: "JanssonTests", dependencies: ["Jansson"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient"]),

@@ -118,6 +118,7 @@ enum ModelEncoding {
         members.append(("tappable", .bool(row.tappable)))
         members.append(("highlightable", .bool(row.highlightable)))
         if let rowTitle = row.title { members.append(("title", title(rowTitle))) }
+        if let transition = row.transition { members.append(("transition", rowTransition(transition))) }
         return .object(JSONObject(members))
     }
 

@@ -14,7 +14,7 @@ extension StackService {
 
     /// Journals one acknowledged mutation (and a snapshot when one is due). 503 on failure.
     func journalMutation(_ id: String, _ request: HTTPRequest, _ result: OperationResult, _ stack: ScrollStack, _ revision: Int,
-                         forceSnapshot: Bool = false) throws(APIError) {
+                         forceSnapshot: Bool = false, plan: JSON? = nil) throws(APIError) {
         guard let journal else { return }
         let eventsJSON = JSON.array(result.events.map(ModelEncoding.event))
         let events = eventsJSON.serialized(realPrecision: 17)
@@ -22,7 +22,8 @@ extension StackService {
         let snapshot = due ? Self.snapshot(id: id, revision: revision, stack) : nil
         do {
             try journal.recordMutation(id: id, revision: revision, method: request.method, path: request.rawPath,
-                                       body: request.body, events: events, snapshot: snapshot)
+                                       body: request.body, events: events, snapshot: snapshot,
+                                       plan: plan?.serialized(realPrecision: 17))
         } catch {
             logger.error("journal write failed for \(id) at revision \(revision): \(error)")
             throw .storageFailed("\(error)")
@@ -33,15 +34,17 @@ extension StackService {
 
     /// Brings back every journaled stack: its latest snapshot, then its later mutations
     /// replayed through the same handlers, in revision order. Stacks are rebuilt in parallel
-    /// (one per core at a time). Returns how many stacks it rebuilt. A stack it cannot
-    /// rebuild is logged (naming it and why) and answers 503 `stack_unavailable` until
-    /// deleted; the others are served all the same.
+    /// (one per core at a time); piles before them. Returns how many stacks and piles it
+    /// rebuilt. A stack it cannot rebuild is logged (naming it and why) and answers 503
+    /// `stack_unavailable` until deleted; the others are served all the same.
     ///
     /// - Complexity: O(snapshot size + mutations since it) per stack.
     @discardableResult
     public func restore() throws -> Int {
         guard let journal else { return 0 }
-        let stored = try journal.load()
+        let everything = try journal.load()
+        let stored = everything.filter { !$0.id.hasPrefix(Self.pileJournalPrefix) }
+        let restoredPiles = try restorePiles(everything.filter { $0.id.hasPrefix(Self.pileJournalPrefix) })
         let results = Mutex<[Result<StackEntry, any Error>?]>(Array(repeating: nil, count: stored.count))
         DispatchQueue.concurrentPerform(iterations: stored.count) { i in
             let result = Result { () throws -> StackEntry in
@@ -64,7 +67,7 @@ extension StackService {
                 store.markUnreadable(stack.id, reason: reason)
             }
         }
-        return restored
+        return restored + restoredPiles
     }
 
     /// The ids of the journaled stacks that `restore()` could not rebuild (they answer 503
@@ -141,12 +144,12 @@ extension StackService {
     /// `POST /v1/stacks/{stack}/revert {"to": N}`: a new revision equal to revision N (its
     /// settings and rows; the events say what changed on screen).
     func revert(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery([])
-        let body = try c.jsonObject()
-        try body.allowOnly(["to"])
+        try c.allowQuery(["fps"])
+        let (body, animation) = try animatedBody(c)
+        try body.allowOnly(["to"] + ModelDecoding.animationKeys)
         let field = try body.required("to")
         let target = try field.int()
-        return try mutate(c, snapshot: true) { stack, revision throws(APIError) in
+        return try mutate(c, snapshot: true, animation: animation) { stack, revision throws(APIError) in
             guard (1...revision).contains(target) else {
                 throw .invalid("to", "the stack's revisions are 1…\(revision); \(target) is not one of them")
             }

@@ -23,7 +23,7 @@ public final class StackService: Sendable {
     let hub = EventHub()
     /// What request values may hold.
     let limits: ServiceLimits
-    private let router: Router<Handler>
+    let router: Router<Handler>
     /// Measures fit rows: `FlexMeasurer` with a `TextEngine` over `fonts`.
     let measurer: any ContentMeasuring
     /// The fonts text nodes can use (`GET /v1/fonts`).
@@ -102,6 +102,9 @@ public final class StackService: Sendable {
             router.add("POST", path + "/move") { s, c in try s.moveRow(c) }
         }
         router.add("GET", "/v1/stacks/{stack}/layout") { s, c in try s.stackLayout(c) }
+        router.add("GET", "/v1/stacks/{stack}/layout.svg") { s, c in try s.stackLayoutSVG(c) }
+        router.add("GET", "/view") { s, c in try s.viewer(c) }
+        router.add("GET", "/view/{stack}") { s, c in try s.viewer(c) }
         router.add("GET", "/v1/stacks/{stack}/hit") { s, c in try s.hitTest(c) }
         router.add("POST", "/v1/stacks/{stack}/scroll") { s, c in try s.scroll(c) }
         router.add("POST", "/v1/stacks/{stack}/scroll/settle") { s, c in try s.settle(c) }
@@ -130,9 +133,10 @@ public final class StackService: Sendable {
     /// stack, see `TransitionCapture`). The answer carries the plan when `animation` asks.
     ///
     /// The request itself is journaled (replaying it rebuilds the state) with the events it
-    /// answers with and its plan, durably, before the answer is sent.
+    /// answers with and its plan, durably, before the answer is sent. `extra` adds members to
+    /// the answer, computed from the stack after the operation.
     func mutate(_ context: RequestContext, snapshot: Bool = false, animation: AnimationRequest = AnimationRequest(),
-                targets: ((ScrollStack) throws(APIError) -> [String])? = nil,
+                targets: ((ScrollStack) throws(APIError) -> [String])? = nil, extra: ((ScrollStack) -> [(String, JSON)])? = nil,
                 _ operation: (inout ScrollStack, _ revision: Int) throws(APIError) -> OperationResult) throws(APIError) -> HTTPResponse {
         let entry = try store.entry(context.parameter("stack"))
         return try entry.write({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> (OperationResult, TransitionPlan) in
@@ -154,6 +158,10 @@ public final class StackService: Sendable {
             if animation.answersPlan, case .object(var members) = answer {
                 let plan = ModelEncoding.plan(planned.1, revision: revision)
                 members["transition"] = animation.fps.map { ModelEncoding.sampled(plan, fps: $0) } ?? plan
+                answer = .object(members)
+            }
+            if let extra, case .object(var members) = answer {
+                for (key, value) in extra(stack) { members[key] = value }
                 answer = .object(members)
             }
             return .json(200, answer, revision: revision)

@@ -326,7 +326,7 @@ extension StackService {
     }
 
     static func rebuildPile(_ stored: StackJournal.StoredStack, logger: Logger, measurer: any ContentMeasuring,
-                        titleMeasurer: (any TitleMeasuring)?, fonts: FontCatalog) throws -> (Pile, Int) {
+                            titleMeasurer: (any TitleMeasuring)?, fonts: FontCatalog) throws -> (Pile, Int) {
         let id = String(stored.id.dropFirst(pileJournalPrefix.count))
         let scratch = StackService(logger: logger, journalOrNone: nil, limits: .replay, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
         guard let object = try JSON.parse(stored.snapshot).objectValue else { throw APIError.storageFailed("snapshot of pile \(id) is not an object") }

@@ -6,8 +6,8 @@ import XCTest
 
 /// A data dir written by the journal of format 1 (JSON snapshots; `Tests/Fixtures/
 /// journal-format-1`, made by its `make.py`) opens with the current code and answers exactly
-/// as the server that wrote it did: stacks, layouts, past revisions, events, transition
-/// plans, piles.
+/// as main does (`expected.json`, recorded from main's binary): stacks, layouts, past
+/// revisions, events, transition plans, piles.
 final class JournalFormat1FixtureTests: XCTestCase {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/journal-format-1")

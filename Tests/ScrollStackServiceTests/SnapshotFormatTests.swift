@@ -7,8 +7,8 @@ import XCTest
 /// Snapshot format 2 reads back exactly what it wrote, and a damaged or newer snapshot is a
 /// precise error, never a crash.
 final class SnapshotFormatTests: XCTestCase {
-    /// The service's measurer (text in real fonts), as restores use it.
-    let measurer = StackService().measurer
+    /// The service's measurers (text in real fonts), as restores use them.
+    let service = StackService()
 
     /// A stack using every member a row and the settings can have, made through the API;
     /// `deep` adds a row whose content nests 64 levels (the model's limit).
@@ -52,7 +52,7 @@ final class SnapshotFormatTests: XCTestCase {
         XCTAssertEqual(stack.count, 6)
         let bytes = SnapshotFormat.encode(stack)
         XCTAssertTrue(SnapshotFormat.isBinary(bytes))
-        let decoded = try SnapshotFormat.decode(bytes, what: "the snapshot", measurer: measurer)
+        let decoded = try SnapshotFormat.decode(bytes, what: "the snapshot", measurer: service.measurer, titleMeasurer: service.titleMeasurer)
         XCTAssertEqual(decoded.rows, stack.rows)
         XCTAssertEqual(decoded.settings, stack.settings)
         XCTAssertEqual(ModelEncoding.stack(id: "x", revision: 1, decoded).serialized(realPrecision: 17),
@@ -67,7 +67,7 @@ final class SnapshotFormatTests: XCTestCase {
     func testDamagedSnapshotsAreErrors() throws {
         let bytes = SnapshotFormat.encode(try stackWithEverything(deep: false))
         for cut in 0..<bytes.count {
-            XCTAssertThrowsError(try SnapshotFormat.decode(Array(bytes[..<cut]), what: "the snapshot of x", measurer: measurer)) { error in
+            XCTAssertThrowsError(try SnapshotFormat.decode(Array(bytes[..<cut]), what: "the snapshot of x", measurer: service.measurer, titleMeasurer: service.titleMeasurer)) { error in
                 XCTAssertTrue("\(error)".contains("the snapshot of x"), "\(error)")
             }
         }
@@ -75,7 +75,7 @@ final class SnapshotFormatTests: XCTestCase {
             for value: UInt8 in [0, 3, 0x7F, 0xFF] {
                 var damaged = bytes
                 damaged[position] = value
-                do { _ = try SnapshotFormat.decode(damaged, what: "the snapshot of x", measurer: measurer) } catch {
+                do { _ = try SnapshotFormat.decode(damaged, what: "the snapshot of x", measurer: service.measurer, titleMeasurer: service.titleMeasurer) } catch {
                     XCTAssertEqual(error.code, "storage_unavailable")
                     XCTAssertTrue(error.message.contains("the snapshot of x"), error.message)
                 }
@@ -83,7 +83,7 @@ final class SnapshotFormatTests: XCTestCase {
         }
         var newer = bytes
         newer[SnapshotFormat.magic.count] = SnapshotFormat.version + 1
-        XCTAssertThrowsError(try SnapshotFormat.decode(newer, what: "the snapshot of x", measurer: measurer)) { error in
+        XCTAssertThrowsError(try SnapshotFormat.decode(newer, what: "the snapshot of x", measurer: service.measurer, titleMeasurer: service.titleMeasurer)) { error in
             XCTAssertTrue("\(error)".contains("format 3; this server reads formats 1 and 2"), "\(error)")
         }
     }

@@ -10,7 +10,7 @@ import ScrollStackCore
 /// The settings are few and change with features, so they keep the API's JSON and its
 /// decoder; the rows, O(n), are binary: strings with their lengths, numbers as their 8 bytes
 /// (exact), optional members behind presence bits. Decoding is one pass with no JSON, and
-/// the stack is built from the rows in O(n) (`ScrollStack(settings:rows:measurer:)`).
+/// the stack is built from the rows in O(n) (`ScrollStack(settings:rows:measurer:titleMeasurer:)`).
 ///
 /// Snapshots of format 1 (the API's JSON of the whole stack, written before this format)
 /// start with `{` and are still read (`StackService.rebuild`); they are never rewritten.
@@ -37,17 +37,21 @@ enum SnapshotFormat {
         return writer.bytes
     }
 
-    /// The stack `snapshot` holds, measured by `measurer` (the service's); `what` names it in
-    /// errors.
+    /// The stack `snapshot` holds, measured by `measurer` and `titleMeasurer` (the
+    /// service's); `what` names it in errors.
     ///
     /// - Throws: `journalUnreadable` for a newer version, damaged bytes, or a state the
     ///   model refuses.
     /// - Complexity: O(size of the snapshot).
-    static func decode(_ snapshot: [UInt8], what: String, measurer: any ContentMeasuring) throws(APIError) -> ScrollStack {
-        try snapshot.withUnsafeBytes { buffer in Result { () throws(APIError) in try decode(buffer, what: what, measurer: measurer) } }.get()
+    static func decode(_ snapshot: [UInt8], what: String, measurer: any ContentMeasuring,
+                       titleMeasurer: (any TitleMeasuring)?) throws(APIError) -> ScrollStack {
+        try snapshot.withUnsafeBytes { buffer in
+            Result { () throws(APIError) in try decode(buffer, what: what, measurer: measurer, titleMeasurer: titleMeasurer) }
+        }.get()
     }
 
-    private static func decode(_ buffer: UnsafeRawBufferPointer, what: String, measurer: any ContentMeasuring) throws(APIError) -> ScrollStack {
+    private static func decode(_ buffer: UnsafeRawBufferPointer, what: String, measurer: any ContentMeasuring,
+                               titleMeasurer: (any TitleMeasuring)?) throws(APIError) -> ScrollStack {
         var reader = ByteReader(buffer, from: magic.count, what: what)
         let version = try reader.byte()
         guard version == Self.version else {
@@ -68,7 +72,7 @@ enum SnapshotFormat {
         for _ in 0..<count { rows.append(try row(&reader)) }
         guard reader.isAtEnd else { throw reader.damaged("bytes follow the last row") }
         do {
-            return try ScrollStack(settings: settings, rows: rows, measurer: measurer)
+            return try ScrollStack(settings: settings, rows: rows, measurer: measurer, titleMeasurer: titleMeasurer)
         } catch {
             throw .journalUnreadable("\(what) holds a state the model refuses: \(error)")
         }

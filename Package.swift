@@ -24,6 +24,8 @@ let package = Package(
         // Carousels beside the core: page stops, settling, the page indicator and the paging
         // menu, computed from the stack's settings (pure Swift; the core knows only the data).
         .target(name: "ScrollStackPaging", dependencies: ["ScrollStackCore", .product(name: "RealModule", package: "swift-numerics")]),
+        // Transition plans (row changes and piles) and spring sampling: pure Swift, beside the core.
+        .target(name: "ScrollStackTransitions", dependencies: ["ScrollStackCore"]),
 
         // System libraries, found with pkg-config.
         .systemLibrary(
@@ -42,16 +44,24 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
 
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
+
         // Thin Swift layers over the C libraries; they know nothing of stacks.
         .target(name: "Jansson", dependencies: ["CJansson"]),
         .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
 
+        // The text engine: fonts (FreeType), shaping (HarfBuzz), line breaking (ICU), behind
+        // the core's TextMeasuring protocol.
+        .target(name: "ScrollStackText", dependencies: ["ScrollStackCore", "CHarfBuzz", "CFreeType", "CICU"]),
+
         // The service: routes, request decoding, response encoding, the stack store.
         .target(
             name: "ScrollStackService",
             dependencies: [
-                "ScrollStackCore", "ScrollStackPaging", "Jansson", "MicroHTTP", "SQLite",
+                "ScrollStackCore", "ScrollStackPaging", "ScrollStackTransitions", "ScrollStackText", "Jansson", "MicroHTTP", "SQLite",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -60,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "scrollstackd",
             dependencies: [
-                "ScrollStackService", "MicroHTTP",
+                "ScrollStackService", "ScrollStackText", "MicroHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -68,13 +78,20 @@ let package = Package(
 
         // Per-operation costs of the model at growing sizes (a program, not a test).
         .executableTarget(name: "core-benchmark", dependencies: ["ScrollStackCore"], path: "Benchmarks/CoreBenchmark"),
+        // What a transition plan costs at growing stack sizes, against two full layouts.
+        .executableTarget(name: "transitions-benchmark", dependencies: ["ScrollStackCore", "ScrollStackTransitions"],
+                          path: "Benchmarks/TransitionsBenchmark"),
+        // Measuring a 100,000-row stack of text rows, cold and with the shape cache warm.
+        .executableTarget(name: "text-benchmark", dependencies: ["ScrollStackCore", "ScrollStackText"], path: "Benchmarks/TextBenchmark"),
 
         // A small blocking HTTP/1.1 client over POSIX sockets, for the end-to-end tests only.
         .target(name: "TestHTTPClient", path: "Tests/TestHTTPClient"),
 
         .testTarget(name: "ScrollStackCoreTests", dependencies: ["ScrollStackCore"]),
         .testTarget(name: "ScrollStackPagingTests", dependencies: ["ScrollStackPaging", "ScrollStackCore"]),
+        .testTarget(name: "ScrollStackTransitionsTests", dependencies: ["ScrollStackTransitions", "ScrollStackCore"]),
         .testTarget(name: "JanssonTests", dependencies: ["Jansson"]),
+        .testTarget(name: "ScrollStackTextTests", dependencies: ["ScrollStackText", "ScrollStackCore"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient"]),
         .testTarget(
             name: "ScrollStackServiceTests",

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 req=Scripts/requirements-test.txt
-if ! python3 -m pip install --disable-pip-version-check -q --dry-run -r "$req" 2>/dev/null | grep -q "Would install"; then
+if ! python3 -m pip install --disable-pip-version-check --dry-run -r "$req" 2>/dev/null | grep -q "Would install"; then
     exit 0
 fi
 python3 -m pip install --disable-pip-version-check -q -r "$req"

@@ -80,10 +80,12 @@ echo "build context: $(cd "$context" && find . -type f | wc -l) files copied by 
 
 binary=$scratch/out/scrollstackd
 rm -f "$binary"
-if [ "$copy_ok" = 1 ] && (cd "$context" && Scripts/build-release.sh "$scratch/out" --scratch-path "$scratch/build") >"$scratch/build.log" 2>&1; then
+if [ "$copy_ok" = 1 ] && (cd "$context" && timeout 1800 Scripts/build-release.sh "$scratch/out" --scratch-path "$scratch/build") >"$scratch/build.log" 2>&1; then
     pass "the build stage's files are enough to build the release scrollstackd"
 else
     tail -20 "$scratch/build.log"
+    grep -q "invalid custom path" "$scratch/build.log" \
+        && echo "hint: Package.swift names a folder the build stage does not COPY: add it to the Dockerfile's build stage"
     fail "the release build from only the build stage's files failed (log: $scratch/build.log)"
 fi
 if cmp -s Package.resolved "$context/Package.resolved"; then
@@ -154,8 +156,9 @@ flock -w 900 9 || skip_run "another run held $cache/lock for 15 minutes"
 store=(--root "$cache/storage" --runroot /run/scrollstack-ci --storage-driver vfs)
 buildah_command=(buildah "${store[@]}")
 podman_command=(podman "${store[@]}" --cgroup-manager cgroupfs --events-backend file --runtime runc)
-buildah() { command "${buildah_command[@]}" "$@"; }
-podman() { command "${podman_command[@]}" "$@"; }
+# Every call bounded: none takes more than a few seconds here (vfs copies the image on create).
+buildah() { timeout 300 "${buildah_command[@]}" "$@"; }
+podman() { timeout 300 "${podman_command[@]}" "$@"; }
 run_flags=(--network host --ulimit nofile=4096:4096 --ulimit nproc=4096:4096)
 
 work=$(mktemp -d)
@@ -358,7 +361,7 @@ if [ "$status" = 200 ]; then
 else
     fail "no /healthz within 30 s of podman start (last status $status): $(podman logs "$c1" 2>&1 | tail -3)"
 fi
-if healthy "$c1"; then pass "the image's HEALTHCHECK reports healthy"; else fail "the image's HEALTHCHECK: $(tail -3 "$log")"; fi
+if healthy "$c1"; then pass "the image's HEALTHCHECK reports healthy"; else fail "the image's HEALTHCHECK: $(grep -v systemd "$log" | tail -3)"; fi
 answer=$(podman exec "$c1" scrollstackd healthcheck 2>&1)
 [ "$answer" = "healthy: http://127.0.0.1:$port/healthz answered 200" ] && pass "scrollstackd healthcheck: $answer" \
     || fail "scrollstackd healthcheck in the container said: $answer"

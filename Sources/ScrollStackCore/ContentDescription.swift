@@ -10,6 +10,9 @@ public struct ContentDescription: Sendable, Hashable {
         case aspectRatio(Double)
         /// Children laid out along `axis` with `spacing` between them, inside `padding`.
         case stack(axis: Axis, spacing: Double, padding: EdgeInsets, children: [ContentDescription])
+        /// Text set in a real font: it wraps at its width when measured along a vertical
+        /// stack, and is as wide as its widest line when measured along a horizontal one.
+        case text(TextContent)
     }
 
     public var kind: Kind
@@ -41,19 +44,33 @@ public struct ContentDescription: Sendable, Hashable {
         ContentDescription(.stack(axis: axis, spacing: spacing, padding: padding, children: children))
     }
 
+    /// A text node.
+    public static func text(_ content: TextContent) -> ContentDescription {
+        ContentDescription(.text(content))
+    }
+
     /// The fixed extent along `axis`, if the description sets one.
+    /// in layout units.
     func explicitExtent(_ axis: Axis) -> Double? {
-        if case .box(let width, let height) = kind { return axis == .vertical ? height : width }
+        if case .box(let width, let height) = kind { return (axis == .vertical ? height : width).map(LayoutUnit.given) }
         return nil
     }
 
-    /// Clamps `value` to the min/max along `axis`; a minimum wins over a smaller maximum (as in CSS).
+    /// Clamps `value` to the min/max along `axis`; a minimum wins over a smaller maximum (as in
+    /// CSS), and a group's border box never gets smaller than its padding (`paddingFloor`).
     func clamp(_ value: Double, _ axis: Axis) -> Double {
         let (low, high) = axis == .vertical ? (minHeight, maxHeight) : (minWidth, maxWidth)
         var result = value
-        if let high { result = Swift.min(result, high) }
-        if let low { result = Swift.max(result, low) }
-        return result
+        if let high { result = Swift.min(result, LayoutUnit.given(high)) }
+        if let low { result = Swift.max(result, LayoutUnit.given(low)) }
+        return Swift.max(result, paddingFloor(axis))
+    }
+
+    /// The least extent along `axis` a border box can have: a group's padding along it, 0 for
+    /// other nodes (CSS never makes a content box negative).
+    func paddingFloor(_ axis: Axis) -> Double {
+        if case .stack(_, _, let padding, _) = kind { return padding.layoutUnits.total(axis) }
+        return 0
     }
 
     /// Checks every number of the tree; `field` is the path of this node.
@@ -77,6 +94,15 @@ public struct ContentDescription: Sendable, Hashable {
             for (i, child) in children.enumerated() {
                 try child.validate(field + ".children[\(i)]", depth: depth + 1)
             }
+        case .text(let content):
+            try content.validate(field)
         }
+    }
+}
+
+extension EdgeInsets {
+    /// Each side in layout units.
+    var layoutUnits: EdgeInsets {
+        EdgeInsets(top: LayoutUnit.given(top), left: LayoutUnit.given(left), bottom: LayoutUnit.given(bottom), right: LayoutUnit.given(right))
     }
 }

@@ -20,6 +20,8 @@ public struct Row: Sendable, Hashable {
     public var highlightable: Bool
     /// The row's paging-menu entry, if any.
     public var title: RowTitle? = nil
+    /// The row's own show/hide looks, or nil for the identity look both ways.
+    public var transition: RowTransition?
 
     public init(
         id: String,
@@ -30,7 +32,8 @@ public struct Row: Sendable, Hashable {
         separator: SeparatorOverride = .none,
         hidden: Bool = false,
         tappable: Bool = false,
-        highlightable: Bool = false
+        highlightable: Bool = false,
+        transition: RowTransition? = nil
     ) {
         self.id = id
         self.content = content
@@ -41,6 +44,7 @@ public struct Row: Sendable, Hashable {
         self.hidden = hidden
         self.tappable = tappable
         self.highlightable = highlightable
+        self.transition = transition
     }
 
     /// The controller descriptor, for controller rows.
@@ -68,5 +72,6 @@ public struct Row: Sendable, Hashable {
         if let insets { try Check.insets(insets, prefix + "insets") }
         try separator.validate(prefix + "separator")
         try title?.validate(prefix + "title")
+        try transition?.validate(prefix + "transition")
     }
 }

@@ -11,6 +11,7 @@ extension ScrollStack {
         guard !rows.isEmpty else { throw StackError(.emptyBatch, "must hold at least one row", field: "rows") }
         try Self.validateNewRows(rows, field: "rows", existing: tree)
         try checkTitles(rows, field: { "rows[\($0)].title.width" })
+        try checkMeasurable(rows, field: "rows")
         let index = try insertionIndex(location)
         let before = self.before
         tree.insert(rows.map { ($0, naturalLength(of: $0)) }, at: index)

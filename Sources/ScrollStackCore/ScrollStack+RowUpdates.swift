@@ -13,6 +13,7 @@ extension ScrollStack {
         let n = try node(for: reference, field: "row")
         try row.validate(prefix: "")
         try checkTitles([row], field: { _ in "title.width" })
+        try checkMeasurable([row], field: nil)
         let old = tree.row(n)
         if row.id != old.id, tree.node(id: row.id) != nil {
             throw StackError(.duplicateID, "a row with the id \"\(row.id)\" already exists", field: "id")
@@ -92,6 +93,7 @@ extension ScrollStack {
             do throws(StackError) {
                 try row.validate(prefix: "")
                 try checkTitles([row], field: { _ in "title.width" })
+                try checkMeasurable([row], field: nil)
             } catch {
                 throw errorPrefix(i).map(error.nested(under:)) ?? error
             }

@@ -29,6 +29,7 @@ public struct ScrollStack: Sendable {
         self.titleMeasurer = titleMeasurer
         try Self.validateNewRows(rows, field: "rows", existing: nil)
         try checkTitles(rows, field: { "rows[\($0)].title.width" })
+        try checkMeasurable(rows, field: "rows")
         tree.insert(rows.map { ($0, naturalLength(of: $0)) }, at: 0)
         visibleStates = currentVisibleStates()
     }
@@ -117,6 +118,14 @@ public struct ScrollStack: Sendable {
     /// Checks new rows on their own and their ids against each other and, unless nil,
     /// against `existing` (ids in the stack that are allowed to clash: none, so pass the
     /// stack). O(k) expected.
+    /// Checks with the measurer that each row's content can be measured. O(nodes).
+    func checkMeasurable(_ rows: [Row], field: String?) throws(StackError) {
+        for (i, row) in rows.enumerated() {
+            guard let description = row.contentDescription else { continue }
+            try measurer.check(description, field: (field.map { "\($0)[\(i)]." } ?? "") + "content")
+        }
+    }
+
     static func validateNewRows(_ rows: [Row], field: String, existing: RowTree?, replacing: String? = nil) throws(StackError) {
         var seen: [String: Int] = [:]
         for (i, row) in rows.enumerated() {

@@ -132,11 +132,13 @@ public struct RowChange: Sendable, Hashable {
     public var highlightable: Bool?
     /// `.some(nil)` removes the row's title.
     public var title: RowTitle?? = nil
+    /// `.some(nil)` removes the row's own transition looks.
+    public var transition: RowTransition??
 
     public init(
         hidden: Bool? = nil, insets: EdgeInsets?? = nil, separator: SeparatorOverride? = nil, size: SizeRule? = nil,
         contentDescription: ContentDescription?? = nil, content: RowContent? = nil, tappable: Bool? = nil,
-        highlightable: Bool? = nil
+        highlightable: Bool? = nil, transition: RowTransition?? = nil
     ) {
         self.hidden = hidden
         self.insets = insets
@@ -146,6 +148,7 @@ public struct RowChange: Sendable, Hashable {
         self.content = content
         self.tappable = tappable
         self.highlightable = highlightable
+        self.transition = transition
     }
 
     func applied(to row: Row) -> Row {
@@ -159,6 +162,7 @@ public struct RowChange: Sendable, Hashable {
         if let tappable { r.tappable = tappable }
         if let highlightable { r.highlightable = highlightable }
         if let title { r.title = title }
+        if let transition { r.transition = transition }
         return r
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import MicroHTTP
 import ScrollStackService
+import ScrollStackText
 import Dispatch
 
 #if canImport(Glibc)
@@ -61,6 +62,9 @@ struct ScrollStackDaemon: ParsableCommand {
     @Option(help: "The folder holding the database (scrollstack.sqlite); created if missing.")
     var dataDir = "./data"
 
+    @Option(help: "A folder whose font files (.ttf, .otf, .ttc, .otc) text nodes may use besides Inter and DejaVu; repeat for more.")
+    var fontDir: [String] = []
+
     @Flag(help: "Keep stacks in memory only: nothing survives a restart (for tests and throwaway use).")
     var inMemory = false
 
@@ -116,7 +120,9 @@ struct ScrollStackDaemon: ParsableCommand {
             logger.critical("cannot open the database in \(dataDir): \(error)")
             throw ExitCode.failure
         }
-        let service = StackService(logger: logger, journal: journal, limits: ServiceLimits(maxJSONDepth: maxJSONDepth))
+        let fonts = FontCatalog(directories: FontCatalog.defaultDirectories + fontDir)
+        logger.info("fonts: \(fonts.allFamilies.map(\.family).joined(separator: ", "))")
+        let service = StackService(logger: logger, journal: journal, limits: ServiceLimits(maxJSONDepth: maxJSONDepth), fonts: fonts)
         let started = DispatchTime.now().uptimeNanoseconds
         do {
             let count = try service.restore()

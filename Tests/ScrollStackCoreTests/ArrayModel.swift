@@ -95,13 +95,15 @@ struct ArrayModel {
         return nil
     }
 
-    /// Min/max along `axis`; a minimum wins over a smaller maximum.
+    /// Min/max along `axis`; a minimum wins over a smaller maximum; a group never gets
+    /// smaller than its padding.
     private static func clamp(_ value: Double, _ d: ContentDescription, _ axis: Axis) -> Double {
         let low = axis == .vertical ? d.minHeight : d.minWidth
         let high = axis == .vertical ? d.maxHeight : d.maxWidth
         var v = value
         if let high, v > high { v = high }
         if let low, v < low { v = low }
+        if case .stack(_, _, let p, _) = d.kind { v = max(v, axis == .vertical ? p.top + p.bottom : p.left + p.right) }
         return v
     }
 
@@ -117,9 +119,11 @@ struct ArrayModel {
         switch d.kind {
         case .box:
             raw = explicitExtent(d, axis) ?? 0
+        case .text:
+            preconditionFailure("ArrayModel does not model text (the differential test generates none)")
         case .aspectRatio(let ratio):
-            // ratio = width / height
-            raw = axis == .vertical ? cross / ratio : cross * ratio
+            // ratio = width / height, floored to Chromium's 1/64 layout unit
+            raw = ((axis == .vertical ? cross / ratio : cross * ratio) * 64 + 1e-7).rounded(.down) / 64
         case .stack(let direction, let spacing, let padding, let children):
             let padMain = axis == .vertical ? padding.top + padding.bottom : padding.left + padding.right
             let padCross = axis == .vertical ? padding.left + padding.right : padding.top + padding.bottom
@@ -135,22 +139,30 @@ struct ArrayModel {
                 raw = padMain + total + gaps
             } else {
                 // A row when measuring heights: fixed children keep their extent, the others
-                // share the rest equally (the generator never gives those min/max across).
+                // start from their padding across and share the rest (the generator never
+                // gives those min/max across): from the last, each takes the free space left
+                // divided by its place among them, rounded to 1/64; the first takes the rest.
                 var free = inner - gaps
-                var flexible = 0
-                for child in children {
+                var flexible: [Int] = []
+                var extents = [Double](repeating: 0, count: children.count)
+                for (i, child) in children.enumerated() {
                     if let fixed = explicitExtent(child, axis.cross) {
-                        free -= clamp(fixed, child, axis.cross)
+                        extents[i] = clamp(fixed, child, axis.cross)
                     } else {
                         precondition(clamp(1, child, axis.cross) == 1 && clamp(1e300, child, axis.cross) == 1e300,
                                      "ArrayModel does not model min/max on flexible children")
-                        flexible += 1
+                        if case .stack(_, _, let p, _) = child.kind { extents[i] = axis == .vertical ? p.left + p.right : p.top + p.bottom }
+                        flexible.append(i)
                     }
+                    free -= extents[i]
                 }
-                let share = flexible == 0 ? 0 : max(0, free) / Double(flexible)
+                for (k, i) in flexible.enumerated().reversed() where free > 0 {
+                    let share = k == 0 ? free : (free / Double(k + 1) * 64).rounded(.toNearestOrAwayFromZero) / 64
+                    extents[i] += share
+                    free -= share
+                }
                 var longest = 0.0
-                for child in children {
-                    let childCross = explicitExtent(child, axis.cross).map { clamp($0, child, axis.cross) } ?? share
+                for (child, childCross) in zip(children, extents) {
                     longest = max(longest, length(child, along: axis, cross: childCross))
                 }
                 raw = padMain + longest
@@ -317,6 +329,8 @@ struct ArrayModel {
             try length(spacing, field + ".spacing")
             try insets(padding, field + ".padding")
             for (i, child) in children.enumerated() { try validate(child, field + ".children[\(i)]", depth: depth + 1) }
+        case .text:
+            preconditionFailure("ArrayModel does not model text (the differential test generates none)")
         }
     }
 

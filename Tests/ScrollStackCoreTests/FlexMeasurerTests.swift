@@ -147,6 +147,44 @@ final class FlexMeasurerTests: XCTestCase {
         XCTAssertEqual(height(.stack(.horizontal, spacing: 60, [.aspectRatio(1), .aspectRatio(1)]), width: 100), 20)
     }
 
+    func testFlexibleChildrenStartFromTheirPadding() {
+        // 300 wide; the group's base is its padding (80): 300 − 80 = 220 shared → 110 each.
+        // The aspect child is 110 wide → 110 tall; the group is 80 + 110 = 190 wide.
+        let padded = ContentDescription.stack(.vertical, padding: EdgeInsets(left: 40, right: 40), [])
+        XCTAssertEqual(height(.stack(.horizontal, [.aspectRatio(1), padded]), width: 300), 110)
+        let frames = m.frames(of: .stack(.horizontal, [.aspectRatio(1), padded]), along: .vertical, crossExtent: 300)
+        XCTAssertEqual(frames.children.map(\.frame), [Rect(x: 0, y: 0, width: 110, height: 110), Rect(x: 110, y: 0, width: 190, height: 0)])
+        // No free space: the padded group keeps its padding, the aspect child gets nothing.
+        XCTAssertEqual(m.frames(of: .stack(.horizontal, [.aspectRatio(1), padded]), along: .vertical, crossExtent: 50).children.map(\.frame.size.width), [0, 80])
+        // A border box never gets smaller than its padding, whatever its max says.
+        XCTAssertEqual(height(ContentDescription(.stack(axis: .vertical, spacing: 0, padding: EdgeInsets(top: 30), children: []), maxHeight: 10), width: 100), 30)
+    }
+
+    func testLengthsAreInSixtyFourthsAsChromiumComputesThem() {
+        // 100 / 3 = 33.33… is floored to 2133/64.
+        XCTAssertEqual(height(.aspectRatio(3), width: 100), 2133.0 / 64)
+        // Three shares of 100, the last first: round(6400 / 3) = 2133, round(4267 / 2) = 2134 (a half away from 0), 2133.
+        let thirds = m.frames(of: .stack(.horizontal, [.box(), .box(), .box()]), along: .vertical, crossExtent: 100)
+        XCTAssertEqual(thirds.children.map { $0.frame.size.width * 64 }, [2133, 2134, 2133])
+        XCTAssertEqual(thirds.children.map { $0.frame.origin.x * 64 }, [0, 2133, 4267])
+        // Given lengths are truncated to 1/64: 10.01 → 640/64.
+        XCTAssertEqual(height(.box(height: 10.01), width: 100), 10)
+    }
+
+    func testFramesMirrorTheTree() {
+        // A column 200 wide with padding 10 all round and spacing 4: a 30 tall box, then a row of two aspect-1 boxes of 90.
+        let d = ContentDescription.stack(.vertical, spacing: 4, padding: EdgeInsets(top: 10, left: 10, bottom: 10, right: 10),
+                                         [.box(height: 30), .stack(.horizontal, [.aspectRatio(1), .aspectRatio(1)])])
+        let f = m.frames(of: d, along: .vertical, crossExtent: 200)
+        XCTAssertEqual(f.frame, Rect(x: 0, y: 0, width: 200, height: 10 + 30 + 4 + 90 + 10))
+        XCTAssertEqual(f.children.map(\.frame), [Rect(x: 10, y: 10, width: 180, height: 30), Rect(x: 10, y: 44, width: 180, height: 90)])
+        XCTAssertEqual(f.children[1].children.map(\.frame), [Rect(x: 10, y: 44, width: 90, height: 90), Rect(x: 100, y: 44, width: 90, height: 90)])
+        // Measuring widths: the same tree transposed; the column is across, so its children share the height.
+        let w = m.frames(of: .stack(.vertical, [.aspectRatio(2), .aspectRatio(1)]), along: .horizontal, crossExtent: 100)
+        XCTAssertEqual(w.children.map(\.frame), [Rect(x: 0, y: 0, width: 100, height: 50), Rect(x: 0, y: 50, width: 50, height: 50)])
+        XCTAssertEqual(w.frame, Rect(x: 0, y: 0, width: 100, height: 100))
+    }
+
     // MARK: Nesting
 
     func testNestedGroups() {

@@ -28,7 +28,8 @@
 /// same routes as without it (`/v1/stacks`), and so does `//v1//stacks`.
 ///
 /// - Complexity: O(routes × segments) per match, with no allocation per route tried: only
-///   the path's segments and the winner's parameters are allocated.
+///   the path's segments, the owning pattern's routes and the winner's decoded parameters
+///   are allocated.
 public struct Router<Handler: Sendable>: Sendable {
     private enum Segment: Sendable {
         case literal(String)

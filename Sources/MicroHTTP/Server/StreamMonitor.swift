@@ -95,9 +95,6 @@ final class StreamMonitor: @unchecked Sendable {
         close(wakeup)
     }
 
-    /// Number of streams watched.
-    var count: Int { watched.withLock { $0.byToken.count } }
-
     private func run() {
         // A few sweeps per interval, so heartbeats and idle closes are late by a quarter at most.
         let tick = Int32(clamping: max(5, min(1000, Int(min(interval, idleTimeout) / 4 / 1_000_000))))

@@ -99,7 +99,7 @@ enum ModelDecoding {
 
     // MARK: Rows
 
-    static let rowKeys = ["id", "controller", "view", "size", "content", "insets", "separator", "hidden", "tappable", "highlightable", "title", "index"]
+    static let rowKeys = ["id", "controller", "view", "size", "content", "insets", "separator", "hidden", "tappable", "highlightable", "title", "index", "transition"]
 
     /// A row. Without an id, `makeID` supplies one. Without a size, a row with content
     /// fits it; a row with neither is an error. `props` and `content` may nest at most
@@ -122,6 +122,7 @@ enum ModelDecoding {
         if let f = try object.optional("insets") { row.insets = try insets(f) }
         if let f = try object.optional("separator") { row.separator = try separatorOverride(f, base: .none) }
         if let f = try object.optional("hidden") { row.hidden = try f.bool() }
+        if let f = try object.optional("transition") { row.transition = try rowTransition(f) }
         if let f = try object.optional("tappable") { row.tappable = try f.bool() }
         if let f = try object.optional("highlightable") { row.highlightable = try f.bool() }
         if let f = try object.optional("title") { row.title = try title(f) }
@@ -199,6 +200,9 @@ enum ModelDecoding {
                 padding: try object.optional("padding").map { f throws(APIError) in try insets(f) } ?? .zero,
                 children: described
             )
+        } else if object.has("text") {
+            try object.allowOnly(textKeys + clamps)
+            kind = .text(try text(object))
         } else if object.has("aspectRatio") {
             try object.allowOnly(["aspectRatio"] + clamps)
             kind = .aspectRatio(try object.required("aspectRatio").double())

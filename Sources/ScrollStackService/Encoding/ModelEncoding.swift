@@ -26,6 +26,14 @@ enum ModelEncoding {
         .object(JSONObject([("x", .number(p.x)), ("y", .number(p.y))]))
     }
 
+    /// `{"frame", "children"?, "lines"?}`: children for a group with any, lines for text with any.
+    static func contentFrame(_ f: ContentFrame) -> JSON {
+        var members: [(String, JSON)] = [("frame", rect(f.frame))]
+        if !f.children.isEmpty { members.append(("children", .array(f.children.map(contentFrame)))) }
+        if !f.lines.isEmpty { members.append(("lines", .array(f.lines.map(rect)))) }
+        return .object(JSONObject(members))
+    }
+
     static func rect(_ r: Rect) -> JSON {
         .object(JSONObject([("x", computed(r.minX)), ("y", computed(r.minY)), ("width", computed(r.size.width)), ("height", computed(r.size.height))]))
     }
@@ -76,6 +84,8 @@ enum ModelEncoding {
             if let height { members.append(("height", .number(height))) }
         case .aspectRatio(let ratio):
             members.append(("aspectRatio", .number(ratio)))
+        case .text(let t):
+            members += text(t)
         case .stack(let axis, let spacing, let padding, let children):
             members.append(("stack", .string(axis.rawValue)))
             members.append(("spacing", .number(spacing)))
@@ -118,6 +128,7 @@ enum ModelEncoding {
         members.append(("tappable", .bool(row.tappable)))
         members.append(("highlightable", .bool(row.highlightable)))
         if let rowTitle = row.title { members.append(("title", title(rowTitle))) }
+        if let transition = row.transition { members.append(("transition", rowTransition(transition))) }
         return .object(JSONObject(members))
     }
 
@@ -149,14 +160,17 @@ enum ModelEncoding {
         ] + visibility(l.visibility)
     }
 
-    /// The layout answer; `revision` is omitted for the stateless endpoint.
-    static func layout(revision: Int?, _ layout: StackLayout) -> JSON {
+    /// The layout answer; `revision` is omitted for the stateless endpoint. With `content`,
+    /// each row it answers a frame tree for gets a `"content"` member (`?content=frames`).
+    static func layout(revision: Int?, _ layout: StackLayout, content: ((RowLayout) -> ContentFrame?)? = nil) -> JSON {
         var visible: [JSON] = []
         var entire: [JSON] = []
         var rows: [JSON] = []
         rows.reserveCapacity(layout.rows.count)
         for l in layout.rows {
-            rows.append(.object(JSONObject([("id", .string(l.id)), ("index", .integer(Int64(l.index)))] + rowLayout(l))))
+            var members = [("id", JSON.string(l.id)), ("index", .integer(Int64(l.index)))] + rowLayout(l)
+            if let frames = content?(l) { members.append(("content", contentFrame(frames))) }
+            rows.append(.object(JSONObject(members)))
             if l.visibility.isVisible { visible.append(.string(l.id)) }
             if l.visibility == .entire { entire.append(.string(l.id)) }
         }

@@ -3,6 +3,7 @@ import Jansson
 import Logging
 import MicroHTTP
 import ScrollStackCore
+import ScrollStackText
 import Synchronization
 
 extension StackService {
@@ -14,7 +15,7 @@ extension StackService {
 
     /// Journals one acknowledged mutation (and a snapshot when one is due). 503 on failure.
     func journalMutation(_ id: String, _ request: HTTPRequest, _ result: OperationResult, _ stack: ScrollStack, _ revision: Int,
-                         forceSnapshot: Bool = false) throws(APIError) {
+                         forceSnapshot: Bool = false, plan: JSON? = nil) throws(APIError) {
         guard let journal else { return }
         let eventsJSON = JSON.array(result.events.map(ModelEncoding.event))
         let events = eventsJSON.serialized(realPrecision: 17)
@@ -22,7 +23,8 @@ extension StackService {
         let snapshot = due ? Self.snapshot(id: id, revision: revision, stack) : nil
         do {
             try journal.recordMutation(id: id, revision: revision, method: request.method, path: request.rawPath,
-                                       body: request.body, events: events, snapshot: snapshot)
+                                       body: request.body, events: events, snapshot: snapshot,
+                                       plan: plan?.serialized(realPrecision: 17))
         } catch {
             logger.error("journal write failed for \(id) at revision \(revision): \(error)")
             throw .storageFailed("\(error)")
@@ -33,19 +35,21 @@ extension StackService {
 
     /// Brings back every journaled stack: its latest snapshot, then its later mutations
     /// replayed through the same handlers, in revision order. Stacks are rebuilt in parallel
-    /// (one per core at a time). Returns how many stacks it rebuilt. A stack it cannot
-    /// rebuild is logged (naming it and why) and answers 503 `stack_unavailable` until
-    /// deleted; the others are served all the same.
+    /// (one per core at a time); piles before them. Returns how many stacks and piles it
+    /// rebuilt. A stack it cannot rebuild is logged (naming it and why) and answers 503
+    /// `stack_unavailable` until deleted; the others are served all the same.
     ///
     /// - Complexity: O(snapshot size + mutations since it) per stack.
     @discardableResult
     public func restore() throws -> Int {
         guard let journal else { return 0 }
-        let stored = try journal.load()
+        let everything = try journal.load()
+        let stored = everything.filter { !$0.id.hasPrefix(Self.pileJournalPrefix) }
+        let restoredPiles = try restorePiles(everything.filter { $0.id.hasPrefix(Self.pileJournalPrefix) })
         let results = Mutex<[Result<StackEntry, any Error>?]>(Array(repeating: nil, count: stored.count))
         DispatchQueue.concurrentPerform(iterations: stored.count) { i in
             let result = Result { () throws -> StackEntry in
-                let (state, revision) = try Self.rebuild(stored[i], logger: logger)
+                let (state, revision) = try Self.rebuild(stored[i], logger: logger, measurer: measurer, fonts: fonts)
                 return StackEntry(id: stored[i].id, stack: state, revision: revision)
             }
             results.withLock { $0[i] = result }
@@ -64,7 +68,7 @@ extension StackService {
                 store.markUnreadable(stack.id, reason: reason)
             }
         }
-        return restored
+        return restored + restoredPiles
     }
 
     /// The ids of the journaled stacks that `restore()` could not rebuild (they answer 503
@@ -82,7 +86,7 @@ extension StackService {
     func reload(_ id: String) throws(APIError) -> (ScrollStack, Int) {
         do {
             guard let journal, let stored = try journal.load(only: id).first else { throw APIError.stackNotFound(id) }
-            return try Self.rebuild(stored, logger: logger)
+            return try Self.rebuild(stored, logger: logger, measurer: measurer, fonts: fonts)
         } catch let error as APIError {
             throw error
         } catch {
@@ -91,8 +95,8 @@ extension StackService {
     }
 
     /// Replays a stored stack in a scratch service that journals nothing.
-    static func rebuild(_ stored: StackJournal.StoredStack, logger: Logger) throws -> (ScrollStack, Int) {
-        let scratch = StackService(logger: logger, journalOrNone: nil, limits: .replay)
+    static func rebuild(_ stored: StackJournal.StoredStack, logger: Logger, measurer: any ContentMeasuring, fonts: FontCatalog) throws -> (ScrollStack, Int) {
+        let scratch = StackService(logger: logger, journalOrNone: nil, limits: .replay, measurer: measurer, fonts: fonts)
         let json: JSON
         do { json = try JSON.parse(stored.snapshot) } catch {
             throw APIError.journalUnreadable("the snapshot of \(stored.id) at revision \(stored.snapshotRevision) does not parse: \(error)")
@@ -123,7 +127,7 @@ extension StackService {
             guard let journal, let stored = try journal.load(only: id, upTo: revision).first else {
                 throw APIError.storageFailed("revision \(revision) of \(id) is not in the journal")
             }
-            let (stack, rebuilt) = try Self.rebuild(stored, logger: logger)
+            let (stack, rebuilt) = try Self.rebuild(stored, logger: logger, measurer: measurer, fonts: fonts)
             guard rebuilt == revision else { throw APIError.storageFailed("rebuilt revision \(rebuilt), not \(revision)") }
             return stack
         } catch let error as APIError {
@@ -141,12 +145,12 @@ extension StackService {
     /// `POST /v1/stacks/{stack}/revert {"to": N}`: a new revision equal to revision N (its
     /// settings and rows; the events say what changed on screen).
     func revert(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery([])
-        let body = try c.jsonObject()
-        try body.allowOnly(["to"])
+        try c.allowQuery(["fps"])
+        let (body, animation) = try animatedBody(c)
+        try body.allowOnly(["to"] + ModelDecoding.animationKeys)
         let field = try body.required("to")
         let target = try field.int()
-        return try mutate(c, snapshot: true) { stack, revision throws(APIError) in
+        return try mutate(c, snapshot: true, animation: animation) { stack, revision throws(APIError) in
             guard (1...revision).contains(target) else {
                 throw .invalid("to", "the stack's revisions are 1…\(revision); \(target) is not one of them")
             }

@@ -3,13 +3,14 @@ import MicroHTTP
 import ScrollStackCore
 
 extension StackService {
-    static let layoutQuery = ["offset", "width", "height", "window"]
+    static let layoutQuery = ["offset", "width", "height", "window", "content"]
 
     /// `GET /v1/stacks/{stack}/layout`: the computed layout. `?offset=` (a number along the
     /// scroll axis, or `x,y`) and `?width=`/`?height=` override the stack's without changing
     /// it; `?window=visible` keeps only the visible rows (O(log n + k) instead of O(n)).
     ///
-    /// `?revision=N` lays out the stack as it was at revision N.
+    /// `?revision=N` lays out the stack as it was at revision N. `?content=frames` adds each
+    /// shown fit row's content node frames (and text line boxes).
     func stackLayout(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(Self.layoutQuery + ["revision"])
         let asked = try requestedRevision(c)
@@ -49,7 +50,14 @@ extension StackService {
         case let other?: throw .badQuery("window", "must be \"visible\" or \"all\", got \"\(other)\"")
         }
         let layout = window ? stack.visibleLayout(offset: offset) : stack.layout(offset: offset)
-        guard case .object(var answer) = ModelEncoding.layout(revision: revision, layout) else { return .null }
+        let frames: Bool
+        switch c.query("content") {
+        case nil, "none": frames = false
+        case "frames": frames = true
+        case let other?: throw .badQuery("content", "must be \"frames\" or \"none\", got \"\(other)\"")
+        }
+        let encoded = ModelEncoding.layout(revision: revision, layout, content: frames ? { [stack] l in stack.contentFrames(of: l) } : nil)
+        guard case .object(var answer) = encoded else { return encoded }
         for (key, value) in ModelEncoding.carouselLayout(stack, offset: offset) { answer[key] = value }
         return .object(answer)
     }

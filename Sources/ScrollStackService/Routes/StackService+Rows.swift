@@ -5,12 +5,12 @@ import ScrollStackCore
 extension StackService {
     /// `POST /v1/stacks/{stack}/rows`: `{rows:[…], at?}`; `at` defaults to `bottom`.
     func insertRows(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery([])
-        let body = try c.jsonObject()
-        try body.allowOnly(["rows", "at"])
+        try c.allowQuery(["fps"])
+        let (body, animation) = try animatedBody(c)
+        try body.allowOnly(["rows", "at"] + ModelDecoding.animationKeys)
         let fields = try body.required("rows").array()
         let location = try body.optional("at").map { f throws(APIError) in try ModelDecoding.location(f) } ?? .bottom
-        return try mutate(c) { stack, revision throws(APIError) in
+        return try mutate(c, animation: animation, targets: { _ in [] }) { stack, revision throws(APIError) in
             var rows: [Row] = []
             var used = Set<String>()
             var ids = RowIDGenerator(stack: c.parameter("stack"), revision: revision + 1)
@@ -63,26 +63,26 @@ extension StackService {
 
     /// `PUT …/rows/{row}`: replaces the row in place; keeps its id unless the body gives one.
     func replaceRow(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery([])
-        let body = try c.jsonObject()
-        return try mutate(c) { stack, _ throws(APIError) in
+        try c.allowQuery(["fps"])
+        let (body, animation) = try animatedBody(c)
+        return try mutate(c, animation: animation, targets: pathTarget(c)) { stack, _ throws(APIError) in
             let (old, index) = try pathRow(c, in: stack)
             let row = try ModelDecoding.row(Field(.object(body.object), path: ""), maxDepth: limits.maxJSONDepth) { old.id }
             return try model { () throws(StackError) in try stack.replace(.index(index), with: row) }
         }
     }
 
-    static let rowPatchKeys = ["hidden", "insets", "separator", "size", "content", "controller", "view", "tappable", "highlightable", "title"]
+    static let rowPatchKeys = ["hidden", "insets", "separator", "size", "content", "controller", "view", "tappable", "highlightable", "title", "transition"]
 
     /// `PATCH …/rows/{row}`: hidden, insets (null clears), separator (merged per field; a
     /// null field or a null separator clears), size, content (null removes), controller or
     /// view, tappable, highlightable. The row is re-measured.
     func patchRow(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery([])
-        let body = try c.jsonObject()
-        try body.allowOnly(Self.rowPatchKeys)
+        try c.allowQuery(["fps"])
+        let (body, animation) = try animatedBody(c)
+        try body.allowOnly(Self.rowPatchKeys + ModelDecoding.animationKeys)
         guard !body.object.isEmpty else { throw .invalid(nil, "the body changes nothing: give at least one of \(Self.rowPatchKeys.joined(separator: ", "))") }
-        return try mutate(c) { stack, _ throws(APIError) in
+        return try mutate(c, animation: animation, targets: pathTarget(c)) { stack, _ throws(APIError) in
             let (row, index) = try pathRow(c, in: stack)
             var change = RowChange()
             if let f = try body.optional("hidden") { change.hidden = try f.bool() }
@@ -96,14 +96,16 @@ extension StackService {
             if let f = try body.optional("tappable") { change.tappable = try f.bool() }
             if let f = try body.optional("highlightable") { change.highlightable = try f.bool() }
             if let f = body.field("title") { change.title = .some(f.isNull ? nil : try ModelDecoding.title(f)) }
+            if let f = body.field("transition") { change.transition = .some(f.isNull ? nil : try ModelDecoding.rowTransition(f)) }
             return try model { () throws(StackError) in try stack.update(.index(index), with: change) }
         }
     }
 
     /// `DELETE …/rows/{row}`: the removed row comes back in `removed`.
     func removeRow(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery([])
-        return try mutate(c) { stack, _ throws(APIError) in
+        try c.allowQuery(["fps"])
+        let animation = try animationOnly(c)
+        return try mutate(c, animation: animation, targets: pathTarget(c)) { stack, _ throws(APIError) in
             let (_, index) = try pathRow(c, in: stack)
             return try model { () throws(StackError) in try stack.remove([.index(index)]) }
         }
@@ -111,17 +113,18 @@ extension StackService {
 
     /// `DELETE /v1/stacks/{stack}/rows`: removes every row.
     func removeAllRows(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery([])
-        return try mutate(c) { stack, _ in stack.removeAll() }
+        try c.allowQuery(["fps"])
+        let animation = try animationOnly(c)
+        return try mutate(c, animation: animation, targets: { _ in [] }) { stack, _ in stack.removeAll() }
     }
 
     /// `POST …/rows/{row}/move`: `{"to": n}`.
     func moveRow(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery([])
-        let body = try c.jsonObject()
-        try body.allowOnly(["to"])
+        try c.allowQuery(["fps"])
+        let (body, animation) = try animatedBody(c)
+        try body.allowOnly(["to"] + ModelDecoding.animationKeys)
         let to = try body.required("to").int()
-        return try mutate(c) { stack, _ throws(APIError) in
+        return try mutate(c, animation: animation, targets: pathTarget(c)) { stack, _ throws(APIError) in
             let (_, index) = try pathRow(c, in: stack)
             return try model { () throws(StackError) in try stack.move(.index(index), to: to) }
         }
@@ -130,10 +133,10 @@ extension StackService {
     /// `POST /v1/stacks/{stack}/rows/batch`: `{"op", "rows":[refs], "insets"?}`, atomic.
     func batch(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         enum Op: String, CaseIterable { case remove, hide, show, insets, reload }
-        try c.allowQuery([])
-        let body = try c.jsonObject()
+        try c.allowQuery(["fps"])
+        let (body, animation) = try animatedBody(c)
         let op = try body.required("op").choice(Op.allCases.map { ($0.rawValue, $0) })
-        try body.allowOnly(op == .insets ? ["op", "rows", "insets"] : ["op", "rows"])
+        try body.allowOnly((op == .insets ? ["op", "rows", "insets"] : ["op", "rows"]) + ModelDecoding.animationKeys)
         var references: [RowReference] = []
         for field in try body.required("rows").array() { references.append(try ModelDecoding.reference(field)) }
         var insets: EdgeInsets?
@@ -141,7 +144,8 @@ extension StackService {
             guard let f = body.field("insets") else { throw .missing("insets", "is required for op \"insets\" (null clears the rows' own insets)") }
             insets = f.isNull ? nil : try ModelDecoding.insets(f)
         }
-        return try mutate(c) { stack, _ throws(APIError) in
+        let targets = { (stack: ScrollStack) throws(APIError) -> [String] in references.compactMap { (try? stack.resolve($0))?.row.id } }
+        return try mutate(c, animation: animation, targets: targets) { stack, _ throws(APIError) in
             try model { () throws(StackError) in
                 switch op {
                 case .remove: try stack.remove(references)

@@ -65,7 +65,7 @@ extension StackService {
                 rows.append(row)
             }
         }
-        return try model { () throws(StackError) in try ScrollStack(settings: settings, rows: rows) }
+        return try model { () throws(StackError) in try ScrollStack(settings: settings, rows: rows, measurer: measurer) }
     }
 
     /// `GET /v1/stacks/{stack}`: the whole model, rows in order; `?revision=N` as it was then.
@@ -84,11 +84,11 @@ extension StackService {
 
     /// `PATCH /v1/stacks/{stack}`: settings; nested objects merge member by member.
     func patchStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery([])
-        let body = try c.jsonObject()
-        try body.allowOnly(ModelDecoding.settingsKeys)
+        try c.allowQuery(["fps"])
+        let (body, animation) = try animatedBody(c)
+        try body.allowOnly(ModelDecoding.settingsKeys + ModelDecoding.animationKeys)
         guard !body.object.isEmpty else { throw .invalid(nil, "the body changes nothing: give at least one of \(ModelDecoding.settingsKeys.joined(separator: ", "))") }
-        return try mutate(c) { stack, _ throws(APIError) in
+        return try mutate(c, animation: animation) { stack, _ throws(APIError) in
             let s = try ModelDecoding.settings(body, base: stack.settings)
             var change = SettingsChange(
                 axis: s.axis, viewport: s.viewport, contentInsets: s.contentInsets, offset: s.offset, spacing: s.spacing,
@@ -118,9 +118,9 @@ extension StackService {
 
     /// `POST /v1/stacks/{stack}/scroll`.
     func scroll(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery([])
-        let body = try c.jsonObject()
-        return try mutate(c) { stack, _ throws(APIError) in
+        try c.allowQuery(["fps"])
+        let (body, animation) = try animatedBody(c)
+        return try mutate(c, animation: animation) { stack, _ throws(APIError) in
             let target = try ModelDecoding.scrollTarget(body, currentOffset: stack.settings.offset)
             return try model { () throws(StackError) in try stack.scroll(to: target) }
         }

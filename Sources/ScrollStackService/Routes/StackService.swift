@@ -2,6 +2,8 @@ import Jansson
 import Logging
 import MicroHTTP
 import ScrollStackCore
+import ScrollStackText
+import ScrollStackTransitions
 
 /// The REST API v1 over a store of stacks. It turns requests into model operations and
 /// results into JSON; it knows nothing of sockets (see `MicroHTTP`).
@@ -11,6 +13,8 @@ public final class StackService: Sendable {
     typealias Handler = @Sendable (StackService, RequestContext) throws -> HTTPResponse
 
     let store = StackStore()
+    /// The piles (push/pop view stacks), journaled beside the stacks.
+    let piles = PileStore()
     let logger: Logger
     /// Where every acknowledged change is made durable; nil only for the scratch services
     /// that replay the journal.
@@ -20,19 +24,28 @@ public final class StackService: Sendable {
     /// What request values may hold.
     let limits: ServiceLimits
     private let router: Router<Handler>
+    /// Measures fit rows: `FlexMeasurer` with a `TextEngine` over `fonts`.
+    let measurer: any ContentMeasuring
+    /// The fonts text nodes can use (`GET /v1/fonts`).
+    let fonts: FontCatalog
 
     /// A service recording into `journal` (by default one held in memory: history and past
-    /// revisions work, nothing survives the process), enforcing `limits` on request values.
-    /// Call `restore()` before serving.
+    /// revisions work, nothing survives the process), enforcing `limits` on request values and
+    /// measuring text with `fonts` (by default Debian's Inter and DejaVu). Call `restore()`
+    /// before serving.
     public convenience init(logger: Logger = Logger(label: "scrollstack.service"), journal: StackJournal? = nil,
-                            limits: ServiceLimits = ServiceLimits()) {
-        self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:")), limits: limits)
+                            limits: ServiceLimits = ServiceLimits(),
+                            fonts: FontCatalog = FontCatalog(directories: FontCatalog.defaultDirectories)) {
+        self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:")), limits: limits,
+                  measurer: FlexMeasurer(text: TextEngine(catalog: fonts)), fonts: fonts)
     }
 
-    init(logger: Logger, journalOrNone journal: StackJournal?, limits: ServiceLimits) {
+    init(logger: Logger, journalOrNone journal: StackJournal?, limits: ServiceLimits, measurer: any ContentMeasuring, fonts: FontCatalog) {
         self.logger = logger
         self.journal = journal
         self.limits = limits
+        self.measurer = measurer
+        self.fonts = fonts
         var router = Router<Handler>()
         Self.addRoutes(to: &router)
         self.router = router
@@ -89,8 +102,11 @@ public final class StackService: Sendable {
         router.add("GET", "/v1/stacks/{stack}/menu/window") { s, c in try s.menuWindow(c) }
         router.add("POST", "/v1/stacks/{stack}/menu/select") { s, c in try s.menuSelect(c) }
         router.add("POST", "/v1/layout") { s, c in try s.statelessLayout(c) }
+        router.add("GET", "/v1/fonts") { s, c in try s.listFonts(c) }
         router.add("GET", "/v1/stacks/{stack}/events") { s, c in try s.history(c) }
         router.add("POST", "/v1/stacks/{stack}/revert") { s, c in try s.revert(c) }
+        router.add("GET", "/v1/stacks/{stack}/transitions/{revision}") { s, c in try s.transition(c) }
+        addPileRoutes(to: &router)
     }
 
     // MARK: Shared steps
@@ -103,21 +119,38 @@ public final class StackService: Sendable {
     /// `operation` may decode the rest of the request against the current state (for
     /// example to merge a PATCH); it must apply at most one model operation.
     ///
+    /// Every change gets a transition plan, from a capture of the stack taken just before
+    /// it: `targets` names the rows the change will touch (nil: the capture keeps the whole
+    /// stack, see `TransitionCapture`). The answer carries the plan when `animation` asks.
+    ///
     /// The request itself is journaled (replaying it rebuilds the state) with the events it
-    /// answers with, durably, before the answer is sent.
-    func mutate(_ context: RequestContext, snapshot: Bool = false,
+    /// answers with and its plan, durably, before the answer is sent.
+    func mutate(_ context: RequestContext, snapshot: Bool = false, animation: AnimationRequest = AnimationRequest(),
+                targets: ((ScrollStack) throws(APIError) -> [String])? = nil,
                 _ operation: (inout ScrollStack, _ revision: Int) throws(APIError) -> OperationResult) throws(APIError) -> HTTPResponse {
         let entry = try store.entry(context.parameter("stack"))
-        return try entry.write({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> OperationResult in
+        return try entry.write({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> (OperationResult, TransitionPlan) in
+            // The path's row first: an unknown one is 404 whatever If-Match says (RFC 9110 §13.2.1).
             if context.parameters["row"] != nil || context.parameters["index"] != nil { _ = try pathRow(context, in: stack) }
             try context.checkIfMatch(revision)
-            return try operation(&stack, revision)
-        }, persist: { result, stack, revision throws(APIError) in
-            try journalMutation(entry.id, context.request, result, stack, revision, forceSnapshot: snapshot)
+            let capture = TransitionCapture(stack, targets: try targets?(stack))
+            let result = try operation(&stack, revision)
+            let plan = TransitionPlanner.plan(from: capture, to: stack, result: result, timing: animation.timing ?? .rows,
+                                              animated: animation.timing != nil)
+            return (result, plan)
+        }, persist: { planned, stack, revision throws(APIError) in
+            try journalMutation(entry.id, context.request, planned.0, stack, revision, forceSnapshot: snapshot,
+                                plan: ModelEncoding.plan(planned.1, revision: revision))
         }, restore: { () throws(APIError) in
             try reload(entry.id)
-        }, answer: { result, stack, revision in
-            .json(200, ModelEncoding.mutation(revision: revision, result, in: stack), revision: revision)
+        }, answer: { planned, stack, revision in
+            var answer = ModelEncoding.mutation(revision: revision, planned.0, in: stack)
+            if animation.answersPlan, case .object(var members) = answer {
+                let plan = ModelEncoding.plan(planned.1, revision: revision)
+                members["transition"] = animation.fps.map { ModelEncoding.sampled(plan, fps: $0) } ?? plan
+                answer = .object(members)
+            }
+            return .json(200, answer, revision: revision)
         })
     }
 

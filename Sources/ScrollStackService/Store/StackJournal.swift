@@ -48,6 +48,9 @@ public final class StackJournal: Sendable {
                 stack TEXT NOT NULL, revision INTEGER NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL,
                 body BLOB NOT NULL, events BLOB NOT NULL,
                 PRIMARY KEY (stack, revision));
+            CREATE TABLE IF NOT EXISTS plans (
+                stack TEXT NOT NULL, revision INTEGER NOT NULL, plan BLOB NOT NULL,
+                PRIMARY KEY (stack, revision));
             """)
         try migrateToRawPaths()
     }
@@ -70,6 +73,7 @@ public final class StackJournal: Sendable {
         try database.transaction { () throws(SQLiteError) in
             try database.query("DELETE FROM snapshots WHERE stack = ?", [.text(id)])
             try database.query("DELETE FROM mutations WHERE stack = ?", [.text(id)])
+            try database.query("DELETE FROM plans WHERE stack = ?", [.text(id)])
             try database.query("INSERT INTO snapshots (stack, revision, model) VALUES (?, 1, ?)", [.text(id), .blob(model)])
         }
         snapshotRevisions.withLock { $0[id] = 1 }
@@ -82,12 +86,17 @@ public final class StackJournal: Sendable {
         return revision - last >= max(snapshotInterval, rowCount / 8)
     }
 
-    /// Records an acknowledged mutation, with a snapshot of the result when one is due. Older
-    /// snapshots stay: they serve reads of past revisions.
-    func recordMutation(id: String, revision: Int, method: String, path: String, body: [UInt8], events: [UInt8], snapshot: [UInt8]?) throws(SQLiteError) {
+    /// Records an acknowledged mutation, with a snapshot of the result when one is due, and
+    /// its transition plan when given (in the same transaction). Older snapshots stay: they
+    /// serve reads of past revisions.
+    func recordMutation(id: String, revision: Int, method: String, path: String, body: [UInt8], events: [UInt8], snapshot: [UInt8]?,
+                        plan: [UInt8]? = nil) throws(SQLiteError) {
         try database.transaction { () throws(SQLiteError) in
             try database.query("INSERT INTO mutations (stack, revision, method, path, body, events) VALUES (?, ?, ?, ?, ?, ?)",
                                [.text(id), .integer(Int64(revision)), .text(method), .text(path), .blob(body), .blob(events)])
+            if let plan {
+                try database.query("INSERT INTO plans (stack, revision, plan) VALUES (?, ?, ?)", [.text(id), .integer(Int64(revision)), .blob(plan)])
+            }
             if let snapshot {
                 try database.query("INSERT INTO snapshots (stack, revision, model) VALUES (?, ?, ?)",
                                    [.text(id), .integer(Int64(revision)), .blob(snapshot)])
@@ -100,6 +109,7 @@ public final class StackJournal: Sendable {
         try database.transaction { () throws(SQLiteError) in
             try database.query("DELETE FROM snapshots WHERE stack = ?", [.text(id)])
             try database.query("DELETE FROM mutations WHERE stack = ?", [.text(id)])
+            try database.query("DELETE FROM plans WHERE stack = ?", [.text(id)])
         }
         snapshotRevisions.withLock { $0[id] = nil }
     }

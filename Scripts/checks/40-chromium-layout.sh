@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Content measurement against a real browser: random content trees from a fixed seed, laid
+# out by scrollstackd (?content=frames) and, as the CSS of Docs/Semantics.md, by Debian's
+# headless chromium (Playwright) with the same font files; every box within 1/64 pt and
+# every text node with the same line count. See chromium_layout.py and chromium_text.py.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SUDO=$( [ "$(id -u)" = 0 ] || echo sudo )
+if [ ! -x /usr/bin/chromium ]; then
+    $SUDO apt-get -o DPkg::Lock::Timeout=900 update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=900 install -y -qq chromium
+fi
+[ -x /usr/bin/chromium ] || { echo "skipped: chromium cannot be installed here"; exit 0; }
+Scripts/pip-install.sh
+binary=.build/debug/scrollstackd
+[ -x "$binary" ] || swift build --product scrollstackd
+SEED=${CHROMIUM_LAYOUT_SEED:-20261123}
+timeout 600 python3 Scripts/checks/chromium_layout.py --binary "$binary" --seed "$SEED" --cases 1500 --text "$@"

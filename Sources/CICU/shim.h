@@ -1,0 +1,38 @@
+#ifndef CICU_SHIM_H
+#define CICU_SHIM_H
+#include <unicode/ubrk.h>
+#include <unicode/uscript.h>
+
+/* ICU renames its C functions per version (ubrk_open_72 …) with macros Swift cannot see
+   through; these wrappers call them by their stable names. */
+
+/** A line break iterator (UAX #14, CSS's default strictness) over `text`, or NULL. */
+static inline UBreakIterator *scrollstack_line_breaker(const UChar *text, int32_t length, UErrorCode *status) {
+    return ubrk_open(UBRK_LINE, "en", text, length, status);
+}
+
+/** Points `iterator` at new text (kept by the caller while iterating). */
+static inline void scrollstack_set_text(UBreakIterator *iterator, const UChar *text, int32_t length, UErrorCode *status) {
+    ubrk_setText(iterator, text, length, status);
+}
+
+/** The next break opportunity, or UBRK_DONE (-1). */
+static inline int32_t scrollstack_next_break(UBreakIterator *iterator) {
+    return ubrk_next(iterator);
+}
+
+static inline void scrollstack_close_breaker(UBreakIterator *iterator) {
+    ubrk_close(iterator);
+}
+/** The script of `c` (USCRIPT_COMMON, USCRIPT_INHERITED, USCRIPT_LATIN …). */
+static inline int32_t scrollstack_script(UChar32 c) {
+    UErrorCode status = U_ZERO_ERROR;
+    UScriptCode code = uscript_getScript(c, &status);
+    return U_FAILURE(status) ? USCRIPT_COMMON : (int32_t)code;
+}
+
+/** The ISO 15924 code of `script` ("Latn"), or NULL. */
+static inline const char *scrollstack_script_tag(int32_t script) {
+    return uscript_getShortName((UScriptCode)script);
+}
+#endif

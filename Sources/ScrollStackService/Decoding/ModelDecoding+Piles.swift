@@ -1,0 +1,83 @@
+import Jansson
+import ScrollStackCore
+import ScrollStackTransitions
+
+extension ModelDecoding {
+    /// The read-only members a pile's view has in answers; accepted and ignored on input.
+    static let pileViewKeys = ["id", "controller", "view", "index", "active", "frame", "alpha", "translate", "scale"]
+
+    /// `{"id"?, "controller" | "view"}`; without an id, `makeID` supplies one. `props` may
+    /// nest at most `maxDepth` deep.
+    static func pileView(_ object: ObjectReader, maxDepth: Int, makeID: () -> String) throws(APIError) -> PileView {
+        let id = try object.optional("id").map { f throws(APIError) in try f.string() } ?? makeID()
+        guard !id.isEmpty else { throw .invalid(object.path.isEmpty ? "id" : object.path + ".id", "must not be empty") }
+        let content = try rowContent(object, maxDepth: maxDepth)
+        if content.typeName.isEmpty {
+            let kind = object.has("controller") ? "controller" : "view"
+            throw .invalid((object.path.isEmpty ? "" : object.path + ".") + kind + ".type", "must not be empty")
+        }
+        return PileView(id: id, content: content)
+    }
+
+    /// `{"x"?, "y"?, "width", "height"}`, each finite; sizes 0…1e9, origins within ±1e9.
+    static func bounds(_ field: Field) throws(APIError) -> Rect {
+        let object = try field.object()
+        try object.allowOnly(["x", "y", "width", "height"])
+        var values: [Double] = []
+        for key in ["x", "y", "width", "height"] {
+            let f = key == "width" || key == "height" ? try object.required(key) : try object.optional(key)
+            let value = try f?.double() ?? 0
+            let size = key == "width" || key == "height"
+            guard value.isFinite, size ? (0...1e9).contains(value) : abs(value) <= 1e9 else {
+                throw .invalid(field.childPath(key), size ? "must be between 0 and 1000000000, got \(value)" : "must be within ±1000000000, got \(value)")
+            }
+            values.append(value)
+        }
+        return Rect(x: values[0], y: values[1], width: values[2], height: values[3])
+    }
+
+    /// `{"alpha", "insets", "offset", "relativeOffset", "scale", "translate"}` over `base`,
+    /// checked against `bounds`.
+    static func pileMetric(_ field: Field, base: PileMetric, bounds: Rect) throws(APIError) -> PileMetric {
+        let object = try field.object()
+        try object.allowOnly(["alpha", "insets", "offset", "relativeOffset", "scale", "translate"])
+        var metric = base
+        if let f = try object.optional("alpha") { metric.alpha = try f.double() }
+        if let f = try object.optional("insets") { metric.insets = try insets(f) }
+        if let f = try object.optional("offset") { metric.offset = try point(f, base: .zero) }
+        if let f = try object.optional("relativeOffset") { metric.relativeOffset = try point(f, base: .zero) }
+        if let f = try object.optional("scale") { metric.scale = try f.double() }
+        if let f = try object.optional("translate") { metric.translate = try point(f, base: .zero) }
+        if let (member, message) = metric.violation(in: bounds) { throw .invalid(field.childPath(member), message) }
+        return metric
+    }
+
+    /// `{"leading", "active", "trailing"}`, each over Pile's default for that position.
+    static func pileMetrics(_ field: Field, bounds: Rect) throws(APIError) -> PileMetrics {
+        let object = try field.object()
+        try object.allowOnly(["leading", "active", "trailing"])
+        var metrics = PileMetrics()
+        if let f = try object.optional("leading") { metrics.leading = try pileMetric(f, base: .leading, bounds: bounds) }
+        if let f = try object.optional("active") { metrics.active = try pileMetric(f, base: .active, bounds: bounds) }
+        if let f = try object.optional("trailing") { metrics.trailing = try pileMetric(f, base: .trailing, bounds: bounds) }
+        return metrics
+    }
+
+    /// A pile plan as `ModelEncoding.pilePlan` wrote it, or nil.
+    static func storedPilePlan(_ json: JSON) -> PilePlan? {
+        guard let timing = json["timing"].flatMap(storedTiming), let views = json["views"]?.arrayValue else { return nil }
+        var motions: [PileMotion] = []
+        for view in views {
+            guard let id = view["id"]?.stringValue, let role = view["role"]?.stringValue.flatMap(PileMotion.Role.init(rawValue:)),
+                  let from = view["from"].flatMap(storedPileState), let to = view["to"].flatMap(storedPileState) else { return nil }
+            motions.append(PileMotion(id: id, role: role, removed: view["removed"]?.boolValue ?? false, from: from, to: to))
+        }
+        return PilePlan(animated: json["animated"]?.boolValue ?? false, timing: timing, motions: motions)
+    }
+
+    static func storedPileState(_ json: JSON) -> PileViewState? {
+        guard let frame = json["frame"].flatMap(storedRect), let alpha = json["alpha"]?.doubleValue,
+              let translate = json["translate"].flatMap(storedPoint), let scale = json["scale"]?.doubleValue else { return nil }
+        return PileViewState(frame: frame, alpha: alpha, translate: translate, scale: scale)
+    }
+}

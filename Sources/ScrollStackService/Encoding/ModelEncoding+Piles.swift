@@ -1,0 +1,83 @@
+import Jansson
+import ScrollStackCore
+import ScrollStackTransitions
+
+extension ModelEncoding {
+    static func pileMetric(_ m: PileMetric) -> JSON {
+        .object(JSONObject([
+            ("alpha", .number(m.alpha)), ("insets", insets(m.insets)), ("offset", point(m.offset)),
+            ("relativeOffset", point(m.relativeOffset)), ("scale", .number(m.scale)), ("translate", point(m.translate)),
+        ]))
+    }
+
+    static func pileState(_ s: PileViewState) -> [(String, JSON)] {
+        [("frame", rect(s.frame)), ("alpha", computed(s.alpha)), ("translate", .object(JSONObject([("x", computed(s.translate.x)), ("y", computed(s.translate.y))]))),
+         ("scale", computed(s.scale))]
+    }
+
+    /// A pile as GET answers it: settings, the active view's id, and the views bottom to top;
+    /// the active (top) view also carries its frame, alpha and transform at rest.
+    static func pile(id: String, revision: Int, _ pile: Pile) -> JSON {
+        var views: [JSON] = []
+        for (index, view) in pile.views.enumerated() {
+            // A view's descriptor is written as a row's content is.
+            guard case .object(var object) = row(Row(id: view.id, content: view.content, size: .fixed(0)), index: index) else { continue }
+            var members: [(String, JSON)] = [("id", .string(view.id)), ("index", .integer(Int64(index)))]
+            for key in ["controller", "view"] { if let value = object[key] { members.append((key, value)) } }
+            let isActive = index == pile.views.count - 1
+            members.append(("active", .bool(isActive)))
+            if isActive { members += pileState(pile.metrics.active.state(in: pile.bounds)) }
+            object = JSONObject(members)
+            views.append(.object(object))
+        }
+        return .object(JSONObject([
+            ("id", .string(id)), ("revision", .integer(Int64(revision))), ("bounds", rect(pile.bounds)),
+            ("metrics", .object(JSONObject([("leading", pileMetric(pile.metrics.leading)), ("active", pileMetric(pile.metrics.active)),
+                                            ("trailing", pileMetric(pile.metrics.trailing))]))),
+            ("animation", .object(JSONObject([("duration", .number(pile.animation.duration)), ("delay", .number(pile.animation.delay)),
+                                              ("damping", .number(pile.animation.damping)), ("initialVelocity", .number(pile.animation.initialVelocity))]))),
+            ("active", pile.active.map { .string($0.id) } ?? .null),
+            ("views", .array(views)),
+        ]))
+    }
+
+    static func pileEvent(_ event: PileEvent) -> JSON {
+        switch event {
+        case .viewPushed(let id, let index):
+            .object(JSONObject([("type", "viewPushed"), ("id", .string(id)), ("index", .integer(Int64(index)))]))
+        case .viewPopped(let id, let index):
+            .object(JSONObject([("type", "viewPopped"), ("id", .string(id)), ("index", .integer(Int64(index)))]))
+        case .viewsSet(let count):
+            .object(JSONObject([("type", "viewsSet"), ("count", .integer(Int64(count)))]))
+        case .viewUpdated(let id, let index):
+            .object(JSONObject([("type", "viewUpdated"), ("id", .string(id)), ("index", .integer(Int64(index)))]))
+        case .activeChanged(let from, let to):
+            .object(JSONObject([("type", "activeChanged"), ("from", from.map(JSON.string) ?? .null), ("to", to.map(JSON.string) ?? .null)]))
+        }
+    }
+
+    static func pilePlan(_ plan: PilePlan, revision: Int) -> JSON {
+        .object(JSONObject([
+            ("revision", .integer(Int64(revision))), ("animated", .bool(plan.animated)), ("timing", timing(plan.timing)),
+            ("views", .array(plan.motions.map { m in
+                .object(JSONObject([
+                    ("id", .string(m.id)), ("role", .string(m.role.rawValue)), ("removed", .bool(m.removed)),
+                    ("from", .object(JSONObject(pileState(m.from)))), ("to", .object(JSONObject(pileState(m.to)))),
+                ]))
+            })),
+        ]))
+    }
+
+    /// A pile plan (as encoded) with `fps` and `keyframes`, sampled from the encoded plan.
+    static func sampledPilePlan(_ plan: JSON, fps: Int) -> JSON {
+        guard case .object(var object) = plan, let decoded = ModelDecoding.storedPilePlan(plan) else { return plan }
+        object["fps"] = .integer(Int64(fps))
+        object["keyframes"] = .array(decoded.keyframes(fps: fps).map { frame in
+            .object(JSONObject([
+                ("time", computed(frame.time)), ("progress", computed(frame.progress)),
+                ("views", .array(frame.views.map { .object(JSONObject([("id", .string($0.id))] + pileState($0.state))) })),
+            ]))
+        })
+        return .object(object)
+    }
+}

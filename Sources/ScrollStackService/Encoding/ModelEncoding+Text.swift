@@ -1,0 +1,37 @@
+import Jansson
+import ScrollStackCore
+import ScrollStackText
+
+extension ModelEncoding {
+    /// A text node's members, as the request gives them (defaults written out).
+    static func text(_ t: TextContent) -> [(String, JSON)] {
+        var members: [(String, JSON)] = [
+            ("text", .string(t.text)),
+            ("font", .object(JSONObject([
+                ("family", .string(t.font.family)), ("size", .number(t.font.size)),
+                ("weight", .integer(Int64(t.font.weight))), ("style", .string(t.font.style.rawValue)),
+            ]))),
+        ]
+        if let lineHeight = t.lineHeight { members.append(("lineHeight", .number(lineHeight))) }
+        members.append(("letterSpacing", .number(t.letterSpacing)))
+        if let maxLines = t.maxLines { members.append(("maxLines", .integer(Int64(maxLines)))) }
+        members.append(("align", .string(t.alignment.rawValue)))
+        return members
+    }
+
+    /// `GET /v1/fonts`: every family with its faces, and the aliases.
+    static func fonts(_ catalog: FontCatalog) -> JSON {
+        let families = catalog.allFamilies.map { family, faces in
+            JSON.object(JSONObject([
+                ("family", .string(family)),
+                ("faces", .array(catalog.matchable(faces).map { face in
+                    .object(JSONObject([("weight", .integer(Int64(face.weight))), ("style", .string(face.style.rawValue))]))
+                })),
+            ]))
+        }
+        let aliases = FontCatalog.aliases.sorted { $0.key < $1.key }.filter { catalog.faces(of: $0.key) != nil }.map { alias, family in
+            JSON.object(JSONObject([("alias", .string(alias)), ("family", .string(family))]))
+        }
+        return .object(JSONObject([("families", .array(families)), ("aliases", .array(aliases))]))
+    }
+}

@@ -1,0 +1,343 @@
+import Jansson
+import Logging
+import MicroHTTP
+import ScrollStackCore
+import ScrollStackText
+import ScrollStackTransitions
+
+extension StackService {
+    /// Piles share the stacks' journal under this prefix (stack ids cannot contain ':').
+    static let pileJournalPrefix = "pile:"
+
+    static func addPileRoutes(to router: inout Router<Handler>) {
+        router.add("GET", "/v1/piles") { s, c in try s.listPiles(c) }
+        router.add("POST", "/v1/piles") { s, c in try s.createPile(c) }
+        router.add("GET", "/v1/piles/{pile}") { s, c in try s.getPile(c) }
+        router.add("DELETE", "/v1/piles/{pile}") { s, c in try s.deletePile(c) }
+        router.add("POST", "/v1/piles/{pile}/push") { s, c in try s.pushView(c) }
+        router.add("POST", "/v1/piles/{pile}/pop") { s, c in try s.popView(c) }
+        router.add("POST", "/v1/piles/{pile}/set") { s, c in try s.setViews(c) }
+        router.add("POST", "/v1/piles/{pile}/update") { s, c in try s.updateView(c) }
+        router.add("GET", "/v1/piles/{pile}/events") { s, c in try s.pileHistory(c) }
+        router.add("GET", "/v1/piles/{pile}/transitions/{revision}") { s, c in try s.pileTransition(c) }
+    }
+
+    // MARK: Resource
+
+    /// `GET /v1/piles`: `[{id, revision, viewCount, active}]`, ordered by id.
+    func listPiles(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        var items: [JSON] = []
+        for entry in piles.all() {
+            items.append(try entry.read { pile, revision throws(APIError) in
+                .object(JSONObject([("id", .string(entry.id)), ("revision", .integer(Int64(revision))),
+                                    ("viewCount", .integer(Int64(pile.views.count))), ("active", pile.active.map { .string($0.id) } ?? .null)]))
+            })
+        }
+        return .json(200, .array(items))
+    }
+
+    /// `POST /v1/piles`: `{id?, bounds, metrics?, animation?, views?}`; 201 with the pile.
+    func createPile(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        let body = try c.jsonObject()
+        let id: String
+        if let f = try body.optional("id") {
+            id = try f.string()
+            try Self.checkStackID(id, field: f.path)
+        } else {
+            id = "p-" + Self.makeStackID(isTaken: piles.contains).dropFirst(2)
+        }
+        let pile = try decodePile(body, id: id)
+        try piles.insert(PileEntry(id: id, pile: pile))
+        do {
+            try journal?.recordCreation(id: Self.pileJournalPrefix + id, model: Self.pileSnapshot(id: id, revision: 1, pile))
+        } catch {
+            piles.remove(id)
+            throw .storageFailed("\(error)")
+        }
+        return .json(201, ModelEncoding.pile(id: id, revision: 1, pile), revision: 1, headers: [("Location", "/v1/piles/\(id)")])
+    }
+
+    /// Decodes a create body (or a snapshot: read-only members are accepted and ignored).
+    func decodePile(_ body: ObjectReader, id: String) throws(APIError) -> Pile {
+        try body.allowOnly(["id", "revision", "bounds", "metrics", "animation", "active", "views"])
+        let bounds = try ModelDecoding.bounds(try body.required("bounds"))
+        let metrics = try body.optional("metrics").map { f throws(APIError) in try ModelDecoding.pileMetrics(f, bounds: bounds) } ?? PileMetrics()
+        var animation = AnimationTiming.pile
+        if let f = try body.optional("animation") {
+            guard let timing = try ModelDecoding.timing(f, defaults: .pile) else {
+                throw .invalid(f.path, "a pile's default animation is an object (or true for Pile's defaults)")
+            }
+            animation = timing
+        }
+        var views: [PileView] = []
+        if let f = try body.optional("views") {
+            for (i, field) in try f.array().enumerated() {
+                let object = try field.object()
+                try object.allowOnly(ModelDecoding.pileViewKeys)
+                views.append(try ModelDecoding.pileView(object, maxDepth: limits.maxJSONDepth) { Self.makeViewID(pile: id, revision: 1, attempt: i) })
+            }
+        }
+        do throws(PileError) { return try Pile(bounds: bounds, metrics: metrics, animation: animation, views: views) } catch { throw APIError(error) }
+    }
+
+    /// `GET /v1/piles/{pile}`: the pile; 304 for an `If-None-Match` naming its revision.
+    func getPile(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        let entry = try piles.entry(c.parameter("pile"))
+        return try entry.read { pile, revision throws(APIError) in
+            if c.isNotModified(revision) { return HTTPResponse(status: 304, headers: [("ETag", "\"\(revision)\"")]) }
+            return .json(200, ModelEncoding.pile(id: entry.id, revision: revision, pile), revision: revision)
+        }
+    }
+
+    /// `DELETE /v1/piles/{pile}`: 204. Honours `If-Match`.
+    func deletePile(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        let entry = try piles.entry(c.parameter("pile"))
+        try entry.delete(check: { revision throws(APIError) in try c.checkIfMatch(revision) },
+                         remove: { () throws(APIError) in
+                             do { try journal?.recordDeletion(id: Self.pileJournalPrefix + entry.id) } catch { throw .storageFailed("\(error)") }
+                             piles.remove(entry.id)
+                         })
+        hub.closeAll(Self.pileJournalPrefix + entry.id)
+        return HTTPResponse(status: 204)
+    }
+
+    // MARK: Operations
+
+    /// `POST …/push`: `{id?, controller | view, animation?, fps?}`.
+    func pushView(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery(["fps"])
+        let (reader, animation) = try pileBody(c)
+        guard let body = reader else { throw .unsupportedMediaType(nil) }
+        try body.allowOnly(["id", "controller", "view"] + ModelDecoding.animationKeys)
+        return try mutatePile(c, animation: animation) { pile, revision throws(APIError) in
+            let view = try ModelDecoding.pileView(body, maxDepth: limits.maxJSONDepth) {
+                var attempt = 0
+                while true {
+                    let id = Self.makeViewID(pile: c.parameter("pile"), revision: revision + 1, attempt: attempt)
+                    if !pile.views.contains(where: { $0.id == id }) { return id }
+                    attempt += 1
+                }
+            }
+            do throws(PileError) { return try pile.push(view) } catch { throw APIError(error) }
+        }
+    }
+
+    /// `POST …/pop`: an optional body `{animation?, fps?}`.
+    func popView(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery(["fps"])
+        let (body, animation) = try pileBody(c, optional: true)
+        try body?.allowOnly(ModelDecoding.animationKeys)
+        return try mutatePile(c, animation: animation) { pile, _ throws(APIError) in
+            do throws(PileError) { return try pile.pop() } catch { throw APIError(error) }
+        }
+    }
+
+    /// `POST …/set`: `{views: [...], animation?, fps?}` replaces every view.
+    func setViews(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery(["fps"])
+        let (reader, animation) = try pileBody(c)
+        guard let body = reader else { throw .unsupportedMediaType(nil) }
+        try body.allowOnly(["views"] + ModelDecoding.animationKeys)
+        let fields = try body.required("views").array()
+        return try mutatePile(c, animation: animation) { pile, revision throws(APIError) in
+            var views: [PileView] = []
+            for (i, field) in fields.enumerated() {
+                let object = try field.object()
+                try object.allowOnly(["id", "controller", "view"])
+                views.append(try ModelDecoding.pileView(object, maxDepth: limits.maxJSONDepth) { Self.makeViewID(pile: c.parameter("pile"), revision: revision + 1, attempt: i) })
+            }
+            do throws(PileError) { return try pile.set(views) } catch { throw APIError(error) }
+        }
+    }
+
+    /// `POST …/update`: `{id?, controller | view}` changes a view's descriptor (default: the
+    /// active view's); nothing moves.
+    func updateView(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery(["fps"])
+        let (reader, animation) = try pileBody(c)
+        guard let body = reader else { throw .unsupportedMediaType(nil) }
+        try body.allowOnly(["id", "controller", "view"] + ModelDecoding.animationKeys)
+        let id = try body.optional("id").map { f throws(APIError) in try f.string() }
+        let content = try ModelDecoding.pileView(body, maxDepth: limits.maxJSONDepth) { "" }.content
+        return try mutatePile(c, animation: animation) { pile, _ throws(APIError) in
+            do throws(PileError) { return try pile.update(id, content: content) } catch { throw APIError(error) }
+        }
+    }
+
+    /// The body of a pile operation without `animation`/`fps`, and what they ask, over the
+    /// pile's own default animation. An optional body may be empty (nil).
+    func pileBody(_ c: RequestContext, optional: Bool = false) throws(APIError) -> (ObjectReader?, AnimationRequest) {
+        let defaults = try piles.entry(c.parameter("pile")).read { pile, _ throws(APIError) in pile.animation }
+        let body = optional && c.request.body.isEmpty ? nil : try c.jsonObject()
+        return try ModelDecoding.animation(body, c, defaults: defaults)
+    }
+
+    /// Applies one pile operation, journals it (request, events, plan) and answers
+    /// `{revision, pile, events, transition?}`; `If-Match` as for stacks.
+    func mutatePile(_ c: RequestContext, animation: AnimationRequest,
+                    _ operation: (inout Pile, Int) throws(APIError) -> PileChange) throws(APIError) -> HTTPResponse {
+        let entry = try piles.entry(c.parameter("pile"))
+        let key = Self.pileJournalPrefix + entry.id
+        return try entry.write({ (pile: inout Pile, revision: Int) throws(APIError) -> (PileChange, PilePlan) in
+            try c.checkIfMatch(revision)
+            let change = try operation(&pile, revision)
+            return (change, PilePlan(animated: animation.timing != nil, timing: animation.timing ?? pile.animation, motions: change.motions))
+        }, persist: { planned, pile, revision throws(APIError) in
+            guard let journal else { return }
+            let events = JSON.array(planned.0.events.map(ModelEncoding.pileEvent))
+            let due = journal.snapshotDue(id: key, revision: revision, rowCount: pile.views.count)
+            do {
+                try journal.recordMutation(id: key, revision: revision, method: c.request.method, path: c.request.path, body: c.request.body,
+                                           events: events.serialized(realPrecision: 17),
+                                           snapshot: due ? Self.pileSnapshot(id: entry.id, revision: revision, pile) : nil,
+                                           plan: ModelEncoding.pilePlan(planned.1, revision: revision).serialized(realPrecision: 17))
+            } catch {
+                logger.error("journal write failed for pile \(entry.id) at revision \(revision): \(error)")
+                throw .storageFailed("\(error)")
+            }
+            hub.publish(EventHub.message(revision: revision, events: events), to: key)
+        }, restore: { () throws(APIError) in
+            try reloadPile(entry.id)
+        }, answer: { planned, pile, revision in
+            var members: [(String, JSON)] = [
+                ("revision", .integer(Int64(revision))), ("pile", ModelEncoding.pile(id: entry.id, revision: revision, pile)),
+                ("events", .array(planned.0.events.map(ModelEncoding.pileEvent))),
+            ]
+            if animation.answersPlan {
+                let plan = ModelEncoding.pilePlan(planned.1, revision: revision)
+                members.append(("transition", animation.fps.map { ModelEncoding.sampledPilePlan(plan, fps: $0) } ?? plan))
+            }
+            return .json(200, .object(JSONObject(members)), revision: revision)
+        })
+    }
+
+    // MARK: History and plans
+
+    /// `GET /v1/piles/{pile}/events?after=&limit=`, or live with `Accept: text/event-stream`,
+    /// exactly as for stacks.
+    func pileHistory(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        let entry = try piles.entry(c.parameter("pile"))
+        let key = Self.pileJournalPrefix + entry.id
+        guard let journal else { throw .storageFailed("this service keeps no journal") }
+        if c.request.header("accept")?.contains("text/event-stream") == true {
+            try c.allowQuery(["after"])
+            let stream = HTTPStream()
+            try entry.read { _, revision throws(APIError) in
+                var after = try c.queryInt("after", in: 0...Int(Int32.max)) ?? revision
+                if let lastEventID = c.request.header("last-event-id") {
+                    guard let id = Int(Substring(lastEventID).trimmingSpaces), id >= 0 else {
+                        throw APIError(status: 400, code: "bad_header", message: "Last-Event-ID must be a revision, got \"\(lastEventID)\"", field: "Last-Event-ID")
+                    }
+                    after = id
+                }
+                while after < revision {
+                    let page: [(revision: Int, events: [UInt8])]
+                    do { page = try journal.events(id: key, after: after, limit: 1000) } catch { throw .storageFailed("\(error)") }
+                    guard let last = page.last else { break }
+                    for (eventRevision, blob) in page {
+                        stream.write(EventHub.message(revision: eventRevision, events: (try? JSON.parse(blob)) ?? .array([])))
+                    }
+                    after = last.revision
+                }
+                hub.subscribe(stream, to: key)
+            }
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")], stream: stream)
+        }
+        try c.allowQuery(["after", "limit"])
+        let after = try c.queryInt("after", in: 0...Int(Int32.max)) ?? 0
+        let limit = try c.queryInt("limit", in: 1...1000) ?? 100
+        let revision = try entry.read { _, revision throws(APIError) in revision }
+        let stored: [(revision: Int, events: [UInt8])]
+        do { stored = try journal.events(id: key, after: after, limit: limit) } catch { throw .storageFailed("\(error)") }
+        var events: [JSON] = []
+        for (eventRevision, blob) in stored {
+            for case .object(var event) in (try? JSON.parse(blob))?.arrayValue ?? [] {
+                event["revision"] = .integer(Int64(eventRevision))
+                events.append(.object(event))
+            }
+        }
+        return .json(200, .object(JSONObject([("revision", .integer(Int64(revision))), ("events", .array(events))])), revision: revision)
+    }
+
+    /// `GET /v1/piles/{pile}/transitions/{revision}?fps=N`: the plan kept with that change.
+    func pileTransition(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery(["fps"])
+        let (_, animation) = try ModelDecoding.animation(nil, c, defaults: .pile)
+        let entry = try piles.entry(c.parameter("pile"))
+        let current = try entry.read { _, revision throws(APIError) in revision }
+        let text = c.parameter("revision")
+        guard let revision = Int(text), (1...current).contains(revision) else {
+            throw APIError(status: 404, code: "revision_not_found", message: "the pile's revisions are 1…\(current); \"\(text)\" is not one of them", field: "revision")
+        }
+        guard revision > 1 else {
+            throw APIError(status: 404, code: "transition_not_found", message: "revision 1 created the pile: no change led to it", field: "revision")
+        }
+        guard let journal else { throw .storageFailed("this service keeps no journal") }
+        let stored: [UInt8]?
+        do { stored = try journal.plan(id: Self.pileJournalPrefix + entry.id, revision: revision) } catch { throw .storageFailed("\(error)") }
+        guard let stored, let plan = try? JSON.parse(stored) else {
+            throw APIError(status: 404, code: "transition_not_found", message: "no plan was kept for revision \(revision)", field: "revision")
+        }
+        guard let fps = animation.fps else { return .json(200, plan, revision: revision) }
+        guard let decoded = ModelDecoding.storedPilePlan(plan) else { throw .storageFailed("the plan of revision \(revision) does not decode") }
+        let frames = KeyframeSampler.times(decoded.timing, fps: fps).count
+        guard frames <= AnimationRequest.maxFrames else {
+            throw .badQuery("fps", "sampling this spring at \(fps) fps gives \(frames) keyframes, more than \(AnimationRequest.maxFrames)")
+        }
+        return .json(200, ModelEncoding.sampledPilePlan(plan, fps: fps), revision: revision)
+    }
+
+    // MARK: Durability
+
+    static func pileSnapshot(id: String, revision: Int, _ pile: Pile) -> [UInt8] {
+        ModelEncoding.pile(id: id, revision: revision, pile).serialized(realPrecision: 17)
+    }
+
+    /// A view id: `v-` and 12 hex digits derived from the pile, the revision being made and a
+    /// counter, so a replay generates the same ids.
+    static func makeViewID(pile: String, revision: Int, attempt: Int) -> String {
+        var ids = RowIDGenerator(stack: "pile:\(pile)#\(attempt)", revision: revision)
+        return "v-" + ids.next { _ in false }.dropFirst(2)
+    }
+
+    /// Rebuilds journaled piles (their snapshot, then their mutations replayed through the
+    /// same handlers) into the store. Returns how many.
+    func restorePiles(_ stored: [StackJournal.StoredStack]) throws -> Int {
+        for item in stored {
+            let (pile, revision) = try Self.rebuildPile(item, logger: logger, measurer: measurer, fonts: fonts)
+            try piles.insert(PileEntry(id: String(item.id.dropFirst(Self.pileJournalPrefix.count)), pile: pile, revision: revision))
+        }
+        return stored.count
+    }
+
+    func reloadPile(_ id: String) throws(APIError) -> (Pile, Int) {
+        do {
+            guard let journal, let stored = try journal.load(only: Self.pileJournalPrefix + id).first else { throw APIError.pileNotFound(id) }
+            return try Self.rebuildPile(stored, logger: logger, measurer: measurer, fonts: fonts)
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw .storageFailed("\(error)")
+        }
+    }
+
+    static func rebuildPile(_ stored: StackJournal.StoredStack, logger: Logger, measurer: any ContentMeasuring, fonts: FontCatalog) throws -> (Pile, Int) {
+        let id = String(stored.id.dropFirst(pileJournalPrefix.count))
+        let scratch = StackService(logger: logger, journalOrNone: nil, limits: .replay, measurer: measurer, fonts: fonts)
+        guard let object = try JSON.parse(stored.snapshot).objectValue else { throw APIError.storageFailed("snapshot of pile \(id) is not an object") }
+        let pile = try scratch.decodePile(ObjectReader(object: object, path: ""), id: id)
+        try scratch.piles.insert(PileEntry(id: id, pile: pile, revision: stored.snapshotRevision))
+        for mutation in stored.mutations {
+            let response = scratch.handle(HTTPRequest(method: mutation.method, path: mutation.path,
+                                                      headers: [("content-type", "application/json")], body: mutation.body))
+            guard response.status == 200, response.header("etag") == "\"\(mutation.revision)\"" else {
+                throw APIError.storageFailed("replaying revision \(mutation.revision) of pile \(id) answered \(response.status)")
+            }
+        }
+        return try scratch.piles.entry(id).read { pile, revision throws(APIError) in (pile, revision) }
+    }
+}

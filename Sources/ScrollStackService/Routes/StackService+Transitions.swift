@@ -1,0 +1,57 @@
+import Jansson
+import MicroHTTP
+import ScrollStackCore
+import ScrollStackTransitions
+
+extension StackService {
+    /// A mutation's JSON body without `animation`/`fps`, and what those ask (row defaults).
+    func animatedBody(_ c: RequestContext) throws(APIError) -> (ObjectReader, AnimationRequest) {
+        let (body, animation) = try ModelDecoding.animation(try c.jsonObject(), c, defaults: .rows)
+        return (body ?? ObjectReader(object: JSONObject(), path: ""), animation)
+    }
+
+    /// The animation of a mutation that takes no body of its own (DELETE): an optional JSON
+    /// body with `animation` and `fps` only, and `?fps=`.
+    func animationOnly(_ c: RequestContext) throws(APIError) -> AnimationRequest {
+        let body = c.request.body.isEmpty ? nil : try c.jsonObject()
+        try body?.allowOnly(ModelDecoding.animationKeys)
+        return try ModelDecoding.animation(body, c, defaults: .rows).1
+    }
+
+    /// The targets of a change to the row the path names.
+    func pathTarget(_ c: RequestContext) -> (ScrollStack) throws(APIError) -> [String] {
+        { stack throws(APIError) in [try self.pathRow(c, in: stack).row.id] }
+    }
+
+    /// `GET /v1/stacks/{stack}/transitions/{revision}?fps=N`: the plan kept with the change
+    /// that made `revision` (2…current; revision 1 created the stack), with keyframes at N
+    /// frames per second when asked.
+    func transition(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery(["fps"])
+        let (_, animation) = try ModelDecoding.animation(nil, c, defaults: .rows)
+        let text = c.parameter("revision")
+        let entry = try store.entry(c.parameter("stack"))
+        let current = try entry.read { _, revision throws(APIError) in revision }
+        guard let revision = Int(text), (1...current).contains(revision) else {
+            throw APIError(status: 404, code: "revision_not_found", message: "the stack's revisions are 1…\(current); \"\(text)\" is not one of them", field: "revision")
+        }
+        guard revision > 1 else {
+            throw APIError(status: 404, code: "transition_not_found", message: "revision 1 created the stack: no change led to it", field: "revision")
+        }
+        guard let journal else { throw .storageFailed("this service keeps no journal") }
+        let stored: [UInt8]?
+        do { stored = try journal.plan(id: entry.id, revision: revision) } catch { throw .storageFailed("\(error)") }
+        guard let stored, let plan = try? JSON.parse(stored) else {
+            throw APIError(status: 404, code: "transition_not_found", message: "no plan was kept for revision \(revision)", field: "revision")
+        }
+        if let fps = animation.fps {
+            guard let decoded = ModelDecoding.storedPlan(plan) else { throw .storageFailed("the plan of revision \(revision) does not decode") }
+            let frames = KeyframeSampler.times(decoded.timing, fps: fps).count
+            guard frames <= AnimationRequest.maxFrames else {
+                throw .badQuery("fps", "sampling this spring at \(fps) fps gives \(frames) keyframes, more than \(AnimationRequest.maxFrames)")
+            }
+            return .json(200, ModelEncoding.sampled(plan, fps: fps), revision: revision)
+        }
+        return .json(200, plan, revision: revision)
+    }
+}

@@ -1,0 +1,129 @@
+import CFreeType
+import ScrollStackCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The fonts a text engine can use: every face of every font file (`.ttf`, `.otf`, `.ttc`,
+/// `.otc`) in some folders, grouped by family (family names compare case-insensitively).
+public struct FontCatalog: Sendable {
+    /// Debian's fonts-inter and fonts-dejavu-core folders.
+    public static let defaultDirectories = ["/usr/share/fonts/opentype/inter", "/usr/share/fonts/truetype/dejavu"]
+    /// Short names for families (alias → family): "DejaVu" is DejaVu Sans.
+    public static let aliases = ["DejaVu": "DejaVu Sans"]
+
+    /// Every face, by lower-cased family name, in path order.
+    let families: [String: [FontFace]]
+
+    /// Reads every font file in `directories` (files in name order; a folder that doesn't
+    /// exist is skipped; a file FreeType cannot open is skipped).
+    ///
+    /// - Complexity: O(files), each opened once per face.
+    public init(directories: [String]) {
+        var library: FT_Library?
+        guard FT_Init_FreeType(&library) == 0, let library else {
+            families = [:]
+            return
+        }
+        defer { FT_Done_FreeType(library) }
+        var found: [String: [FontFace]] = [:]
+        for directory in directories {
+            for path in Self.fontFiles(in: directory) {
+                for face in Self.faces(in: path, library: library) {
+                    found[face.family.lowercased(), default: []].append(face)
+                }
+            }
+        }
+        families = found
+    }
+
+    /// The families, each with its faces, sorted by name; aliases are not listed here.
+    public var allFamilies: [(family: String, faces: [FontFace])] {
+        families.values.compactMap { faces in faces.first.map { ($0.family, faces) } }.sorted { $0.family < $1.family }
+    }
+
+    /// The faces of `family` (or of the family it is an alias of), or nil.
+    public func faces(of family: String) -> [FontFace]? {
+        let key = family.lowercased()
+        if let faces = families[key] { return faces }
+        return Self.aliases.first { $0.key.lowercased() == key }.flatMap { families[$0.value.lowercased()] }
+    }
+
+    /// The face CSS font matching (CSS Fonts 4, §5.2) picks for `request` among the family's:
+    /// width first (normal, then narrower, then wider), then style (italic → italic, oblique,
+    /// normal; oblique → oblique, italic, normal; normal → normal, oblique, italic), then
+    /// weight (400–500: up to 500 ascending, then below descending, then above 500 ascending;
+    /// below 400: below descending, then above ascending; above 500: above ascending, then
+    /// below descending). nil when the family is unknown. O(faces).
+    public func match(_ request: FontRequest) -> FontFace? {
+        guard var candidates = faces(of: request.family).map(matchable), !candidates.isEmpty else { return nil }
+        let order: [FontRequest.Style]
+        switch request.style {
+        case .italic: order = [.italic, .oblique, .normal]
+        case .oblique: order = [.oblique, .italic, .normal]
+        case .normal: order = [.normal, .oblique, .italic]
+        }
+        let style = order.first { s in candidates.contains { $0.style == s } }!
+        candidates = candidates.filter { $0.style == style }
+        let w = request.weight
+        func rank(_ face: FontFace) -> (Int, Int) {
+            let f = face.weight
+            if (400...500).contains(w) {
+                if f >= w && f <= 500 { return (0, f - w) }
+                if f < w { return (1, w - f) }
+                return (2, f - w)
+            }
+            if w < 400 { return f <= w ? (0, w - f) : (1, f - w) }
+            return f >= w ? (0, f - w) : (1, w - f)
+        }
+        return candidates.min { rank($0) < rank($1) }
+    }
+
+    /// The faces of one width among `faces`, the one CSS matching prefers for a normal
+    /// `font-stretch`: normal, else the widest narrower one, else the narrowest wider one.
+    public func matchable(_ faces: [FontFace]) -> [FontFace] {
+        let widths = faces.map(\.widthClass)
+        guard let width = widths.filter({ $0 <= 5 }).max() ?? widths.min() else { return [] }
+        return faces.filter { $0.widthClass == width }
+    }
+
+    /// The font files directly in `directory`, in name order.
+    static func fontFiles(in directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let lower = name.lowercased()
+            if [".ttf", ".otf", ".ttc", ".otc"].contains(where: lower.hasSuffix) { names.append(name) }
+        }
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        return names.sorted().map { base + $0 }
+    }
+
+    /// Every face of the file at `path`.
+    static func faces(in path: String, library: FT_Library) -> [FontFace] {
+        var first: FT_Face?
+        guard FT_New_Face(library, path, 0, &first) == 0, let first else { return [] }
+        let count = first.pointee.num_faces
+        FT_Done_Face(first)
+        var faces: [FontFace] = []
+        for index in 0..<max(1, count) {
+            var face: FT_Face?
+            guard FT_New_Face(library, path, index, &face) == 0, let face else { continue }
+            defer { FT_Done_Face(face) }
+            guard face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0, let name = face.pointee.family_name else { continue }
+            var weight = 400
+            var widthClass = 5
+            if let table = FT_Get_Sfnt_Table(face, FT_SFNT_OS2) {
+                let os2 = table.assumingMemoryBound(to: TT_OS2.self).pointee
+                if os2.usWeightClass >= 1 && os2.usWeightClass <= 1000 { weight = Int(os2.usWeightClass) }
+                if os2.usWidthClass >= 1 && os2.usWidthClass <= 9 { widthClass = Int(os2.usWidthClass) }
+            }
+            let italic = face.pointee.style_flags & FT_Long(FT_STYLE_FLAG_ITALIC) != 0
+            faces.append(FontFace(path: path, index: index, family: String(cString: name), weight: weight,
+                                  style: italic ? .italic : .normal, widthClass: widthClass))
+        }
+        return faces
+    }
+}

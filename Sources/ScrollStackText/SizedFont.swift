@@ -1,0 +1,96 @@
+import CFreeType
+import CHarfBuzz
+
+/// One face at one size, set up the way Chromium (Skia + HarfBuzz, Linux) sets it up:
+/// HarfBuzz shapes at a scale of size × 65536 (16.16 positions, so kerning and other GPOS
+/// adjustments keep their fractions), while each glyph's advance comes from FreeType at a char
+/// size of the size in 26.6: the unhinted `linearHoriAdvance` (16.16), as Skia reports it with
+/// subpixel positioning.
+///
+/// Used only under the engine's lock (HarfBuzz fonts and FreeType faces are not thread-safe).
+final class SizedFont: @unchecked Sendable {
+    let size: Double
+    /// CSS `line-height: normal`: round(ascent) + round(descent) + round(line gap), each
+    /// from the face's metrics scaled to the size in single precision, as Chromium's
+    /// `SimpleFontData` computes it.
+    let normalLineHeight: Double
+    private let ftFace: FT_Face
+    /// Kept alive as long as the face.
+    private let library: FreeTypeLibrary
+    private(set) var hbFont: OpaquePointer!
+    private var advances: [UInt32: Int32] = [:]
+
+    /// Font functions that take every glyph's advance from FreeType and everything else from
+    /// the parent (HarfBuzz's own OpenType functions).
+    /// Immutable once made, so shared by every font (HarfBuzz reference-counts it).
+    nonisolated(unsafe) private static let funcs: OpaquePointer = {
+        let funcs = hb_font_funcs_create()!
+        hb_font_funcs_set_glyph_h_advance_func(funcs, { _, data, glyph, _ in
+            Unmanaged<SizedFont>.fromOpaque(data!).takeUnretainedValue().linearAdvance(glyph)
+        }, nil, nil)
+        hb_font_funcs_make_immutable(funcs)
+        return funcs
+    }()
+
+    init?(face: FontFace, size: Double, library: FreeTypeLibrary) {
+        var ft: FT_Face?
+        guard let handle = library.handle, FT_New_Face(handle, face.path, face.index, &ft) == 0, let ft else { return nil }
+        guard FT_Set_Char_Size(ft, 0, FT_F26Dot6((size * 64).rounded(.towardZero)), 72, 72) == 0,
+              let blob = hb_blob_create_from_file_or_fail(face.path) else {
+            FT_Done_Face(ft)
+            return nil
+        }
+        self.size = size
+        self.library = library
+        ftFace = ft
+        normalLineHeight = Self.normalLineHeight(ft, size: size)
+        let hbFace = hb_face_create(blob, UInt32(face.index))
+        hb_blob_destroy(blob)
+        let parent = hb_font_create(hbFace)
+        hb_face_destroy(hbFace)
+        let scale = Int32(clamping: Int64((size * 65536).rounded(.towardZero)))
+        hb_font_set_scale(parent, scale, scale)
+        hbFont = hb_font_create_sub_font(parent)
+        hb_font_destroy(parent)
+        hb_font_set_funcs(hbFont, Self.funcs, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    deinit {
+        hb_font_destroy(hbFont)
+        FT_Done_Face(ftFace)
+    }
+
+    /// The glyph's unhinted advance in 16.16, cached. O(1) after the first load.
+    func linearAdvance(_ glyph: UInt32) -> Int32 {
+        if let known = advances[glyph] { return known }
+        var advance: Int32 = 0
+        if FT_Load_Glyph(ftFace, glyph, Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)) == 0 {
+            advance = Int32(clamping: ftFace.pointee.glyph.pointee.linearHoriAdvance)
+        }
+        advances[glyph] = advance
+        return advance
+    }
+
+    /// Skia's ascent, descent and leading (OS/2 typographic metrics when the font sets
+    /// USE_TYPO_METRICS, otherwise FreeType's, i.e. hhea's), each rounded half up.
+    private static func normalLineHeight(_ face: FT_Face, size: Double) -> Double {
+        var ascender = Float(face.pointee.ascender)
+        var descender = Float(face.pointee.descender)
+        var height = Float(face.pointee.height)
+        if let table = FT_Get_Sfnt_Table(face, FT_SFNT_OS2) {
+            let os2 = table.assumingMemoryBound(to: TT_OS2.self).pointee
+            if os2.version != 0xFFFF && os2.fsSelection & (1 << 7) != 0 {
+                ascender = Float(os2.sTypoAscender)
+                descender = Float(os2.sTypoDescender)
+                height = Float(os2.sTypoAscender) - Float(os2.sTypoDescender) + Float(os2.sTypoLineGap)
+            }
+        }
+        let units = Float(face.pointee.units_per_EM)
+        let s = Float(size)
+        let ascent = ascender / units * s
+        let descent = -descender / units * s
+        let gap = (height - ascender + descender) / units * s
+        func round(_ x: Float) -> Float { (x + 0.5).rounded(.down) }
+        return Double(round(ascent) + round(descent) + Swift.max(0, round(gap)))
+    }
+}

@@ -1,0 +1,50 @@
+/// When and how a transition moves: a delay, then one spring carrying every property from its
+/// start to its end value (see ``Spring`` for the physics).
+public struct AnimationTiming: Sendable, Hashable {
+    /// The spring's response in seconds (> 0): the period of its undamped oscillation.
+    public var duration: Double
+    /// Seconds before the motion starts (≥ 0).
+    public var delay: Double
+    /// The damping ratio, in (0, 1]: 1 is critically damped (no overshoot).
+    public var damping: Double
+    /// The starting speed, in distances (the whole change) per second, as UIKit's
+    /// `initialSpringVelocity`.
+    public var initialVelocity: Double
+
+    public init(duration: Double, delay: Double = 0, damping: Double, initialVelocity: Double = 0) {
+        self.duration = duration
+        self.delay = delay
+        self.damping = damping
+        self.initialVelocity = initialVelocity
+    }
+
+    /// `ScrollStackAnimationInfo`'s defaults: 0.25 s, no delay, damping 0.8.
+    public static let rows = AnimationTiming(duration: 0.25, damping: 0.8)
+    /// Pile's `DefaultAnimationMetric`: 0.6 s, no delay, damping 0.6, velocity 0.
+    public static let pile = AnimationTiming(duration: 0.6, damping: 0.6)
+
+    /// The first rule the timing breaks, as (member, message), or nil when it is valid.
+    /// Durations and delays are bounded to an hour, the velocity to ±1000.
+    public var violation: (member: String, message: String)? {
+        if !duration.isFinite || duration <= 0 || duration > 3600 {
+            return ("duration", "must be greater than 0 and at most 3600 seconds, got \(Self.text(duration))")
+        }
+        if !delay.isFinite || delay < 0 || delay > 3600 { return ("delay", "must be between 0 and 3600 seconds, got \(Self.text(delay))") }
+        if !damping.isFinite || damping <= 0 || damping > 1 { return ("damping", "must be in (0, 1], got \(Self.text(damping))") }
+        if !initialVelocity.isFinite || abs(initialVelocity) > 1000 {
+            return ("initialVelocity", "must be within ±1000, got \(Self.text(initialVelocity))")
+        }
+        return nil
+    }
+
+    /// The spring this timing describes.
+    public var spring: Spring { Spring(response: duration, dampingRatio: damping, initialVelocity: initialVelocity) }
+
+    /// When the motion has come to rest, counted from the start (delay included).
+    public var restTime: Double { delay + spring.settleTime }
+
+    /// A number as a client wrote it: `0`, not `0.0`.
+    static func text(_ value: Double) -> String {
+        value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+    }
+}

@@ -1,0 +1,49 @@
+import ScrollStackCore
+
+/// Samples transitions at a frame rate: the times `0, 1/fps, 2/fps, …` before rest, then
+/// the rest time itself, where every property has its end value.
+public enum KeyframeSampler {
+    /// The sample times of `timing` at `fps` frames per second.
+    public static func times(_ timing: AnimationTiming, fps: Int) -> [Double] {
+        let rest = timing.restTime
+        var times: [Double] = []
+        var frame = 0
+        while Double(frame) / Double(fps) < rest {
+            times.append(Double(frame) / Double(fps))
+            frame += 1
+        }
+        times.append(rest)
+        return times
+    }
+
+    /// The spring's progress at each time (0 during the delay).
+    public static func progress(_ timing: AnimationTiming, at times: [Double]) -> [Double] {
+        let moving = times.filter { $0 >= timing.delay }.map { $0 - timing.delay }
+        let sampled = timing.spring.progress(at: moving)
+        return Array(repeating: 0, count: times.count - moving.count) + sampled
+    }
+
+    /// Every frame of `plan` at `fps`. Frames, translations and scales follow the progress
+    /// linearly (overshooting with it); opacity is clamped to 0…1, as a screen draws it.
+    ///
+    /// - Complexity: O(frames × planned rows).
+    public static func sample(_ plan: TransitionPlan, fps: Int) -> [Keyframe] {
+        let times = times(plan.timing, fps: fps)
+        return zip(times, progress(plan.timing, at: times)).map { time, p in
+            Keyframe(time: time, progress: p, offset: lerp(plan.offset.from, plan.offset.to, p), rows: plan.rows.map { entry in
+                Keyframe.RowSample(id: entry.id, frame: lerp(entry.from.frame, entry.to.frame, p),
+                                   alpha: clampedLerp(entry.from.alpha, entry.to.alpha, p),
+                                   translate: lerp(entry.from.translate, entry.to.translate, p),
+                                   scale: lerp(entry.from.scale, entry.to.scale, p))
+            })
+        }
+    }
+
+    static func lerp(_ a: Double, _ b: Double, _ p: Double) -> Double { p == 1 ? b : a + (b - a) * p }
+    static func clampedLerp(_ a: Double, _ b: Double, _ p: Double) -> Double { Swift.min(1, Swift.max(0, lerp(a, b, p))) }
+    static func lerp(_ a: Point, _ b: Point, _ p: Double) -> Point { Point(x: lerp(a.x, b.x, p), y: lerp(a.y, b.y, p)) }
+    static func lerp(_ a: Rect, _ b: Rect, _ p: Double) -> Rect {
+        Rect(x: lerp(a.minX, b.minX, p), y: lerp(a.minY, b.minY, p), width: lerp(a.size.width, b.size.width, p),
+             height: lerp(a.size.height, b.size.height, p))
+    }
+}

@@ -1,0 +1,27 @@
+import ScrollStackCore
+
+/// The transition of one pile change: its timing and the views that move.
+public struct PilePlan: Sendable, Hashable {
+    public var animated: Bool
+    public var timing: AnimationTiming
+    public var motions: [PileMotion]
+
+    public init(animated: Bool, timing: AnimationTiming, motions: [PileMotion]) {
+        self.animated = animated
+        self.timing = timing
+        self.motions = motions
+    }
+
+    /// Every frame at `fps`, as ``KeyframeSampler`` samples row plans.
+    public func keyframes(fps: Int) -> [(time: Double, progress: Double, views: [(id: String, state: PileViewState)])] {
+        let times = KeyframeSampler.times(timing, fps: fps)
+        return zip(times, KeyframeSampler.progress(timing, at: times)).map { time, p in
+            (time, p, motions.map { m in
+                (m.id, PileViewState(frame: KeyframeSampler.lerp(m.from.frame, m.to.frame, p),
+                                     alpha: KeyframeSampler.clampedLerp(m.from.alpha, m.to.alpha, p),
+                                     translate: KeyframeSampler.lerp(m.from.translate, m.to.translate, p),
+                                     scale: KeyframeSampler.lerp(m.from.scale, m.to.scale, p)))
+            })
+        }
+    }
+}

@@ -9,27 +9,31 @@ public enum FieldPath {
     /// array, and at each object the longest key that fits the rest of the path wins.
     /// - Complexity: O(path length × members on the way).
     public static func resolve(_ path: String, in root: JSON) -> JSON? {
-        var rest = Substring(path)
+        // Bytes, not Characters: a key starting with a combining mark joins the dot before it.
+        var rest = Array(path.utf8)[...]
         var value = root
         var atStart = true
         while !rest.isEmpty {
-            if rest.first == "[", let array = value.arrayValue {
-                guard let close = rest.firstIndex(of: "]"), let index = Int(rest[rest.index(after: rest.startIndex)..<close]),
+            if rest.first == UInt8(ascii: "["), let array = value.arrayValue {
+                guard let close = rest.firstIndex(of: UInt8(ascii: "]")),
+                      let index = Int(String(decoding: rest[(rest.startIndex + 1)..<close], as: UTF8.self)),
                       array.indices.contains(index) else { return nil }
                 value = array[index]
-                rest = rest[rest.index(after: close)...]
+                rest = rest[(close + 1)...]
             } else {
                 if !atStart {
-                    guard rest.first == "." else { return nil }
+                    guard rest.first == UInt8(ascii: ".") else { return nil }
                     rest = rest.dropFirst()
                 }
                 guard let object = value.objectValue else { return nil }
                 let fitting = object.filter { key, _ in
-                    rest.hasPrefix(key) && (rest.count == key.count || [".", "["].contains(rest.dropFirst(key.count).first))
+                    let key = key.utf8
+                    return rest.starts(with: key)
+                        && (rest.count == key.count || [UInt8(ascii: "."), UInt8(ascii: "[")].contains(rest.dropFirst(key.count).first))
                 }
-                guard let (key, member) = fitting.max(by: { $0.key.count < $1.key.count }) else { return nil }
+                guard let (key, member) = fitting.max(by: { $0.key.utf8.count < $1.key.utf8.count }) else { return nil }
                 value = member
-                rest = rest.dropFirst(key.count)
+                rest = rest.dropFirst(key.utf8.count)
             }
             atStart = false
         }
@@ -38,7 +42,7 @@ public enum FieldPath {
 
     /// The path of the container holding what `path` names: `a.b` → `a`, `a[3]` → `a`, `b` → "".
     public static func parent(_ path: String) -> String {
-        guard let cut = path.lastIndex(where: { $0 == "." || $0 == "[" }) else { return "" }
-        return String(path[..<cut])
+        guard let cut = path.utf8.lastIndex(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "[") }) else { return "" }
+        return String(decoding: path.utf8[..<cut], as: UTF8.self)
     }
 }

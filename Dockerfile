@@ -13,7 +13,7 @@ FROM ${BUILD_IMAGE} AS build
 # Unpinned on purpose: Debian stable's security updates replace these exact versions.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd-dev libjansson-dev libsqlite3-dev pkg-config libharfbuzz-dev libfreetype-dev libicu-dev \
+    && apt-get install -y --no-install-recommends libmicrohttpd-dev libjansson-dev libsqlite3-dev zlib1g-dev pkg-config libharfbuzz-dev libfreetype-dev libicu-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # SwiftPM checks the path of every target in Package.swift, even when it builds one product:
@@ -42,7 +42,8 @@ USER 10001:10001
 VOLUME ["/data"]
 EXPOSE 8080
 # Every option can also come from the environment as SCROLLSTACK_<OPTION> (README.md); the
-# command line wins.
+# command line wins. Listening on every interface, give it access tokens:
+# SCROLLSTACK_TOKENS="TOKEN write,TOKEN read" or SCROLLSTACK_TOKEN_FILE=/run/secrets/tokens.
 ENV SCROLLSTACK_HOST=0.0.0.0 \
     SCROLLSTACK_PORT=8080 \
     SCROLLSTACK_DATA_DIR=/data

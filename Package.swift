@@ -39,6 +39,11 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .systemLibrary(
             name: "CMicroHTTPD",
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
@@ -52,6 +57,7 @@ let package = Package(
         .target(name: "Jansson", dependencies: ["CJansson"]),
         .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "Zlib", dependencies: ["CZlib"]),
 
         // The text engine: fonts (FreeType), shaping (HarfBuzz), line breaking (ICU), behind
         // the core's TextMeasuring protocol.
@@ -61,7 +67,7 @@ let package = Package(
         .target(
             name: "ScrollStackService",
             dependencies: [
-                "ScrollStackCore", "ScrollStackPaging", "ScrollStackTransitions", "ScrollStackText", "Jansson", "MicroHTTP", "SQLite",
+                "ScrollStackCore", "ScrollStackPaging", "ScrollStackTransitions", "ScrollStackText", "Jansson", "MicroHTTP", "SQLite", "Zlib",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -92,10 +98,11 @@ let package = Package(
         .testTarget(name: "ScrollStackTransitionsTests", dependencies: ["ScrollStackTransitions", "ScrollStackCore"]),
         .testTarget(name: "JanssonTests", dependencies: ["Jansson"]),
         .testTarget(name: "ScrollStackTextTests", dependencies: ["ScrollStackText", "ScrollStackCore"]),
+        .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient"]),
         .testTarget(
             name: "ScrollStackServiceTests",
-            dependencies: ["ScrollStackService", "ScrollStackCore", "Jansson", "MicroHTTP", "TestHTTPClient"]
+            dependencies: ["ScrollStackService", "ScrollStackCore", "Jansson", "MicroHTTP", "TestHTTPClient", "Zlib"]
         ),
     ]
 )

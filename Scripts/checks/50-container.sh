@@ -106,8 +106,8 @@ if [ ! -x "$binary" ]; then
     fail "no binary: cannot check the runtime stage's libraries"
     finish
 fi
-runtime=$(stage runtime | grep 'apt-get install' | grep -o 'lib[a-z0-9.+-]*[0-9]' | sort -u)
-base="libc6 libgcc-s1 libstdc++6"   # in debian:bookworm-slim already
+runtime=$(stage runtime | grep 'apt-get install' | grep -o 'lib[a-z0-9.+-]*[0-9][a-z]*' | sort -u)
+base="libc6 libgcc-s1 libstdc++6 zlib1g"   # in debian:bookworm-slim already (zlib1g: dpkg, which is essential, depends on it)
 closure=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances \
     $runtime 2>/dev/null | grep -E '^[a-z0-9]' | sort -u)
 echo "runtime stage installs: $(echo $runtime)"

@@ -89,11 +89,16 @@ public struct MenuSettings: Sendable, Hashable {
     /// nil: hidden.
     public var border: Border?
     public var position: Position
+    /// The title font of items that are not selected (measured by `sizeToFit`, `selfSizing`).
+    public var font: FontRequest
+    /// The title font of the selected item: its measured width is the item's selected width.
+    public var selectedFont: FontRequest
 
     public init(itemSize: ItemSize = .sizeToFit(minWidth: 150, height: 40), itemSpacing: Double = 0, itemLabelSpacing: Double = 20,
                 insets: EdgeInsets = .zero, horizontalAlignment: HorizontalAlignment = .left,
                 selectedScrollPosition: ScrollPosition = .preferCentered, indicator: Indicator? = Indicator(),
-                border: Border? = Border(), position: Position = .top) {
+                border: Border? = Border(), position: Position = .top, font: FontRequest = .menuTitle,
+                selectedFont: FontRequest = .menuTitle) {
         self.itemSize = itemSize
         self.itemSpacing = itemSpacing
         self.itemLabelSpacing = itemLabelSpacing
@@ -103,6 +108,8 @@ public struct MenuSettings: Sendable, Hashable {
         self.indicator = indicator
         self.border = border
         self.position = position
+        self.font = font
+        self.selectedFont = selectedFont
     }
 
     /// The menu's height: the items' height plus the top and bottom insets.
@@ -132,5 +139,7 @@ public struct MenuSettings: Sendable, Hashable {
             try Check.length(border.height, field + ".border.height")
             try Check.insets(border.insets, field + ".border.insets")
         }
+        try font.validate(field + ".font")
+        try selectedFont.validate(field + ".selectedFont")
     }
 }

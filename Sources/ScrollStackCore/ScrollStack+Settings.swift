@@ -12,7 +12,10 @@ extension ScrollStack {
     public mutating func update(_ change: SettingsChange) throws(StackError) -> OperationResult {
         let new = change.applied(to: settings)
         try new.validate()
-        if new.menu != settings.menu { try checkTitles(rows, menu: new.menu, field: { _ in "menu.itemSize" }) }
+        if new.menu != settings.menu {
+            try checkMenuFonts(new.menu)
+            try checkTitles(rows, menu: new.menu, field: { _ in "menu.itemSize" })
+        }
         let old = settings
         let before = self.before
         settings = new

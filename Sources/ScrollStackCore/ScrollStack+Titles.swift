@@ -12,8 +12,18 @@ extension ScrollStack {
         for (i, row) in rows.enumerated() {
             guard let title = row.title, let text = title.text, title.width == nil else { continue }
             throw .invalid(
-                "the menu sizes items to their titles (\(menu.itemSize.modeName)) and this server cannot measure text yet: the title \"\(text)\" of row \"\(row.id)\" needs its item width in points (title.width)",
+                "the menu sizes items to their titles (\(menu.itemSize.modeName)) and this stack has no text measurer: the title \"\(text)\" of row \"\(row.id)\" needs its item width in points (title.width)",
                 field: field(i))
+        }
+    }
+
+    /// With a title measurer, the menu's `font` and `selectedFont` must be fonts it has
+    /// (`menu.font.family`, `menu.selectedFont.family`, the message listing what there is).
+    /// Without one, fonts are kept as given and never used. O(1).
+    func checkMenuFonts(_ menu: MenuSettings?) throws(StackError) {
+        guard let menu, let titleMeasurer else { return }
+        for (font, name) in [(menu.font, "font"), (menu.selectedFont, "selectedFont")] {
+            if let reason = titleMeasurer.unavailable(font) { throw .invalid(reason, field: "menu.\(name).family") }
         }
     }
 }

@@ -15,7 +15,8 @@ public struct ScrollStack: Sendable {
     /// rows not in here were offscreen, hidden or not yet seen.
     var visibleStates: [String: Visibility] = [:]
     let measurer: any ContentMeasuring
-    /// Measures menu titles; nil until a text engine supplies one (see `checkTitles`).
+    /// Measures menu titles (the service plugs its text engine in); without one, titled rows
+    /// must give their item widths (see `checkTitles`).
     public let titleMeasurer: (any TitleMeasuring)?
 
     /// A stack holding `rows` in order. Initial visibility is recorded without events.
@@ -27,6 +28,7 @@ public struct ScrollStack: Sendable {
         self.settings = settings
         self.measurer = measurer
         self.titleMeasurer = titleMeasurer
+        try checkMenuFonts(settings.menu)
         try Self.validateNewRows(rows, field: "rows", existing: nil)
         try checkTitles(rows, field: { "rows[\($0)].title.width" })
         try checkMeasurable(rows, field: "rows")

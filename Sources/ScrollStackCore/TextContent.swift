@@ -28,9 +28,7 @@ public struct TextContent: Sendable, Hashable {
 
     /// Checks every number; `field` is the path of the node. O(1).
     func validate(_ field: String) throws(StackError) {
-        try Check.length(font.size, field + ".font.size")
-        guard font.size > 0 && font.size <= 10_000 else { throw .invalid("must be greater than 0 and at most 10000", field: field + ".font.size") }
-        guard (1...1000).contains(font.weight) else { throw .invalid("must be 1…1000", field: field + ".font.weight") }
+        try font.validate(field + ".font")
         if let lineHeight { try Check.length(lineHeight, field + ".lineHeight") }
         guard letterSpacing.isFinite, abs(letterSpacing) <= 10_000 else { throw .invalid("must be a finite number within ±10000", field: field + ".letterSpacing") }
         if let maxLines, maxLines < 1 { throw .invalid("must be at least 1", field: field + ".maxLines") }

@@ -31,24 +31,25 @@ public struct MenuLayout: Sendable, Hashable {
     public var selected: Int?
 
     /// Each entry's width when normal and when selected, before `sizeToFit` stretches them:
-    /// the title's `width` when given; else `fixed` width; else the measured title plus
-    /// `itemLabelSpacing` on both sides (at least `minWidth` for `sizeToFit`); else, with no
-    /// title to measure, `minWidth` or `estimatedWidth`. The selected width is the title's
-    /// `selectedWidth`, or the normal width. O(items).
+    /// the title's `width` when given; else `fixed` width; else the title measured in the
+    /// menu's `font` plus `itemLabelSpacing` on both sides (at least `minWidth` for
+    /// `sizeToFit`); else, with no title or no measurer, `minWidth` or `estimatedWidth`. The
+    /// selected width is the title's `selectedWidth`; else, for a measured title, the title
+    /// measured in `selectedFont` by the same rule; else the normal width. O(items).
     public static func naturalWidths(_ entries: [Entry], _ menu: MenuSettings, measurer: (any TitleMeasuring)?) -> [(normal: Double, selected: Double)] {
         entries.map { entry in
-            var width: Double
-            if let explicit = entry.title?.width {
-                width = explicit
-            } else {
-                let measured = entry.title?.text.flatMap { text in measurer.map { $0.width(of: text) + 2 * menu.itemLabelSpacing } }
+            if let explicit = entry.title?.width { return (explicit, entry.title?.selectedWidth ?? explicit) }
+            let text = entry.title?.text
+            func width(_ font: FontRequest) -> Double {
+                let measured = text.flatMap { text in measurer.map { $0.width(of: text, font: font) + 2 * menu.itemLabelSpacing } }
                 switch menu.itemSize {
-                case .fixed(let fixed, _): width = fixed
-                case .sizeToFit(let minWidth, _): width = Swift.max(minWidth, measured ?? minWidth)
-                case .selfSizing(let estimated, _): width = measured ?? estimated
+                case .fixed(let fixed, _): return fixed
+                case .sizeToFit(let minWidth, _): return Swift.max(minWidth, measured ?? minWidth)
+                case .selfSizing(let estimated, _): return measured ?? estimated
                 }
             }
-            return (width, entry.title?.selectedWidth ?? width)
+            let normal = width(menu.font)
+            return (normal, entry.title?.selectedWidth ?? width(menu.selectedFont))
         }
     }
 

@@ -33,10 +33,10 @@ struct HealthCheck: ParsableCommand {
     }
 
     func run() throws {
-        let address = switch server.host {
+        let address = switch server.listenHost {
         case "0.0.0.0": "127.0.0.1"
         case "::": "::1"
-        default: server.host
+        default: server.listenHost
         }
         let url = "http://\(address.contains(":") ? "[\(address)]" : address):\(server.port)/healthz"
         do {

@@ -30,8 +30,8 @@ struct ScrollStackDaemon: ParsableCommand {
         subcommands: [HealthCheck.self]
     )
 
-    @Option(help: "The address to listen on (IPv4 or IPv6 literal; 0.0.0.0 for every interface).")
-    var host = "127.0.0.1"
+    @Option(help: "The address to listen on (IPv4 or IPv6 literal; 0.0.0.0 for every interface). Default: 127.0.0.1 (loopback only).")
+    var host: String?
 
     @Option(help: "The TCP port to listen on (0 picks a free one, logged at start).")
     var port = 8080
@@ -74,6 +74,18 @@ struct ScrollStackDaemon: ParsableCommand {
     @Flag(help: "Keep stacks in memory only: nothing survives a restart (for tests and throwaway use).")
     var inMemory = false
 
+    @Option(help: "An origin browsers may call the API from (repeatable): '*' (the default: every origin, 'null' included) or scheme://host[:port] or null.")
+    var corsOrigin: [String] = []
+
+    @Option(help: "A file of access tokens, one 'TOKEN read' or 'TOKEN write' per line; then every /v1 request needs Authorization: Bearer TOKEN.")
+    var tokenFile: String?
+
+    @Option(help: "An access token and its scope, 'TOKEN read' or 'TOKEN write' (repeatable; added to --token-file's). Meant for SCROLLSTACK_TOKENS='TOKEN write,TOKEN read' in containers: on a command line, other users of the machine can read it.")
+    var tokens: [String] = []
+
+    /// The address listened on: `--host`, or loopback.
+    var listenHost: String { host ?? "127.0.0.1" }
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard threads >= 1 && threads <= 64 else { throw ValidationError("--threads must be 1…64") }
@@ -87,6 +99,7 @@ struct ScrollStackDaemon: ParsableCommand {
         }
         guard streamHeartbeat >= 1 else { throw ValidationError("--stream-heartbeat must be at least 1 second") }
         guard streamIdleTimeout >= 1 else { throw ValidationError("--stream-idle-timeout must be at least 1 second") }
+        _ = try CORSPolicy(origins: corsOrigin)
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -128,9 +141,18 @@ struct ScrollStackDaemon: ParsableCommand {
             logger.critical("cannot open the database in \(dataDir): \(error)")
             throw ExitCode.failure
         }
+        let access: AccessTokens
+        do {
+            access = try Self.loadTokens(file: tokenFile, inline: tokens)
+        } catch {
+            logger.critical("cannot read the access tokens: \(error)")
+            throw ExitCode.failure
+        }
         let fonts = FontCatalog(directories: FontCatalog.defaultDirectories + fontDir)
         logger.info("fonts: \(fonts.allFamilies.map(\.family).joined(separator: ", "))")
         let service = StackService(logger: logger, journal: journal, limits: ServiceLimits(maxJSONDepth: maxJSONDepth), fonts: fonts)
+        let edge = ServiceEdge(service: service, cors: try CORSPolicy(origins: corsOrigin), tokens: access)
+        let host = listenHost
         let started = DispatchTime.now().uptimeNanoseconds
         do {
             let count = try service.restore()
@@ -150,8 +172,8 @@ struct ScrollStackDaemon: ParsableCommand {
                 streamHeartbeat: Double(streamHeartbeat), streamIdleTimeout: Double(streamIdleTimeout),
                 requestDeadline: Double(requestDeadline), connectionsPerAddress: connectionsPerAddress
             ),
-            handler: { service.handle($0) },
-            errorResponder: { service.respond(to: $0, failure: $1) }
+            handler: { edge.handle($0) },
+            errorResponder: { edge.respond(to: $0, failure: $1) }
         )
         server.requestObserver = { request, response, microseconds in
             logger.info("\(request.summary) \(response.status) \(microseconds)µs")
@@ -162,12 +184,44 @@ struct ScrollStackDaemon: ParsableCommand {
             logger.critical("cannot start: \(error)")
             throw ExitCode.failure
         }
-        logger.notice("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)")
+        let address = "http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)"
+        if !access.isEmpty {
+            logger.notice("listening on \(address) (access: \(access.count) tokens; every /v1 request needs Authorization: Bearer TOKEN)")
+        } else if self.host == nil {
+            logger.notice("listening on \(address) (access: no tokens, so loopback only; anyone on this machine can read and change every stack; give --token-file, or --host to listen elsewhere)")
+        } else {
+            logger.notice("listening on \(address)")
+            logger.warning("access: no tokens; anyone who can reach \(address) can read and change every stack")
+        }
 
         var received: Int32 = 0
         sigwait(&signals, &received)
         logger.notice("signal \(received): stopping; requests in flight finish first")
         server.stop()
         logger.notice("stopped")
+    }
+
+    /// The tokens of `--token-file` and of `--tokens` (`SCROLLSTACK_TOKENS`). Errors name the
+    /// file or option and the entry, never a token.
+    static func loadTokens(file: String?, inline: [String]) throws -> AccessTokens {
+        var tokens = AccessTokens()
+        if let file {
+            guard let handle = fopen(file, "r") else {
+                throw AccessTokens.ConfigurationError(message: "cannot open --token-file \(file): \(String(cString: strerror(errno)))")
+            }
+            defer { fclose(handle) }
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = fread(&buffer, 1, buffer.count, handle)
+                if count == 0 { break }
+                bytes += buffer[0..<count]
+            }
+            tokens = try AccessTokens(lines: String(decoding: bytes, as: UTF8.self), source: file)
+        }
+        if !inline.isEmpty {
+            tokens = tokens.merging(try AccessTokens(lines: inline.joined(separator: "\n"), source: "--tokens (SCROLLSTACK_TOKENS)"))
+        }
+        return tokens
     }
 }

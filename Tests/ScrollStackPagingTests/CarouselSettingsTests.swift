@@ -46,7 +46,7 @@ final class CarouselSettingsTests: XCTestCase {
         XCTAssertEqual(field { _ = try ScrollStack(settings: s) }, "pageIndicator.dotDiameter")
     }
 
-    func testTitlesNeedWidthsWhileTextCannotBeMeasured() throws {
+    func testTitlesNeedWidthsWithoutATitleMeasurer() throws {
         var s = settings(PagingSettings())
         s.menu = MenuSettings(itemSize: .sizeToFit(minWidth: 100, height: 40))
         let untitled = Carousel.row("a", 375)
@@ -72,7 +72,27 @@ final class CarouselSettingsTests: XCTestCase {
         XCTAssertEqual(other.settings.menu, fixed.menu)
 
         // With a measurer, titles need no width.
-        struct Measurer: TitleMeasuring { func width(of text: String) -> Double { 50 } }
+        struct Measurer: TitleMeasuring {
+            func width(of text: String, font: FontRequest) -> Double { 50 }
+            func unavailable(_ font: FontRequest) -> String? { font.family == "Inter" ? nil : "no font family \"\(font.family)\"" }
+        }
         XCTAssertNil(field { _ = try ScrollStack(settings: s, rows: [bare], titleMeasurer: Measurer()) })
+
+        // With a measurer, the menu's fonts must be ones it has; without, they are not used.
+        var unknown = s
+        unknown.menu?.selectedFont.family = "Nope"
+        XCTAssertEqual(field { _ = try ScrollStack(settings: unknown, rows: [bare], titleMeasurer: Measurer()) }, "menu.selectedFont.family")
+        XCTAssertNil(field { _ = try ScrollStack(settings: unknown, rows: [sized]) })
+        var measured = try ScrollStack(settings: s, rows: [bare], titleMeasurer: Measurer())
+        var toUnknown = SettingsChange()
+        toUnknown.menu = .some(MenuSettings(font: FontRequest(family: "Nope", size: 15)))
+        XCTAssertEqual(field { try measured.update(toUnknown) }, "menu.font.family")
+        XCTAssertEqual(measured.settings.menu, s.menu)
+        var badSize = s
+        badSize.menu?.font.size = 0
+        XCTAssertEqual(field { _ = try ScrollStack(settings: badSize, titleMeasurer: Measurer()) }, "menu.font.size")
+        badSize.menu?.font.size = 15
+        badSize.menu?.selectedFont.weight = 1001
+        XCTAssertEqual(field { _ = try ScrollStack(settings: badSize, titleMeasurer: Measurer()) }, "menu.selectedFont.weight")
     }
 }

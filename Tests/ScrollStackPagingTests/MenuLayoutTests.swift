@@ -4,9 +4,10 @@ import XCTest
 
 /// The paging menu's geometry (Parchment's layout), worked out by hand in the comments.
 final class MenuLayoutTests: XCTestCase {
-    /// Measures 10 points per character.
+    /// Measures 10 points per character, 12 in a bold (≥ 600) font.
     struct TenPerCharacter: TitleMeasuring {
-        func width(of text: String) -> Double { Double(text.count) * 10 }
+        func width(of text: String, font: FontRequest) -> Double { Double(text.count) * (font.weight >= 600 ? 12 : 10) }
+        func unavailable(_ font: FontRequest) -> String? { nil }
     }
 
     func entries(_ n: Int, titles: [RowTitle?] = []) -> [MenuLayout.Entry] {
@@ -77,6 +78,23 @@ final class MenuLayoutTests: XCTestCase {
         // Without a measurer the explicit width counts, else the estimate.
         XCTAssertEqual(widths(layout(MenuSettings(itemSize: .selfSizing(estimatedWidth: 90, height: 40)), 2,
                                      titles: [RowTitle(text: "Home", width: 70), nil], width: 100)), [70, 90])
+    }
+
+    func testSelectedFontGivesTheSelectedWidth() {
+        var menu = MenuSettings(itemSize: .selfSizing(estimatedWidth: 90, height: 40))
+        menu.selectedFont.weight = 700
+        let titles = [RowTitle(text: "Home"), RowTitle(text: "Sports and more"), RowTitle(text: "Kept", width: 70)]
+        // Normal: 4·10 + 40, 15·10 + 40; selected (bold, 12 per character): 4·12 + 40, 15·12 + 40.
+        let natural = MenuLayout.naturalWidths(entries(3, titles: titles), menu, measurer: TenPerCharacter())
+        XCTAssertEqual(natural.map(\.normal), [80, 190, 70])
+        XCTAssertEqual(natural.map(\.selected), [88, 220, 70], "an explicit width is kept when selected too")
+        // Item 0 selected at progress 0; halfway, item 0 shrinks and item 1 grows half-way.
+        XCTAssertEqual(widths(layout(menu, 3, titles: titles, progress: 0, measurer: TenPerCharacter())), [88, 190, 70])
+        XCTAssertEqual(widths(layout(menu, 3, titles: titles, progress: 0.5, measurer: TenPerCharacter())), [84, 205, 70])
+        XCTAssertEqual(widths(layout(menu, 3, titles: titles, progress: 1, measurer: TenPerCharacter())), [80, 220, 70])
+        // A title's selectedWidth wins over the measured one.
+        let given = MenuLayout.naturalWidths(entries(1, titles: [RowTitle(text: "Home", selectedWidth: 99)]), menu, measurer: TenPerCharacter())
+        XCTAssertEqual(given.map(\.selected), [99])
     }
 
     func testIndicatorInterpolation() {

@@ -153,26 +153,6 @@ final class CarouselEndpointTests: XCTestCase {
         assertError(vertical, 422, "invalid_value", "menu", "needs a horizontal stack; the axis is vertical")
     }
 
-    func testTitlesWithoutWidthsWhileTextCannotBeMeasured() throws {
-        try makeCarousel()
-        let why = "cannot measure text yet"
-        assertError(try patch(#"{"menu": {"itemSize": {"sizeToFit": {"minWidth": 80}}}}"#), 422, "invalid_value", "menu.itemSize", why)
-        assertError(try patch(#"{"menu": {"itemSize": {"selfSizing": {"estimatedWidth": 80}}}}"#), 422, "invalid_value", "menu.itemSize", why)
-        // Give every title a width, then switch: fine; a new bare title is refused on the row.
-        for id in ["p0", "p1", "p2", "p3", "p4"] {
-            XCTAssertEqual(try server.request("PATCH", "/v1/stacks/c/rows/\(id)", json: try j(#"{"title": {"text": "T", "width": 70}}"#)).status, 200)
-        }
-        XCTAssertEqual(try patch(#"{"menu": {"itemSize": {"sizeToFit": {"minWidth": 60}}}}"#).status, 200)
-        XCTAssertEqual(try server.request("GET", "/v1/stacks/c/layout")["menu.items[0].frame.width"], 75, "350 + 25/5 each")
-        let insert = try post("/v1/stacks/c/rows", #"{"rows": [{"id": "p5", "view": {"type": "Page"}, "size": {"fixed": 375}, "title": "Six"}]}"#)
-        assertError(insert, 422, "invalid_value", "rows[0].title.width", "\"Six\"")
-        assertError(try server.request("PATCH", "/v1/stacks/c/rows/p0", json: try j(#"{"title": "Bare"}"#)), 422, "invalid_value", "title.width", why)
-        assertError(try server.request("PUT", "/v1/stacks/c/rows/p0", json: try j(#"{"view": {"type": "Page"}, "size": {"fixed": 375}, "title": "Bare"}"#)),
-                    422, "invalid_value", "title.width", why)
-        let create = try server.request("POST", "/v1/stacks", json: try j(#"{"id": "t", "axis": "horizontal", "paging": true, "menu": true, "rows": [{"view": {"type": "P"}, "size": {"fixed": 9}, "title": "Hi"}]}"#))
-        assertError(create, 422, "invalid_value", "rows[0].title.width", "sizeToFit")
-    }
-
     func testSettle() throws {
         try makeCarousel()
         // Dry run: answers, changes nothing.
@@ -319,13 +299,17 @@ final class CarouselEndpointTests: XCTestCase {
             ("PATCH", "/v1/stacks/c/rows/p2", #"{"title": {"text": "Drei", "width": 120, "selectedWidth": 150}}"#),
             ("POST", "/v1/stacks/c/menu/select", #"{"row": "p3"}"#),
             ("PATCH", "/v1/stacks/c", #"{"pageIndicator": {"hidesForSinglePage": true, "inset": 12}}"#),
+            // Revision 7: titles measured by the text engine, in a bold selected font.
+            ("PATCH", "/v1/stacks/c", #"{"menu": {"itemSize": {"sizeToFit": {"minWidth": 0}}, "selectedFont": {"family": "Inter", "size": 15, "weight": "bold"}}}"#),
+            ("PATCH", "/v1/stacks/c", #"{"menu": {"itemSpacing": 2}}"#),
         ] {
             let response = try call(service, method, target, body)
             XCTAssertEqual(response.status, 200, String(decoding: response.body, as: UTF8.self))
         }
         let restarted = StackService(journal: try StackJournal(path: path, snapshotInterval: 2))
         XCTAssertEqual(try restarted.restore(), 1)
-        for target in ["/v1/stacks/c", "/v1/stacks/c/layout", "/v1/stacks/c/events", "/v1/stacks/c/layout?revision=3"] {
+        for target in ["/v1/stacks/c", "/v1/stacks/c/layout", "/v1/stacks/c/events", "/v1/stacks/c/layout?revision=3",
+                       "/v1/stacks/c/layout?revision=7"] {
             let before = String(decoding: try call(service, "GET", target).body, as: UTF8.self)
             XCTAssertEqual(String(decoding: try call(restarted, "GET", target).body, as: UTF8.self), before, target)
         }
@@ -333,5 +317,8 @@ final class CarouselEndpointTests: XCTestCase {
         XCTAssertEqual(stack["pageIndicator"]?["inset"], 12)
         XCTAssertEqual(stack["paging"]?["alignment"], "center")
         XCTAssertEqual(stack["offset"]?["x"], 1123, "page 3 centred on (4 + 375) / 2")
+        let layout = try JSON.parse(try call(restarted, "GET", "/v1/stacks/c/layout").body)
+        let one = layout["menu"]?["items"]?.arrayValue?.first?["frame"]?["width"]?.doubleValue ?? 0
+        XCTAssertTrue(one > 40 && one != 100, "the measured title \"One\" + 2·20, not the old fixed 100: \(one)")
     }
 }

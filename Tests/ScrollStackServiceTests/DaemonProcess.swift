@@ -56,7 +56,7 @@ final class DaemonProcess: @unchecked Sendable {  // output is guarded by the lo
     /// The port the daemon reports listening on (its log level must show notices).
     func port(seconds: Double = 20) throws -> Int {
         try waitFor("listening on", seconds: seconds)
-        guard let range = text.range(of: #"listening on http://[^ ]*:(\d+)"#, options: .regularExpression),
+        guard let range = text.range(of: #"listening on http://[^ \n]*:(\d+)"#, options: .regularExpression),
               let port = Int(text[range].split(separator: ":").last ?? "") else {
             throw DaemonError(message: "the daemon did not report its port: \(text)")
         }

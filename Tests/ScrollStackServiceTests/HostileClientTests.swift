@@ -130,11 +130,15 @@ final class HostileClientTests: XCTestCase {
     /// The batch route owns `rows/batch`: its methods only; and `Allow` on `/v1/stacks`
     /// is what Docs/API.md shows.
     func testAllowListsThePathsOwnMethods() throws {
-        for method in ["OPTIONS", "GET", "DELETE"] {
+        for method in ["GET", "DELETE"] {
             let reply = try server.request(method, "/v1/stacks/victim/rows/batch")
             XCTAssertEqual(reply.status, 405, method)
             XCTAssertEqual(reply.header("allow"), "POST", method)
         }
+        // OPTIONS is answered on every path (CORS preflights, issue 8), with the same methods.
+        let options = try server.request("OPTIONS", "/v1/stacks/victim/rows/batch")
+        XCTAssertEqual(options.status, 204)
+        XCTAssertEqual(options.header("allow"), "POST, OPTIONS")
         let stacks = try server.request("DELETE", "/v1/stacks")
         XCTAssertEqual(stacks.header("allow"), "GET, HEAD, POST")
         XCTAssertEqual(stacks["error.message"]?.stringValue, "DELETE is not allowed here; allowed: GET, HEAD, POST")

@@ -10,15 +10,17 @@ final class ServerHarness {
     let server: HTTPServer
     let service: StackService
 
-    init(service: StackService = StackService(), maxBodyBytes: Int = 1 << 20, connectionTimeout: Int = 30, threads: Int = 2, connectionLimit: Int = 64) throws {
+    init(service: StackService = StackService(), maxBodyBytes: Int = 1 << 20, connectionTimeout: Int = 30, threads: Int = 2, connectionLimit: Int = 64,
+         cors: CORSPolicy? = nil, tokens: AccessTokens = AccessTokens()) throws {
         self.service = service
+        let edge = ServiceEdge(service: service, cors: try cors ?? CORSPolicy(), tokens: tokens)
         server = HTTPServer(
             configuration: HTTPServer.Configuration(
                 host: "127.0.0.1", port: 0, threads: threads, maxBodyBytes: maxBodyBytes,
                 connectionTimeout: connectionTimeout, connectionLimit: connectionLimit
             ),
-            handler: { service.handle($0) },
-            errorResponder: { service.respond(to: $0, failure: $1) }
+            handler: { edge.handle($0) },
+            errorResponder: { edge.respond(to: $0, failure: $1) }
         )
         try server.start()
     }
@@ -50,6 +52,11 @@ struct Daemon {
     /// What it logged up to the notice naming its port.
     var startupLog = ""
 
+    /// Everything it wrote to standard error, once it has exited.
+    func log() -> String {
+        startupLog + String(decoding: standardError.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
     /// The daemon built next to this test bundle (`swift build --build-tests` builds both).
     static var binary: URL {
         let bundle = URL(fileURLWithPath: CommandLine.arguments.first { $0.hasSuffix(".xctest") } ?? CommandLine.arguments[0])
@@ -58,9 +65,10 @@ struct Daemon {
 
     /// Starts it with `arguments` after `--port 0` and waits for the notice naming its port
     /// (so the log level must show notices).
-    static func start(_ arguments: [String]) throws -> Daemon {
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Daemon {
         let process = Process()
         process.executableURL = binary
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.arguments = ["--port", "0"] + arguments
         let errors = Pipe()
         process.standardError = errors

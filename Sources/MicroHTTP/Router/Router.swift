@@ -28,120 +28,32 @@
 /// same routes as without it (`/v1/stacks`), and so does `//v1//stacks`.
 ///
 /// - Complexity: O(routes × segments) per match, with no allocation per route tried: only
-///   the path's segments, the owning pattern's routes and the winner's decoded parameters
-///   are allocated.
+///   the path's segments and the winner's decoded parameters are allocated. The matching
+///   itself is `RouteTable`'s, which is not generic: a generic type is not specialized across
+///   modules, and each generic operation in it would cost a runtime metadata lookup per
+///   request.
 public struct Router<Handler: Sendable>: Sendable {
-    private enum Segment: Sendable {
-        case literal(String)
-        case parameter(String)
-
-        var isLiteral: Bool {
-            if case .literal = self { return true }
-            return false
-        }
-    }
-
-    private struct Route: Sendable {
-        let method: String
-        let segments: [Segment]
-        let handler: Handler
-    }
-
-    /// Routes grouped by their number of segments, in the order they were added.
-    private var routesBySegmentCount: [Int: [Route]] = [:]
+    private var table = RouteTable()
+    /// Handlers, indexed by `RouteTable`'s handler numbers.
+    private var handlers: [Handler] = []
 
     /// A router with no routes.
     public init() {}
 
     /// Adds a route for `method` (upper-cased) and `pattern`, e.g. `"/v1/stacks/{stack}"`.
-    /// A later route with the same method and an equally specific pattern is never reached.
+    /// A later route with the same method and pattern is never reached.
     public mutating func add(_ method: String, _ pattern: String, _ handler: Handler) {
-        let segments = Self.split(pattern).map { part -> Segment in
-            part.count >= 2 && part.hasPrefix("{") && part.hasSuffix("}")
-                ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
-        }
-        routesBySegmentCount[segments.count, default: []].append(Route(method: method.uppercased(), segments: segments, handler: handler))
+        table.add(method, pattern, handler: handlers.count)
+        handlers.append(handler)
     }
 
     /// Finds the route for `method` and the raw (still percent-encoded) `path`, without a
     /// query string.
     public func match(method: String, path: String) -> RouteMatch<Handler> {
-        let parts = Self.split(path)
-        guard let candidates = routesBySegmentCount[parts.count] else { return .notFound }
-        // The most specific pattern matching the path owns it.
-        var owner: Int?
-        for index in candidates.indices where Self.matches(candidates[index].segments, parts) {
-            if owner.map({ Self.isMoreSpecific(candidates[index].segments, than: candidates[$0].segments) }) ?? true { owner = index }
+        switch table.match(method: method, path: path) {
+        case .found(let handler, let parameters): .found(handlers[handler], parameters: parameters)
+        case .methodNotAllowed(let allowed): .methodNotAllowed(allowed: allowed)
+        case .notFound: .notFound
         }
-        guard let owner else { return .notFound }
-        let pattern = candidates[owner].segments
-        let routes = candidates.filter { Self.samePattern($0.segments, pattern) }
-        guard let route = routes.first(where: { $0.method == method })
-                ?? (method == "HEAD" ? routes.first(where: { $0.method == "GET" }) : nil) else {
-            var allowed = Set(routes.map(\.method))
-            if allowed.contains("GET") { allowed.insert("HEAD") }
-            return .methodNotAllowed(allowed: allowed.sorted())
-        }
-        var parameters: [String: String] = [:]
-        for (segment, part) in zip(route.segments, parts) {
-            if case .parameter(let name) = segment { parameters[name] = Self.percentDecoded(part) }
-        }
-        return .found(route.handler, parameters: parameters)
-    }
-
-    private static func matches(_ segments: [Segment], _ parts: [Substring]) -> Bool {
-        for (segment, part) in zip(segments, parts) {
-            if case .literal(let literal) = segment, literal != part { return false }
-        }
-        return true
-    }
-
-    /// At the first position where one has a literal and the other a parameter, the literal wins.
-    private static func isMoreSpecific(_ a: [Segment], than b: [Segment]) -> Bool {
-        for (x, y) in zip(a, b) where x.isLiteral != y.isLiteral { return x.isLiteral }
-        return false
-    }
-
-    /// Whether two patterns have the same literals and parameters in the same places.
-    private static func samePattern(_ a: [Segment], _ b: [Segment]) -> Bool {
-        zip(a, b).allSatisfy { x, y in
-            switch (x, y) {
-            case (.literal(let l), .literal(let r)): l == r
-            case (.parameter, .parameter): true
-            default: false
-            }
-        }
-    }
-
-    private static func split(_ path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: true)
-    }
-
-    /// `%HH` escapes decoded as UTF-8 (invalid sequences repaired with U+FFFD); an invalid
-    /// escape, and `%00`, stay as written.
-    static func percentDecoded(_ segment: Substring) -> String {
-        guard segment.utf8.contains(UInt8(ascii: "%")) else { return String(segment) }
-        func hex(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-            default: nil
-            }
-        }
-        let bytes = Array(segment.utf8)
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(bytes.count)
-        var i = 0
-        while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hex(bytes[i + 1]), let low = hex(bytes[i + 2]), high | low != 0 {
-                decoded.append(high << 4 | low)
-                i += 3
-            } else {
-                decoded.append(bytes[i])
-                i += 1
-            }
-        }
-        return String(decoding: decoded, as: UTF8.self)
     }
 }

@@ -67,7 +67,7 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
             server.answer(connection, state, rejecting: error)
             return .YES
         }
-        if state.rawPath.contains("%00") {
+        if state.pathHoldsEncodedNUL {
             state.refusal = .badRequest("the path holds %00, an encoded NUL, which no path segment may hold")
         }
         if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),

@@ -19,19 +19,23 @@ extension RequestHead {
     ///
     /// - Parameter http10: The request line said `HTTP/1.0`.
     func checkFraming(http10: Bool) throws(HTTPError) {
-        let lengths = headers.filter { $0.name == "content-length" }
-        let encodings = headers.filter { $0.name == "transfer-encoding" }
-        if lengths.count > 1 {
-            throw .badRequest("the request has \(lengths.count) Content-Length fields; send one", field: "Content-Length")
+        var lengths = 0
+        var encodings: [String] = []
+        for (name, value) in headers {
+            if Self.named(name, "content-length") { lengths += 1 }
+            if Self.named(name, "transfer-encoding") { encodings.append(value) }
+        }
+        if lengths > 1 {
+            throw .badRequest("the request has \(lengths) Content-Length fields; send one", field: "Content-Length")
         }
         guard !encodings.isEmpty else { return }
-        if !lengths.isEmpty {
+        if lengths > 0 {
             throw .badRequest("the request has both Transfer-Encoding and Content-Length; send one", field: "Transfer-Encoding")
         }
         if http10 {
             throw .badRequest("an HTTP/1.0 request cannot use Transfer-Encoding", field: "Transfer-Encoding")
         }
-        let codings = encodings.flatMap { $0.value.split(separator: ",") }
+        let codings = encodings.flatMap { $0.split(separator: ",") }
             .map { $0.split(separator: ";").first.map { String($0).trimmingSpaces.lowercased() } ?? "" }
             .filter { !$0.isEmpty }
         guard codings.last == "chunked" else {
@@ -44,8 +48,14 @@ extension RequestHead {
             throw HTTPError(status: 501, code: "not_implemented", message: "the transfer coding \(HTTPRequest.printable(other)) is not supported; send the body chunked only",
                             field: "Transfer-Encoding")
         }
-        guard encodings.count == 1, encodings[0].value.lowercased() == "chunked" else {
+        guard encodings.count == 1, encodings[0].lowercased() == "chunked" else {
             throw .badRequest("Transfer-Encoding must be one field saying exactly chunked", field: "Transfer-Encoding")
         }
+    }
+
+    /// Whether a field name is `lowercased` (an ASCII name), ignoring case; lowers only names
+    /// of the right length.
+    private static func named(_ name: String, _ lowercased: String) -> Bool {
+        name.utf8.count == lowercased.utf8.count && name.lowercased() == lowercased
     }
 }

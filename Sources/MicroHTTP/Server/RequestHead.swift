@@ -18,7 +18,7 @@ import Glibc
 ///
 /// - Complexity: O(head size).
 struct RequestHead {
-    /// Header fields in order, names lowered.
+    /// Header fields in order, names as received.
     let headers: [(name: String, value: String)]
 
     /// One header field as libmicrohttpd reports it: pointers into the head and lengths.
@@ -85,7 +85,7 @@ struct RequestHead {
             if let control = value.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
                 throw .badRequest("the header \(name) holds the control byte 0x\(Self.hex(control))", field: name)
             }
-            headers.append((name.lowercased(), String(decoding: value, as: UTF8.self)))
+            headers.append((name, String(decoding: value, as: UTF8.self)))
             previous = name
             cursor = valueStart + field.valueLength
         }

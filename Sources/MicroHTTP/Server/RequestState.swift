@@ -41,6 +41,17 @@ final class RequestState {
         self.started = started
     }
 
+    /// Whether the path (not the query) holds `%00`.
+    var pathHoldsEncodedNUL: Bool {
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in rawTarget.utf8 {
+            if byte == UInt8(ascii: "?") { return false }
+            if previous == (UInt8(ascii: "%"), UInt8(ascii: "0")) && byte == UInt8(ascii: "0") { return true }
+            previous = (previous.1, byte)
+        }
+        return false
+    }
+
     /// The raw target without its query string.
     var rawPath: String {
         guard let question = rawTarget.utf8.firstIndex(of: UInt8(ascii: "?")) else { return rawTarget }

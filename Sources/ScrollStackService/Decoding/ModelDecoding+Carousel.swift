@@ -69,7 +69,7 @@ extension ModelDecoding {
     static func menu(_ field: Field, current: MenuSettings?) throws(APIError) -> MenuSettings? {
         try toggle(field, current: current, defaults: MenuSettings()) { object, base throws(APIError) in
             try object.allowOnly(["itemSize", "itemSpacing", "itemLabelSpacing", "insets", "horizontalAlignment",
-                                  "selectedScrollPosition", "indicator", "border", "position"])
+                                  "selectedScrollPosition", "indicator", "border", "position", "font", "selectedFont"])
             var m = base
             if let f = try object.optional("itemSize") { m.itemSize = try menuItemSize(f) }
             if let f = try object.optional("itemSpacing") { m.itemSpacing = try f.double() }
@@ -84,6 +84,8 @@ extension ModelDecoding {
             if let f = try object.optional("indicator") { m.indicator = try menuIndicator(f, current: base.indicator) }
             if let f = try object.optional("border") { m.border = try menuBorder(f, current: base.border) }
             if let f = try object.optional("position") { m.position = try f.choice(MenuSettings.Position.allCases.map { ($0.rawValue, $0) }) }
+            if let f = try object.optional("font") { m.font = try font(f) }
+            if let f = try object.optional("selectedFont") { m.selectedFont = try font(f) }
             return m
         }
     }

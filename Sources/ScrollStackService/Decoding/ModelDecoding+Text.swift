@@ -8,14 +8,7 @@ extension ModelDecoding {
     /// "letterSpacing"?, "maxLines"?, "align"?}`. The family is checked against the fonts
     /// when the row enters a stack (the measurer's `check`).
     static func text(_ object: ObjectReader) throws(APIError) -> TextContent {
-        let font = try object.required("font").object()
-        try font.allowOnly(["family", "size", "weight", "style"])
-        let request = FontRequest(
-            family: try font.required("family").string(),
-            size: try font.required("size").double(),
-            weight: try font.optional("weight").map { f throws(APIError) in try weight(f) } ?? 400,
-            style: try font.optional("style")?.choice(FontRequest.Style.allCases.map { ($0.rawValue, $0) }) ?? .normal
-        )
+        let request = try font(object.required("font"))
         return TextContent(
             try object.required("text").string(),
             font: request,
@@ -23,6 +16,18 @@ extension ModelDecoding {
             letterSpacing: try object.optional("letterSpacing")?.double() ?? 0,
             maxLines: try object.optional("maxLines")?.int(),
             alignment: try object.optional("align")?.choice(TextContent.Alignment.allCases.map { ($0.rawValue, $0) }) ?? .start
+        )
+    }
+
+    /// `{"family", "size", "weight"?, "style"?}`; weight 400 and style `normal` when not given.
+    static func font(_ field: Field) throws(APIError) -> FontRequest {
+        let font = try field.object()
+        try font.allowOnly(["family", "size", "weight", "style"])
+        return FontRequest(
+            family: try font.required("family").string(),
+            size: try font.required("size").double(),
+            weight: try font.optional("weight").map { f throws(APIError) in try weight(f) } ?? 400,
+            style: try font.optional("style")?.choice(FontRequest.Style.allCases.map { ($0.rawValue, $0) }) ?? .normal
         )
     }
 

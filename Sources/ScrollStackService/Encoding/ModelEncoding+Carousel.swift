@@ -55,6 +55,7 @@ extension ModelEncoding {
             ("insets", insets(m.insets)), ("horizontalAlignment", .string(m.horizontalAlignment.rawValue)),
             ("selectedScrollPosition", .string(m.selectedScrollPosition.rawValue)),
             ("indicator", indicator), ("border", border), ("position", .string(m.position.rawValue)),
+            ("font", font(m.font)), ("selectedFont", font(m.selectedFont)),
         ]))
     }
 

@@ -7,16 +7,21 @@ extension ModelEncoding {
     static func text(_ t: TextContent) -> [(String, JSON)] {
         var members: [(String, JSON)] = [
             ("text", .string(t.text)),
-            ("font", .object(JSONObject([
-                ("family", .string(t.font.family)), ("size", .number(t.font.size)),
-                ("weight", .integer(Int64(t.font.weight))), ("style", .string(t.font.style.rawValue)),
-            ]))),
+            ("font", font(t.font)),
         ]
         if let lineHeight = t.lineHeight { members.append(("lineHeight", .number(lineHeight))) }
         members.append(("letterSpacing", .number(t.letterSpacing)))
         if let maxLines = t.maxLines { members.append(("maxLines", .integer(Int64(maxLines)))) }
         members.append(("align", .string(t.alignment.rawValue)))
         return members
+    }
+
+    /// `{"family", "size", "weight", "style"}`, as a text node or menu option gives it.
+    static func font(_ f: FontRequest) -> JSON {
+        .object(JSONObject([
+            ("family", .string(f.family)), ("size", .number(f.size)),
+            ("weight", .integer(Int64(f.weight))), ("style", .string(f.style.rawValue)),
+        ]))
     }
 
     /// `GET /v1/fonts`: every family with its faces, and the aliases.

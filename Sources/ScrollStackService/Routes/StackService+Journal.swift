@@ -49,7 +49,7 @@ extension StackService {
         let results = Mutex<[Result<StackEntry, any Error>?]>(Array(repeating: nil, count: stored.count))
         DispatchQueue.concurrentPerform(iterations: stored.count) { i in
             let result = Result { () throws -> StackEntry in
-                let (state, revision) = try Self.rebuild(stored[i], logger: logger, measurer: measurer, fonts: fonts)
+                let (state, revision) = try Self.rebuild(stored[i], logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
                 return StackEntry(id: stored[i].id, stack: state, revision: revision)
             }
             results.withLock { $0[i] = result }
@@ -86,7 +86,7 @@ extension StackService {
     func reload(_ id: String) throws(APIError) -> (ScrollStack, Int) {
         do {
             guard let journal, let stored = try journal.load(only: id).first else { throw APIError.stackNotFound(id) }
-            return try Self.rebuild(stored, logger: logger, measurer: measurer, fonts: fonts)
+            return try Self.rebuild(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
         } catch let error as APIError {
             throw error
         } catch {
@@ -95,8 +95,9 @@ extension StackService {
     }
 
     /// Replays a stored stack in a scratch service that journals nothing.
-    static func rebuild(_ stored: StackJournal.StoredStack, logger: Logger, measurer: any ContentMeasuring, fonts: FontCatalog) throws -> (ScrollStack, Int) {
-        let scratch = StackService(logger: logger, journalOrNone: nil, limits: .replay, measurer: measurer, fonts: fonts)
+    static func rebuild(_ stored: StackJournal.StoredStack, logger: Logger, measurer: any ContentMeasuring,
+                        titleMeasurer: (any TitleMeasuring)?, fonts: FontCatalog) throws -> (ScrollStack, Int) {
+        let scratch = StackService(logger: logger, journalOrNone: nil, limits: .replay, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
         let json: JSON
         do { json = try JSON.parse(stored.snapshot) } catch {
             throw APIError.journalUnreadable("the snapshot of \(stored.id) at revision \(stored.snapshotRevision) does not parse: \(error)")
@@ -127,7 +128,7 @@ extension StackService {
             guard let journal, let stored = try journal.load(only: id, upTo: revision).first else {
                 throw APIError.storageFailed("revision \(revision) of \(id) is not in the journal")
             }
-            let (stack, rebuilt) = try Self.rebuild(stored, logger: logger, measurer: measurer, fonts: fonts)
+            let (stack, rebuilt) = try Self.rebuild(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
             guard rebuilt == revision else { throw APIError.storageFailed("rebuilt revision \(rebuilt), not \(revision)") }
             return stack
         } catch let error as APIError {

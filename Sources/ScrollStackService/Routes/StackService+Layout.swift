@@ -3,82 +3,63 @@ import MicroHTTP
 import ScrollStackCore
 
 extension StackService {
-    static let layoutQuery = ["offset", "width", "height", "window", "content"]
-
     /// `GET /v1/stacks/{stack}/layout`: the computed layout. `?offset=` (a number along the
     /// scroll axis, or `x,y`) and `?width=`/`?height=` override the stack's without changing
     /// it; `?window=visible` keeps only the visible rows (O(log n + k) instead of O(n)).
+    /// `?scrollTo=`, `?devices=` and `?from=&limit=` are described by `LayoutQuery`.
     ///
     /// `?revision=N` lays out the stack as it was at revision N. `?content=frames` adds each
     /// shown fit row's content node frames (and text line boxes).
-    func stackLayout(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery(Self.layoutQuery + ["revision"])
+    /// With `Accept: image/svg+xml` (and `svg`, for `layout.svg`) the answer is drawn as SVG.
+    func stackLayout(_ c: RequestContext, svg: Bool = false) throws(APIError) -> HTTPResponse {
+        try c.allowQuery(LayoutQuery.parameters + ["revision"])
+        let query = try LayoutQuery(c)
         let asked = try requestedRevision(c)
+        let svg = svg || Self.wantsSVG(c)
+        let title = "stack \(c.parameter("stack"))"
         return try read(c) { stack, revision throws(APIError) in
             guard let asked, asked != revision else {
-                return .json(200, try layout(of: stack, revision: revision, c), revision: revision)
+                return try layoutResponse(stack, revision: revision, query, c, svg: svg, title: title)
             }
             let past = try self.stack(c.parameter("stack"), at: asked, current: revision, field: "revision")
-            return .json(200, try layout(of: past, revision: asked, c), revision: asked)
+            return try layoutResponse(past, revision: asked, query, c, svg: svg, title: title)
         }
     }
 
     /// `POST /v1/layout`: a whole stack (the create body) in, its layout out; nothing is stored.
+    /// The body may also hold `devices` (built-in names or `{"name", "width", "height"}`).
     func statelessLayout(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery(Self.layoutQuery)
-        let stack = try decodeStack(try c.jsonObject(), id: "layout")
-        return .json(200, try layout(of: stack, revision: nil, c))
+        try c.allowQuery(LayoutQuery.parameters)
+        var query = try LayoutQuery(c)
+        let (stack, devices) = try statelessBody(c)
+        if let devices { try query.setDevices(devices, inBody: true) }
+        return try layoutResponse(stack, revision: nil, query, c, svg: Self.wantsSVG(c), title: "stateless layout")
     }
 
-    private func layout(of stored: ScrollStack, revision: Int?, _ c: RequestContext) throws(APIError) -> JSON {
-        var stack = stored
-        let width = try c.queryNumber("width")
-        let height = try c.queryNumber("height")
-        if width != nil || height != nil {
-            for (name, value) in [("width", width), ("height", height)] {
-                if let value, !(0...1e9).contains(value) { throw .badQuery(name, "must be in 0…1000000000, got \(value)") }
-            }
-            let viewport = Size(width: width ?? stack.settings.viewport.width, height: height ?? stack.settings.viewport.height)
-            // O(n) when the cross extent changes (rows are re-measured), on a copy.
-            _ = try model { () throws(StackError) in try stack.update(SettingsChange(viewport: viewport)) }
+    /// The stateless layout's stack and, when the body has them, its devices.
+    func statelessBody(_ c: RequestContext) throws(APIError) -> (ScrollStack, [Device]?) {
+        var body = try c.jsonObject()
+        var devices: [Device]?
+        if let field = try body.optional("devices") {
+            devices = try LayoutQuery.devices(field)
+            var object = body.object
+            object["devices"] = nil
+            body = ObjectReader(object: object, path: body.path)
         }
-        let offset = try queryOffset(c, current: stack.settings.offset, axis: stack.settings.axis)
-        let window: Bool
-        switch c.query("window") {
-        case nil, "all": window = false
-        case "visible": window = true
-        case let other?: throw .badQuery("window", "must be \"visible\" or \"all\", got \"\(other)\"")
-        }
-        let layout = window ? stack.visibleLayout(offset: offset) : stack.layout(offset: offset)
-        let frames: Bool
-        switch c.query("content") {
-        case nil, "none": frames = false
-        case "frames": frames = true
-        case let other?: throw .badQuery("content", "must be \"frames\" or \"none\", got \"\(other)\"")
-        }
-        let encoded = ModelEncoding.layout(revision: revision, layout, content: frames ? { [stack] l in stack.contentFrames(of: l) } : nil)
-        guard case .object(var answer) = encoded else { return encoded }
-        for (key, value) in ModelEncoding.carouselLayout(stack, offset: offset) { answer[key] = value }
-        return .object(answer)
+        return (try decodeStack(body, id: "layout"), devices)
     }
 
-    /// `?offset=N` sets the offset along the scroll axis; `?offset=X,Y` sets both.
-    private func queryOffset(_ c: RequestContext, current: Point, axis: Axis) throws(APIError) -> Point? {
-        guard let text = c.query("offset") else { return nil }
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingSpaces) }
-        switch parts.count {
-        case 1:
-            if let value = parts[0], value.isFinite, abs(value) <= 1e15 {
-                var offset = current
-                offset[axis] = value
-                return offset
-            }
-        case 2:
-            if let x = parts[0], let y = parts[1], x.isFinite, y.isFinite, abs(x) <= 1e15, abs(y) <= 1e15 { return Point(x: x, y: y) }
-        default:
-            break
+    /// The layout answer for `query`: one layout, or one per device.
+    func layoutAnswer(_ stack: ScrollStack, revision: Int?, _ query: LayoutQuery, _ c: RequestContext) throws(APIError) -> JSON {
+        func one(_ viewport: Size?) throws(APIError) -> JSON {
+            let laid = try query.layout(of: stack, viewport: viewport)
+            let next = query.page.flatMap { $0.upperBound < stack.count ? c.link(replacing: "from", with: String($0.upperBound)) : nil }
+            return ModelEncoding.layout(revision: revision, laid, page: query.page, next: next, contentFrames: query.contentFrames)
         }
-        throw .badQuery("offset", "must be a number (along the scroll axis) or x,y, each within ±1e15; got \"\(text)\"")
+        guard let devices = query.devices else { return try one(nil) }
+        var layouts: [(device: Device, layout: JSON)] = []
+        for device in devices { layouts.append((device, try one(device.size))) }
+        return ModelEncoding.deviceLayouts(revision: revision, layouts)
     }
 
     /// `GET /v1/stacks/{stack}/hit?x=&y=`: the row under a viewport point, or `"row": null`.

@@ -308,7 +308,7 @@ extension StackService {
     /// same handlers) into the store. Returns how many.
     func restorePiles(_ stored: [StackJournal.StoredStack]) throws -> Int {
         for item in stored {
-            let (pile, revision) = try Self.rebuildPile(item, logger: logger, measurer: measurer, fonts: fonts)
+            let (pile, revision) = try Self.rebuildPile(item, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
             try piles.insert(PileEntry(id: String(item.id.dropFirst(Self.pileJournalPrefix.count)), pile: pile, revision: revision))
         }
         return stored.count
@@ -317,7 +317,7 @@ extension StackService {
     func reloadPile(_ id: String) throws(APIError) -> (Pile, Int) {
         do {
             guard let journal, let stored = try journal.load(only: Self.pileJournalPrefix + id).first else { throw APIError.pileNotFound(id) }
-            return try Self.rebuildPile(stored, logger: logger, measurer: measurer, fonts: fonts)
+            return try Self.rebuildPile(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
         } catch let error as APIError {
             throw error
         } catch {
@@ -325,9 +325,10 @@ extension StackService {
         }
     }
 
-    static func rebuildPile(_ stored: StackJournal.StoredStack, logger: Logger, measurer: any ContentMeasuring, fonts: FontCatalog) throws -> (Pile, Int) {
+    static func rebuildPile(_ stored: StackJournal.StoredStack, logger: Logger, measurer: any ContentMeasuring,
+                            titleMeasurer: (any TitleMeasuring)?, fonts: FontCatalog) throws -> (Pile, Int) {
         let id = String(stored.id.dropFirst(pileJournalPrefix.count))
-        let scratch = StackService(logger: logger, journalOrNone: nil, limits: .replay, measurer: measurer, fonts: fonts)
+        let scratch = StackService(logger: logger, journalOrNone: nil, limits: .replay, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
         guard let object = try JSON.parse(stored.snapshot).objectValue else { throw APIError.storageFailed("snapshot of pile \(id) is not an object") }
         let pile = try scratch.decodePile(ObjectReader(object: object, path: ""), id: id)
         try scratch.piles.insert(PileEntry(id: id, pile: pile, revision: stored.snapshotRevision))

@@ -27,13 +27,20 @@ extension StackService {
 
     /// `GET /v1/stacks/{stack}/rows`: rows with their indexes; `?controller=TYPE` keeps rows
     /// whose controller has that type; `?instance=ID` the row whose controller has that
-    /// instance id; `&first=true` keeps only the first of the result.
+    /// instance id; `&first=true` keeps only the first of the result. `?from=&limit=` answers
+    /// one page of the result, with its `page` and a `next` link.
     func listRows(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery(["controller", "first", "instance"])
+        try c.allowQuery(["controller", "first", "instance", "from", "limit"])
         let type = c.query("controller")
         let first = try c.queryBool("first") ?? false
         let instance = c.query("instance")
+        let page = try Self.rowsPage(c)
         return try read(c) { stack, revision throws(APIError) in
+            if let page, type == nil, instance == nil, !first {
+                // One page of every row: O(k log n), never the whole list.
+                let rows = page.clamped(to: 0..<stack.count).map { (row: stack.row(at: $0), index: $0) }
+                return .json(200, listPage(rows, page: page, total: stack.count, revision: revision, c), revision: revision)
+            }
             var found: [(row: Row, index: Int)]
             switch (type, instance) {
             case (let type?, _) where first && instance == nil: found = stack.firstRow(controllerType: type).map { [$0] } ?? []
@@ -44,6 +51,10 @@ extension StackService {
             }
             if let instance, type != nil { found = found.filter { $0.row.controller?.instance == instance } }
             if first { found = Array(found.prefix(1)) }
+            if let page {
+                let range = page.clamped(to: 0..<found.count)
+                return .json(200, listPage(Array(found[range]), page: page, total: found.count, revision: revision, c), revision: revision)
+            }
             let rows = found.map { ModelEncoding.row($0.row, index: $0.index) }
             return .json(200, .object(JSONObject([("revision", .integer(Int64(revision))), ("rows", .array(rows))])), revision: revision)
         }

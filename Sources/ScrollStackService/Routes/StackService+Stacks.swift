@@ -65,7 +65,7 @@ extension StackService {
                 rows.append(row)
             }
         }
-        return try model { () throws(StackError) in try ScrollStack(settings: settings, rows: rows, measurer: measurer) }
+        return try model { () throws(StackError) in try ScrollStack(settings: settings, rows: rows, measurer: measurer, titleMeasurer: titleMeasurer) }
     }
 
     /// `GET /v1/stacks/{stack}`: the whole model, rows in order; `?revision=N` as it was then.
@@ -116,11 +116,13 @@ extension StackService {
         return HTTPResponse(status: 204)
     }
 
-    /// `POST /v1/stacks/{stack}/scroll`.
+    /// `POST /v1/stacks/{stack}/scroll`. The answer adds `window`: the visible layout after the
+    /// scroll (as `GET …/layout?window=visible` answers it), so following a scroll takes one request.
     func scroll(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(["fps"])
         let (body, animation) = try animatedBody(c)
-        return try mutate(c, animation: animation) { stack, _ throws(APIError) in
+        let window = { (stack: ScrollStack) in [("window", ModelEncoding.layout(revision: nil, stack.visibleLayout()))] }
+        return try mutate(c, animation: animation, extra: window) { stack, _ throws(APIError) in
             let target = try ModelDecoding.scrollTarget(body, currentOffset: stack.settings.offset)
             return try model { () throws(StackError) in try stack.scroll(to: target) }
         }

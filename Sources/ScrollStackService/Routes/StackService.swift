@@ -23,11 +23,14 @@ public final class StackService: Sendable {
     let hub = EventHub()
     /// What request values may hold.
     let limits: ServiceLimits
-    private let router: Router<Handler>
+    let router: Router<Handler>
     /// Measures fit rows: `FlexMeasurer` with a `TextEngine` over `fonts`.
     let measurer: any ContentMeasuring
     /// The fonts text nodes can use (`GET /v1/fonts`).
     let fonts: FontCatalog
+    /// Measures menu titles: the same `TextEngine` as `measurer`'s (nil only in tests that
+    /// build a service without text).
+    let titleMeasurer: (any TitleMeasuring)?
 
     /// A service recording into `journal` (by default one held in memory: history and past
     /// revisions work, nothing survives the process), enforcing `limits` on request values and
@@ -36,15 +39,18 @@ public final class StackService: Sendable {
     public convenience init(logger: Logger = Logger(label: "scrollstack.service"), journal: StackJournal? = nil,
                             limits: ServiceLimits = ServiceLimits(),
                             fonts: FontCatalog = FontCatalog(directories: FontCatalog.defaultDirectories)) {
+        let text = TextEngine(catalog: fonts)
         self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:")), limits: limits,
-                  measurer: FlexMeasurer(text: TextEngine(catalog: fonts)), fonts: fonts)
+                  measurer: FlexMeasurer(text: text), titleMeasurer: text, fonts: fonts)
     }
 
-    init(logger: Logger, journalOrNone journal: StackJournal?, limits: ServiceLimits, measurer: any ContentMeasuring, fonts: FontCatalog) {
+    init(logger: Logger, journalOrNone journal: StackJournal?, limits: ServiceLimits, measurer: any ContentMeasuring,
+         titleMeasurer: (any TitleMeasuring)?, fonts: FontCatalog) {
         self.logger = logger
         self.journal = journal
         self.limits = limits
         self.measurer = measurer
+        self.titleMeasurer = titleMeasurer
         self.fonts = fonts
         var router = Router<Handler>()
         Self.addRoutes(to: &router)
@@ -96,6 +102,9 @@ public final class StackService: Sendable {
             router.add("POST", path + "/move") { s, c in try s.moveRow(c) }
         }
         router.add("GET", "/v1/stacks/{stack}/layout") { s, c in try s.stackLayout(c) }
+        router.add("GET", "/v1/stacks/{stack}/layout.svg") { s, c in try s.stackLayoutSVG(c) }
+        router.add("GET", "/view") { s, c in try s.viewer(c) }
+        router.add("GET", "/view/{stack}") { s, c in try s.viewer(c) }
         router.add("GET", "/v1/stacks/{stack}/hit") { s, c in try s.hitTest(c) }
         router.add("POST", "/v1/stacks/{stack}/scroll") { s, c in try s.scroll(c) }
         router.add("POST", "/v1/stacks/{stack}/scroll/settle") { s, c in try s.settle(c) }
@@ -124,9 +133,10 @@ public final class StackService: Sendable {
     /// stack, see `TransitionCapture`). The answer carries the plan when `animation` asks.
     ///
     /// The request itself is journaled (replaying it rebuilds the state) with the events it
-    /// answers with and its plan, durably, before the answer is sent.
+    /// answers with and its plan, durably, before the answer is sent. `extra` adds members to
+    /// the answer, computed from the stack after the operation.
     func mutate(_ context: RequestContext, snapshot: Bool = false, animation: AnimationRequest = AnimationRequest(),
-                targets: ((ScrollStack) throws(APIError) -> [String])? = nil,
+                targets: ((ScrollStack) throws(APIError) -> [String])? = nil, extra: ((ScrollStack) -> [(String, JSON)])? = nil,
                 _ operation: (inout ScrollStack, _ revision: Int) throws(APIError) -> OperationResult) throws(APIError) -> HTTPResponse {
         let entry = try store.entry(context.parameter("stack"))
         return try entry.write({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> (OperationResult, TransitionPlan) in
@@ -148,6 +158,10 @@ public final class StackService: Sendable {
             if animation.answersPlan, case .object(var members) = answer {
                 let plan = ModelEncoding.plan(planned.1, revision: revision)
                 members["transition"] = animation.fps.map { ModelEncoding.sampled(plan, fps: $0) } ?? plan
+                answer = .object(members)
+            }
+            if let extra, case .object(var members) = answer {
+                for (key, value) in extra(stack) { members[key] = value }
                 answer = .object(members)
             }
             return .json(200, answer, revision: revision)

@@ -1,0 +1,269 @@
+"""The layout SVG and the viewer page in headless chromium (run by 40-browser.sh).
+
+Starts scrollstackd (in memory, ephemeral loopback port), builds stacks over the API, and
+checks in the browser what a person would see. Waits use Playwright's own waits with
+timeouts; nothing sleeps to synchronize. Prints one line per case and "N passed, N failed".
+"""
+import json
+import queue
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import traceback
+import urllib.request
+
+from playwright.sync_api import sync_playwright
+
+BINARY = sys.argv[1]
+WAIT_MS = 10_000
+WRITE = "w-browsercheck-0123456789"
+READ = "r-browsercheck-0123456789"
+
+
+class Server:
+    """scrollstackd on a free port; `call` speaks JSON to it."""
+
+    def __init__(self, *arguments, environment=None):
+        self.process = subprocess.Popen([BINARY, "--in-memory", "--port", "0", *arguments],
+                                        stderr=subprocess.PIPE, text=True, env=environment)
+        lines = queue.Queue()
+        threading.Thread(target=lambda: [lines.put(l) for l in self.process.stderr], daemon=True).start()
+        self.port = None
+        while self.port is None:
+            line = lines.get(timeout=20)  # raises queue.Empty after 20 s
+            match = re.search(r"listening on http://127\.0\.0\.1:(\d+)", line)
+            if match:
+                self.port = int(match.group(1))
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def call(self, method, path, body=None, token=None):
+        request = urllib.request.Request(self.base + path, method=method,
+                                         data=None if body is None else json.dumps(body).encode())
+        if body is not None:
+            request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", "Bearer " + token)
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read() or b"null")
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+def rows(count, length=100, extra=None):
+    extra = extra or {}
+    result = []
+    for i in range(count):
+        row = {"id": f"r{i}", "view": {"type": "Cell"}, "size": {"fixed": length}}
+        row.update(extra.get(i, {}))
+        result.append(row)
+    return result
+
+
+results = []
+
+
+def case(name):
+    def run(body):
+        try:
+            body()
+            results.append(True)
+            print("ok  ", name, flush=True)
+        except Exception:
+            results.append(False)
+            print("FAIL", name, flush=True)
+            traceback.print_exc()
+    return run
+
+
+def pixel(page, x, y):
+    """The RGB of the page's pixel at (x, y), read back through a canvas of a screenshot."""
+    shot = page.screenshot(clip={"x": x, "y": y, "width": 1, "height": 1})
+    return page.evaluate("""async (bytes) => {
+        const blob = new Blob([new Uint8Array(bytes)], {type: 'image/png'});
+        const bitmap = await createImageBitmap(blob);
+        const canvas = new OffscreenCanvas(1, 1);
+        const context = canvas.getContext('2d');
+        context.drawImage(bitmap, 0, 0);
+        return Array.from(context.getImageData(0, 0, 1, 1).data.slice(0, 3));
+    }""", list(shot))
+
+
+server = Server()
+# 30 rows of 100 pt + 24 pt default insets = 124 pt each; r3 hidden; r2's separator red.
+server.call("POST", "/v1/stacks", {
+    "id": "demo", "viewport": {"width": 375, "height": 667}, "offset": {"x": 0, "y": 200},
+    "rows": rows(30, extra={3: {"hidden": True}, 2: {"separator": {"color": "#FF0000"}}}),
+})
+layout = server.call("GET", "/v1/stacks/demo/layout")
+frames = {row["id"]: row for row in layout["rows"]}
+
+with sync_playwright() as playwright:
+    browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                         args=["--no-sandbox", "--disable-gpu"])
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_default_timeout(WAIT_MS)
+
+    @case("the SVG is well-formed SVG 1.1 that rsvg-convert renders")
+    def _():
+        with urllib.request.urlopen(server.base + "/v1/stacks/demo/layout.svg", timeout=10) as response:
+            assert response.headers["Content-Type"].startswith("image/svg+xml")
+            svg = response.read()
+        import xml.dom.minidom
+        root = xml.dom.minidom.parseString(svg).documentElement
+        assert root.tagName == "svg" and root.getAttribute("version") == "1.1"
+        assert root.getAttribute("xmlns") == "http://www.w3.org/2000/svg"
+        with tempfile.TemporaryDirectory() as scratch:
+            with open(scratch + "/layout.svg", "wb") as f:
+                f.write(svg)
+            subprocess.run(["rsvg-convert", scratch + "/layout.svg", "-o", scratch + "/layout.png"], check=True, timeout=30)
+            with open(scratch + "/layout.png", "rb") as f:
+                png = f.read()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
+
+    @case("the SVG in chromium: rows where the layout says, coloured by visibility, hidden left out")
+    def _():
+        # Tall enough to show the whole drawing, so every pixel read is on screen.
+        page = browser.new_page(viewport={"width": 800, "height": 4000})
+        page.goto(server.base + "/v1/stacks/demo/layout.svg")
+        top = page.locator("svg").bounding_box()
+        content = page.locator("rect.content").bounding_box()
+        assert page.locator('g.row[data-id="r3"]').count() == 0, "a hidden row is not drawn"
+        for row_id in ["r0", "r1", "r2", "r6", "r20"]:
+            box = page.locator(f'g.row[data-id="{row_id}"] > rect').first.bounding_box()
+            frame = frames[row_id]["frame"]
+            assert abs(box["y"] - content["y"] - frame["y"]) < 1.5, (row_id, box, frame)
+            assert abs(box["height"] - frame["height"]) < 1.5, (row_id, box, frame)
+            assert abs(box["width"] - frame["width"]) < 1.5, (row_id, box, frame)
+        assert page.locator('g.row[data-id="r1"]').get_attribute("data-visibility") == "partial"
+        assert page.locator('g.row[data-id="r4"]').get_attribute("data-visibility") == "entire"
+        assert page.locator('g.row[data-id="r20"]').get_attribute("data-visibility") == "offscreen"
+        viewport = page.locator("#viewport").bounding_box()
+        assert abs(viewport["y"] - content["y"] - 200) < 1.5 and abs(viewport["height"] - 667) < 2.5, viewport
+        def at(row_id):
+            frame = frames[row_id]["frame"]
+            return pixel(page, content["x"] + frame["x"] + frame["width"] - 30, content["y"] + frame["y"] + frame["height"] / 2)
+        entire, partial, offscreen = at("r4"), at("r1"), at("r20")
+        assert entire[1] > entire[0] + 40, ("entire rows are green", entire)
+        assert partial[0] > partial[2] + 60 and partial[0] > partial[1], ("partial rows are orange", partial)
+        assert max(offscreen) - min(offscreen) < 20, ("offscreen rows are grey", offscreen)
+        separator = frames["r2"]["separatorFrame"]
+        red = pixel(page, content["x"] + separator["x"] + 100, content["y"] + separator["y"] + 0.5)
+        assert red[0] > 200 and red[1] < 90 and red[2] < 90, ("r2's separator is red", red)
+        assert top["width"] > 375
+        page.close()
+
+    @case("an <img> of the layout URL gets SVG by Accept; devices draw side by side")
+    def _():
+        # A page of the server's own origin (loopback may not be loaded from about:blank).
+        page.goto(server.base + "/view/")
+        page.set_content(f'<img id="one" src="{server.base}/v1/stacks/demo/layout?window=visible">'
+                         f'<img id="three" src="{server.base}/v1/stacks/demo/layout.svg?devices=iphone-se,iphone-15,ipad&window=visible">')
+        page.wait_for_function("() => [...document.images].every(i => i.complete && i.naturalWidth > 0)", timeout=WAIT_MS)
+        one = page.evaluate("document.getElementById('one').naturalWidth")
+        three = page.evaluate("document.getElementById('three').naturalWidth")
+        assert 375 <= one < 500, one
+        assert three > 375 + 393 + 820, three
+
+    @case("the viewer draws the visible rows where the layout puts them, frame on hover")
+    def _():
+        page.goto(server.base + "/view/demo")
+        page.wait_for_selector('#stage .row[data-id="r2"]')
+        stage = page.locator("#stage").bounding_box()
+        window = server.call("GET", "/v1/stacks/demo/layout?window=visible")
+        drawn = page.eval_on_selector_all("#stage .row", "nodes => nodes.map(n => n.dataset.id)")
+        assert drawn == window["visibleRows"], (drawn, window["visibleRows"])
+        for row in window["rows"]:
+            box = page.locator(f'#stage .row[data-id="{row["id"]}"]').bounding_box()
+            assert abs(box["y"] - stage["y"] - (row["frame"]["y"] - 200)) < 1.5, (row["id"], box)
+        page.hover('#stage .row[data-id="r4"]')
+        page.wait_for_function("() => document.getElementById('info-row').textContent.startsWith('r4')")
+        text = page.text_content("#info-frame")
+        assert text == "x 0 y %s · 375×124" % frames["r4"]["frame"]["y"], text
+        assert page.text_content("#info-visibility").startswith("entire")
+
+    def wait_offset(value):
+        page.wait_for_function(f"() => document.body.dataset.offset === '{value}'", timeout=WAIT_MS)
+
+    def drawn_rows():
+        return page.eval_on_selector_all("#stage .row", "nodes => nodes.map(n => n.dataset.id)")
+
+    revision = server.call("GET", "/v1/stacks/demo/layout?window=visible")["revision"]
+
+    @case("the viewer scrolls with wheel, keys and drag and shows the rows there; the stack does not move")
+    def _():
+        stage = page.locator("#stage").bounding_box()
+        page.mouse.move(stage["x"] + 100, stage["y"] + 300)
+        page.mouse.wheel(0, 500)
+        wait_offset(700)
+        expected = server.call("GET", "/v1/stacks/demo/layout?window=visible&offset=700")["visibleRows"]
+        page.wait_for_function(f"() => [...document.querySelectorAll('#stage .row')].map(n => n.dataset.id).join() === {json.dumps(','.join(expected))}")
+        page.focus("#stage")
+        page.keyboard.press("End")
+        bottom = layout["contentSize"]["height"] - 667
+        wait_offset(bottom)
+        assert drawn_rows()[-1] == "r29", drawn_rows()
+        page.keyboard.press("Home")
+        wait_offset(0)
+        assert drawn_rows()[0] == "r0", drawn_rows()
+        page.keyboard.press("ArrowDown")
+        wait_offset(40)
+        page.mouse.move(stage["x"] + 100, stage["y"] + 500)
+        page.mouse.down()
+        page.mouse.move(stage["x"] + 100, stage["y"] + 400, steps=5)
+        page.mouse.up()
+        wait_offset(140)
+        after = server.call("GET", "/v1/stacks/demo/layout?window=visible")
+        assert after["revision"] == revision and after["offset"]["y"] == 200, "viewing never changes the stack"
+
+    @case("the viewer follows live changes: a new row, a hidden row, a scroll")
+    def _():
+        page.wait_for_function("() => document.body.dataset.live === 'yes'")
+        server.call("POST", "/v1/stacks/demo/rows", {"at": {"after": "r4"}, "rows": [{"id": "fresh", "view": {"type": "New"}, "size": {"fixed": 60}}]})
+        page.wait_for_selector('#stage .row[data-id="fresh"]')
+        page.wait_for_function(f"() => document.body.dataset.revision === '{revision + 1}'")
+        server.call("PATCH", "/v1/stacks/demo/rows/fresh", {"hidden": True})
+        page.wait_for_selector('#stage .row[data-id="fresh"]', state="detached")
+        server.call("POST", "/v1/stacks/demo/scroll", {"row": "r20", "position": "initial"})
+        target = server.call("GET", "/v1/stacks/demo/layout?window=visible")
+        wait_offset(target["offset"]["y"])
+        page.wait_for_function("() => document.querySelector('#stage .row').dataset.id === 'r20'")
+        assert drawn_rows() == target["visibleRows"], (drawn_rows(), target["visibleRows"])
+
+    @case("/view/ lists the stacks with links to their viewers")
+    def _():
+        server.call("POST", "/v1/stacks", {"id": "second"})
+        page.goto(server.base + "/view/")
+        page.wait_for_selector("#stacks li")
+        links = page.eval_on_selector_all("#stacks a", "nodes => nodes.map(n => n.getAttribute('href'))")
+        assert links == ["/view/demo", "/view/second"], links
+
+    @case("with tokens the viewer reads with the token from its address, and says 401 without")
+    def _():
+        import os
+        environment = dict(os.environ, SCROLLSTACK_TOKENS=f"{WRITE} write,{READ} read")
+        locked = Server(environment=environment)
+        try:
+            locked.call("POST", "/v1/stacks", {"id": "private", "rows": rows(5)}, token=WRITE)
+            fresh = browser.new_page(viewport={"width": 1280, "height": 900})
+            fresh.goto(locked.base + "/view/private")
+            fresh.wait_for_function("() => document.getElementById('error').textContent.includes('401')", timeout=WAIT_MS)
+            fresh.goto(locked.base + f"/view/private#token={READ}")
+            fresh.reload()
+            fresh.wait_for_selector('#stage .row[data-id="r0"]', timeout=WAIT_MS)
+            fresh.wait_for_function("() => document.body.dataset.live === 'yes'", timeout=WAIT_MS)
+            locked.call("POST", "/v1/stacks/private/rows", {"at": "top", "rows": [{"id": "late", "view": {"type": "V"}, "size": {"fixed": 50}}]}, token=WRITE)
+            fresh.wait_for_selector('#stage .row[data-id="late"]', timeout=WAIT_MS)
+            fresh.close()
+        finally:
+            locked.stop()
+
+    browser.close()
+
+server.stop()
+passed = results.count(True)
+print(f"{passed} passed, {len(results) - passed} failed")
+sys.exit(0 if passed == len(results) else 1)

@@ -1,0 +1,132 @@
+/// The matching behind `Router` (see its rules), on handler numbers instead of handlers, so
+/// that it is not generic.
+struct RouteTable: Sendable {
+    enum Segment: Sendable {
+        case literal(String)
+        case parameter(String)
+
+        var isLiteral: Bool {
+            if case .literal = self { return true }
+            return false
+        }
+    }
+
+    private struct Route: Sendable {
+        let method: String
+        let segments: [Segment]
+        let handler: Int
+    }
+
+    /// The outcome of a match, with the route's handler number.
+    enum Match {
+        case found(handler: Int, parameters: [String: String])
+        case methodNotAllowed([String])
+        case notFound
+    }
+
+    /// Routes grouped by their number of segments, in the order they were added.
+    private var routesBySegmentCount: [Int: [Route]] = [:]
+
+    /// Adds a route for `method` (upper-cased) and `pattern`, answered with `handler`.
+    mutating func add(_ method: String, _ pattern: String, handler: Int) {
+        let segments = Self.split(pattern).map { part -> Segment in
+            part.count >= 2 && part.hasPrefix("{") && part.hasSuffix("}")
+                ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
+        }
+        routesBySegmentCount[segments.count, default: []].append(Route(method: method.uppercased(), segments: segments, handler: handler))
+    }
+
+    /// The route for `method` and the raw `path`: the most specific pattern matching the path
+    /// owns it; among its routes, the first with the method (or, for HEAD, with GET).
+    func match(method: String, path: String) -> Match {
+        let parts = Self.split(path)
+        guard let candidates = routesBySegmentCount[parts.count] else { return .notFound }
+        var owner: Int?
+        for index in candidates.indices where Self.matches(candidates[index].segments, parts) {
+            if let current = owner, !Self.isMoreSpecific(candidates[index].segments, than: candidates[current].segments) { continue }
+            owner = index
+        }
+        guard let owner else { return .notFound }
+        let pattern = candidates[owner].segments
+        var chosen: Int?
+        var getRoute: Int?
+        var allowed: [String] = []
+        for index in candidates.indices where Self.samePattern(candidates[index].segments, pattern) {
+            let routeMethod = candidates[index].method
+            if routeMethod == method {
+                chosen = index
+                break
+            }
+            if routeMethod == "GET" && getRoute == nil { getRoute = index }
+            if !allowed.contains(routeMethod) { allowed.append(routeMethod) }
+        }
+        if chosen == nil && method == "HEAD" { chosen = getRoute }
+        guard let chosen else {
+            if allowed.contains("GET") && !allowed.contains("HEAD") { allowed.append("HEAD") }
+            return .methodNotAllowed(allowed.sorted())
+        }
+        let route = candidates[chosen]
+        var parameters: [String: String] = [:]
+        for position in route.segments.indices {
+            if case .parameter(let name) = route.segments[position] { parameters[name] = Self.percentDecoded(parts[position]) }
+        }
+        return .found(handler: route.handler, parameters: parameters)
+    }
+
+    private static func matches(_ segments: [Segment], _ parts: [Substring]) -> Bool {
+        for position in segments.indices {
+            if case .literal(let literal) = segments[position], literal != parts[position] { return false }
+        }
+        return true
+    }
+
+    /// At the first position where one has a literal and the other a parameter, the literal wins.
+    private static func isMoreSpecific(_ a: [Segment], than b: [Segment]) -> Bool {
+        for position in a.indices where a[position].isLiteral != b[position].isLiteral { return a[position].isLiteral }
+        return false
+    }
+
+    /// Whether two patterns of one length have the same literals and parameters in the same places.
+    private static func samePattern(_ a: [Segment], _ b: [Segment]) -> Bool {
+        for position in a.indices {
+            switch (a[position], b[position]) {
+            case (.literal(let l), .literal(let r)) where l == r: continue
+            case (.parameter, .parameter): continue
+            default: return false
+            }
+        }
+        return true
+    }
+
+    private static func split(_ path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+
+    /// `%HH` escapes decoded as UTF-8 (invalid sequences repaired with U+FFFD); an invalid
+    /// escape, and `%00`, stay as written.
+    static func percentDecoded(_ segment: Substring) -> String {
+        guard segment.utf8.contains(UInt8(ascii: "%")) else { return String(segment) }
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            default: nil
+            }
+        }
+        let bytes = Array(segment.utf8)
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hex(bytes[i + 1]), let low = hex(bytes[i + 2]), high | low != 0 {
+                decoded.append(high << 4 | low)
+                i += 3
+            } else {
+                decoded.append(bytes[i])
+                i += 1
+            }
+        }
+        return String(decoding: decoded, as: UTF8.self)
+    }
+}

@@ -1,0 +1,53 @@
+import MicroHTTP
+import Zlib
+
+extension ServiceEdge {
+    /// Answers smaller than this are sent as they are: gzip's header and trailer (18 bytes)
+    /// and the CPU would buy little.
+    static let compressionThreshold = 1024
+
+    /// zlib's fastest level, as nginx's default: on a 25 MB layout it compresses about 2.5×
+    /// faster than level 6 for 8.6 % of the size instead of 6.8 % (Docs/Benchmarks.md).
+    static let compressionLevel: Int32 = 1
+
+    /// The media types compressed: JSON, SVG and HTML (all text).
+    static let compressibleTypes = ["application/json", "image/svg+xml", "text/html"]
+
+    /// Whether an `Accept-Encoding` value accepts gzip: `gzip` (or `x-gzip`, or `*`) with a
+    /// q-value above 0. A `gzip;q=0` refuses it even when `*` is accepted.
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        var wildcard = false
+        for item in header.lowercased().split(separator: ",") {
+            let parts = item.split(separator: ";")
+            let coding = parts.first?.trimmingSpaces ?? ""
+            var quality = 1.0
+            for parameter in parts.dropFirst() {
+                let pair = parameter.trimmingSpaces.split(separator: "=", maxSplits: 1)
+                if pair.count == 2, pair[0].trimmingSpaces == "q" { quality = Double(pair[1].trimmingSpaces) ?? 0 }
+            }
+            if coding == "gzip" || coding == "x-gzip" { return quality > 0 }
+            if coding == "*" { wildcard = quality > 0 }
+        }
+        return wildcard
+    }
+
+    /// `response` gzip-compressed when the request accepts it and the body is a compressible
+    /// type of at least `compressionThreshold` bytes. Every compressible answer gets
+    /// `Vary: Accept-Encoding`, since its encoding depends on that header. Streams are never
+    /// compressed (each event must reach the client as it is written).
+    ///
+    /// - Complexity: O(body size).
+    func compressed(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
+        guard response.stream == nil, response.header("content-encoding") == nil,
+              let type = response.header("content-type")?.split(separator: ";").first?.trimmingSpaces.lowercased(),
+              Self.compressibleTypes.contains(String(type)) else { return response }
+        var response = response
+        response.headers.append((name: "Vary", value: "Accept-Encoding"))
+        guard response.body.count >= Self.compressionThreshold, Self.acceptsGzip(request.header("accept-encoding")),
+              let body = try? Gzip.compress(response.body, level: Self.compressionLevel) else { return response }
+        response.body = body
+        response.headers.append((name: "Content-Encoding", value: "gzip"))
+        return response
+    }
+}

@@ -1,0 +1,256 @@
+/// The viewer: one self-contained HTML page (inline CSS and script, system fonts, nothing
+/// fetched but the API) served at `/view/` (the stacks) and `/view/{stack}` (one stack).
+///
+/// The stack page draws the visible window at its own offset, which starts at the stack's:
+/// wheel, drag and keys move that offset and ask `GET …/layout?window=visible&offset=` for
+/// the rows there (the stack itself is never scrolled); one request is in flight at a time and
+/// the latest offset wins. From the first layout's revision on, it follows `GET …/events` as a
+/// stream (read with `fetch`, so a token can go in `Authorization`; reconnecting with
+/// `Last-Event-ID` when the server ends it) and redraws after every revision; a `didScroll` moves the
+/// page to the stack's new offset. A token is taken from the address's fragment
+/// (`#token=…`), which browsers never send to the server, and kept for the tab's session.
+enum ViewerPage {
+    static let html = #"""
+<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>ScrollStack viewer</title>
+<style>
+  body { margin: 0; font: 13px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1c1c1e; background: #e5e5ea; }
+  header { padding: 10px 16px; background: #fff; border-bottom: 1px solid #c7c7cc; display: flex; gap: 16px; align-items: baseline; }
+  header h1 { font-size: 15px; margin: 0; }
+  main { display: flex; gap: 24px; padding: 16px; align-items: flex-start; }
+  #frame { flex: none; transform-origin: 0 0; }
+  #stage { position: relative; overflow: hidden; background: #f2f2f7; outline: 2px solid #ff3b30; touch-action: none; cursor: grab; user-select: none; }
+  #stage:focus { outline-color: #007aff; }
+  .row { position: absolute; box-sizing: border-box; border: 1px solid #248a3d; background: rgba(52, 199, 89, .45); overflow: hidden; padding: 2px 6px; white-space: nowrap; font-size: 12px; }
+  .row.partial { border-color: #c93400; background: rgba(255, 149, 0, .45); }
+  .row:hover { outline: 2px solid #007aff; z-index: 1; }
+  .separator { position: absolute; background: rgba(60, 60, 67, .6); pointer-events: none; }
+  aside { min-width: 280px; background: #fff; border: 1px solid #c7c7cc; padding: 10px 12px; }
+  aside dt { font-weight: 600; margin-top: 6px; }
+  aside dd { margin: 0; font-family: ui-monospace, monospace; font-size: 12px; }
+  #error { color: #c00; }
+  ul { background: #fff; margin: 16px; padding: 12px 32px; border: 1px solid #c7c7cc; }
+  li { margin: 4px 0; }
+</style>
+</head>
+<body>
+<header><h1 id="title">ScrollStack</h1><span id="status">loading…</span><span id="error"></span></header>
+<main id="main"></main>
+<script>
+"use strict";
+(function () {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  if (hash.get("token")) sessionStorage.setItem("scrollstack-token", hash.get("token"));
+  const token = sessionStorage.getItem("scrollstack-token");
+  const auth = token ? { "Authorization": "Bearer " + token } : {};
+  const main = document.getElementById("main");
+  const statusLine = document.getElementById("status");
+  const errorLine = document.getElementById("error");
+  const parts = location.pathname.split("/").filter(Boolean);
+  const stackId = parts.length > 1 ? decodeURIComponent(parts[1]) : null;
+  const api = (path) => fetch(path, { cache: "no-store", headers: Object.assign({ "Accept": "application/json" }, auth) }).then(async (r) => {
+    const body = await r.json();
+    if (!r.ok) throw new Error(body.error ? body.error.status + " " + body.error.code + ": " + body.error.message : String(r.status));
+    return body;
+  });
+  const fail = (e) => { errorLine.textContent = String(e.message || e); };
+
+  if (!stackId) {
+    document.getElementById("title").textContent = "ScrollStack stacks";
+    api("/v1/stacks").then((stacks) => {
+      statusLine.textContent = stacks.length + " stacks";
+      const list = document.createElement("ul");
+      list.id = "stacks";
+      for (const s of stacks) {
+        const item = document.createElement("li");
+        const link = document.createElement("a");
+        link.href = "/view/" + encodeURIComponent(s.id);
+        link.textContent = s.id;
+        item.append(link, " — " + s.rowCount + " rows, revision " + s.revision);
+        list.append(item);
+      }
+      main.replaceWith(list);
+    }).catch(fail);
+    return;
+  }
+
+  document.getElementById("title").textContent = "stack " + stackId;
+  document.title = "ScrollStack · " + stackId;
+  const base = "/v1/stacks/" + encodeURIComponent(stackId);
+  const frame = document.createElement("div");
+  frame.id = "frame";
+  const stage = document.createElement("div");
+  stage.id = "stage";
+  stage.tabIndex = 0;
+  frame.append(stage);
+  const info = document.createElement("aside");
+  info.innerHTML = "<dl><dt>row</dt><dd id='info-row'>hover a row</dd><dt>visibility</dt><dd id='info-visibility'>–</dd>" +
+    "<dt>frame</dt><dd id='info-frame'>–</dd><dt>visible rows</dt><dd id='info-visible'>–</dd></dl>";
+  main.append(frame, info);
+
+  let layout = null;      // the last layout drawn
+  let offset = null;      // this page's offset along the scroll axis
+  let inFlight = false;
+  let again = false;
+  let scale = 1;
+  let lastEventId = null; // the last revision heard of, for Last-Event-ID
+
+  const along = () => (layout && layout.axis === "horizontal" ? "x" : "y");
+  const length = () => (along() === "x" ? "width" : "height");
+  const maxOffset = () => Math.max(0, layout.contentSize[length()] - layout.viewport[length()]);
+  const clamp = (v) => (layout ? Math.min(Math.max(v, 0), maxOffset()) : v);
+
+  function refresh() {
+    if (inFlight) { again = true; return; }
+    inFlight = true;
+    const query = offset === null ? "" : "&offset=" + encodeURIComponent(String(offset));
+    api(base + "/layout?window=visible" + query).then((answer) => {
+      layout = answer;
+      if (offset === null) {
+        // The first layout: follow the events after its revision, so no change is missed.
+        offset = answer.offset[along()];
+        lastEventId = String(answer.revision);
+        follow();
+      }
+      draw();
+      errorLine.textContent = "";
+    }).catch(fail).finally(() => {
+      inFlight = false;
+      if (again) { again = false; refresh(); }
+    });
+  }
+
+  function draw() {
+    const vw = layout.viewport.width, vh = layout.viewport.height;
+    scale = Math.min(1, (innerHeight - 90) / Math.max(vh, 1), (innerWidth - 340) / Math.max(vw, 1));
+    stage.style.width = vw + "px";
+    stage.style.height = vh + "px";
+    frame.style.transform = scale < 1 ? "scale(" + scale + ")" : "";
+    frame.style.width = vw * scale + "px";
+    frame.style.height = vh * scale + "px";
+    const ox = layout.offset.x, oy = layout.offset.y;
+    const nodes = [];
+    for (const row of layout.rows) {
+      const div = document.createElement("div");
+      div.className = "row " + row.visibility;
+      div.dataset.id = row.id;
+      div.dataset.index = row.index;
+      div.dataset.visibility = row.visibility;
+      const f = row.frame;
+      div.style.left = (f.x - ox) + "px";
+      div.style.top = (f.y - oy) + "px";
+      div.style.width = f.width + "px";
+      div.style.height = f.height + "px";
+      div.textContent = row.id + (row.visibility === "partial" ? " (" + Math.round(row.visibleFraction * 100) + " %)" : "");
+      div.addEventListener("mouseenter", () => describe(row));
+      nodes.push(div);
+      if (row.separatorFrame) {
+        const s = row.separatorFrame, line = document.createElement("div");
+        line.className = "separator";
+        line.style.left = (s.x - ox) + "px";
+        line.style.top = (s.y - oy) + "px";
+        line.style.width = s.width + "px";
+        line.style.height = s.height + "px";
+        nodes.push(line);
+      }
+    }
+    stage.replaceChildren(...nodes);
+    document.body.dataset.revision = layout.revision;
+    document.body.dataset.offset = layout.offset[along()];
+    statusLine.textContent = "revision " + layout.revision + " · offset " + layout.offset[along()] + " of " + maxOffset() +
+      " · " + layout.contentSize.width + "×" + layout.contentSize.height + " content";
+    document.getElementById("info-visible").textContent = layout.visibleRows.join(", ") || "none";
+  }
+
+  function describe(row) {
+    const f = row.frame;
+    document.getElementById("info-row").textContent = row.id + " (index " + row.index + ")";
+    document.getElementById("info-visibility").textContent = row.visibility + " " + Math.round(row.visibleFraction * 100) + " %";
+    document.getElementById("info-frame").textContent = "x " + f.x + " y " + f.y + " · " + f.width + "×" + f.height;
+  }
+
+  function scrollBy(delta) {
+    if (!layout) return;
+    const next = clamp(offset + delta);
+    if (next === offset) return;
+    offset = next;
+    refresh();
+  }
+
+  stage.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    const unit = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? layout.viewport[length()] : 1;
+    scrollBy(((along() === "x" && e.deltaX === 0) ? e.deltaY : (along() === "x" ? e.deltaX : e.deltaY)) * unit);
+  }, { passive: false });
+
+  let drag = null;
+  stage.addEventListener("pointerdown", (e) => { drag = { x: e.clientX, y: e.clientY }; stage.setPointerCapture(e.pointerId); stage.focus(); });
+  stage.addEventListener("pointermove", (e) => {
+    if (!drag) return;
+    const d = along() === "x" ? drag.x - e.clientX : drag.y - e.clientY;
+    drag = { x: e.clientX, y: e.clientY };
+    scrollBy(d / scale);
+  });
+  const endDrag = () => { drag = null; };
+  stage.addEventListener("pointerup", endDrag);
+  stage.addEventListener("pointercancel", endDrag);
+
+  stage.addEventListener("keydown", (e) => {
+    if (!layout) return;
+    const page = layout.viewport[length()] * 0.9;
+    const step = { ArrowDown: 40, ArrowRight: 40, ArrowUp: -40, ArrowLeft: -40, PageDown: page, " ": page, PageUp: -page }[e.key];
+    if (step !== undefined) { e.preventDefault(); scrollBy(step); }
+    else if (e.key === "Home") { e.preventDefault(); scrollBy(-Infinity); }
+    else if (e.key === "End") { e.preventDefault(); scrollBy(Infinity); }
+  });
+
+  // Live events: every revision redraws; a didScroll follows the stack.
+  async function follow() {
+    try {
+      const headers = Object.assign({ "Accept": "text/event-stream" }, auth);
+      if (lastEventId !== null) headers["Last-Event-ID"] = lastEventId;
+      const response = await fetch(base + "/events", { cache: "no-store", headers });
+      if (!response.ok) throw new Error("events: " + response.status);
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = "";
+      document.body.dataset.live = "yes";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let end;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const message = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          let data = "";
+          for (const line of message.split("\n")) {
+            if (line.startsWith("id:")) lastEventId = line.slice(3).trim();
+            if (line.startsWith("data:")) data += line.slice(5).trim();
+          }
+          if (!data) continue;
+          for (const event of (JSON.parse(data).events || [])) {
+            if (event.type === "didScroll" && event.to) offset = event.to[along()];
+          }
+          refresh();
+        }
+      }
+    } catch (e) {
+      fail(e);
+    }
+    document.body.dataset.live = "no";
+    setTimeout(follow, 1000);
+  }
+
+  addEventListener("resize", () => layout && draw());
+  refresh();
+})();
+</script>
+</body>
+</html>
+"""#
+}

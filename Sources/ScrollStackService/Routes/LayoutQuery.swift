@@ -1,0 +1,184 @@
+import Jansson
+import ScrollStackCore
+
+/// What a layout request asks for besides the stack, read from the query (and, for the
+/// stateless layout, the body's `devices`) and checked before any stack is locked.
+///
+/// Rules (Docs/Semantics.md, "Previews: devices, what-if, pages"): `width`/`height` override
+/// the viewport, or `devices` lays out once per device; `offset` places the viewport, or
+/// `scrollTo` (+ `position`) places it where that scroll would; `window=visible` keeps the
+/// visible rows, or `from`/`limit` keep one page. Nothing here changes the stack.
+struct LayoutQuery {
+    enum Scroll {
+        case offset(String)
+        case target(ScrollTarget)
+    }
+
+    var width: Double?
+    var height: Double?
+    var scroll: Scroll?
+    var visibleOnly = false
+    /// The page of rows to answer, when paging.
+    var page: Range<Int>?
+    var devices: [Device]?
+    /// `content=frames`: each shown fit row's content node frames (and text line boxes).
+    var contentFrames = false
+
+    static let parameters = ["offset", "width", "height", "window", "scrollTo", "position", "devices", "from", "limit", "content"]
+
+    /// The largest page.
+    static let pageLimit = 10_000
+
+    init(_ c: RequestContext) throws(APIError) {
+        width = try c.queryNumber("width")
+        height = try c.queryNumber("height")
+        for (name, value) in [("width", width), ("height", height)] {
+            if let value, !(0...1e9).contains(value) { throw .badQuery(name, "must be in 0…1000000000, got \(value)") }
+        }
+        switch c.query("content") {
+        case nil, "none": contentFrames = false
+        case "frames": contentFrames = true
+        case let other?: throw .badQuery("content", "must be \"frames\" or \"none\", got \"\(other)\"")
+        }
+        switch c.query("window") {
+        case nil, "all": visibleOnly = false
+        case "visible": visibleOnly = true
+        case let other?: throw .badQuery("window", "must be \"visible\" or \"all\", got \"\(other)\"")
+        }
+        if let target = c.query("scrollTo") {
+            guard c.query("offset") == nil else { throw .badQuery("scrollTo", "give either offset or scrollTo, not both") }
+            switch target {
+            case "top":
+                guard c.query("position") == nil else { throw .badQuery("position", "only goes with scrollTo={row}") }
+                scroll = .target(.top)
+            case "bottom":
+                guard c.query("position") == nil else { throw .badQuery("position", "only goes with scrollTo={row}") }
+                scroll = .target(.bottom)
+            default:
+                guard !target.isEmpty else { throw .badQuery("scrollTo", "must be top, bottom or a row id") }
+                let position = try c.query("position").map { text throws(APIError) -> ScrollPosition in
+                    guard let position = ScrollPosition(rawValue: text) else {
+                        throw .badQuery("position", "must be one of \(ScrollPosition.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(text)\"")
+                    }
+                    return position
+                } ?? .automatic
+                scroll = .target(.row(.id(target), position))
+            }
+        } else if c.query("position") != nil {
+            throw .badQuery("position", "only goes with scrollTo={row}")
+        } else if let text = c.query("offset") {
+            scroll = .offset(text)
+        }
+        let from = try c.queryInt("from", in: 0...Int(Int32.max))
+        let limit = try c.queryInt("limit", in: 1...Self.pageLimit)
+        if from != nil || limit != nil {
+            guard !visibleOnly else { throw .badQuery(from != nil ? "from" : "limit", "pages the full layout; window=visible is already small") }
+            let start = from ?? 0
+            page = start..<(start + (limit ?? 1000))
+        }
+        if let names = c.query("devices") {
+            var devices: [Device] = []
+            for name in names.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let device = Device.named(String(name.trimmingSpaces)) else {
+                    throw .badQuery("devices", "\"\(name)\" is not a known device; known: \(Device.catalogNames)")
+                }
+                devices.append(device)
+            }
+            try setDevices(devices, inBody: false)
+        }
+    }
+
+    /// Sets the devices, from the query (errors are 400) or from the body (422).
+    mutating func setDevices(_ devices: [Device], inBody: Bool) throws(APIError) {
+        let problem: String?
+        if self.devices != nil {
+            problem = "give devices in the query or in the body, not both"
+        } else if width != nil || height != nil {
+            problem = "give either devices or width/height"
+        } else if devices.isEmpty || devices.count > Device.limit {
+            problem = "must name 1 to \(Device.limit) devices"
+        } else {
+            problem = nil
+        }
+        if let problem { throw inBody ? .invalid("devices", problem) : .badQuery("devices", problem) }
+        self.devices = devices
+    }
+
+    /// Reads the stateless body's `devices`: built-in names or `{"name", "width", "height"}`.
+    static func devices(_ field: Field) throws(APIError) -> [Device] {
+        var devices: [Device] = []
+        for element in try field.array() {
+            if element.value.stringValue != nil {
+                let name = try element.string()
+                guard let device = Device.named(name) else {
+                    throw .invalid(element.path, "\"\(name)\" is not a known device; known: \(Device.catalogNames)")
+                }
+                devices.append(device)
+                continue
+            }
+            let object = try element.object()
+            try object.allowOnly(["name", "width", "height"])
+            let name = try object.required("name").string()
+            var size = Size(width: 0, height: 0)
+            for key in ["width", "height"] {
+                let f = try object.required(key)
+                let value = try f.double()
+                guard (0...1e9).contains(value) else { throw .invalid(f.path, "must be in 0…1000000000, got \(value)") }
+                if key == "width" { size.width = value } else { size.height = value }
+            }
+            devices.append(Device(name: name, size: size))
+        }
+        return devices
+    }
+
+    /// One layout of `stored`: with `viewport` (a device's) or the query's width/height, at
+    /// the offset the query asks for, whole, windowed or paged. Works on a copy.
+    ///
+    /// - Complexity: O(n) when the viewport's cross extent changes (rows are re-measured) or
+    ///   for a full layout; otherwise O(log n + k) for a window or a page of k rows.
+    func layout(of stored: ScrollStack, viewport: Size?) throws(APIError) -> LaidOut {
+        var stack = stored
+        let size = viewport ?? ((width != nil || height != nil)
+            ? Size(width: width ?? stack.settings.viewport.width, height: height ?? stack.settings.viewport.height) : nil)
+        if let size, size != stack.settings.viewport {
+            do { _ = try stack.update(SettingsChange(viewport: size)) } catch { throw APIError(error) }
+        }
+        var offset: Point?
+        switch scroll {
+        case nil:
+            break
+        case .offset(let text)?:
+            offset = try Self.offset(text, current: stack.settings.offset, axis: stack.settings.axis)
+        case .target(let target)?:
+            do {
+                offset = try stack.offset(for: target)
+            } catch {
+                if case .row(let reference, _) = target { throw .badQuery("scrollTo", "no row has the id \(reference)") }
+                throw APIError(error)
+            }
+        }
+        if visibleOnly { return LaidOut(stack: stack, layout: stack.visibleLayout(offset: offset), window: nil) }
+        if let page {
+            return LaidOut(stack: stack, layout: stack.layout(offset: offset, rows: page), window: stack.visibleLayout(offset: offset))
+        }
+        return LaidOut(stack: stack, layout: stack.layout(offset: offset), window: nil)
+    }
+
+    /// `?offset=N` sets the offset along the scroll axis; `?offset=X,Y` sets both.
+    private static func offset(_ text: String, current: Point, axis: Axis) throws(APIError) -> Point {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingSpaces) }
+        switch parts.count {
+        case 1:
+            if let value = parts[0], value.isFinite, abs(value) <= 1e15 {
+                var offset = current
+                offset[axis] = value
+                return offset
+            }
+        case 2:
+            if let x = parts[0], let y = parts[1], x.isFinite, y.isFinite, abs(x) <= 1e15, abs(y) <= 1e15 { return Point(x: x, y: y) }
+        default:
+            break
+        }
+        throw .badQuery("offset", "must be a number (along the scroll axis) or x,y, each within ±1e15; got \"\(text)\"")
+    }
+}

@@ -1,0 +1,50 @@
+import Jansson
+import MicroHTTP
+import ScrollStackCore
+
+extension StackService {
+    /// `GET /v1/stacks/{stack}/layout.svg`: the layout drawn (see `LayoutSVG`), with the same
+    /// query as `GET …/layout`.
+    func stackLayoutSVG(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try stackLayout(c, svg: true)
+    }
+
+    /// Whether a layout request asks for SVG: its `Accept` names `image/svg+xml` and not
+    /// `application/json` (an `<img>` asks so; browsers' page loads and `fetch` do not).
+    static func wantsSVG(_ c: RequestContext) -> Bool {
+        guard let accept = c.request.header("accept")?.lowercased() else { return false }
+        return accept.contains("image/svg+xml") && !accept.contains("application/json")
+    }
+
+    /// The layout answer as JSON or as SVG. Both carry `Vary: Accept`, since the layout
+    /// routes answer either by `Accept`; the SVG's ETag is `"N.svg"` (never answered 304).
+    func layoutResponse(_ stack: ScrollStack, revision: Int?, _ query: LayoutQuery, _ c: RequestContext, svg: Bool, title: String) throws(APIError) -> HTTPResponse {
+        let vary = [("Vary", "Accept")]
+        guard svg else { return .json(200, try layoutAnswer(stack, revision: revision, query, c), revision: revision, headers: vary) }
+        var panels: [LayoutSVG.Panel] = []
+        let suffix = revision.map { " · revision \($0)" } ?? ""
+        if let devices = query.devices {
+            for device in devices {
+                let size = "\(LayoutSVG.n(device.size.width))×\(LayoutSVG.n(device.size.height))"
+                panels.append(LayoutSVG.Panel(title: "\(title)\(suffix) · \(device.name) \(size)", laid: try query.layout(of: stack, viewport: device.size)))
+            }
+        } else {
+            panels.append(LayoutSVG.Panel(title: title + suffix, laid: try query.layout(of: stack, viewport: nil)))
+        }
+        var headers = [("Content-Type", "image/svg+xml; charset=utf-8")]
+        // Its own entity tag: a cache holding the JSON of the same URL must never take the
+        // drawing for it (or the other way round) when it revalidates.
+        if let revision { headers.append(("ETag", "\"\(revision).svg\"")) }
+        return HTTPResponse(status: 200, headers: headers + vary, body: LayoutSVG.render(panels))
+    }
+}
+
+extension StackService {
+    /// `GET /view/` and `GET /view/{stack}`: the viewer page (`ViewerPage`). It holds no data
+    /// (it asks the API, with the reader's token), so it needs no token itself.
+    func viewer(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try c.allowQuery([])
+        return HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache")],
+                            body: Array(ViewerPage.html.utf8))
+    }
+}

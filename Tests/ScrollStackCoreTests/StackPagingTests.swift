@@ -1,0 +1,46 @@
+import ScrollStackCore
+import XCTest
+
+final class StackPagingTests: XCTestCase {
+    /// Every page equals the same slice of the full layout, at any offset, hidden rows and
+    /// spacing included; pages beyond the end are clamped.
+    func testPagesAreSlicesOfTheFullLayout() throws {
+        var generator = SystemRandomNumberGenerator()
+        let seed = UInt64.random(in: 0...UInt64(UInt32.max), using: &generator)
+        print("StackPagingTests seed \(seed)")
+        var random = SplitMix(seed)
+        var rows: [Row] = []
+        for i in 0..<300 {
+            rows.append(Fx.row("r\(i)", Double(random.next() % 90 + 1), hidden: random.next() % 7 == 0))
+        }
+        var settings = StackSettings()
+        settings.spacing = 3
+        let stack = try ScrollStack(settings: settings, rows: rows)
+        for offset in [0.0, 1234.5, 9000] {
+            let point = Point(x: 0, y: offset)
+            let full = stack.layout(offset: point)
+            for _ in 0..<40 {
+                let from = Int(random.next() % 320)
+                let limit = Int(random.next() % 60)
+                let page = stack.layout(offset: point, rows: from..<(from + limit))
+                let expected = Array(full.rows[min(from, 300)..<min(from + limit, 300)])
+                XCTAssertEqual(page.rows, expected, "seed \(seed), from \(from), limit \(limit)")
+                XCTAssertEqual(page.contentSize, full.contentSize)
+                XCTAssertEqual(page.offset, full.offset)
+            }
+        }
+    }
+}
+
+/// A small seeded generator (SplitMix64), so a failing run can be repeated from its seed.
+private struct SplitMix {
+    var state: UInt64
+    init(_ seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -12,7 +12,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 ARGS ?=
 
-.PHONY: run test build release deps benchmark lint-docker clean
+.PHONY: run test build release deps benchmark lint-docker fuzz clean
 
 deps:
 	@if ! command -v pkg-config >/dev/null || ! pkg-config --exists libmicrohttpd jansson sqlite3 zlib harfbuzz freetype2 icu-uc \
@@ -43,5 +43,10 @@ benchmark: release
 lint-docker: deps
 	Scripts/checks/50-container.sh
 
+# The libFuzzer targets (Fuzz/README.md), FUZZ_SECONDS each (default 60), built in .build-fuzz.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Scripts/fuzz.sh
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz

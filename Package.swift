@@ -7,6 +7,10 @@ let package = Package(
     products: [
         .executable(name: "scrollstackd", targets: ["scrollstackd"]),
         .library(name: "ScrollStackCore", targets: ["ScrollStackCore"]),
+        // For the fuzz targets' package (Fuzz/Package.swift) only.
+        .library(name: "Jansson", targets: ["Jansson"]),
+        .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+        .library(name: "ScrollStackService", targets: ["ScrollStackService"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

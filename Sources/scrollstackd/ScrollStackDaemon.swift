@@ -48,6 +48,12 @@ struct ScrollStackDaemon: ParsableCommand {
     @Option(help: "The most connections served at once; more are refused.")
     var connectionLimit = 512
 
+    @Option(help: "Seconds a request has to arrive whole (head and body), from the connection's opening or the previous answer; a trickle cannot extend it.")
+    var requestDeadline = 60
+
+    @Option(help: "The most connections one client address may have open (behind a reverse proxy, raise it to --connection-limit).")
+    var connectionsPerAddress = 128
+
     @Option(help: "How deeply a row's props and content may nest in arrays and objects (1…\(ServiceLimits.maxJSONDepthCeiling)); deeper ones get 422.")
     var maxJSONDepth = ServiceLimits.defaultMaxJSONDepth
     @Option(help: "Seconds a live event stream may stay quiet before a heartbeat comment is sent (notices clients gone without closing).")
@@ -89,6 +95,8 @@ struct ScrollStackDaemon: ParsableCommand {
         guard maxBodyBytes >= 1 else { throw ValidationError("--max-body-bytes must be at least 1") }
         guard connectionTimeout >= 1 else { throw ValidationError("--connection-timeout must be at least 1 second") }
         guard connectionLimit >= 1 else { throw ValidationError("--connection-limit must be at least 1") }
+        guard requestDeadline >= 1 else { throw ValidationError("--request-deadline must be at least 1 second") }
+        guard connectionsPerAddress >= 1 else { throw ValidationError("--connections-per-address must be at least 1") }
         guard (1...ServiceLimits.maxJSONDepthCeiling).contains(maxJSONDepth) else {
             throw ValidationError("--max-json-depth must be 1…\(ServiceLimits.maxJSONDepthCeiling)")
         }
@@ -164,7 +172,8 @@ struct ScrollStackDaemon: ParsableCommand {
             configuration: HTTPServer.Configuration(
                 host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes,
                 connectionTimeout: connectionTimeout, connectionLimit: connectionLimit,
-                streamHeartbeat: Double(streamHeartbeat), streamIdleTimeout: Double(streamIdleTimeout)
+                streamHeartbeat: Double(streamHeartbeat), streamIdleTimeout: Double(streamIdleTimeout),
+                requestDeadline: Double(requestDeadline), connectionsPerAddress: connectionsPerAddress
             ),
             handler: { edge.handle($0) },
             errorResponder: { edge.respond(to: $0, failure: $1) }

@@ -209,11 +209,17 @@ final class DurabilityTests: XCTestCase {
                 }
             }
             clients.forEach { $0.start() }
-            usleep(UInt32.random(in: 20_000...150_000, using: &generator))
+            // The kill's moment is the test's only random input: printed, so a failure can be replayed.
+            let delay = UInt32.random(in: 20_000...150_000, using: &generator)
+            print("cycle \(cycle): SIGKILL after \(delay / 1000) ms")
+            usleep(delay)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             stop.store(true, ordering: .relaxed)
-            while clients.contains(where: { !$0.isFinished }) { usleep(5_000) }
+            // The clients' reads time out, so they finish; the deadline only bounds a bug.
+            let clientsDeadline = Date().addingTimeInterval(60)
+            while clients.contains(where: { !$0.isFinished }) && Date() < clientsDeadline { usleep(5_000) }
+            XCTAssertFalse(clients.contains(where: { !$0.isFinished }), "cycle \(cycle): clients still running 60 s after the kill")
             for (pair, revision) in acks.withLock({ $0 }) { acknowledged[pair] = revision }
         }
         XCTAssertGreaterThan(acknowledged.count, 30, "too few writes acknowledged to mean anything")

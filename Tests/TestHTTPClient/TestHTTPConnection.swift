@@ -46,8 +46,9 @@ public final class TestHTTPConnection {
     private var buffer: [UInt8] = []
     private var scratch = [UInt8](repeating: 0, count: 65536)
 
-    /// Connects to `host` (an IPv4 or IPv6 literal) on `port`.
-    public init(port: Int, host: String = "127.0.0.1", timeout: Int = 10) throws {
+    /// Connects to `host` (an IPv4 or IPv6 literal) on `port`, from the IPv4 address `source`
+    /// when one is given (any of 127.0.0.0/8 works on loopback: a second client address).
+    public init(port: Int, host: String = "127.0.0.1", timeout: Int = 10, source: String? = nil) throws {
         var v4 = sockaddr_in()
         var v6 = sockaddr_in6()
         let family: Int32
@@ -69,6 +70,16 @@ public final class TestHTTPConnection {
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         var on: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            guard inet_pton(AF_INET, source, &local.sin_addr) == 1,
+                  withUnsafePointer(to: &local, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }) == 0 else {
+                let reason = String(cString: strerror(errno))
+                Glibc.close(fd)
+                throw TestHTTPError(description: "cannot connect from \(source): \(reason)")
+            }
+        }
         let connected = family == AF_INET
             ? withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
             : withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }

@@ -107,6 +107,7 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
 
     // Answered in the middle of the body: the answer is sent; close.
     if state.rejected { return .NO }
+    server.deadlines?.lift(cmhd_connection_socket(connection))
     if !state.answered {
         if let refusal = state.refusal {
             server.answer(connection, state, refusing: refusal)
@@ -127,11 +128,21 @@ private func checkTarget(_ target: String) throws(HTTPError) {
 
 /// Releases a request's state when libmicrohttpd is done with it (answered, timed out, the
 /// client went away, or the daemon stopped).
-let requestCompleted: MHD_RequestCompletedCallback = { cls, _, requestContext, _ in
+let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestContext, _ in
     guard let cls, let requestContext, let pointer = requestContext.pointee else { return }
+    // The next request on the connection is timed from now.
+    if let connection { Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().deadlines?.restart(cmhd_connection_socket(connection)) }
     Unmanaged<RequestState>.fromOpaque(pointer).release()
     requestContext.pointee = nil
     Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing)
+}
+
+/// A connection opened or closed: its request deadline starts, or it is forgotten (before
+/// libmicrohttpd closes the socket).
+let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, event in
+    guard let cls, let connection, let deadlines = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().deadlines else { return }
+    let socket = cmhd_connection_socket(connection)
+    if event.rawValue == 0 /* MHD_CONNECTION_NOTIFY_STARTED */ { deadlines.open(socket) } else { deadlines.forget(socket) }
 }
 
 /// Decodes `%HH` escapes in paths and query arguments in place, like libmicrohttpd's own,

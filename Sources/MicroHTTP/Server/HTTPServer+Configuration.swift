@@ -27,11 +27,20 @@ extension HTTPServer {
         /// Seconds a stream may go without a `write` (heartbeats do not count) before the
         /// server ends it; a Server-Sent Events client then reconnects.
         public var streamIdleTimeout: Double
+        /// Seconds a connection's request has to arrive whole, head and body, counted from the
+        /// connection's opening or the previous request's completion; a trickle cannot extend
+        /// it (see `RequestDeadlines`). Past it the connection is closed unanswered.
+        public var requestDeadline: Double
+        /// The most connections one client address may have open; more from it are closed as
+        /// soon as they are accepted. Behind a reverse proxy every connection comes from the
+        /// proxy: raise it to `connectionLimit` there (and limit clients at the proxy).
+        public var connectionsPerAddress: Int
 
         /// A configuration; every parameter has a production-ready default.
         public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int = Configuration.defaultThreads,
                     maxBodyBytes: Int = 1 << 20, connectionTimeout: Int = 30, connectionLimit: Int = 512,
-                    streamHeartbeat: Double = 15, streamIdleTimeout: Double = 300) {
+                    streamHeartbeat: Double = 15, streamIdleTimeout: Double = 300,
+                    requestDeadline: Double = 60, connectionsPerAddress: Int = 128) {
             self.host = host
             self.port = port
             self.threads = threads
@@ -40,6 +49,8 @@ extension HTTPServer {
             self.connectionLimit = connectionLimit
             self.streamHeartbeat = streamHeartbeat
             self.streamIdleTimeout = streamIdleTimeout
+            self.requestDeadline = requestDeadline
+            self.connectionsPerAddress = connectionsPerAddress
         }
 
         /// The core count, at most 2: measured here, more threads than cores only add switching.

@@ -61,6 +61,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// Notices streams whose client went away, writes heartbeats, ends idle streams. Set by
     /// `start()` before libmicrohttpd's threads exist.
     private(set) var monitor: StreamMonitor?
+    /// Cuts connections whose request does not arrive whole in time. Set by `start()`.
+    private(set) var deadlines: RequestDeadlines?
 
     /// Creates a server; nothing is bound until `start()`.
     ///
@@ -113,6 +115,13 @@ public final class HTTPServer: @unchecked Sendable {
             close(fd)
             throw error
         }
+        do {
+            deadlines = try RequestDeadlines(seconds: configuration.requestDeadline)
+        } catch {
+            close(fd)
+            monitor?.stop()
+            throw error
+        }
         // poll() with internal threads (a pool when threads > 1); ITC so the daemon can be
         // quiesced; suspend/resume for streamed responses. No MHD_USE_ERROR_LOG: nothing on stderr.
         // Not epoll: in libmicrohttpd 0.9.75 an epoll thread at its connection limit with 128 or
@@ -124,12 +133,15 @@ public final class HTTPServer: @unchecked Sendable {
         let uriLog: URILogCallback = uriReceived
         let decode: UnescapeCallback = unescape
         let access: MHD_AccessHandlerCallback = accessHandler
+        let connectionEvent: MHD_NotifyConnectionCallback = connectionNotified
         let context = Unmanaged.passUnretained(self).toOpaque()
         var options: [CVarArg] = [
             MHD_OPTION.LISTEN_SOCKET.rawValue, fd,
             MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(clamping: max(1, configuration.connectionTimeout)),
             // libmicrohttpd splits the limit between the pool's threads: each needs one.
             MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(clamping: max(threads, configuration.connectionLimit)),
+            MHD_OPTION.PER_IP_CONNECTION_LIMIT.rawValue, UInt32(clamping: max(1, configuration.connectionsPerAddress)),
+            MHD_OPTION.NOTIFY_CONNECTION.rawValue, OpaquePointer(unsafeBitCast(connectionEvent, to: UnsafeRawPointer.self)), OpaquePointer(context),
             MHD_OPTION.NOTIFY_COMPLETED.rawValue, OpaquePointer(unsafeBitCast(completed, to: UnsafeRawPointer.self)), OpaquePointer(context),
             MHD_OPTION.URI_LOG_CALLBACK.rawValue, OpaquePointer(unsafeBitCast(uriLog, to: UnsafeRawPointer.self)), OpaquePointer(context),
             MHD_OPTION.UNESCAPE_CALLBACK.rawValue, OpaquePointer(unsafeBitCast(decode, to: UnsafeRawPointer.self)), OpaquePointer(context),
@@ -144,6 +156,7 @@ public final class HTTPServer: @unchecked Sendable {
         guard let daemon else {
             close(fd)
             monitor?.stop()
+            deadlines?.stop()
             throw HTTPServerError(message: "libmicrohttpd refused to start on \(configuration.host):\(port)")
         }
         let handle = Daemon(pointer: daemon)
@@ -184,6 +197,7 @@ public final class HTTPServer: @unchecked Sendable {
             usleep(2_000)
         }
         MHD_stop_daemon(daemon)
+        deadlines?.stop()
     }
 
     /// Remembers a stream being served until it ends, so that `stop()` can end it; one that

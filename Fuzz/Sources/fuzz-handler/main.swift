@@ -1,0 +1,105 @@
+// The request handler as a whole. An input is up to 8 requests separated by a line `---`; each
+// is a request line (`METHOD TARGET`), header lines (`name: value`), an empty line and the
+// body, and goes through `StackService.handle` as the server would pass it (target split at
+// `?`, path and query percent-decoded, `%00` refused before the service as the server does).
+// Every input starts from one stack `s` of three rows. After each request: no 5xx, an error
+// answer is the JSON error shape with its own status, a failed request changed no stack, and
+// every stack keeps the model's invariants.
+import FuzzSupport
+import Jansson
+import MicroHTTP
+import ScrollStackCore
+@testable import ScrollStackService
+
+enum Harness {
+    /// One service for the whole run; each input starts by deleting every stack.
+    static let service = StackService()
+}
+let seedStack = #"{"id":"s","viewport":{"width":320,"height":480},"rows":[{"id":"a","view":{"type":"V"},"size":{"fixed":100}},{"id":"b","view":{"type":"V","props":{"x":[1,2]}},"content":{"aspectRatio":1.5}},{"id":"c","controller":{"type":"C"},"size":{"fixed":50}}]}"#
+
+/// `%HH` decoded (never `%00`), `+` as a space where `plusIsSpace`, like the server's callback.
+func percentDecoded(_ text: Substring, plusIsSpace: Bool) -> String {
+    var bytes: [UInt8] = []
+    var utf8 = Array(text.utf8)[...]
+    while let byte = utf8.popFirst() {
+        if byte == UInt8(ascii: "%"), utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16), value != 0 {
+            bytes.append(value)
+            utf8 = utf8.dropFirst(2)
+        } else {
+            bytes.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+        }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// The request one part of the input describes, or nil when the server would not pass it on.
+func request(from part: ArraySlice<UInt8>) -> HTTPRequest? {
+    let headEnd = part.firstRange(of: [10, 10])
+    let head = String(decoding: part[..<(headEnd?.lowerBound ?? part.endIndex)], as: UTF8.self)
+    let body = Array(part[(headEnd?.upperBound ?? part.endIndex)...])
+    var lines = head.split(separator: "\n", omittingEmptySubsequences: false)[...]
+    guard let requestLine = lines.popFirst() else { return nil }
+    let words = requestLine.split(separator: " ", maxSplits: 1)
+    guard words.count == 2, !words[0].isEmpty, !words[1].contains(" ") else { return nil }
+    let target = words[1]
+    let rawPath = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+    guard rawPath.hasPrefix("/"), !rawPath.contains("%00") else { return nil }
+    var query: [(name: String, value: String)] = []
+    if let mark = target.firstIndex(of: "?") {
+        for pair in target[target.index(after: mark)...].split(separator: "&") {
+            let sides = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            query.append((percentDecoded(sides[0], plusIsSpace: true), sides.count > 1 ? percentDecoded(sides[1], plusIsSpace: true) : ""))
+        }
+    }
+    var headers: [(name: String, value: String)] = []
+    for line in lines {
+        guard let colon = line.firstIndex(of: ":") else { return nil }
+        headers.append((String(line[..<colon]), String(line[line.index(after: colon)...].drop { $0 == " " })))
+    }
+    return HTTPRequest(method: String(words[0]), path: percentDecoded(rawPath, plusIsSpace: false), rawPath: String(rawPath),
+                       query: query, headers: headers, body: body, rawTarget: String(target))
+}
+
+/// Every stack's revision and model as `GET` would answer them, by id.
+func models() -> [String: JSON] {
+    var result: [String: JSON] = [:]
+    for entry in Harness.service.store.all() {
+        result[entry.id] = try? entry.read { stack, revision throws(APIError) in
+            stack.checkInvariants()
+            return ModelEncoding.stack(id: entry.id, revision: revision, stack)
+        }
+    }
+    return result
+}
+
+/// Checks one answer and what it left behind.
+func check(_ request: HTTPRequest, _ response: HTTPResponse, before: [String: JSON]) {
+    let what = "\(request.summary) → \(response.status)"
+    Fuzzer.require((100..<500).contains(response.status), "\(what): \(String(decoding: response.body.prefix(300), as: UTF8.self))")
+    let after = models()
+    guard response.status >= 400 else { return }
+    Fuzzer.require(after == before, "\(what): a failed request changed a stack")
+    guard let error = (try? JSON.parse(response.body))?["error"] else { fatalError("\(what): the answer is not a JSON error") }
+    Fuzzer.require(error["status"]?.int64Value == Int64(response.status), "\(what): the error's status differs from the answer's")
+    Fuzzer.require(error["code"]?.stringValue?.isEmpty == false, "\(what): the error has no code")
+    Fuzzer.require(error["message"]?.stringValue != nil, "\(what): the error has no message")
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzHandler(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    for entry in Harness.service.store.all() {
+        _ = Harness.service.handle(HTTPRequest(method: "DELETE", path: "/v1/stacks/\(entry.id)"))
+    }
+    let created = Harness.service.handle(HTTPRequest(method: "POST", path: "/v1/stacks", headers: [("content-type", "application/json")],
+                                             body: Array(seedStack.utf8)))
+    Fuzzer.require(created.status == 201, "the seed stack was refused: \(created.status)")
+    let input = Fuzzer.bytes(data, size)
+    for part in input.split(separator: Array("\n---\n".utf8)).prefix(8) {
+        guard let request = request(from: part) else { continue }
+        let before = models()
+        check(request, Harness.service.handle(request), before: before)
+    }
+    return 0
+}
+
+Fuzzer.run(fuzzHandler)

@@ -194,9 +194,17 @@ extension StackService {
         let limit = try c.queryInt("limit", in: 1...1000) ?? 100
         let entry = try store.entry(c.parameter("stack"))
         let revision = try entry.read { _, revision throws(APIError) in revision }
+        return try journaledHistory(key: entry.id, after: after, limit: limit, revision: revision)
+    }
+
+    /// `{revision, events}`: the events journaled under `key` (a stack's id, or a pile's with
+    /// its prefix) for at most `limit` revisions after `after`, each tagged with its revision.
+    ///
+    /// - Complexity: O(events answered), one indexed journal query.
+    func journaledHistory(key: String, after: Int, limit: Int, revision: Int) throws(APIError) -> HTTPResponse {
         guard let journal else { throw .storageFailed("this service keeps no journal") }
         let stored: [(revision: Int, events: [UInt8])]
-        do { stored = try journal.events(id: entry.id, after: after, limit: limit) } catch { throw .storageFailed("\(error)") }
+        do { stored = try journal.events(id: key, after: after, limit: limit) } catch { throw .storageFailed("\(error)") }
         var events: [JSON] = []
         for (eventRevision, blob) in stored {
             for case .object(var event) in (try? JSON.parse(blob))?.arrayValue ?? [] {

@@ -225,9 +225,10 @@ extension StackService {
         guard let journal else { throw .storageFailed("this service keeps no journal") }
         if c.request.header("accept")?.contains("text/event-stream") == true {
             try c.allowQuery(["after"])
-            let stream = HTTPStream()
+            // The heartbeat is an SSE comment: clients ignore it; a gone one makes the write fail.
+            let stream = HTTPStream(heartbeat: Array(":\n\n".utf8))
             try entry.read { _, revision throws(APIError) in
-                var after = try c.queryInt("after", in: 0...Int(Int32.max)) ?? revision
+                var after = try c.queryInt("after", in: 0...Int(Int64.max)) ?? revision
                 if let lastEventID = c.request.header("last-event-id") {
                     guard let id = Int(Substring(lastEventID).trimmingSpaces), id >= 0 else {
                         throw APIError(status: 400, code: "bad_header", message: "Last-Event-ID must be a revision, got \"\(lastEventID)\"", field: "Last-Event-ID")
@@ -248,19 +249,10 @@ extension StackService {
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")], stream: stream)
         }
         try c.allowQuery(["after", "limit"])
-        let after = try c.queryInt("after", in: 0...Int(Int32.max)) ?? 0
+        let after = try c.queryInt("after", in: 0...Int(Int64.max)) ?? 0
         let limit = try c.queryInt("limit", in: 1...1000) ?? 100
         let revision = try entry.read { _, revision throws(APIError) in revision }
-        let stored: [(revision: Int, events: [UInt8])]
-        do { stored = try journal.events(id: key, after: after, limit: limit) } catch { throw .storageFailed("\(error)") }
-        var events: [JSON] = []
-        for (eventRevision, blob) in stored {
-            for case .object(var event) in (try? JSON.parse(blob))?.arrayValue ?? [] {
-                event["revision"] = .integer(Int64(eventRevision))
-                events.append(.object(event))
-            }
-        }
-        return .json(200, .object(JSONObject([("revision", .integer(Int64(revision))), ("events", .array(events))])), revision: revision)
+        return try journaledHistory(key: key, after: after, limit: limit, revision: revision)
     }
 
     /// `GET /v1/piles/{pile}/transitions/{revision}?fps=N`: the plan kept with that change.

@@ -41,13 +41,7 @@ extension StackService {
     func createPile(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
         let body = try c.jsonObject()
-        let id: String
-        if let f = try body.optional("id") {
-            id = try f.string()
-            try Self.checkStackID(id, field: f.path)
-        } else {
-            id = "p-" + Self.makeStackID(isTaken: piles.contains).dropFirst(2)
-        }
+        let id = try Self.resourceID(body) { "p-" + Self.makeStackID(isTaken: piles.contains).dropFirst(2) }
         let pile = try decodePile(body, id: id)
         try piles.insert(PileEntry(id: id, pile: pile))
         do {

@@ -19,13 +19,7 @@ extension StackService {
     func createStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
         let body = try c.jsonObject()
-        let id: String
-        if let f = try body.optional("id") {
-            id = try f.string()
-            try Self.checkStackID(id, field: f.path)
-        } else {
-            id = Self.makeStackID(isTaken: store.contains)
-        }
+        let id = try Self.resourceID(body) { Self.makeStackID(isTaken: store.contains) }
         let stack = try decodeStack(body, id: id)
         try store.insert(StackEntry(id: id, stack: stack))
         do {
@@ -35,6 +29,15 @@ extension StackService {
             throw .storageFailed("\(error)")
         }
         return .json(201, ModelEncoding.stack(id: id, revision: 1, stack), revision: 1, headers: [("Location", "/v1/stacks/\(id)")])
+    }
+
+    /// The `id` a create body gives (checked as a stack id: piles follow the same rule), or
+    /// `generate()`'s when it gives none.
+    static func resourceID(_ body: ObjectReader, generate: () -> String) throws(APIError) -> String {
+        guard let f = try body.optional("id") else { return generate() }
+        let id = try f.string()
+        try checkStackID(id, field: f.path)
+        return id
     }
 
     /// Stack ids travel in paths: 1–128 of `A–Z a–z 0–9 . _ ~ -`.

@@ -1,11 +1,14 @@
 extension ScrollStack {
     /// The offsets along the scroll axis that `scroll` clamps to:
-    /// [−leading content inset, max(that, content length + trailing content inset − viewport length)].
+    /// [−leading content inset, max(that, content length + trailing content inset − viewport length)],
+    /// its upper end at most 10¹⁵, the largest offset a stack accepts.
     public var scrollRange: ClosedRange<Double> {
         let axis = settings.axis
         let low = -settings.contentInsets.leading(axis)
         let high = contentSize[axis] + settings.contentInsets.trailing(axis) - settings.viewport[axis]
-        return low...Swift.max(low, high)
+        // Content can outgrow the offsets a stack accepts (±1e15, `Check.maxOffset`): the
+        // range stops there, so every offset a scroll computes is one a restore accepts.
+        return low...Swift.min(Swift.max(low, high), Check.maxOffset)
     }
 
     /// The offset `target` leads to from the current state, without scrolling.

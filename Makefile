@@ -7,7 +7,7 @@ SHELL := /bin/bash
 # The toolchain lives in /opt/swift on the project's machines; use it when swift is not on PATH.
 export PATH := $(PATH):/opt/swift/usr/bin
 
-APT_PACKAGES := libmicrohttpd-dev libjansson-dev libsqlite3-dev zlib1g-dev pkg-config libharfbuzz-dev libfreetype-dev libicu-dev fonts-inter fonts-dejavu-core
+APT_PACKAGES := libmicrohttpd-dev libjansson-dev libsqlite3-dev zlib1g-dev pkg-config libharfbuzz-dev libfreetype-dev libicu-dev fonts-inter fonts-dejavu-core libpq-dev postgresql
 HOST ?= 127.0.0.1
 PORT ?= 8080
 ARGS ?=
@@ -15,7 +15,8 @@ ARGS ?=
 .PHONY: run test build release deps benchmark lint-docker fuzz clean
 
 deps:
-	@if ! command -v pkg-config >/dev/null || ! pkg-config --exists libmicrohttpd jansson sqlite3 zlib harfbuzz freetype2 icu-uc \
+	@if ! command -v pkg-config >/dev/null || ! pkg-config --exists libmicrohttpd jansson sqlite3 zlib harfbuzz freetype2 icu-uc libpq \
+		|| ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
 		|| [ ! -d /usr/share/fonts/opentype/inter ] || [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then \
 		echo "installing $(APT_PACKAGES)"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \

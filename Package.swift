@@ -52,12 +52,14 @@ let package = Package(
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Thin Swift layers over the C libraries; they know nothing of stacks.
         .target(name: "Jansson", dependencies: ["CJansson"]),
         .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Zlib", dependencies: ["CZlib"]),
+        .target(name: "Postgres", dependencies: ["CPostgres"]),
 
         // The text engine: fonts (FreeType), shaping (HarfBuzz), line breaking (ICU), behind
         // the core's TextMeasuring protocol.
@@ -92,6 +94,8 @@ let package = Package(
 
         // A small blocking HTTP/1.1 client over POSIX sockets, for the end-to-end tests only.
         .target(name: "TestHTTPClient", path: "Tests/TestHTTPClient"),
+        // A throwaway PostgreSQL cluster on loopback (initdb, pg_ctl as an unprivileged user), for tests.
+        .target(name: "PostgresCluster", path: "Tests/PostgresCluster"),
 
         .testTarget(name: "ScrollStackCoreTests", dependencies: ["ScrollStackCore"]),
         .testTarget(name: "ScrollStackPagingTests", dependencies: ["ScrollStackPaging", "ScrollStackCore"]),
@@ -99,6 +103,7 @@ let package = Package(
         .testTarget(name: "JanssonTests", dependencies: ["Jansson"]),
         .testTarget(name: "ScrollStackTextTests", dependencies: ["ScrollStackText", "ScrollStackCore"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresCluster"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient"]),
         .testTarget(
             name: "ScrollStackServiceTests",

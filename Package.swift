@@ -59,6 +59,10 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Zlib", dependencies: ["CZlib"]),
 
+        // The store: journals of opaque records behind `JournalBackend` (SQLite embedded);
+        // it knows nothing of HTTP or of stacks.
+        .target(name: "ScrollStackStore", dependencies: ["SQLite"]),
+
         // The text engine: fonts (FreeType), shaping (HarfBuzz), line breaking (ICU), behind
         // the core's TextMeasuring protocol.
         .target(name: "ScrollStackText", dependencies: ["ScrollStackCore", "CHarfBuzz", "CFreeType", "CICU"]),
@@ -67,7 +71,7 @@ let package = Package(
         .target(
             name: "ScrollStackService",
             dependencies: [
-                "ScrollStackCore", "ScrollStackPaging", "ScrollStackTransitions", "ScrollStackText", "Jansson", "MicroHTTP", "SQLite", "Zlib",
+                "ScrollStackCore", "ScrollStackPaging", "ScrollStackTransitions", "ScrollStackText", "Jansson", "MicroHTTP", "ScrollStackStore", "Zlib",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -76,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "scrollstackd",
             dependencies: [
-                "ScrollStackService", "ScrollStackText", "MicroHTTP",
+                "ScrollStackService", "ScrollStackStore", "ScrollStackText", "MicroHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -102,7 +106,7 @@ let package = Package(
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient"]),
         .testTarget(
             name: "ScrollStackServiceTests",
-            dependencies: ["ScrollStackService", "ScrollStackCore", "Jansson", "MicroHTTP", "TestHTTPClient", "Zlib"]
+            dependencies: ["ScrollStackService", "ScrollStackStore", "SQLite", "ScrollStackCore", "Jansson", "MicroHTTP", "TestHTTPClient", "Zlib"]
         ),
     ]
 )

@@ -61,6 +61,10 @@ let package = Package(
         .target(name: "Zlib", dependencies: ["CZlib"]),
         .target(name: "Postgres", dependencies: ["CPostgres"]),
 
+        // The store: journals of opaque records behind `JournalBackend` (SQLite embedded);
+        // it knows nothing of HTTP or of stacks.
+        .target(name: "ScrollStackStore", dependencies: ["SQLite"]),
+
         // The text engine: fonts (FreeType), shaping (HarfBuzz), line breaking (ICU), behind
         // the core's TextMeasuring protocol.
         .target(name: "ScrollStackText", dependencies: ["ScrollStackCore", "CHarfBuzz", "CFreeType", "CICU"]),
@@ -69,7 +73,7 @@ let package = Package(
         .target(
             name: "ScrollStackService",
             dependencies: [
-                "ScrollStackCore", "ScrollStackPaging", "ScrollStackTransitions", "ScrollStackText", "Jansson", "MicroHTTP", "SQLite", "Zlib",
+                "ScrollStackCore", "ScrollStackPaging", "ScrollStackTransitions", "ScrollStackText", "Jansson", "MicroHTTP", "ScrollStackStore", "Zlib",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -78,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "scrollstackd",
             dependencies: [
-                "ScrollStackService", "ScrollStackText", "MicroHTTP",
+                "ScrollStackService", "ScrollStackStore", "ScrollStackText", "MicroHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -107,7 +111,7 @@ let package = Package(
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient"]),
         .testTarget(
             name: "ScrollStackServiceTests",
-            dependencies: ["ScrollStackService", "ScrollStackCore", "Jansson", "MicroHTTP", "TestHTTPClient", "Zlib"]
+            dependencies: ["ScrollStackService", "ScrollStackStore", "SQLite", "ScrollStackCore", "Jansson", "MicroHTTP", "TestHTTPClient", "Zlib"]
         ),
     ]
 )

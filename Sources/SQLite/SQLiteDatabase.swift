@@ -9,6 +9,11 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     public let code: Int32
     public let message: String
     public var description: String { "SQLite error \(code): \(message)" }
+
+    public init(code: Int32, message: String) {
+        self.code = code
+        self.message = message
+    }
 }
 
 /// One SQLite connection, opened in serialized (thread-safe) mode. A thin layer: statements,

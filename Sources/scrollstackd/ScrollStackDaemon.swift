@@ -7,6 +7,7 @@ import Dispatch
 
 #if canImport(Glibc)
 import Glibc
+import ScrollStackStore
 #endif
 
 /// `scrollstackd`: serves the ScrollStack REST API until SIGINT or SIGTERM.

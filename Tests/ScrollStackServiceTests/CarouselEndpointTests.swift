@@ -2,6 +2,7 @@ import Foundation
 import Jansson
 import MicroHTTP
 @testable import ScrollStackService
+@testable import ScrollStackStore
 import XCTest
 
 /// Paging, settle, the page indicator and the paging menu over HTTP, with their errors, their

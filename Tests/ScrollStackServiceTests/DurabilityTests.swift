@@ -2,6 +2,7 @@ import Foundation
 import Jansson
 import MicroHTTP
 @testable import ScrollStackService
+@testable import ScrollStackStore
 import Synchronization
 import TestHTTPClient
 import XCTest

@@ -2,6 +2,7 @@ import Foundation
 import Jansson
 import MicroHTTP
 @testable import ScrollStackService
+@testable import ScrollStackStore
 import XCTest
 
 /// A data dir written by the journal of format 1 (JSON snapshots; `Tests/Fixtures/

@@ -1,6 +1,7 @@
 import Foundation
 import Jansson
 @testable import ScrollStackService
+@testable import ScrollStackStore
 import TestHTTPClient
 import XCTest
 

@@ -2,6 +2,7 @@ import Foundation
 import Jansson
 import MicroHTTP
 import ScrollStackService
+import ScrollStackStore
 import TestHTTPClient
 import XCTest
 

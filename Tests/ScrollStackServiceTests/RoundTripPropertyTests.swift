@@ -2,6 +2,7 @@ import Foundation
 import Jansson
 @testable import ScrollStackCore
 @testable import ScrollStackService
+@testable import ScrollStackStore
 import XCTest
 
 /// Property: whatever the API accepts — props up to the nesting limit (with unusual Unicode,

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Jansson
 @testable import ScrollStackService
+@testable import ScrollStackStore
 import Synchronization
 import TestHTTPClient
 import XCTest

@@ -3,6 +3,7 @@ import Foundation
 import Jansson
 import MicroHTTP
 @testable import ScrollStackService
+@testable import ScrollStackStore
 import SQLite
 import XCTest
 

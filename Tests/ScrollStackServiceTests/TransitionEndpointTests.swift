@@ -2,6 +2,7 @@ import Foundation
 import Jansson
 import MicroHTTP
 import ScrollStackService
+import ScrollStackStore
 import XCTest
 
 /// Animated mutations, plans by revision and sampling, through the real server.

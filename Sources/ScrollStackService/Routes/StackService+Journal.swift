@@ -5,6 +5,7 @@ import MicroHTTP
 import ScrollStackCore
 import ScrollStackText
 import Synchronization
+import ScrollStackStore
 
 extension StackService {
     /// The bytes a snapshot is stored as (`SnapshotFormat`, exact: reading them back gives
@@ -25,13 +26,13 @@ extension StackService {
         let eventsJSON = JSON.array(result.events.map(ModelEncoding.event))
         let events = eventsJSON.serialized(realPrecision: 17)
         let snapshot = forceSnapshot ? Self.snapshot(stack) : nil
-        do {
-            try journal.recordMutation(id: id, revision: revision, method: request.method, path: request.rawPath,
-                                       body: request.body, events: events, snapshot: snapshot,
-                                       plan: plan?.serialized(realPrecision: 17))
+        let record = JournalRecord(revision: revision, operation: OperationRecord.request(method: request.method, path: request.rawPath, body: request.body),
+                                   events: events, plan: plan?.serialized(realPrecision: 17))
+        do throws(JournalError) {
+            try journal.recordMutation(id: id, record: record, snapshot: snapshot)
         } catch {
             logger.error("journal write failed for \(id) at revision \(revision): \(error)")
-            throw .storageFailed("\(error)")
+            throw APIError(error)
         }
         if !forceSnapshot, journal.snapshotDue(id: id, revision: revision, rowCount: stack.count) {
             let copy = stack
@@ -53,14 +54,15 @@ extension StackService {
     @discardableResult
     public func restore() throws -> Int {
         guard let journal else { return 0 }
+        try migrateLegacyJournals()
         let everything = try journal.load()
-        let stored = everything.filter { !$0.id.hasPrefix(Self.pileJournalPrefix) }
-        let restoredPiles = try restorePiles(everything.filter { $0.id.hasPrefix(Self.pileJournalPrefix) })
+        let stored = everything.filter { !$0.key.hasPrefix(Self.pileJournalPrefix) }
+        let restoredPiles = try restorePiles(everything.filter { $0.key.hasPrefix(Self.pileJournalPrefix) })
         let results = Mutex<[Result<StackEntry, any Error>?]>(Array(repeating: nil, count: stored.count))
         DispatchQueue.concurrentPerform(iterations: stored.count) { i in
             let result = Result { () throws -> StackEntry in
                 let (state, revision) = try Self.rebuild(stored[i], logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
-                return StackEntry(id: stored[i].id, stack: state, revision: revision)
+                return StackEntry(id: stored[i].key, stack: state, revision: revision)
             }
             results.withLock { $0[i] = result }
         }
@@ -74,8 +76,8 @@ extension StackService {
                 // One unreadable stack must not keep the others offline: it answers 503
                 // until it is deleted, and its journal stays as it is.
                 let reason = (error as? APIError)?.message ?? "\(error)"
-                logger.error("cannot restore stack \(stack.id) (snapshot at revision \(stack.snapshotRevision), \(stack.mutations.count) mutations after it): \(reason); it answers 503 until deleted")
-                store.markUnreadable(stack.id, reason: reason)
+                logger.error("cannot restore stack \(stack.key) (snapshot at revision \(stack.snapshotRevision), \(stack.records.count) mutations after it): \(reason); it answers 503 until deleted")
+                store.markUnreadable(stack.key, reason: reason)
             }
         }
         return restored + restoredPiles
@@ -88,7 +90,7 @@ extension StackService {
     /// Deletes the unreadable stack `id` from the journal; false when `id` is no such stack.
     func deleteUnreadableStack(_ id: String) throws(APIError) -> Bool {
         try store.discardUnreadable(id) { () throws(APIError) in
-            do { try journal?.recordDeletion(id: id) } catch { throw .storageFailed("\(error)") }
+            do throws(JournalError) { try journal?.recordDeletion(id: id) } catch { throw APIError(error) }
         }
     }
 
@@ -99,6 +101,8 @@ extension StackService {
             return try Self.rebuild(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
         } catch let error as APIError {
             throw error
+        } catch let error as JournalError {
+            throw APIError(error)
         } catch {
             throw .storageFailed("\(error)")
         }
@@ -107,31 +111,32 @@ extension StackService {
     /// Replays a stored stack in a scratch service that journals nothing: its snapshot,
     /// binary (`SnapshotFormat`) or format 1 JSON (decoded like a create body), then the
     /// mutations after it.
-    static func rebuild(_ stored: StackJournal.StoredStack, logger: Logger, measurer: any ContentMeasuring,
+    static func rebuild(_ stored: StoredJournal, logger: Logger, measurer: any ContentMeasuring,
                         titleMeasurer: (any TitleMeasuring)?, fonts: FontCatalog) throws -> (ScrollStack, Int) {
         let scratch = StackService(logger: logger, journalOrNone: nil, limits: .replay, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
         let snapshot: ScrollStack
         if SnapshotFormat.isBinary(stored.snapshot) {
-            snapshot = try SnapshotFormat.decode(stored.snapshot, what: "the snapshot of \(stored.id) at revision \(stored.snapshotRevision)",
+            snapshot = try SnapshotFormat.decode(stored.snapshot, what: "the snapshot of \(stored.key) at revision \(stored.snapshotRevision)",
                                                  measurer: measurer, titleMeasurer: titleMeasurer)
         } else {
             let json: JSON
             do { json = try JSON.parse(stored.snapshot) } catch {
-                throw APIError.journalUnreadable("the snapshot of \(stored.id) at revision \(stored.snapshotRevision) does not parse: \(error)")
+                throw APIError.journalUnreadable("the snapshot of \(stored.key) at revision \(stored.snapshotRevision) does not parse: \(error)")
             }
-            guard let object = json.objectValue else { throw APIError.journalUnreadable("snapshot of \(stored.id) is not an object") }
-            snapshot = try scratch.decodeStack(ObjectReader(object: object, path: ""), id: stored.id)
+            guard let object = json.objectValue else { throw APIError.journalUnreadable("snapshot of \(stored.key) is not an object") }
+            snapshot = try scratch.decodeStack(ObjectReader(object: object, path: ""), id: stored.key)
         }
-        try scratch.store.insert(StackEntry(id: stored.id, stack: snapshot, revision: stored.snapshotRevision))
-        for mutation in stored.mutations {
-            let response = scratch.handle(HTTPRequest(method: mutation.method, path: mutation.path,
-                                                      headers: [("content-type", "application/json")], body: mutation.body))
-            guard response.status == 200, response.header("etag") == "\"\(mutation.revision)\"" else {
+        try scratch.store.insert(StackEntry(id: stored.key, stack: snapshot, revision: stored.snapshotRevision))
+        for record in stored.records {
+            let request = try OperationRecord.decodeRequest(record.operation, what: "revision \(record.revision) of \(stored.key)")
+            let response = scratch.handle(HTTPRequest(method: request.method, path: request.path,
+                                                      headers: [("content-type", "application/json")], body: request.body))
+            guard response.status == 200, response.header("etag") == "\"\(record.revision)\"" else {
                 let answer = String(decoding: response.body.prefix(500), as: UTF8.self)
-                throw APIError.journalUnreadable("replaying revision \(mutation.revision) of \(stored.id) (\(mutation.method) \(mutation.path)) answered \(response.status) \(answer)")
+                throw APIError.journalUnreadable("replaying revision \(record.revision) of \(stored.key) (\(request.method) \(request.path)) answered \(response.status) \(answer)")
             }
         }
-        return try scratch.store.entry(stored.id).read { stack, revision throws(APIError) in (stack, revision) }
+        return try scratch.store.entry(stored.key).read { stack, revision throws(APIError) in (stack, revision) }
     }
 
     /// The stack `id` as it was at `revision`, rebuilt from the journal: the nearest snapshot
@@ -151,6 +156,8 @@ extension StackService {
             return stack
         } catch let error as APIError {
             throw error
+        } catch let error as JournalError {
+            throw APIError(error)
         } catch {
             throw .storageFailed("\(error)")
         }
@@ -204,7 +211,7 @@ extension StackService {
     func journaledHistory(key: String, after: Int, limit: Int, revision: Int) throws(APIError) -> HTTPResponse {
         guard let journal else { throw .storageFailed("this service keeps no journal") }
         let stored: [(revision: Int, events: [UInt8])]
-        do { stored = try journal.events(id: key, after: after, limit: limit) } catch { throw .storageFailed("\(error)") }
+        do throws(JournalError) { stored = try journal.events(id: key, after: after, limit: limit) } catch { throw APIError(error) }
         var events: [JSON] = []
         for (eventRevision, blob) in stored {
             for case .object(var event) in (try? JSON.parse(blob))?.arrayValue ?? [] {
@@ -237,7 +244,7 @@ extension StackService {
             }
             while after < revision {
                 let page: [(revision: Int, events: [UInt8])]
-                do { page = try journal.events(id: entry.id, after: after, limit: 1000) } catch { throw .storageFailed("\(error)") }
+                do throws(JournalError) { page = try journal.events(id: entry.id, after: after, limit: 1000) } catch { throw APIError(error) }
                 guard let last = page.last else { break }
                 for (eventRevision, blob) in page {
                     stream.write(EventHub.message(revision: eventRevision, events: (try? JSON.parse(blob)) ?? .array([])))

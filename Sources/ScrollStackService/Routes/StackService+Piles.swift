@@ -4,6 +4,7 @@ import MicroHTTP
 import ScrollStackCore
 import ScrollStackText
 import ScrollStackTransitions
+import ScrollStackStore
 
 extension StackService {
     /// Piles share the stacks' journal under this prefix (stack ids cannot contain ':').
@@ -44,11 +45,11 @@ extension StackService {
         let id = try Self.resourceID(body) { "p-" + Self.makeStackID(isTaken: piles.contains).dropFirst(2) }
         let pile = try decodePile(body, id: id)
         try piles.insert(PileEntry(id: id, pile: pile))
-        do {
+        do throws(JournalError) {
             try journal?.recordCreation(id: Self.pileJournalPrefix + id, model: Self.pileSnapshot(id: id, revision: 1, pile))
         } catch {
             piles.remove(id)
-            throw .storageFailed("\(error)")
+            throw APIError(error)
         }
         return .json(201, ModelEncoding.pile(id: id, revision: 1, pile), revision: 1, headers: [("Location", "/v1/piles/\(id)")])
     }
@@ -92,7 +93,7 @@ extension StackService {
         let entry = try piles.entry(c.parameter("pile"))
         try entry.delete(check: { revision throws(APIError) in try c.checkIfMatch(revision) },
                          remove: { () throws(APIError) in
-                             do { try journal?.recordDeletion(id: Self.pileJournalPrefix + entry.id) } catch { throw .storageFailed("\(error)") }
+                             do throws(JournalError) { try journal?.recordDeletion(id: Self.pileJournalPrefix + entry.id) } catch { throw APIError(error) }
                              piles.remove(entry.id)
                          })
         hub.closeAll(Self.pileJournalPrefix + entry.id)
@@ -184,14 +185,14 @@ extension StackService {
             guard let journal else { return }
             let events = JSON.array(planned.0.events.map(ModelEncoding.pileEvent))
             let due = journal.snapshotDue(id: key, revision: revision, rowCount: pile.views.count)
-            do {
-                try journal.recordMutation(id: key, revision: revision, method: c.request.method, path: c.request.path, body: c.request.body,
-                                           events: events.serialized(realPrecision: 17),
-                                           snapshot: due ? Self.pileSnapshot(id: entry.id, revision: revision, pile) : nil,
-                                           plan: ModelEncoding.pilePlan(planned.1, revision: revision).serialized(realPrecision: 17))
+            let record = JournalRecord(revision: revision, operation: OperationRecord.request(method: c.request.method, path: c.request.path, body: c.request.body),
+                                       events: events.serialized(realPrecision: 17),
+                                       plan: ModelEncoding.pilePlan(planned.1, revision: revision).serialized(realPrecision: 17))
+            do throws(JournalError) {
+                try journal.recordMutation(id: key, record: record, snapshot: due ? Self.pileSnapshot(id: entry.id, revision: revision, pile) : nil)
             } catch {
                 logger.error("journal write failed for pile \(entry.id) at revision \(revision): \(error)")
-                throw .storageFailed("\(error)")
+                throw APIError(error)
             }
             hub.publish(EventHub.message(revision: revision, events: events), to: key)
         }, restore: { () throws(APIError) in
@@ -231,7 +232,7 @@ extension StackService {
                 }
                 while after < revision {
                     let page: [(revision: Int, events: [UInt8])]
-                    do { page = try journal.events(id: key, after: after, limit: 1000) } catch { throw .storageFailed("\(error)") }
+                    do throws(JournalError) { page = try journal.events(id: key, after: after, limit: 1000) } catch { throw APIError(error) }
                     guard let last = page.last else { break }
                     for (eventRevision, blob) in page {
                         stream.write(EventHub.message(revision: eventRevision, events: (try? JSON.parse(blob)) ?? .array([])))
@@ -264,7 +265,7 @@ extension StackService {
         }
         guard let journal else { throw .storageFailed("this service keeps no journal") }
         let stored: [UInt8]?
-        do { stored = try journal.plan(id: Self.pileJournalPrefix + entry.id, revision: revision) } catch { throw .storageFailed("\(error)") }
+        do throws(JournalError) { stored = try journal.plan(id: Self.pileJournalPrefix + entry.id, revision: revision) } catch { throw APIError(error) }
         guard let stored, let plan = try? JSON.parse(stored) else {
             throw APIError(status: 404, code: "transition_not_found", message: "no plan was kept for revision \(revision)", field: "revision")
         }
@@ -292,10 +293,10 @@ extension StackService {
 
     /// Rebuilds journaled piles (their snapshot, then their mutations replayed through the
     /// same handlers) into the store. Returns how many.
-    func restorePiles(_ stored: [StackJournal.StoredStack]) throws -> Int {
+    func restorePiles(_ stored: [StoredJournal]) throws -> Int {
         for item in stored {
             let (pile, revision) = try Self.rebuildPile(item, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
-            try piles.insert(PileEntry(id: String(item.id.dropFirst(Self.pileJournalPrefix.count)), pile: pile, revision: revision))
+            try piles.insert(PileEntry(id: String(item.key.dropFirst(Self.pileJournalPrefix.count)), pile: pile, revision: revision))
         }
         return stored.count
     }
@@ -306,23 +307,26 @@ extension StackService {
             return try Self.rebuildPile(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
         } catch let error as APIError {
             throw error
+        } catch let error as JournalError {
+            throw APIError(error)
         } catch {
             throw .storageFailed("\(error)")
         }
     }
 
-    static func rebuildPile(_ stored: StackJournal.StoredStack, logger: Logger, measurer: any ContentMeasuring,
+    static func rebuildPile(_ stored: StoredJournal, logger: Logger, measurer: any ContentMeasuring,
                             titleMeasurer: (any TitleMeasuring)?, fonts: FontCatalog) throws -> (Pile, Int) {
-        let id = String(stored.id.dropFirst(pileJournalPrefix.count))
+        let id = String(stored.key.dropFirst(pileJournalPrefix.count))
         let scratch = StackService(logger: logger, journalOrNone: nil, limits: .replay, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
         guard let object = try JSON.parse(stored.snapshot).objectValue else { throw APIError.storageFailed("snapshot of pile \(id) is not an object") }
         let pile = try scratch.decodePile(ObjectReader(object: object, path: ""), id: id)
         try scratch.piles.insert(PileEntry(id: id, pile: pile, revision: stored.snapshotRevision))
-        for mutation in stored.mutations {
-            let response = scratch.handle(HTTPRequest(method: mutation.method, path: mutation.path,
-                                                      headers: [("content-type", "application/json")], body: mutation.body))
-            guard response.status == 200, response.header("etag") == "\"\(mutation.revision)\"" else {
-                throw APIError.storageFailed("replaying revision \(mutation.revision) of pile \(id) answered \(response.status)")
+        for record in stored.records {
+            let request = try OperationRecord.decodeRequest(record.operation, what: "revision \(record.revision) of pile \(id)")
+            let response = scratch.handle(HTTPRequest(method: request.method, path: request.path,
+                                                      headers: [("content-type", "application/json")], body: request.body))
+            guard response.status == 200, response.header("etag") == "\"\(record.revision)\"" else {
+                throw APIError.storageFailed("replaying revision \(record.revision) of pile \(id) answered \(response.status)")
             }
         }
         return try scratch.piles.entry(id).read { pile, revision throws(APIError) in (pile, revision) }

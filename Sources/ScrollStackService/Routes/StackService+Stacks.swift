@@ -1,6 +1,7 @@
 import Jansson
 import MicroHTTP
 import ScrollStackCore
+import ScrollStackStore
 
 extension StackService {
     /// `GET /v1/stacks`: `[{id, revision, rowCount}]`, ordered by id.
@@ -26,7 +27,7 @@ extension StackService {
             try journal?.recordCreation(id: id, model: Self.snapshot(stack))
         } catch {
             try? store.remove(id)
-            throw .storageFailed("\(error)")
+            throw APIError(error)
         }
         return .json(201, ModelEncoding.stack(id: id, revision: 1, stack), revision: 1, headers: [("Location", "/v1/stacks/\(id)")])
     }
@@ -112,7 +113,7 @@ extension StackService {
         // Removed under the stack's write lock, so no mutation slips in after the check.
         try entry.delete(check: { revision throws(APIError) in try c.checkIfMatch(revision) },
                          remove: { () throws(APIError) in
-                             do { try journal?.recordDeletion(id: entry.id) } catch { throw .storageFailed("\(error)") }
+                             do throws(JournalError) { try journal?.recordDeletion(id: entry.id) } catch { throw APIError(error) }
                              try store.remove(entry.id)
                          })
         hub.closeAll(entry.id)

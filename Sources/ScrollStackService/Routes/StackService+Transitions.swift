@@ -1,6 +1,7 @@
 import Jansson
 import MicroHTTP
 import ScrollStackCore
+import ScrollStackStore
 import ScrollStackTransitions
 
 extension StackService {
@@ -40,7 +41,7 @@ extension StackService {
         }
         guard let journal else { throw .storageFailed("this service keeps no journal") }
         let stored: [UInt8]?
-        do { stored = try journal.plan(id: entry.id, revision: revision) } catch { throw .storageFailed("\(error)") }
+        do throws(JournalError) { stored = try journal.plan(id: entry.id, revision: revision) } catch { throw APIError(error) }
         guard let stored, let plan = try? JSON.parse(stored) else {
             throw APIError(status: 404, code: "transition_not_found", message: "no plan was kept for revision \(revision)", field: "revision")
         }

@@ -4,6 +4,7 @@ import MicroHTTP
 import ScrollStackCore
 import ScrollStackText
 import ScrollStackTransitions
+import ScrollStackStore
 
 /// The REST API v1 over a store of stacks. It turns requests into model operations and
 /// results into JSON; it knows nothing of sockets (see `MicroHTTP`).

@@ -1,0 +1,20 @@
+import ScrollStackStore
+
+extension APIError {
+    /// The HTTP view of a journal failure (the store's errors stop at the service's edge).
+    /// A conflict is 409 `revision_conflict` with the latest revision: another writer
+    /// journaled the revision first, and nothing of this change was kept.
+    init(_ error: JournalError) {
+        switch error {
+        case .conflict(let key, let latest):
+            self.init(status: 409, code: "revision_conflict",
+                      message: "another writer journaled that revision of \(key) first (its latest is \(latest.map(String.init) ?? "none")); nothing was changed, retry on the new state",
+                      revision: latest)
+        case .unavailable(let detail):
+            self.init(status: 503, code: "storage_unavailable", message: "the store cannot be reached, so nothing was changed: \(detail)",
+                      headers: [("Retry-After", "1")])
+        case .failed(let detail):
+            self = .storageFailed(detail)
+        }
+    }
+}

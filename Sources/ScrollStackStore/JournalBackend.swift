@@ -1,0 +1,42 @@
+/// Where journals are kept: one per key (a stack's id, or a pile's with its prefix), each a
+/// snapshot at revision 1 and then one record per revision, plus later snapshots. Records and
+/// snapshots are opaque bytes: a backend knows nothing of HTTP, of stacks or of their model.
+///
+/// Every call is one transaction of the backend (or a part of one it shares with other
+/// callers' writes, as `SQLiteJournal`'s group commit does): it happens whole or not at all.
+/// Calls may come from any thread at once.
+public protocol JournalBackend: Sendable {
+    /// Starts the journal of `key` at revision 1 with `snapshot`, first discarding whatever
+    /// the key held (a journal that was deleted, or never finished). Returns the key's new
+    /// incarnation, a number no earlier incarnation of the key had (see `writeSnapshot`).
+    func create(key: String, snapshot: [UInt8]) throws(JournalError) -> Int64
+
+    /// Appends `record` as revision `record.revision` of `key`, with `snapshot` (the state
+    /// after it) in the same transaction when given, only if `record.revision - 1` is the
+    /// key's latest revision. Durable when it returns.
+    ///
+    /// - Throws: `.conflict` (nothing written) when the latest revision is another one, or
+    ///   the key has no journal; `.unavailable` / `.failed` when the backend cannot write.
+    func append(key: String, record: JournalRecord, snapshot: [UInt8]?) throws(JournalError)
+
+    /// Removes every revision, record, plan and snapshot of `key` (nothing when it has none).
+    func delete(key: String) throws(JournalError)
+
+    /// Stores a snapshot of revision `revision` of `key` (a revision already appended), only
+    /// if the key is still the incarnation `incarnation` (not deleted, not created again).
+    /// Returns whether it was written. Snapshots only shorten replays: losing one loses nothing.
+    @discardableResult
+    func writeSnapshot(key: String, revision: Int, snapshot: [UInt8], incarnation: Int64) throws(JournalError) -> Bool
+
+    /// Each journal (only `key`'s when given), ordered by key: its latest snapshot at or before
+    /// `revision` and the records after that snapshot up to `revision`, in order (their plans
+    /// left out). Keys without a snapshot at or before `revision` are left out.
+    func load(key: String?, upTo revision: Int) throws(JournalError) -> [StoredJournal]
+
+    /// At most `limit` records of `key` after revision `after`, in revision order, their plans
+    /// left out (history, live events, catching up).
+    func records(key: String, after: Int, limit: Int) throws(JournalError) -> [JournalRecord]
+
+    /// The plan kept with revision `revision` of `key`, or nil.
+    func plan(key: String, revision: Int) throws(JournalError) -> [UInt8]?
+}

@@ -1,0 +1,21 @@
+/// Why a journal call failed. The service maps each case to its HTTP answer at its edge.
+public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// An append found another latest revision than the one before it (`latest`; nil when
+    /// the key has no journal): someone else wrote first. Nothing was written.
+    case conflict(key: String, latest: Int?)
+    /// The backend cannot be reached for now (connection lost, server restarting); the same
+    /// call may succeed later. Nothing was written.
+    case unavailable(String)
+    /// The backend refused or failed the call (disk full, read-only, corrupt file).
+    /// Nothing was written.
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .conflict(let key, let latest?): "revision conflict on \(key): its latest revision is \(latest)"
+        case .conflict(let key, nil): "revision conflict on \(key): it has no journal"
+        case .unavailable(let detail): "storage unavailable: \(detail)"
+        case .failed(let detail): detail
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import SQLite
+
+/// Journal formats 0 and 1 kept each revision as its HTTP request (`LegacyMutation`, table
+/// `mutations`). The service turns each legacy journal into records (`migrateLegacy`), one
+/// key at a time, each in one transaction; the table goes once it is empty.
+extension SQLiteJournal {
+    func hasLegacyTable() throws(SQLiteError) -> Bool {
+        try !database.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mutations'").isEmpty
+    }
+
+    /// Journals of format 0 (`PRAGMA user_version`) hold each mutation's path percent-decoded;
+    /// from format 1 on they hold it as received, since routing decodes each segment on its
+    /// own. A decoded path never holds an encoded `/` (it could not be routed), so escaping
+    /// every `%` as `%25` turns it into a raw path that decodes back to the same segments.
+    /// Runs once, in one transaction.
+    func migrateToRawPaths() throws(SQLiteError) {
+        try database.transaction { () throws(SQLiteError) in
+            guard case .integer(let format)? = try database.query("PRAGMA user_version").first?.first, format < 2 else { return }
+            if try hasLegacyTable(), format < 1 {
+                try database.query("UPDATE mutations SET path = replace(path, '%', '%25')")
+            }
+            try database.execute("PRAGMA user_version = 2")
+        }
+    }
+
+    /// The keys that still have revisions in the legacy table, ordered.
+    public func legacyKeys() throws(JournalError) -> [String] {
+        try sqlite { () throws(SQLiteError) -> [String] in
+            guard try hasLegacyTable() else { return [] }
+            return try database.query("SELECT DISTINCT stack FROM mutations ORDER BY stack").compactMap {
+                guard case .text(let key)? = $0.first else { return nil }
+                return key
+            }
+        }
+    }
+
+    /// Every legacy revision of `key`, in order.
+    public func legacyMutations(key: String) throws(JournalError) -> [LegacyMutation] {
+        try sqlite { () throws(SQLiteError) -> [LegacyMutation] in
+            guard try hasLegacyTable() else { return [] }
+            return try database.query("SELECT revision, method, path, body, events FROM mutations WHERE stack = ? ORDER BY revision", [.text(key)])
+                .compactMap { row in
+                    guard case .integer(let revision) = row[0], case .text(let method) = row[1], case .text(let path) = row[2],
+                          case .blob(let body) = row[3], case .blob(let events) = row[4] else { return nil }
+                    return LegacyMutation(revision: Int(revision), method: method, path: path, body: body, events: events)
+                }
+        }
+    }
+
+    /// Replaces the legacy revisions of `key` by `records` (the same revisions, in the
+    /// service's encoding; their plans are in `plans` already and stay), in one transaction.
+    public func migrateLegacy(key: String, records: [JournalRecord]) throws(JournalError) {
+        try sqlite { () throws(SQLiteError) in
+            try database.transaction { () throws(SQLiteError) in
+                for record in records {
+                    try database.query("INSERT INTO records (stack, revision, operation, events) VALUES (?, ?, ?, ?)",
+                                       [.text(key), .integer(Int64(record.revision)), .blob(record.operation), .blob(record.events)])
+                }
+                try database.query("DELETE FROM mutations WHERE stack = ?", [.text(key)])
+                if try database.query("SELECT 1 FROM mutations LIMIT 1").isEmpty {
+                    try database.execute("DROP TABLE mutations")
+                }
+            }
+        }
+    }
+}

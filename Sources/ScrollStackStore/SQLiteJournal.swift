@@ -1,0 +1,182 @@
+import SQLite
+import Synchronization
+
+/// The embedded backend: one SQLite file (`--data-dir`'s `scrollstack.sqlite`) that one
+/// process serves.
+///
+/// WAL mode with `synchronous = FULL`: an append is on disk before it returns, so an
+/// acknowledged write survives a crash of the process or the machine. Appends of every key
+/// that arrive while a transaction is being committed are committed together in the next one
+/// (`GroupCommit`), each returning once its own transaction is durable.
+///
+/// Tables (format 2, `PRAGMA user_version`): `snapshots (stack, revision, model)`,
+/// `records (stack, revision, operation, events)` and `plans (stack, revision, plan)`, each
+/// keyed by (stack, revision). A file of format 0 or 1 also holds `mutations`, the journal
+/// of HTTP requests, until the service migrates it (`LegacyJournal`).
+public final class SQLiteJournal: JournalBackend {
+    let database: SQLiteDatabase
+    /// Commits appends, several at once when they arrive together.
+    let committer: GroupCommit
+    /// Each key's incarnation: given at creation and when first loaded, gone at deletion,
+    /// changed only inside the transactions that create or delete the key (one process owns
+    /// the file, so memory is enough).
+    private let incarnations = Mutex<(next: Int64, byKey: [String: Int64])>((1, [:]))
+
+    /// Opens (creating) the journal in `path`; ":memory:" keeps it in memory only.
+    /// `groupCommit` false commits every append in a transaction of its own.
+    public init(path: String, groupCommit: Bool = true) throws(JournalError) {
+        do throws(SQLiteError) {
+            database = try SQLiteDatabase(path: path)
+            committer = GroupCommit(database: database, enabled: groupCommit)
+            if path != ":memory:" {
+                _ = try database.query("PRAGMA journal_mode = WAL")
+            }
+            try database.execute("""
+                PRAGMA synchronous = FULL;
+                CREATE TABLE IF NOT EXISTS snapshots (
+                    stack TEXT NOT NULL, revision INTEGER NOT NULL, model BLOB NOT NULL,
+                    PRIMARY KEY (stack, revision));
+                CREATE TABLE IF NOT EXISTS records (
+                    stack TEXT NOT NULL, revision INTEGER NOT NULL, operation BLOB NOT NULL, events BLOB NOT NULL,
+                    PRIMARY KEY (stack, revision));
+                CREATE TABLE IF NOT EXISTS plans (
+                    stack TEXT NOT NULL, revision INTEGER NOT NULL, plan BLOB NOT NULL,
+                    PRIMARY KEY (stack, revision));
+                """)
+            try migrateToRawPaths()
+        } catch {
+            throw .failed("\(error)")
+        }
+    }
+
+    /// Runs `body`, reporting SQLite's errors as the journal's.
+    func sqlite<T>(_ body: () throws(SQLiteError) -> T) throws(JournalError) -> T {
+        do throws(SQLiteError) { return try body() } catch { throw .failed("\(error)") }
+    }
+
+    public func create(key: String, snapshot: [UInt8]) throws(JournalError) -> Int64 {
+        try sqlite { () throws(SQLiteError) -> Int64 in
+            try database.transaction { () throws(SQLiteError) -> Int64 in
+                try deleteRows(key)
+                try database.query("INSERT INTO snapshots (stack, revision, model) VALUES (?, 1, ?)", [.text(key), .blob(snapshot)])
+                return incarnations.withLock { state in
+                    state.byKey[key] = state.next
+                    state.next += 1
+                    return state.next - 1
+                }
+            }
+        }
+    }
+
+    public func append(key: String, record: JournalRecord, snapshot: [UInt8]?) throws(JournalError) {
+        var conflict: JournalError?
+        do throws(SQLiteError) {
+            try committer.commit { database throws(SQLiteError) in
+                let latest = try latestRevision(key)
+                guard latest == record.revision - 1 else {
+                    conflict = .conflict(key: key, latest: latest)
+                    throw SQLiteError(code: 0, message: "revision conflict on \(key)")
+                }
+                let id = SQLiteDatabase.Value.text(key), revision = SQLiteDatabase.Value.integer(Int64(record.revision))
+                try database.query("INSERT INTO records (stack, revision, operation, events) VALUES (?, ?, ?, ?)",
+                                   [id, revision, .blob(record.operation), .blob(record.events)])
+                if let plan = record.plan {
+                    try database.query("INSERT INTO plans (stack, revision, plan) VALUES (?, ?, ?)", [id, revision, .blob(plan)])
+                }
+                if let snapshot {
+                    try database.query("INSERT INTO snapshots (stack, revision, model) VALUES (?, ?, ?)", [id, revision, .blob(snapshot)])
+                }
+            }
+        } catch {
+            throw conflict ?? .failed("\(error)")
+        }
+    }
+
+    /// The key's latest revision: its last record's, or its last snapshot's (revision 1
+    /// has no record); nil when it has no journal. Two indexed lookups.
+    private func latestRevision(_ key: String) throws(SQLiteError) -> Int? {
+        let rows = try database.query("""
+            SELECT max(coalesce((SELECT max(revision) FROM records WHERE stack = ?1), 0),
+                       coalesce((SELECT max(revision) FROM snapshots WHERE stack = ?1), 0))
+            """, [.text(key)])
+        guard case .integer(let latest)? = rows.first?.first, latest > 0 else { return nil }
+        return Int(latest)
+    }
+
+    public func delete(key: String) throws(JournalError) {
+        try sqlite { () throws(SQLiteError) in
+            try database.transaction { () throws(SQLiteError) in
+                try deleteRows(key)
+                _ = incarnations.withLock { $0.byKey.removeValue(forKey: key) }
+            }
+        }
+    }
+
+    private func deleteRows(_ key: String) throws(SQLiteError) {
+        for table in ["snapshots", "records", "plans"] + (try hasLegacyTable() ? ["mutations"] : []) {
+            try database.query("DELETE FROM \(table) WHERE stack = ?", [.text(key)])
+        }
+    }
+
+    @discardableResult
+    public func writeSnapshot(key: String, revision: Int, snapshot: [UInt8], incarnation: Int64) throws(JournalError) -> Bool {
+        try sqlite { () throws(SQLiteError) -> Bool in
+            try database.transaction { () throws(SQLiteError) -> Bool in
+                guard incarnations.withLock({ $0.byKey[key] }) == incarnation else { return false }
+                try database.query("INSERT OR REPLACE INTO snapshots (stack, revision, model) VALUES (?, ?, ?)",
+                                   [.text(key), .integer(Int64(revision)), .blob(snapshot)])
+                return true
+            }
+        }
+    }
+
+    public func load(key: String?, upTo revision: Int) throws(JournalError) -> [StoredJournal] {
+        try sqlite { () throws(SQLiteError) -> [StoredJournal] in
+            let latest = try database.query(
+                "SELECT stack, MAX(revision) FROM snapshots WHERE (?1 IS NULL OR stack = ?1) AND revision <= ?2 GROUP BY stack ORDER BY stack",
+                [key.map { .text($0) } ?? .null, .integer(Int64(revision))])
+            var journals: [StoredJournal] = []
+            for row in latest {
+                guard case .text(let stack) = row[0], case .integer(let snapshotRevision) = row[1] else { continue }
+                let model = try database.query("SELECT model FROM snapshots WHERE stack = ? AND revision = ?", [.text(stack), .integer(snapshotRevision)])
+                guard case .blob(let snapshot)? = model.first?.first else { continue }
+                let records = try recordRows(stack, after: Int(snapshotRevision), upTo: revision, limit: Int(Int64.max))
+                journals.append(StoredJournal(key: stack, incarnation: incarnation(of: stack), snapshotRevision: Int(snapshotRevision),
+                                              snapshot: snapshot, records: records))
+            }
+            return journals
+        }
+    }
+
+    /// The key's incarnation, given now when it has none yet (first load after opening).
+    private func incarnation(of key: String) -> Int64 {
+        incarnations.withLock { state in
+            if let known = state.byKey[key] { return known }
+            state.byKey[key] = state.next
+            state.next += 1
+            return state.next - 1
+        }
+    }
+
+    public func records(key: String, after: Int, limit: Int) throws(JournalError) -> [JournalRecord] {
+        try sqlite { () throws(SQLiteError) -> [JournalRecord] in try recordRows(key, after: after, upTo: Int(Int64.max), limit: limit) }
+    }
+
+    private func recordRows(_ key: String, after: Int, upTo: Int, limit: Int) throws(SQLiteError) -> [JournalRecord] {
+        try database.query(
+            "SELECT revision, operation, events FROM records WHERE stack = ? AND revision > ? AND revision <= ? ORDER BY revision LIMIT ?",
+            [.text(key), .integer(Int64(after)), .integer(Int64(upTo)), .integer(Int64(limit))]
+        ).compactMap { row in
+            guard case .integer(let revision) = row[0], case .blob(let operation) = row[1], case .blob(let events) = row[2] else { return nil }
+            return JournalRecord(revision: Int(revision), operation: operation, events: events)
+        }
+    }
+
+    public func plan(key: String, revision: Int) throws(JournalError) -> [UInt8]? {
+        try sqlite { () throws(SQLiteError) -> [UInt8]? in
+            let rows = try database.query("SELECT plan FROM plans WHERE stack = ? AND revision = ?", [.text(key), .integer(Int64(revision))])
+            guard case .blob(let plan)? = rows.first?.first else { return nil }
+            return plan
+        }
+    }
+}

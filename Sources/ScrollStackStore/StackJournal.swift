@@ -1,0 +1,108 @@
+import Dispatch
+import Synchronization
+
+/// The durable record of every stack and pile, over a `JournalBackend`: when snapshots are
+/// due, and the one thread that writes them off the writers' path.
+///
+/// Keys are opaque here (a stack's id, or a pile's with its prefix); so are records and
+/// snapshots (the service encodes them).
+public final class StackJournal: Sendable {
+    public let backend: any JournalBackend
+    /// The fewest revisions between two snapshots of a stack. A snapshot costs O(rows), so a
+    /// stack of n rows is snapshotted every max(`snapshotInterval`, n / 8) revisions: the
+    /// cost per mutation stays O(1) amortized, and a restart replays at most that many.
+    public let snapshotInterval: Int
+    /// The revision of each key's latest snapshot, written or scheduled, and its incarnation.
+    private let known = Mutex<(snapshots: [String: Int], incarnations: [String: Int64])>(([:], [:]))
+    /// The one thread that encodes and writes the snapshots due after mutations, in order.
+    public let snapshotQueue = DispatchQueue(label: "scrollstack.journal.snapshots")
+
+    public init(backend: any JournalBackend, snapshotInterval: Int = 100) {
+        self.backend = backend
+        self.snapshotInterval = max(1, snapshotInterval)
+    }
+
+    /// A journal in the SQLite file at `path` (":memory:" keeps it in memory only);
+    /// `groupCommit` false commits every mutation in a transaction of its own.
+    public convenience init(path: String, snapshotInterval: Int = 100, groupCommit: Bool = true) throws(JournalError) {
+        self.init(backend: try SQLiteJournal(path: path, groupCommit: groupCommit), snapshotInterval: snapshotInterval)
+    }
+
+    /// Records a new stack at revision 1 (discarding whatever the key held).
+    public func recordCreation(id: String, model: [UInt8]) throws(JournalError) {
+        let incarnation = try backend.create(key: id, snapshot: model)
+        known.withLock { $0.snapshots[id] = 1; $0.incarnations[id] = incarnation }
+    }
+
+    /// Whether the mutation making `revision` of a stack of `rowCount` rows should also
+    /// write a snapshot.
+    public func snapshotDue(id: String, revision: Int, rowCount: Int) -> Bool {
+        let last = known.withLock { $0.snapshots[id] } ?? 0
+        return revision - last >= max(snapshotInterval, rowCount / 8)
+    }
+
+    /// Records an acknowledged mutation (revision `record.revision`, only if it follows the
+    /// latest), with a snapshot of the result when given (a revert), durably: it returns once
+    /// the backend's transaction holding it is committed. Older snapshots stay: they serve
+    /// reads of past revisions.
+    public func recordMutation(id: String, record: JournalRecord, snapshot: [UInt8]?) throws(JournalError) {
+        try backend.append(key: id, record: record, snapshot: snapshot)
+        if snapshot != nil { known.withLock { $0.snapshots[id] = record.revision } }
+    }
+
+    public func recordDeletion(id: String) throws(JournalError) {
+        try backend.delete(key: id)
+        known.withLock { $0.snapshots[id] = nil; $0.incarnations[id] = nil }
+    }
+
+    /// Schedules a snapshot of `revision` of stack `id` (whose mutation is already journaled):
+    /// `encode` runs later on the snapshot thread, from a copy of the state taken by the
+    /// caller, so no writer waits while O(rows) bytes are encoded and written. The snapshot
+    /// is written only if the stack is still the same incarnation (not deleted since); a
+    /// failure is only logged by `failed`, since every mutation is journaled without it.
+    /// Later mutations count from `revision`, so one stack has at most one pending at a time
+    /// in steady state.
+    public func recordSnapshotLater(id: String, revision: Int, encode: @escaping @Sendable () -> [UInt8],
+                                    failed: @escaping @Sendable (JournalError) -> Void) {
+        let incarnation = known.withLock { known -> Int64? in
+            known.snapshots[id] = revision
+            return known.incarnations[id]
+        }
+        guard let incarnation else { return }
+        snapshotQueue.async { [backend] in
+            do throws(JournalError) {
+                try backend.writeSnapshot(key: id, revision: revision, snapshot: encode(), incarnation: incarnation)
+            } catch {
+                failed(error)
+            }
+        }
+    }
+
+    /// Returns once every snapshot scheduled before the call is written (or failed).
+    public func waitForSnapshots() {
+        snapshotQueue.sync {}
+    }
+
+    /// Every journal (only `id`'s when given): its latest snapshot at or before `revision`
+    /// (default: the latest) and the records after it, up to `revision`.
+    public func load(only id: String? = nil, upTo revision: Int = Int(Int64.max)) throws(JournalError) -> [StoredJournal] {
+        let journals = try backend.load(key: id, upTo: revision)
+        known.withLock { known in
+            for journal in journals where known.incarnations[journal.key] == nil {
+                known.incarnations[journal.key] = journal.incarnation
+                known.snapshots[journal.key] = journal.snapshotRevision
+            }
+        }
+        return journals
+    }
+
+    /// The events of the records after revision `after`, at most `limit` records, in order.
+    public func events(id: String, after: Int, limit: Int) throws(JournalError) -> [(revision: Int, events: [UInt8])] {
+        try backend.records(key: id, after: after, limit: limit).map { ($0.revision, $0.events) }
+    }
+
+    /// The transition plan kept with the mutation that made `revision`, or nil.
+    public func plan(id: String, revision: Int) throws(JournalError) -> [UInt8]? {
+        try backend.plan(key: id, revision: revision)
+    }
+}

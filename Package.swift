@@ -64,6 +64,8 @@ let package = Package(
         // The store: journals of opaque records behind `JournalBackend` (SQLite embedded);
         // it knows nothing of HTTP or of stacks.
         .target(name: "ScrollStackStore", dependencies: ["SQLite"]),
+        // The shared backend for replicas: every journal in PostgreSQL (`--store postgres://…`).
+        .target(name: "ScrollStackPostgres", dependencies: ["ScrollStackStore", "Postgres"]),
 
         // The text engine: fonts (FreeType), shaping (HarfBuzz), line breaking (ICU), behind
         // the core's TextMeasuring protocol.
@@ -82,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "scrollstackd",
             dependencies: [
-                "ScrollStackService", "ScrollStackStore", "ScrollStackText", "MicroHTTP",
+                "ScrollStackService", "ScrollStackStore", "ScrollStackPostgres", "ScrollStackText", "MicroHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import MicroHTTP
+import ScrollStackPostgres
 import ScrollStackService
 import ScrollStackText
 import Dispatch
@@ -69,6 +70,9 @@ struct ScrollStackDaemon: ParsableCommand {
     @Option(help: "The folder holding the database (scrollstack.sqlite); created if missing.")
     var dataDir = "./data"
 
+    @Option(help: "Where stacks are kept: a PostgreSQL URL (postgres://user:password@host:port/database) that any number of replicas share; by default the SQLite file in --data-dir.")
+    var store: String?
+
     @Option(help: "A folder whose font files (.ttf, .otf, .ttc, .otc) text nodes may use besides Inter and DejaVu; repeat for more.")
     var fontDir: [String] = []
 
@@ -86,6 +90,12 @@ struct ScrollStackDaemon: ParsableCommand {
 
     @Option(help: "An access token and its scope, 'TOKEN read' or 'TOKEN write' (repeatable; added to --token-file's). Meant for SCROLLSTACK_TOKENS='TOKEN write,TOKEN read' in containers: on a command line, other users of the machine can read it.")
     var tokens: [String] = []
+
+    /// Where the stacks are, for log lines: the PostgreSQL server (never its password), memory, or the data folder.
+    var storeDescription: String {
+        if let store { return "PostgreSQL at " + (store.split(separator: "@").last.map(String.init) ?? "?") }
+        return inMemory ? "memory" : dataDir
+    }
 
     /// The address listened on: `--host`, or loopback.
     var listenHost: String { host ?? "127.0.0.1" }
@@ -128,7 +138,9 @@ struct ScrollStackDaemon: ParsableCommand {
 
         let journal: StackJournal
         do {
-            if inMemory {
+            if let store {
+                journal = StackJournal(backend: try PostgresJournal(url: store, connections: threads + 4))
+            } else if inMemory {
                 journal = try StackJournal(path: ":memory:", groupCommit: !noGroupCommit)
             } else {
                 do {
@@ -142,7 +154,7 @@ struct ScrollStackDaemon: ParsableCommand {
         } catch let error as ExitCode {
             throw error
         } catch {
-            logger.critical("cannot open the database in \(dataDir): \(error)")
+            logger.critical("cannot open the database in \(storeDescription): \(error)")
             throw ExitCode.failure
         }
         let access: AccessTokens
@@ -161,14 +173,16 @@ struct ScrollStackDaemon: ParsableCommand {
         do {
             let count = try service.restore()
             let milliseconds = (DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
-            logger.notice("restored \(count) stacks from \(inMemory ? "memory" : dataDir) in \(milliseconds) ms")
+            logger.notice("restored \(count) stacks from \(storeDescription) in \(milliseconds) ms")
             if !service.unavailableStacks.isEmpty {
                 logger.error("\(service.unavailableStacks.count) stacks could not be restored and answer 503 until deleted: \(service.unavailableStacks.joined(separator: ", "))")
             }
         } catch {
-            logger.critical("cannot restore the stacks in \(dataDir): \(error)")
+            logger.critical("cannot restore the stacks in \(storeDescription): \(error)")
             throw ExitCode.failure
         }
+        // Replicas: from now on, changes other processes journal are applied here as announced.
+        service.startReplication()
         let server = HTTPServer(
             configuration: HTTPServer.Configuration(
                 host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes,
@@ -202,6 +216,7 @@ struct ScrollStackDaemon: ParsableCommand {
         sigwait(&signals, &received)
         logger.notice("signal \(received): stopping; requests in flight finish first")
         server.stop()
+        service.stopReplication()
         logger.notice("stopped")
     }
 

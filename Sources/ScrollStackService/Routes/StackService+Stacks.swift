@@ -27,6 +27,8 @@ extension StackService {
             try journal?.recordCreation(id: id, model: Self.snapshot(stack))
         } catch {
             try? store.remove(id)
+            // Replicas share ids: another one created this stack first.
+            if case .conflict = error { throw .duplicateStack(id) }
             throw APIError(error)
         }
         return .json(201, ModelEncoding.stack(id: id, revision: 1, stack), revision: 1, headers: [("Location", "/v1/stacks/\(id)")])

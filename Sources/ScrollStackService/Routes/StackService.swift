@@ -136,11 +136,30 @@ public final class StackService: Sendable {
     /// The request itself is journaled (replaying it rebuilds the state) with the events it
     /// answers with and its plan, durably, before the answer is sent. `extra` adds members to
     /// the answer, computed from the stack after the operation.
+    ///
+    /// Replicas: another one may journal the same revision first (the journal's 409
+    /// `revision_conflict`); the change is then tried again on the new state, where an
+    /// `If-Match` naming the revision the client saw answers 412.
     func mutate(_ context: RequestContext, snapshot: Bool = false, animation: AnimationRequest = AnimationRequest(),
                 targets: ((ScrollStack) throws(APIError) -> [String])? = nil, extra: ((ScrollStack) -> [(String, JSON)])? = nil,
                 _ operation: (inout ScrollStack, _ revision: Int) throws(APIError) -> OperationResult) throws(APIError) -> HTTPResponse {
+        var attempts = 0
+        while true {
+            do {
+                return try mutateOnce(context, snapshot: snapshot, animation: animation, targets: targets, extra: extra, operation)
+            } catch where error.code == "revision_conflict" && attempts < 32 {
+                attempts += 1
+            }
+        }
+    }
+
+    private func mutateOnce(_ context: RequestContext, snapshot: Bool, animation: AnimationRequest,
+                            targets: ((ScrollStack) throws(APIError) -> [String])?, extra: ((ScrollStack) -> [(String, JSON)])?,
+                            _ operation: (inout ScrollStack, _ revision: Int) throws(APIError) -> OperationResult) throws(APIError) -> HTTPResponse {
         let entry = try store.entry(context.parameter("stack"))
+        var before = 0
         return try entry.write({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> (OperationResult, TransitionPlan) in
+            before = revision
             // The path's row first: an unknown one is 404 whatever If-Match says (RFC 9110 §13.2.1).
             if context.parameters["row"] != nil || context.parameters["index"] != nil { _ = try pathRow(context, in: stack) }
             try context.checkIfMatch(revision)
@@ -153,7 +172,9 @@ public final class StackService: Sendable {
             try journalMutation(entry.id, context.request, planned.0, stack, revision, forceSnapshot: snapshot,
                                 plan: ModelEncoding.plan(planned.1, revision: revision))
         }, restore: { () throws(APIError) in
-            try reload(entry.id)
+            // A replica goes back to the revision it started from; its next lookup applies
+            // (and publishes) the revisions others journaled since.
+            isReplicated ? (try stack(entry.id, at: before, current: before, field: "revision"), before) : try reload(entry.id)
         }, answer: { planned, stack, revision in
             var answer = ModelEncoding.mutation(revision: revision, planned.0, in: stack)
             if animation.answersPlan, case .object(var members) = answer {

@@ -10,6 +10,10 @@ final class StackEntry: @unchecked Sendable {
     private var revision: Int
     /// Set once the stack is deleted: requests that looked the entry up just before get 404.
     private var deleted = false
+    /// Set when a failed write could not be undone (the journal could not be read back
+    /// either): the state in memory may be ahead of the journal. Replicas reload such an
+    /// entry before using it (`StackService+Replicas.swift`).
+    private(set) var isStale = false
 
     init(id: String, stack: ScrollStack, revision: Int = 1) {
         self.id = id
@@ -46,11 +50,30 @@ final class StackEntry: @unchecked Sendable {
             do throws(APIError) {
                 try persist(result, stack, revision)
             } catch {
-                (stack, revision) = try restore()
+                do throws(APIError) {
+                    (stack, revision) = try restore()
+                } catch {
+                    isStale = true
+                    throw error
+                }
                 throw error
             }
             return answer(result, stack, revision)
         }
+    }
+
+    /// Brings the cached stack forward under the write lock: `body` gets the stack and its
+    /// revision and may replace both (a replica applying revisions another one journaled).
+    func advance(_ body: (inout ScrollStack, inout Int) throws(APIError) -> Void) throws(APIError) {
+        try lock.withWriteLock { () throws(APIError) in
+            guard !deleted else { throw .stackNotFound(id) }
+            try body(&stack, &revision)
+        }
+    }
+
+    /// Marks the entry deleted (another replica deleted the stack): holders get 404.
+    func markDeleted() {
+        lock.withWriteLock { deleted = true }
     }
 
     /// Deletes the stack under the write lock: `check` sees the current revision first (and

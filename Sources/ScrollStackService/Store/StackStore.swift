@@ -10,6 +10,9 @@ final class StackStore: Sendable {
     /// Stacks the journal holds but start-up could not rebuild, with the reason. They keep
     /// their id (and their journal, untouched) until deleted.
     private let unreadable = Mutex<[String: String]>([:])
+    /// Set when replicas share the journal: every lookup first brings the cached entry up to
+    /// the journal's latest revision (or loads, or forgets it).
+    let replication = Mutex<(any StackReplication)?>(nil)
 
     /// Adds a stack. - Throws: 409 if the id is taken, also by an unreadable stack.
     func insert(_ entry: StackEntry) throws(APIError) {
@@ -22,6 +25,14 @@ final class StackStore: Sendable {
 
     /// The stack with `id`. - Throws: 404; 503 `stack_unavailable` for an unreadable one.
     func entry(_ id: String) throws(APIError) -> StackEntry {
+        if let replication = replication.withLock({ $0 }), unreadable.withLock({ $0[id] == nil }) {
+            return try replication.current(id, cached: entries.withLock { $0[id] })
+        }
+        return try cachedEntry(id)
+    }
+
+    /// The stack with `id` as this process holds it (no replica check). - Throws: as `entry`.
+    func cachedEntry(_ id: String) throws(APIError) -> StackEntry {
         guard let entry = entries.withLock({ $0[id] }) else {
             if let reason = unreadable.withLock({ $0[id] }) { throw .stackUnavailable(id, reason: reason) }
             throw .stackNotFound(id)
@@ -45,6 +56,18 @@ final class StackStore: Sendable {
             try remove()
             unreadable[id] = nil
             return true
+        }
+    }
+
+    /// Puts `entry` in place of whatever is cached under its id (a replica's reload).
+    func replace(_ entry: StackEntry) {
+        entries.withLock { $0[entry.id] = entry }
+    }
+
+    /// Forgets the cached `entry` (deleted by another replica), unless it was replaced since.
+    func evict(_ entry: StackEntry) {
+        entries.withLock { entries in
+            if entries[entry.id] === entry { entries[entry.id] = nil }
         }
     }
 

@@ -1,0 +1,197 @@
+import Postgres
+import ScrollStackStore
+import Synchronization
+
+/// The shared backend: every journal in one PostgreSQL database, which any number of
+/// `scrollstackd` replicas use at once (`--store postgres://…`).
+///
+/// Tables (created at start if missing, under an advisory lock so replicas starting together
+/// do not race): `journals (key PRIMARY KEY, incarnation, latest)` — one row per live key,
+/// its latest revision — and `snapshots (key, revision, model)`, `records (key, revision,
+/// operation, events, plan)`, each keyed by (key, revision).
+///
+/// Every call is one statement or one transaction. An append is a single statement that
+/// moves `journals.latest` from n to n + 1 only if it is still n (the row lock makes a
+/// second replica's append of n + 1 wait and then find n + 1 there: a conflict, nothing
+/// written), inserts the record (and snapshot), and sends `NOTIFY scrollstack_journal`, which
+/// PostgreSQL delivers at commit, in commit order. Durable when it returns
+/// (`synchronous_commit` on, the server's default).
+public final class PostgresJournal: SharedJournalBackend {
+    /// The channel every change is announced on: payload `REVISION KEY` (0: deleted).
+    static let channel = "scrollstack_journal"
+    let pool: PostgresPool
+    private let watching = Mutex<Watcher?>(nil)
+
+    /// Connects to `url` with a pool of `connections` and creates the tables if missing.
+    ///
+    /// - Throws: `.unavailable` when the server cannot be reached.
+    public init(url: String, connections: Int) throws(JournalError) {
+        pool = PostgresPool(url: url, size: connections)
+        try run { connection throws(PostgresError) in
+            try connection.transaction { () throws(PostgresError) in
+                try connection.execute("""
+                    SELECT pg_advisory_xact_lock(7301185642);
+                    CREATE SEQUENCE IF NOT EXISTS journal_incarnations;
+                    CREATE TABLE IF NOT EXISTS journals (
+                        key text PRIMARY KEY, incarnation bigint NOT NULL, latest bigint NOT NULL);
+                    CREATE TABLE IF NOT EXISTS snapshots (
+                        key text NOT NULL, revision bigint NOT NULL, model bytea NOT NULL, PRIMARY KEY (key, revision));
+                    CREATE TABLE IF NOT EXISTS records (
+                        key text NOT NULL, revision bigint NOT NULL, operation bytea NOT NULL, events bytea NOT NULL, plan bytea,
+                        PRIMARY KEY (key, revision));
+                    """)
+            }
+        }
+    }
+
+    /// Runs `body` on a pooled connection, turning PostgreSQL's errors into the journal's:
+    /// an unreachable or restarting server is `.unavailable` (503 with Retry-After).
+    func run<T>(_ body: (PostgresConnection) throws(PostgresError) -> T) throws(JournalError) -> T {
+        do throws(PostgresError) {
+            return try pool.withConnection(body)
+        } catch {
+            throw error.isUnavailable ? .unavailable(error.message) : .failed("\(error)")
+        }
+    }
+
+    /// Creates `key` at revision 1. Replicas share the key space, so a key that already has a
+    /// journal (made by another replica) is a conflict, never overwritten.
+    public func create(key: String, snapshot: [UInt8]) throws(JournalError) -> Int64 {
+        let created = try run { connection throws(PostgresError) -> [[PostgresValue]] in
+            do throws(PostgresError) {
+                return try connection.query("""
+                    WITH journal AS (
+                        INSERT INTO journals (key, incarnation, latest) VALUES ($1, nextval('journal_incarnations'), 1)
+                        ON CONFLICT (key) DO NOTHING RETURNING incarnation),
+                    cleared AS (DELETE FROM records WHERE key = $1 AND EXISTS (SELECT 1 FROM journal)),
+                    old AS (DELETE FROM snapshots WHERE key = $1 AND EXISTS (SELECT 1 FROM journal)),
+                    snapshot AS (INSERT INTO snapshots (key, revision, model) SELECT $1, 1, $2 FROM journal),
+                    note AS (SELECT pg_notify('\(Self.channel)', '1 ' || $1) FROM journal)
+                    SELECT incarnation, (SELECT count(*) FROM note) FROM journal
+                    """, [.text(key), .bytea(snapshot)])
+            } catch where error.isUniqueViolation {
+                return []
+            }
+        }
+        guard let incarnation = created.first?.first?.integerValue else {
+            throw .conflict(key: key, latest: try head(key: key)?.revision)
+        }
+        return incarnation
+    }
+
+    public func append(key: String, record: JournalRecord, snapshot: [UInt8]?) throws(JournalError) {
+        let appended = try run { connection throws(PostgresError) in
+            try connection.query("""
+                WITH bumped AS (UPDATE journals SET latest = $2 WHERE key = $1 AND latest = $2 - 1 RETURNING key),
+                record AS (INSERT INTO records (key, revision, operation, events, plan) SELECT key, $2, $3, $4, $5::bytea FROM bumped),
+                snapshot AS (INSERT INTO snapshots (key, revision, model) SELECT key, $2, $6::bytea FROM bumped WHERE $6::bytea IS NOT NULL),
+                note AS (SELECT pg_notify('\(Self.channel)', $2::text || ' ' || key) FROM bumped)
+                SELECT (SELECT count(*) FROM note)
+                """, [.text(key), .integer(Int64(record.revision)), .bytea(record.operation), .bytea(record.events),
+                      record.plan.map { .bytea($0) } ?? .null, snapshot.map { .bytea($0) } ?? .null])
+        }
+        guard appended.first?.first?.integerValue == 1 else {
+            throw .conflict(key: key, latest: try head(key: key)?.revision)
+        }
+    }
+
+    public func delete(key: String) throws(JournalError) {
+        _ = try run { connection throws(PostgresError) in
+            try connection.query("""
+                WITH gone AS (DELETE FROM journals WHERE key = $1 RETURNING key),
+                records AS (DELETE FROM records WHERE key = $1),
+                snapshots AS (DELETE FROM snapshots WHERE key = $1),
+                note AS (SELECT pg_notify('\(Self.channel)', '0 ' || key) FROM gone)
+                SELECT (SELECT count(*) FROM note)
+                """, [.text(key)])
+        }
+    }
+
+    @discardableResult
+    public func writeSnapshot(key: String, revision: Int, snapshot: [UInt8], incarnation: Int64) throws(JournalError) -> Bool {
+        try run { connection throws(PostgresError) -> Bool in
+            try !connection.query("""
+                INSERT INTO snapshots (key, revision, model)
+                SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM journals WHERE key = $1 AND incarnation = $4)
+                ON CONFLICT (key, revision) DO UPDATE SET model = excluded.model
+                RETURNING 1
+                """, [.text(key), .integer(Int64(revision)), .bytea(snapshot), .integer(incarnation)]).isEmpty
+        }
+    }
+
+    /// Reads in one `REPEATABLE READ` transaction, so every key's snapshot and records come
+    /// from the same committed state.
+    ///
+    /// - Complexity: one query for the snapshots, one per key for its records.
+    public func load(key: String?, upTo revision: Int) throws(JournalError) -> [StoredJournal] {
+        try run { connection throws(PostgresError) -> [StoredJournal] in
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            defer { try? connection.execute("COMMIT") }
+            let snapshots = try connection.query("""
+                SELECT j.key, j.incarnation, s.revision, s.model FROM journals j
+                JOIN LATERAL (SELECT revision, model FROM snapshots WHERE key = j.key AND revision <= $2 ORDER BY revision DESC LIMIT 1) s ON true
+                WHERE $1::text IS NULL OR j.key = $1::text ORDER BY j.key
+                """, [key.map { .text($0) } ?? .null, .integer(Int64(revision))])
+            var journals: [StoredJournal] = []
+            for row in snapshots {
+                guard let key = row[0].textValue, let incarnation = row[1].integerValue, let snapshotRevision = row[2].integerValue,
+                      let model = row[3].byteaValue else { continue }
+                let records = try Self.records(connection, key: key, after: Int(snapshotRevision), upTo: revision, limit: Int(Int64.max))
+                journals.append(StoredJournal(key: key, incarnation: incarnation, snapshotRevision: Int(snapshotRevision), snapshot: model, records: records))
+            }
+            return journals
+        }
+    }
+
+    public func records(key: String, after: Int, limit: Int) throws(JournalError) -> [JournalRecord] {
+        try run { connection throws(PostgresError) in try Self.records(connection, key: key, after: after, upTo: Int(Int64.max), limit: limit) }
+    }
+
+    static func records(_ connection: PostgresConnection, key: String, after: Int, upTo: Int, limit: Int) throws(PostgresError) -> [JournalRecord] {
+        try connection.query(
+            "SELECT revision, operation, events FROM records WHERE key = $1 AND revision > $2 AND revision <= $3 ORDER BY revision LIMIT $4",
+            [.text(key), .integer(Int64(after)), .integer(Int64(upTo)), .integer(Int64(limit))]
+        ).compactMap { row in
+            guard let revision = row[0].integerValue, let operation = row[1].byteaValue, let events = row[2].byteaValue else { return nil }
+            return JournalRecord(revision: Int(revision), operation: operation, events: events)
+        }
+    }
+
+    public func plan(key: String, revision: Int) throws(JournalError) -> [UInt8]? {
+        try run { connection throws(PostgresError) in
+            try connection.query("SELECT plan FROM records WHERE key = $1 AND revision = $2", [.text(key), .integer(Int64(revision))])
+                .first?.first?.byteaValue
+        }
+    }
+
+    public func head(key: String) throws(JournalError) -> JournalHead? {
+        try run { connection throws(PostgresError) in
+            try connection.query("SELECT incarnation, latest FROM journals WHERE key = $1", [.text(key)]).first.flatMap(Self.head)
+        }
+    }
+
+    public func heads() throws(JournalError) -> [String: JournalHead] {
+        try run { connection throws(PostgresError) in
+            var heads: [String: JournalHead] = [:]
+            for row in try connection.query("SELECT key, incarnation, latest FROM journals") {
+                if let key = row[0].textValue, let head = Self.head(Array(row.dropFirst())) { heads[key] = head }
+            }
+            return heads
+        }
+    }
+
+    private static func head(_ row: [PostgresValue]) -> JournalHead? {
+        guard let incarnation = row[0].integerValue, let latest = row[1].integerValue else { return nil }
+        return JournalHead(incarnation: incarnation, revision: Int(latest))
+    }
+
+    public func watch(changed: @escaping @Sendable (String, Int) -> Void, resynchronize: @escaping @Sendable () -> Void) {
+        let watcher = Watcher(url: pool.url, channel: Self.channel, changed: changed, resynchronize: resynchronize)
+        watching.withLock { $0 = watcher }
+        watcher.start()
+    }
+
+    public func stopWatching() {
+        watching.withLock { $0 }?.stop()
+    }
+}

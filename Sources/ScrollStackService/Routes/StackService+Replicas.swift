@@ -1,0 +1,166 @@
+import Jansson
+import MicroHTTP
+import ScrollStackCore
+import ScrollStackStore
+import Synchronization
+
+extension StackService {
+    /// Whether other processes share this service's journal (`--store postgres://…`).
+    var isReplicated: Bool { store.replication.withLock { $0 != nil } }
+
+    /// Makes this service one replica of several sharing `journal`'s backend: every request
+    /// naming a stack first brings the cached stack up to the journal's latest revision, and
+    /// changes other replicas journal are applied as they are announced, their events
+    /// published to this replica's live streams. Call after `restore()`; no-op for a backend
+    /// only this process uses.
+    public func startReplication() {
+        guard let backend = journal?.backend as? any SharedJournalBackend else { return }
+        let replica = ReplicaCache(service: self, backend: backend)
+        store.replication.withLock { $0 = replica }
+        backend.watch(changed: { [weak self] key, revision in self?.replicaChanged(key, revision: revision) },
+                      resynchronize: { [weak self] in self?.replicaResynchronize() })
+    }
+
+    /// Stops applying announced changes (before the service goes away).
+    public func stopReplication() {
+        (journal?.backend as? any SharedJournalBackend)?.stopWatching()
+    }
+
+    private func replicaChanged(_ key: String, revision: Int) {
+        guard !key.hasPrefix(Self.pileJournalPrefix), let cached = try? store.cachedEntry(key),
+              let replica = store.replication.withLock({ $0 }) else { return }
+        do { _ = try replica.current(key, cached: cached) } catch {
+            logger.warning("replica: cannot apply revision \(revision) of \(key) now (the next request retries): \(error.message)")
+        }
+    }
+
+    private func replicaResynchronize() {
+        guard let replica = store.replication.withLock({ $0 }) else { return }
+        for entry in store.all() {
+            _ = try? replica.current(entry.id, cached: entry)
+        }
+    }
+
+    /// Applies journaled `records` (the revisions after `revision`, in order) to `stack`,
+    /// publishing each one's events to this process's live streams as it is applied. On a
+    /// failure the stack and revision are those of the last record applied.
+    ///
+    /// - Complexity: O(rows) once (the stack is moved into a scratch service, not copied),
+    ///   then each record's own cost.
+    func apply(_ records: [JournalRecord], to stack: inout ScrollStack, revision: inout Int, key: String) throws(APIError) {
+        let scratch = StackService(logger: logger, journalOrNone: nil, limits: .replay, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
+        let working = StackEntry(id: key, stack: stack, revision: revision)
+        // The scratch entry holds the only reference, so replays mutate it in place (an empty
+        // stack with default settings is always valid).
+        if let empty = try? ScrollStack() { stack = empty }
+        defer { (stack, revision) = (try? working.read { stack, revision throws(APIError) in (stack, revision) }) ?? (stack, revision) }
+        try scratch.store.insert(working)
+        for record in records {
+            let request = try OperationRecord.decodeRequest(record.operation, what: "revision \(record.revision) of \(key)")
+            let response = scratch.handle(HTTPRequest(method: request.method, path: request.path,
+                                                      headers: [("content-type", "application/json")], body: request.body))
+            guard response.status == 200, response.header("etag") == "\"\(record.revision)\"" else {
+                throw APIError.journalUnreadable("applying revision \(record.revision) of \(key) answered \(response.status)")
+            }
+            hub.publish(EventHub.message(revision: record.revision, events: (try? JSON.parse(record.events)) ?? .array([])), to: key)
+        }
+    }
+}
+
+/// A replica's cache of stacks over a shared journal (`StackReplication`).
+///
+/// The rule: before a stack is used, one indexed read (`head`) says where its journal
+/// stands; the cached entry is brought forward to it (its records applied, their events
+/// published), or loaded whole when this replica has not seen this incarnation of the stack
+/// (new to it, deleted and created again, or left stale by a write that failed), or
+/// forgotten when the journal no longer has it. Every cached revision change publishes the
+/// revisions it passes, under the stack's write lock, so each live stream gets every
+/// revision exactly once, in order.
+final class ReplicaCache: StackReplication {
+    unowned let service: StackService
+    let backend: any SharedJournalBackend
+    /// The incarnation each cached stack was loaded as.
+    private let incarnations = Mutex<[String: Int64]>([:])
+    /// Held while an entry is loaded whole, so two requests never load one stack twice.
+    private let loading = Mutex<Void>(())
+
+    init(service: StackService, backend: any SharedJournalBackend) {
+        self.service = service
+        self.backend = backend
+    }
+
+    func current(_ id: String, cached: StackEntry?) throws(APIError) -> StackEntry {
+        let head: JournalHead?
+        do throws(JournalError) { head = try backend.head(key: id) } catch { throw APIError(error) }
+        guard let head else {
+            if let cached { forget(cached) }
+            throw .stackNotFound(id)
+        }
+        if let cached, !cached.isStale, incarnations.withLock({ $0[id] }) == head.incarnation {
+            try catchUp(cached, to: head.revision)
+            return cached
+        }
+        return try load(id, head: head, replacing: cached)
+    }
+
+    /// Applies the revisions after the entry's, up to at least `target`.
+    private func catchUp(_ entry: StackEntry, to target: Int) throws(APIError) {
+        try entry.advance { stack, revision throws(APIError) in
+            while revision < target {
+                let records: [JournalRecord]
+                do throws(JournalError) { records = try backend.records(key: entry.id, after: revision, limit: 1000) } catch { throw APIError(error) }
+                guard !records.isEmpty else { return }
+                try service.apply(records, to: &stack, revision: &revision, key: entry.id)
+            }
+        }
+    }
+
+    private func load(_ id: String, head: JournalHead, replacing cached: StackEntry?) throws(APIError) -> StackEntry {
+        try loading.withLock { _ throws(APIError) -> StackEntry in
+            // Another request may have loaded it while this one waited.
+            if let now = try? service.store.cachedEntry(id), now !== cached, !now.isStale,
+               incarnations.withLock({ $0[id] }) == head.incarnation {
+                try catchUp(now, to: head.revision)
+                return now
+            }
+            let stored: StoredJournal
+            do {
+                guard let journal = try service.journal?.load(only: id).first else { throw APIError.stackNotFound(id) }
+                stored = journal
+            } catch let error as APIError {
+                throw error
+            } catch let error as JournalError {
+                throw APIError(error)
+            } catch {
+                throw .storageFailed("\(error)")
+            }
+            let state: ScrollStack, revision: Int
+            do {
+                (state, revision) = try StackService.rebuild(stored, logger: service.logger, measurer: service.measurer,
+                                                              titleMeasurer: service.titleMeasurer, fonts: service.fonts)
+            } catch let error as APIError {
+                throw error
+            } catch {
+                throw .storageFailed("\(error)")
+            }
+            let entry = StackEntry(id: id, stack: state, revision: revision)
+            if let cached {
+                // Its streams started from a state this replica no longer trusts: they end,
+                // and clients resume from their Last-Event-ID on the fresh entry.
+                if incarnations.withLock({ $0[id] }) != stored.incarnation { cached.markDeleted() }
+                service.hub.closeAll(id)
+            }
+            incarnations.withLock { $0[id] = stored.incarnation }
+            service.store.replace(entry)
+            return entry
+        }
+    }
+
+    /// Drops a stack another replica deleted: holders get 404, its streams end.
+    private func forget(_ entry: StackEntry) {
+        entry.markDeleted()
+        service.store.evict(entry)
+        incarnations.withLock { $0[entry.id] = nil }
+        service.hub.closeAll(entry.id)
+    }
+}

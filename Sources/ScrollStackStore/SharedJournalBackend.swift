@@ -1,0 +1,32 @@
+/// A backend several server processes (replicas) use at once, each caching journals in
+/// memory: it tells where each journal stands and reports every change another process makes.
+public protocol SharedJournalBackend: JournalBackend {
+    /// Where `key`'s journal stands now (its incarnation and latest revision), nil when it has
+    /// none. One indexed read: what a replica checks before answering from its cache.
+    func head(key: String) throws(JournalError) -> JournalHead?
+
+    /// Every journal's head, by key.
+    func heads() throws(JournalError) -> [String: JournalHead]
+
+    /// Calls `changed` with a key (and its new latest revision, 0 when the key was deleted)
+    /// after each committed `append`, `create` or `delete` by any process, this one
+    /// included, in commit order per key; `resynchronize` whenever changes may have been
+    /// missed (the connection carrying them was lost and is back), so the caller compares
+    /// its cache with `heads()`. Runs until `stopWatching()`.
+    func watch(changed: @escaping @Sendable (String, Int) -> Void, resynchronize: @escaping @Sendable () -> Void)
+
+    /// Ends `watch` (returns once its thread is done).
+    func stopWatching()
+}
+
+/// Where one journal stands: its incarnation (changes when the key is deleted and created
+/// again) and its latest revision.
+public struct JournalHead: Sendable, Equatable {
+    public var incarnation: Int64
+    public var revision: Int
+
+    public init(incarnation: Int64, revision: Int) {
+        self.incarnation = incarnation
+        self.revision = revision
+    }
+}

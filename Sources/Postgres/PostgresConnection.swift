@@ -25,11 +25,8 @@ public final class PostgresConnection: @unchecked Sendable {
         }
         guard let connection else { throw PostgresError(kind: .connection, message: "libpq could not allocate a connection") }
         handle = connection
-        guard PQstatus(handle) == CONNECTION_OK else {
-            let message = lastMessage
-            PQfinish(handle)
-            throw PostgresError(kind: .connection, message: message)
-        }
+        // Fully initialized here, so throwing runs deinit, which closes the handle.
+        guard PQstatus(handle) == CONNECTION_OK else { throw PostgresError(kind: .connection, message: lastMessage) }
     }
 
     deinit { PQfinish(handle) }

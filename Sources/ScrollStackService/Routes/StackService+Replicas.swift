@@ -26,6 +26,23 @@ extension StackService {
         (journal?.backend as? any SharedJournalBackend)?.stopWatching()
     }
 
+    /// Replicas: brings every stack the journal holds into this replica's cache (and drops
+    /// those it no longer holds), so a list answers what every replica would. One `heads`
+    /// read, then one `head` read per stack (a load for those new here).
+    func refreshReplicatedStacks() throws(APIError) {
+        guard let backend = journal?.backend as? any SharedJournalBackend, let replica = store.replication.withLock({ $0 }) else { return }
+        let heads: [String: JournalHead]
+        do throws(JournalError) { heads = try backend.heads() } catch { throw APIError(error) }
+        let keys = Set(heads.keys.filter { !$0.hasPrefix(Self.pileJournalPrefix) }).union(store.all().map(\.id))
+        for key in keys.sorted() {
+            do {
+                _ = try replica.current(key, cached: try? store.cachedEntry(key))
+            } catch where error.status == 404 {
+                continue
+            }
+        }
+    }
+
     private func replicaChanged(_ key: String, revision: Int) {
         guard !key.hasPrefix(Self.pileJournalPrefix), let cached = try? store.cachedEntry(key),
               let replica = store.replication.withLock({ $0 }) else { return }

@@ -7,6 +7,7 @@ extension StackService {
     /// `GET /v1/stacks`: `[{id, revision, rowCount}]`, ordered by id.
     func listStacks(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
+        try refreshReplicatedStacks()
         var items: [JSON] = []
         for entry in store.all() {
             items.append(try entry.read { stack, revision throws(APIError) in

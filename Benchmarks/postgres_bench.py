@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""The store on PostgreSQL against SQLite, in the same run: durable inserts/s at --clients
+concurrent clients (wrk; on one stack and on separate stacks) and restore speed (rows/s for a
+server to start over --stacks stacks of --rows rows), for: SQLite (the baseline, --data-dir),
+PostgreSQL with 1 replica, and PostgreSQL with 3 replicas (the clients split over them).
+
+The PostgreSQL cluster is a throwaway one (Scripts/postgres-cluster.sh) with fsync on, so a
+commit is as durable as SQLite's synchronous=FULL. Prints medians of --runs runs.
+"""
+import argparse, os, re, shutil, signal, statistics, subprocess, sys, tempfile, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from durable_bench import LUA, call, free_port  # noqa: E402
+
+CLUSTER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Scripts", "postgres-cluster.sh")
+
+
+def start(binary, storage, port):
+    """Starts a server; returns it and the seconds until it accepted connections."""
+    began = time.time()
+    process = subprocess.Popen([binary, "--port", str(port), "--log-level", "warning", "--threads", "32"] + storage)
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        try:
+            call(port, "GET", "/healthz")
+            return process, time.time() - began
+        except OSError:
+            time.sleep(0.01)  # polling for the port to open; bounded by the deadline
+    raise SystemExit("the daemon did not start")
+
+
+def wrk_parallel(ports, clients, separate, seconds, work):
+    """Runs one wrk per port at once, the clients split between them; their requests/s summed."""
+    shares = [clients // len(ports) + (1 if i < clients % len(ports) else 0) for i in range(len(ports))]
+    runs = []
+    for i, (port, share) in enumerate(zip(ports, shares)):
+        threads = min(2, share)
+        script = os.path.join(work, f"insert-{i}-{clients}-{separate}.lua")
+        first = sum(shares[:i])
+        with open(script, "w") as f:
+            f.write(LUA.replace("threads * %(per_thread)d", f"{first} + threads * %(per_thread)d")
+                    % {"per_thread": max(1, share // threads), "separate": "true" if separate else "false"})
+        runs.append(subprocess.Popen(["wrk", f"-t{threads}", f"-c{share}", f"-d{seconds}s", "-s", script, f"http://127.0.0.1:{port}/"],
+                                     stdout=subprocess.PIPE, text=True))
+    total = 0.0
+    for run in runs:
+        out, _ = run.communicate(timeout=seconds + 60)
+        errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+        if errors:
+            raise SystemExit(f"wrk saw {errors.group(1)} error responses:\n{out}")
+        total += float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    return total
+
+
+def stop(process):
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=60)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--binary", required=True)
+    p.add_argument("--duration", type=int, default=5)
+    p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--clients", type=int, default=16)
+    p.add_argument("--stacks", type=int, default=20)
+    p.add_argument("--rows", type=int, default=10_000)
+    args = p.parse_args()
+    work = tempfile.mkdtemp(prefix="sspgbench-")
+    os.chmod(work, 0o755)  # the cluster runs as the postgres user, which must reach its folder
+    inserts, restores = {}, {}
+    rows = [{"id": f"r{i}", "view": {"type": "Cell"}, "size": {"fixed": 44}} for i in range(args.rows)]
+    try:
+        for run in range(args.runs):
+            for mode in ("sqlite", "postgres x1", "postgres x3"):
+                cluster = os.path.join(work, f"pg-{run}")
+                if mode == "sqlite":
+                    storages = [["--data-dir", os.path.join(work, f"data-{run}")]]
+                else:
+                    url = subprocess.run([CLUSTER, "start", cluster, "on"], check=True, capture_output=True, text=True, timeout=180).stdout.strip()
+                    storages = [["--store", url]] * (3 if mode.endswith("x3") else 1)
+                try:
+                    # Restore: fill through one server, then time a fresh one starting over it.
+                    port = free_port()
+                    server, _ = start(args.binary, storages[0], port)
+                    for s in range(args.stacks):
+                        call(port, "POST", "/v1/stacks", {"id": f"big{s}", "rows": rows})
+                    stop(server)
+                    port = free_port()
+                    server, seconds = start(args.binary, storages[0], port)
+                    restores.setdefault(mode, []).append(args.stacks * args.rows / seconds)
+                    stop(server)
+                    # Durable inserts through every replica at once.
+                    servers, ports = [], []
+                    for storage in storages:
+                        ports.append(free_port())
+                        servers.append(start(args.binary, storage, ports[-1])[0])
+                    small = rows[:100]
+                    for s in range(args.clients):
+                        call(ports[0], "POST", "/v1/stacks", {"id": f"s{s}", "rows": small})
+                    for separate in (False, True):
+                        inserts.setdefault((mode, separate), []).append(wrk_parallel(ports, args.clients, separate, args.duration, work))
+                    for server in servers:
+                        stop(server)
+                finally:
+                    if mode != "sqlite":
+                        subprocess.run([CLUSTER, "destroy", cluster], timeout=120)
+        print(f"median of {args.runs} runs; {os.cpu_count()} cores shared by wrk, the servers and PostgreSQL (fsync on)")
+        print(f"{'store':<12} | {'restore rows/s':>14} {'vs SQLite':>9} | {args.clients} clients, one stack/s {'vs SQLite':>9} | separate stacks/s {'vs SQLite':>9}")
+        base_restore = statistics.median(restores["sqlite"])
+        base = {sep: statistics.median(inserts[("sqlite", sep)]) for sep in (False, True)}
+        for mode in ("sqlite", "postgres x1", "postgres x3"):
+            r = statistics.median(restores[mode])
+            one, sep = statistics.median(inserts[(mode, False)]), statistics.median(inserts[(mode, True)])
+            print(f"{mode:<12} | {r:>14.0f} {r / base_restore:>9.2f} | {one:>24.0f} {one / base[False]:>9.2f} | {sep:>17.0f} {sep / base[True]:>9.2f}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -7,7 +7,12 @@ the API into a data dir, stops the server, and makes a copy of the data dir whos
 are rewritten in format 1: each one becomes the stack's JSON at that revision, as a GET
 answers it (the rows here hold integers only, so its 15 digits are exact). Then restarts the
 release daemon on each copy in turn (alternating, --runs times) and reads the restore time
-it logs; checks both answer the same. Prints medians and rows/s."""
+it logs; checks both answer the same. Prints medians and rows/s.
+
+With --baseline OLD (a server that journals requests, e.g. main before the journal of
+operations), OLD writes the data dir instead; a copy of it is migrated by --binary's first
+start (timed on its own), and then OLD restores its copy (replaying requests through the
+routes) and --binary restores the migrated one (applying operations), alternating."""
 import argparse, hashlib, json, os, re, shutil, signal, socket, sqlite3, statistics, subprocess, tempfile, time, urllib.request
 
 def free_port():
@@ -45,9 +50,16 @@ def main():
     p.add_argument("--rows", type=int, default=10_000)
     p.add_argument("--mutations", type=int, default=50)
     p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--baseline")
     args = p.parse_args()
     work = tempfile.mkdtemp(prefix="ssrestore-")
     new, old = os.path.join(work, "format2"), os.path.join(work, "format1")
+    if args.baseline:
+        try:
+            compare_with_baseline(args, work)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return
     try:
         port = free_port()
         server, _ = start(args.binary, new, port)
@@ -91,6 +103,42 @@ def main():
             print(f"{name:28} {ms:>11.0f} {total / (ms / 1000):>12,.0f} {baseline / ms:>8.1f}x")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+def fill(port, args):
+    rows = [{"id": f"r{i}", "controller": {"type": "Cell", "props": {"n": i}}, "size": {"fixed": 44}} for i in range(args.rows)]
+    for s in range(args.stacks):
+        call(port, "POST", "/v1/stacks", {"id": f"s{s}", "rows": rows})
+        for m in range(args.mutations):
+            call(port, "POST", f"/v1/stacks/s{s}/rows", {"rows": [{"view": {"type": "V"}, "size": {"fixed": 20}}], "at": {"index": m * 7}})
+
+def compare_with_baseline(args, work):
+    old, new = os.path.join(work, "requests"), os.path.join(work, "operations")
+    port = free_port()
+    server, _ = start(args.baseline, old, port)
+    fill(port, args)
+    stop(server)
+    shutil.copytree(old, new)
+    port = free_port()
+    server, migration = start(args.binary, new, port)
+    stop(server)
+    total = args.stacks * (args.rows + args.mutations)
+    print(f"{args.stacks} stacks x {args.rows} rows + {args.mutations} inserts each (after the creation snapshot), written by the baseline; "
+          f"first start of this build (migrating {args.stacks * args.mutations} requests to operations): {migration} ms; median of {args.runs}")
+    results = {"baseline (replays requests)": [], "this build (applies operations)": []}
+    answers = {}
+    for _ in range(args.runs):
+        for (name, values), (binary, directory) in zip(results.items(), [(args.baseline, old), (args.binary, new)]):
+            port = free_port()
+            server, restored = start(binary, directory, port)
+            values.append(restored)
+            answers[name] = hashlib.sha256(b"".join(call(port, "GET", f"/v1/stacks/s{s}")[1] for s in range(args.stacks))).hexdigest()
+            stop(server)
+    assert len(set(answers.values())) == 1, "the two restores answer differently"
+    baseline = statistics.median(next(iter(results.values())))
+    print(f"{'server':32} {'restore ms':>11} {'rows/s':>12} {'speed-up':>9}")
+    for name, values in results.items():
+        ms = max(statistics.median(values), 1)
+        print(f"{name:32} {ms:>11.0f} {total / (ms / 1000):>12,.0f} {baseline / ms:>8.1f}x")
 
 if __name__ == "__main__":
     main()

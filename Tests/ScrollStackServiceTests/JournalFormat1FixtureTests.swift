@@ -2,13 +2,15 @@ import Foundation
 import Jansson
 import MicroHTTP
 @testable import ScrollStackService
+import SQLite
 @testable import ScrollStackStore
 import XCTest
 
-/// A data dir written by the journal of format 1 (JSON snapshots; `Tests/Fixtures/
-/// journal-format-1`, made by its `make.py`) opens with the current code and answers exactly
-/// as main does (`expected.json`, recorded from main's binary): stacks, layouts, past
-/// revisions, events, transition plans, piles.
+/// A data dir written by the journal of format 1 (JSON snapshots, requests journaled;
+/// `Tests/Fixtures/journal-format-1`, made by its `make.py`) is migrated to operation records
+/// on first start and answers exactly as main did before (`expected.json`, recorded from
+/// main's binary): stacks, layouts, every past revision, every revision's events and plan,
+/// piles.
 final class JournalFormat1FixtureTests: XCTestCase {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/journal-format-1")
@@ -21,15 +23,23 @@ final class JournalFormat1FixtureTests: XCTestCase {
         try FileManager.default.copyItem(atPath: Self.fixture.appendingPathComponent("scrollstack.sqlite").path, toPath: path)
         let expected = try JSON.parse(Array(try Data(contentsOf: Self.fixture.appendingPathComponent("expected.json"))))
         guard case .object(let answers) = expected else { return XCTFail("expected.json is not an object") }
-        XCTAssertEqual(answers.count, 20, "every answer make.py records")
+        XCTAssertEqual(answers.count, 401, "every answer make.py records")
+        let legacy = try SQLiteDatabase(path: path).query("SELECT stack, revision, events FROM mutations ORDER BY stack, revision")
+        XCTAssertEqual(legacy.count, 128, "the fixture's journaled requests")
 
         let service = StackService(journal: try StackJournal(path: path))
         XCTAssertEqual(try service.restore(), 4, "three stacks and a pile")
         XCTAssertEqual(service.unavailableStacks, [])
+        let migrated = try SQLiteDatabase(path: path)
+        XCTAssertEqual(try migrated.query("SELECT name FROM sqlite_master WHERE name = 'mutations'"), [], "every request migrated")
+        XCTAssertEqual(try migrated.query("SELECT stack, revision, events FROM records ORDER BY stack, revision"), legacy,
+                       "every revision, with its events byte for byte")
+        XCTAssertEqual(try migrated.query("SELECT DISTINCT substr(operation, 1, 1) FROM records ORDER BY 1"), [[.blob([2])], [.blob([3])]],
+                       "stack and pile operations only")
         for (target, answer) in answers {
             let parts = target.split(separator: "?", maxSplits: 1)
-            let query = parts.count > 1 ? parts[1].split(separator: "=", maxSplits: 1).map(String.init) : []
-            let response = service.handle(HTTPRequest(method: "GET", path: String(parts[0]), query: query.isEmpty ? [] : [(query[0], query[1])]))
+            let query = parts.count > 1 ? parts[1].split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).map(String.init) } : []
+            let response = service.handle(HTTPRequest(method: "GET", path: String(parts[0]), query: query.map { ($0[0], $0[1]) }))
             XCTAssertEqual(response.status, 200, target)
             XCTAssertEqual(String(decoding: response.body, as: UTF8.self), answer.stringValue, target)
         }

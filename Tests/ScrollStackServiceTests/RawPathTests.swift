@@ -1,6 +1,7 @@
 import Foundation
 import Jansson
 import MicroHTTP
+import ScrollStackCore
 @testable import ScrollStackService
 @testable import ScrollStackStore
 import TestHTTPClient
@@ -80,7 +81,10 @@ final class RawPathTests: XCTestCase {
         XCTAssertEqual(try journal.database.query("PRAGMA user_version").first?.first, .integer(2))
         XCTAssertEqual(try journal.sqlite.legacyKeys(), [], "the legacy table is gone")
         let record = try XCTUnwrap(journal.sqlite.records(key: "s", after: 0, limit: 10).first)
-        XCTAssertEqual(try OperationRecord.decodeRequest(record.operation, what: "it").path, "/v1/stacks/s/rows/a%2541")
+        let operation = try OperationRecord.decodeStack(record.operation, what: "it", measurer: FlexMeasurer(), titleMeasurer: nil)
+        guard case .setRow(0, let patched) = operation else { return XCTFail("journaled as \(operation)") }
+        XCTAssertEqual(patched.id, "a%41")
+        XCTAssertTrue(patched.hidden)
     }
 
     private func call(_ service: StackService, _ method: String, _ path: String, _ body: JSON? = nil) -> HTTPResponse {

@@ -64,7 +64,7 @@ extension StackService {
         let response = try mutate(c) { stack, _ throws(APIError) in
             let p = try plan(stack)
             planned = p
-            return try model { () throws(StackError) in try stack.scroll(to: .offset(p.2)) }
+            return .scroll(.offset(p.2))
         }
         guard let planned, response.status == 200, case .object(var answer)? = try? JSON.parse(response.body) else { return response }
         // The mutation answer (revision, changed, events) with the settle's members.
@@ -129,22 +129,17 @@ extension StackService {
         guard body.has("row") != body.has("index") else { throw .invalid(nil, "give exactly one of \"row\" (a row id or index) and \"index\" (an item index)") }
         let row = try body.optional("row").map { f throws(APIError) in try ModelDecoding.reference(f) }
         let index = try body.optional("index").map { f throws(APIError) in try f.int() }
-        var carousel: [(String, JSON)] = []
-        let response = try mutate(c) { stack, _ throws(APIError) in
+        // The carousel geometry of this very revision, taken under the stack's write lock.
+        let carousel = { (stack: ScrollStack) in ModelEncoding.carouselLayout(stack, offset: nil) }
+        return try mutate(c, extra: carousel) { stack, _ throws(APIError) in
             _ = try requireMenu(stack)
             let entries = stack.menuEntries()
             let item = try itemIndex(entries, row: row, index: index, rowField: "row", indexField: "index", query: false)
             guard let stops = stack.pageStops(), stops.count > 0 else { throw .invalid(nil, "the stack has no pages to select") }
             var offset = stack.settings.offset
             offset[stack.settings.axis] = stops[Swift.min(item, stops.count - 1)]
-            let result = try model { () throws(StackError) in try stack.scroll(to: .offset(offset)) }
-            // The geometry of this very revision, taken under the stack's write lock.
-            carousel = ModelEncoding.carouselLayout(stack, offset: nil)
-            return result
+            return .scroll(.offset(offset))
         }
-        guard response.status == 200, case .object(var answer)? = try? JSON.parse(response.body) else { return response }
-        for (key, value) in carousel { answer[key] = value }
-        return HTTPResponse(status: 200, headers: response.headers, body: JSON.object(answer).serialized())
     }
 
     /// 409 when the stack has no menu.

@@ -14,20 +14,20 @@ extension StackService {
         SnapshotFormat.encode(stack)
     }
 
-    /// Journals one acknowledged mutation. 503 on failure.
+    /// Journals one acknowledged mutation (its operation as `OperationRecord` encodes it).
+    /// 503 on failure.
     ///
     /// `forceSnapshot` writes a snapshot of the result in the same transaction (a revert,
     /// which replays cannot re-run). A snapshot that is merely due is scheduled once the
     /// mutation is durable, from a copy of the state (O(1) now; the next write to the stack
     /// pays one O(rows) copy-on-write), and encoded and written off the stack's lock.
-    func journalMutation(_ id: String, _ request: HTTPRequest, _ result: OperationResult, _ stack: ScrollStack, _ revision: Int,
+    func journalMutation(_ id: String, _ operation: StackOperation, _ result: OperationResult, _ stack: ScrollStack, _ revision: Int,
                          forceSnapshot: Bool = false, plan: JSON? = nil) throws(APIError) {
-        guard let journal else { return }
+        guard let journal else { return replay?.record(OperationRecord.stack(operation)) ?? () }
         let eventsJSON = JSON.array(result.events.map(ModelEncoding.event))
         let events = eventsJSON.serialized(realPrecision: 17)
         let snapshot = forceSnapshot ? Self.snapshot(stack) : nil
-        let record = JournalRecord(revision: revision, operation: OperationRecord.request(method: request.method, path: request.rawPath, body: request.body),
-                                   events: events, plan: plan?.serialized(realPrecision: 17))
+        let record = JournalRecord(revision: revision, operation: OperationRecord.stack(operation), events: events, plan: plan?.serialized(realPrecision: 17))
         do throws(JournalError) {
             try journal.recordMutation(id: id, record: record, snapshot: snapshot)
         } catch {
@@ -44,25 +44,27 @@ extension StackService {
         hub.publish(EventHub.message(revision: revision, events: eventsJSON), to: id)
     }
 
-    /// Brings back every journaled stack: its latest snapshot, then its later mutations
-    /// replayed through the same handlers, in revision order. Stacks are rebuilt in parallel
+    /// Brings back every journaled stack: its latest snapshot, then the operations of its later
+    /// records applied to the model, in revision order (journals of the old formats are
+    /// migrated first, `migrateLegacyJournals`). Stacks are rebuilt in parallel
     /// (one per core at a time); piles before them. Returns how many stacks and piles it
     /// rebuilt. A stack it cannot rebuild is logged (naming it and why) and answers 503
     /// `stack_unavailable` until deleted; the others are served all the same.
     ///
-    /// - Complexity: O(snapshot size + mutations since it) per stack.
+    /// - Complexity: O(snapshot size + operations since it) per stack.
     @discardableResult
     public func restore() throws -> Int {
         guard let journal else { return 0 }
-        try migrateLegacyJournals()
-        let everything = try journal.load()
+        let unmigrated = try migrateLegacyJournals()
+        for (id, reason) in unmigrated { store.markUnreadable(id, reason: reason) }
+        let everything = try journal.load().filter { unmigrated[$0.key] == nil }
         let stored = everything.filter { !$0.key.hasPrefix(Self.pileJournalPrefix) }
         let restoredPiles = try restorePiles(everything.filter { $0.key.hasPrefix(Self.pileJournalPrefix) })
         let results = Mutex<[Result<StackEntry, any Error>?]>(Array(repeating: nil, count: stored.count))
         DispatchQueue.concurrentPerform(iterations: stored.count) { i in
             let result = Result { () throws -> StackEntry in
-                let (state, revision) = try Self.rebuild(stored[i], logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
-                return StackEntry(id: stored[i].key, stack: state, revision: revision)
+                let replayed = try Self.rebuild(stored[i], logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
+                return StackEntry(id: stored[i].key, stack: replayed.stack, revision: replayed.revision)
             }
             results.withLock { $0[i] = result }
         }
@@ -98,7 +100,8 @@ extension StackService {
     func reload(_ id: String) throws(APIError) -> (ScrollStack, Int) {
         do {
             guard let journal, let stored = try journal.load(only: id).first else { throw APIError.stackNotFound(id) }
-            return try Self.rebuild(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
+            let replayed = try Self.rebuild(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
+            return (replayed.stack, replayed.revision)
         } catch let error as APIError {
             throw error
         } catch let error as JournalError {
@@ -106,37 +109,6 @@ extension StackService {
         } catch {
             throw .storageFailed("\(error)")
         }
-    }
-
-    /// Replays a stored stack in a scratch service that journals nothing: its snapshot,
-    /// binary (`SnapshotFormat`) or format 1 JSON (decoded like a create body), then the
-    /// mutations after it.
-    static func rebuild(_ stored: StoredJournal, logger: Logger, measurer: any ContentMeasuring,
-                        titleMeasurer: (any TitleMeasuring)?, fonts: FontCatalog) throws -> (ScrollStack, Int) {
-        let scratch = StackService(logger: logger, journalOrNone: nil, limits: .replay, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
-        let snapshot: ScrollStack
-        if SnapshotFormat.isBinary(stored.snapshot) {
-            snapshot = try SnapshotFormat.decode(stored.snapshot, what: "the snapshot of \(stored.key) at revision \(stored.snapshotRevision)",
-                                                 measurer: measurer, titleMeasurer: titleMeasurer)
-        } else {
-            let json: JSON
-            do { json = try JSON.parse(stored.snapshot) } catch {
-                throw APIError.journalUnreadable("the snapshot of \(stored.key) at revision \(stored.snapshotRevision) does not parse: \(error)")
-            }
-            guard let object = json.objectValue else { throw APIError.journalUnreadable("snapshot of \(stored.key) is not an object") }
-            snapshot = try scratch.decodeStack(ObjectReader(object: object, path: ""), id: stored.key)
-        }
-        try scratch.store.insert(StackEntry(id: stored.key, stack: snapshot, revision: stored.snapshotRevision))
-        for record in stored.records {
-            let request = try OperationRecord.decodeRequest(record.operation, what: "revision \(record.revision) of \(stored.key)")
-            let response = scratch.handle(HTTPRequest(method: request.method, path: request.path,
-                                                      headers: [("content-type", "application/json")], body: request.body))
-            guard response.status == 200, response.header("etag") == "\"\(record.revision)\"" else {
-                let answer = String(decoding: response.body.prefix(500), as: UTF8.self)
-                throw APIError.journalUnreadable("replaying revision \(record.revision) of \(stored.key) (\(request.method) \(request.path)) answered \(response.status) \(answer)")
-            }
-        }
-        return try scratch.store.entry(stored.key).read { stack, revision throws(APIError) in (stack, revision) }
     }
 
     /// The stack `id` as it was at `revision`, rebuilt from the journal: the nearest snapshot
@@ -147,13 +119,14 @@ extension StackService {
         guard revision >= 1, revision <= current else {
             throw APIError(status: 404, code: "revision_not_found", message: "the stack's revisions are 1…\(current); \(revision) is not one of them", field: field)
         }
+        if journal == nil, let pastState = replay?.pastState { return try pastState(revision) }
         do {
             guard let journal, let stored = try journal.load(only: id, upTo: revision).first else {
                 throw APIError.storageFailed("revision \(revision) of \(id) is not in the journal")
             }
-            let (stack, rebuilt) = try Self.rebuild(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
-            guard rebuilt == revision else { throw APIError.storageFailed("rebuilt revision \(rebuilt), not \(revision)") }
-            return stack
+            let replayed = try Self.rebuild(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
+            guard replayed.revision == revision else { throw APIError.storageFailed("rebuilt revision \(replayed.revision), not \(revision)") }
+            return replayed.stack
         } catch let error as APIError {
             throw error
         } catch let error as JournalError {
@@ -176,12 +149,11 @@ extension StackService {
         try body.allowOnly(["to"] + ModelDecoding.animationKeys)
         let field = try body.required("to")
         let target = try field.int()
-        return try mutate(c, snapshot: true, animation: animation) { stack, revision throws(APIError) in
+        return try mutate(c, snapshot: true, animation: animation) { _, revision throws(APIError) in
             guard (1...revision).contains(target) else {
                 throw .invalid("to", "the stack's revisions are 1…\(revision); \(target) is not one of them")
             }
-            let past = try self.stack(c.parameter("stack"), at: target, current: revision, field: "to")
-            return stack.replaceContents(with: past)
+            return .revert(to: target, try self.stack(c.parameter("stack"), at: target, current: revision, field: "to"))
         }
     }
 

@@ -108,7 +108,7 @@ extension StackService {
         let (reader, animation) = try pileBody(c)
         guard let body = reader else { throw .unsupportedMediaType(nil) }
         try body.allowOnly(["id", "controller", "view"] + ModelDecoding.animationKeys)
-        return try mutatePile(c, animation: animation) { pile, revision throws(APIError) in
+        return try mutatePile(c, animation: animation) { pile, revision throws(APIError) -> PileOperation in
             let view = try ModelDecoding.pileView(body, maxDepth: limits.maxJSONDepth) {
                 var attempt = 0
                 while true {
@@ -117,7 +117,7 @@ extension StackService {
                     attempt += 1
                 }
             }
-            do throws(PileError) { return try pile.push(view) } catch { throw APIError(error) }
+            return .push(view)
         }
     }
 
@@ -126,9 +126,7 @@ extension StackService {
         try c.allowQuery(["fps"])
         let (body, animation) = try pileBody(c, optional: true)
         try body?.allowOnly(ModelDecoding.animationKeys)
-        return try mutatePile(c, animation: animation) { pile, _ throws(APIError) in
-            do throws(PileError) { return try pile.pop() } catch { throw APIError(error) }
-        }
+        return try mutatePile(c, animation: animation) { _, _ in .pop }
     }
 
     /// `POST …/set`: `{views: [...], animation?, fps?}` replaces every view.
@@ -138,14 +136,14 @@ extension StackService {
         guard let body = reader else { throw .unsupportedMediaType(nil) }
         try body.allowOnly(["views"] + ModelDecoding.animationKeys)
         let fields = try body.required("views").array()
-        return try mutatePile(c, animation: animation) { pile, revision throws(APIError) in
+        return try mutatePile(c, animation: animation) { _, revision throws(APIError) -> PileOperation in
             var views: [PileView] = []
             for (i, field) in fields.enumerated() {
                 let object = try field.object()
                 try object.allowOnly(["id", "controller", "view"])
                 views.append(try ModelDecoding.pileView(object, maxDepth: limits.maxJSONDepth) { Self.makeViewID(pile: c.parameter("pile"), revision: revision + 1, attempt: i) })
             }
-            do throws(PileError) { return try pile.set(views) } catch { throw APIError(error) }
+            return .set(views)
         }
     }
 
@@ -158,9 +156,7 @@ extension StackService {
         try body.allowOnly(["id", "controller", "view"] + ModelDecoding.animationKeys)
         let id = try body.optional("id").map { f throws(APIError) in try f.string() }
         let content = try ModelDecoding.pileView(body, maxDepth: limits.maxJSONDepth) { "" }.content
-        return try mutatePile(c, animation: animation) { pile, _ throws(APIError) in
-            do throws(PileError) { return try pile.update(id, content: content) } catch { throw APIError(error) }
-        }
+        return try mutatePile(c, animation: animation) { _, _ in .update(id: id, content: content) }
     }
 
     /// The body of a pile operation without `animation`/`fps`, and what they ask, over the
@@ -171,28 +167,34 @@ extension StackService {
         return try ModelDecoding.animation(body, c, defaults: defaults)
     }
 
-    /// Applies one pile operation, journals it (request, events, plan) and answers
-    /// `{revision, pile, events, transition?}`; `If-Match` as for stacks.
+    /// Applies the pile operation `operation` decodes against the current state, journals it
+    /// (operation, events, plan) and answers `{revision, pile, events, transition?}`;
+    /// `If-Match` as for stacks. A snapshot that is due is written later, off the pile's lock.
     func mutatePile(_ c: RequestContext, animation: AnimationRequest,
-                    _ operation: (inout Pile, Int) throws(APIError) -> PileChange) throws(APIError) -> HTTPResponse {
+                    _ operation: (Pile, Int) throws(APIError) -> PileOperation) throws(APIError) -> HTTPResponse {
         let entry = try piles.entry(c.parameter("pile"))
         let key = Self.pileJournalPrefix + entry.id
-        return try entry.write({ (pile: inout Pile, revision: Int) throws(APIError) -> (PileChange, PilePlan) in
+        return try entry.write({ (pile: inout Pile, revision: Int) throws(APIError) -> (PileChange, PilePlan, PileOperation) in
             try c.checkIfMatch(revision)
-            let change = try operation(&pile, revision)
-            return (change, PilePlan(animated: animation.timing != nil, timing: animation.timing ?? pile.animation, motions: change.motions))
+            let operation = try operation(pile, revision)
+            let change: PileChange
+            do throws(PileError) { change = try operation.apply(to: &pile) } catch { throw APIError(error) }
+            return (change, PilePlan(animated: animation.timing != nil, timing: animation.timing ?? pile.animation, motions: change.motions), operation)
         }, persist: { planned, pile, revision throws(APIError) in
-            guard let journal else { return }
+            guard let journal else { return replay?.record(OperationRecord.pile(planned.2)) ?? () }
             let events = JSON.array(planned.0.events.map(ModelEncoding.pileEvent))
-            let due = journal.snapshotDue(id: key, revision: revision, rowCount: pile.views.count)
-            let record = JournalRecord(revision: revision, operation: OperationRecord.request(method: c.request.method, path: c.request.path, body: c.request.body),
-                                       events: events.serialized(realPrecision: 17),
+            let record = JournalRecord(revision: revision, operation: OperationRecord.pile(planned.2), events: events.serialized(realPrecision: 17),
                                        plan: ModelEncoding.pilePlan(planned.1, revision: revision).serialized(realPrecision: 17))
             do throws(JournalError) {
-                try journal.recordMutation(id: key, record: record, snapshot: due ? Self.pileSnapshot(id: entry.id, revision: revision, pile) : nil)
+                try journal.recordMutation(id: key, record: record, snapshot: nil)
             } catch {
                 logger.error("journal write failed for pile \(entry.id) at revision \(revision): \(error)")
                 throw APIError(error)
+            }
+            if journal.snapshotDue(id: key, revision: revision, rowCount: pile.views.count) {
+                let id = entry.id, logger = logger
+                journal.recordSnapshotLater(id: key, revision: revision, encode: { Self.pileSnapshot(id: id, revision: revision, pile) },
+                                            failed: { logger.warning("snapshot of pile \(id) at revision \(revision) not written (replays start from an older one): \($0)") })
             }
             hub.publish(EventHub.message(revision: revision, events: events), to: key)
         }, restore: { () throws(APIError) in
@@ -291,12 +293,12 @@ extension StackService {
         return "v-" + ids.next { _ in false }.dropFirst(2)
     }
 
-    /// Rebuilds journaled piles (their snapshot, then their mutations replayed through the
-    /// same handlers) into the store. Returns how many.
+    /// Rebuilds journaled piles (their snapshot, then their records applied) into the store.
+    /// Returns how many.
     func restorePiles(_ stored: [StoredJournal]) throws -> Int {
         for item in stored {
-            let (pile, revision) = try Self.rebuildPile(item, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
-            try piles.insert(PileEntry(id: String(item.key.dropFirst(Self.pileJournalPrefix.count)), pile: pile, revision: revision))
+            let replayed = try Self.rebuildPile(item, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
+            try piles.insert(PileEntry(id: String(item.key.dropFirst(Self.pileJournalPrefix.count)), pile: replayed.pile, revision: replayed.revision))
         }
         return stored.count
     }
@@ -304,7 +306,8 @@ extension StackService {
     func reloadPile(_ id: String) throws(APIError) -> (Pile, Int) {
         do {
             guard let journal, let stored = try journal.load(only: Self.pileJournalPrefix + id).first else { throw APIError.pileNotFound(id) }
-            return try Self.rebuildPile(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
+            let replayed = try Self.rebuildPile(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
+            return (replayed.pile, replayed.revision)
         } catch let error as APIError {
             throw error
         } catch let error as JournalError {
@@ -312,23 +315,5 @@ extension StackService {
         } catch {
             throw .storageFailed("\(error)")
         }
-    }
-
-    static func rebuildPile(_ stored: StoredJournal, logger: Logger, measurer: any ContentMeasuring,
-                            titleMeasurer: (any TitleMeasuring)?, fonts: FontCatalog) throws -> (Pile, Int) {
-        let id = String(stored.key.dropFirst(pileJournalPrefix.count))
-        let scratch = StackService(logger: logger, journalOrNone: nil, limits: .replay, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
-        guard let object = try JSON.parse(stored.snapshot).objectValue else { throw APIError.storageFailed("snapshot of pile \(id) is not an object") }
-        let pile = try scratch.decodePile(ObjectReader(object: object, path: ""), id: id)
-        try scratch.piles.insert(PileEntry(id: id, pile: pile, revision: stored.snapshotRevision))
-        for record in stored.records {
-            let request = try OperationRecord.decodeRequest(record.operation, what: "revision \(record.revision) of pile \(id)")
-            let response = scratch.handle(HTTPRequest(method: request.method, path: request.path,
-                                                      headers: [("content-type", "application/json")], body: request.body))
-            guard response.status == 200, response.header("etag") == "\"\(record.revision)\"" else {
-                throw APIError.storageFailed("replaying revision \(record.revision) of pile \(id) answered \(response.status)")
-            }
-        }
-        return try scratch.piles.entry(id).read { pile, revision throws(APIError) in (pile, revision) }
     }
 }

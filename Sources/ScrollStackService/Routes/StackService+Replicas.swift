@@ -62,23 +62,16 @@ extension StackService {
     /// publishing each one's events to this process's live streams as it is applied. On a
     /// failure the stack and revision are those of the last record applied.
     ///
-    /// - Complexity: O(rows) once (the stack is moved into a scratch service, not copied),
-    ///   then each record's own cost.
+    /// - Complexity: each record's model operation (no JSON, no router).
     func apply(_ records: [JournalRecord], to stack: inout ScrollStack, revision: inout Int, key: String) throws(APIError) {
-        let scratch = StackService(logger: logger, journalOrNone: nil, limits: .replay, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
-        let working = StackEntry(id: key, stack: stack, revision: revision)
-        // The scratch entry holds the only reference, so replays mutate it in place (an empty
-        // stack with default settings is always valid).
-        if let empty = try? ScrollStack() { stack = empty }
-        defer { (stack, revision) = (try? working.read { stack, revision throws(APIError) in (stack, revision) }) ?? (stack, revision) }
-        try scratch.store.insert(working)
         for record in records {
-            let request = try OperationRecord.decodeRequest(record.operation, what: "revision \(record.revision) of \(key)")
-            let response = scratch.handle(HTTPRequest(method: request.method, path: request.path,
-                                                      headers: [("content-type", "application/json")], body: request.body))
-            guard response.status == 200, response.header("etag") == "\"\(record.revision)\"" else {
-                throw APIError.journalUnreadable("applying revision \(record.revision) of \(key) answered \(response.status)")
+            let what = "revision \(record.revision) of \(key)"
+            guard record.revision == revision + 1 else { throw .journalUnreadable("\(what) follows revision \(revision)") }
+            let operation = try OperationRecord.decodeStack(record.operation, what: what, measurer: measurer, titleMeasurer: titleMeasurer)
+            do throws(StackError) { _ = try operation.apply(to: &stack) } catch {
+                throw .journalUnreadable("applying \(what) failed: \(APIError(error).message)")
             }
+            revision = record.revision
             hub.publish(EventHub.message(revision: record.revision, events: (try? JSON.parse(record.events)) ?? .array([])), to: key)
         }
     }
@@ -151,16 +144,9 @@ final class ReplicaCache: StackReplication {
             } catch {
                 throw .storageFailed("\(error)")
             }
-            let state: ScrollStack, revision: Int
-            do {
-                (state, revision) = try StackService.rebuild(stored, logger: service.logger, measurer: service.measurer,
-                                                              titleMeasurer: service.titleMeasurer, fonts: service.fonts)
-            } catch let error as APIError {
-                throw error
-            } catch {
-                throw .storageFailed("\(error)")
-            }
-            let entry = StackEntry(id: id, stack: state, revision: revision)
+            let replayed = try StackService.rebuild(stored, logger: service.logger, measurer: service.measurer,
+                                                    titleMeasurer: service.titleMeasurer, fonts: service.fonts)
+            let entry = StackEntry(id: id, stack: replayed.stack, revision: replayed.revision)
             if let cached {
                 // Its streams started from a state this replica no longer trusts: they end,
                 // and clients resume from their Last-Event-ID on the fresh entry.

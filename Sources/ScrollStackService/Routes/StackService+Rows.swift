@@ -10,7 +10,7 @@ extension StackService {
         try body.allowOnly(["rows", "at"] + ModelDecoding.animationKeys)
         let fields = try body.required("rows").array()
         let location = try body.optional("at").map { f throws(APIError) in try ModelDecoding.location(f) } ?? .bottom
-        return try mutate(c, animation: animation, targets: { _ in [] }) { stack, revision throws(APIError) in
+        return try mutate(c, animation: animation, targets: { _ in [] }) { stack, revision throws(APIError) -> StackOperation in
             var rows: [Row] = []
             var used = Set<String>()
             var ids = RowIDGenerator(stack: c.parameter("stack"), revision: revision + 1)
@@ -21,7 +21,7 @@ extension StackService {
                 used.insert(row.id)
                 rows.append(row)
             }
-            return try model { () throws(StackError) in try stack.insert(rows, at: location) }
+            return .insert(rows, at: location)
         }
     }
 
@@ -79,7 +79,7 @@ extension StackService {
         return try mutate(c, animation: animation, targets: pathTarget(c)) { stack, _ throws(APIError) in
             let (old, index) = try pathRow(c, in: stack)
             let row = try ModelDecoding.row(Field(.object(body.object), path: ""), maxDepth: limits.maxJSONDepth) { old.id }
-            return try model { () throws(StackError) in try stack.replace(.index(index), with: row) }
+            return .replace(index: index, row: row)
         }
     }
 
@@ -108,7 +108,7 @@ extension StackService {
             if let f = try body.optional("highlightable") { change.highlightable = try f.bool() }
             if let f = body.field("title") { change.title = .some(f.isNull ? nil : try ModelDecoding.title(f)) }
             if let f = body.field("transition") { change.transition = .some(f.isNull ? nil : try ModelDecoding.rowTransition(f)) }
-            return try model { () throws(StackError) in try stack.update(.index(index), with: change) }
+            return .update(index: index, change)
         }
     }
 
@@ -118,7 +118,7 @@ extension StackService {
         let animation = try animationOnly(c)
         return try mutate(c, animation: animation, targets: pathTarget(c)) { stack, _ throws(APIError) in
             let (_, index) = try pathRow(c, in: stack)
-            return try model { () throws(StackError) in try stack.remove([.index(index)]) }
+            return .remove([.index(index)])
         }
     }
 
@@ -126,7 +126,7 @@ extension StackService {
     func removeAllRows(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(["fps"])
         let animation = try animationOnly(c)
-        return try mutate(c, animation: animation, targets: { _ in [] }) { stack, _ in stack.removeAll() }
+        return try mutate(c, animation: animation, targets: { _ in [] }) { _, _ in .removeAll }
     }
 
     /// `POST …/rows/{row}/move`: `{"to": n}`.
@@ -137,7 +137,7 @@ extension StackService {
         let to = try body.required("to").int()
         return try mutate(c, animation: animation, targets: pathTarget(c)) { stack, _ throws(APIError) in
             let (_, index) = try pathRow(c, in: stack)
-            return try model { () throws(StackError) in try stack.move(.index(index), to: to) }
+            return .move(index: index, to: to)
         }
     }
 
@@ -156,15 +156,13 @@ extension StackService {
             insets = f.isNull ? nil : try ModelDecoding.insets(f)
         }
         let targets = { (stack: ScrollStack) throws(APIError) -> [String] in references.compactMap { (try? stack.resolve($0))?.row.id } }
-        return try mutate(c, animation: animation, targets: targets) { stack, _ throws(APIError) in
-            try model { () throws(StackError) in
-                switch op {
-                case .remove: try stack.remove(references)
-                case .hide: try stack.setHidden(references, true)
-                case .show: try stack.setHidden(references, false)
-                case .insets: try stack.setInsets(references, insets)
-                case .reload: try stack.reload(references)
-                }
+        return try mutate(c, animation: animation, targets: targets) { _, _ -> StackOperation in
+            switch op {
+            case .remove: .remove(references)
+            case .hide: .setHidden(references, true)
+            case .show: .setHidden(references, false)
+            case .insets: .setInsets(references, insets)
+            case .reload: .reload(references)
             }
         }
     }

@@ -96,15 +96,7 @@ extension StackService {
         try body.allowOnly(ModelDecoding.settingsKeys + ModelDecoding.animationKeys)
         guard !body.object.isEmpty else { throw .invalid(nil, "the body changes nothing: give at least one of \(ModelDecoding.settingsKeys.joined(separator: ", "))") }
         return try mutate(c, animation: animation) { stack, _ throws(APIError) in
-            let s = try ModelDecoding.settings(body, base: stack.settings)
-            var change = SettingsChange(
-                axis: s.axis, viewport: s.viewport, contentInsets: s.contentInsets, offset: s.offset, spacing: s.spacing,
-                rowInsets: s.rowInsets, separator: s.separator, autoHideLastRowSeparator: s.autoHideLastRowSeparator
-            )
-            change.paging = .some(s.paging)
-            change.pageIndicator = .some(s.pageIndicator)
-            change.menu = .some(s.menu)
-            return try model { () throws(StackError) in try stack.update(change) }
+            .settings(try ModelDecoding.settings(body, base: stack.settings))
         }
     }
 
@@ -130,8 +122,7 @@ extension StackService {
         let (body, animation) = try animatedBody(c)
         let window = { (stack: ScrollStack) in [("window", ModelEncoding.layout(revision: nil, stack.visibleLayout()))] }
         return try mutate(c, animation: animation, extra: window) { stack, _ throws(APIError) in
-            let target = try ModelDecoding.scrollTarget(body, currentOffset: stack.settings.offset)
-            return try model { () throws(StackError) in try stack.scroll(to: target) }
+            .scroll(try ModelDecoding.scrollTarget(body, currentOffset: stack.settings.offset))
         }
     }
 }

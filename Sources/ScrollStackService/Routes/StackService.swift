@@ -32,6 +32,8 @@ public final class StackService: Sendable {
     /// Measures menu titles: the same `TextEngine` as `measurer`'s (nil only in tests that
     /// build a service without text).
     let titleMeasurer: (any TitleMeasuring)?
+    /// What a scratch service that journals nothing needs to replay old journals' requests.
+    let replay: ReplayContext?
 
     /// A service recording into `journal` (by default one held in memory: history and past
     /// revisions work, nothing survives the process), enforcing `limits` on request values and
@@ -46,8 +48,9 @@ public final class StackService: Sendable {
     }
 
     init(logger: Logger, journalOrNone journal: StackJournal?, limits: ServiceLimits, measurer: any ContentMeasuring,
-         titleMeasurer: (any TitleMeasuring)?, fonts: FontCatalog) {
+         titleMeasurer: (any TitleMeasuring)?, fonts: FontCatalog, replay: ReplayContext? = nil) {
         self.logger = logger
+        self.replay = replay
         self.journal = journal
         self.limits = limits
         self.measurer = measurer
@@ -126,15 +129,15 @@ public final class StackService: Sendable {
     /// does not name the current revision gets 412 and changes nothing; it is judged once the
     /// path's target is found, so an unknown row in the path is 404 (RFC 9110 §13.2.1).
     ///
-    /// `operation` may decode the rest of the request against the current state (for
-    /// example to merge a PATCH); it must apply at most one model operation.
+    /// `operation` decodes the rest of the request against the current state (for example
+    /// to merge a PATCH or generate row ids) into the one model operation this applies.
     ///
     /// Every change gets a transition plan, from a capture of the stack taken just before
     /// it: `targets` names the rows the change will touch (nil: the capture keeps the whole
     /// stack, see `TransitionCapture`). The answer carries the plan when `animation` asks.
     ///
-    /// The request itself is journaled (replaying it rebuilds the state) with the events it
-    /// answers with and its plan, durably, before the answer is sent. `extra` adds members to
+    /// The operation is journaled (`OperationRecord`; replaying it rebuilds the state) with
+    /// the events it answers with and its plan, durably, before the answer is sent. `extra` adds members to
     /// the answer, computed from the stack after the operation.
     ///
     /// Replicas: another one may journal the same revision first (the journal's 409
@@ -142,7 +145,7 @@ public final class StackService: Sendable {
     /// `If-Match` naming the revision the client saw answers 412.
     func mutate(_ context: RequestContext, snapshot: Bool = false, animation: AnimationRequest = AnimationRequest(),
                 targets: ((ScrollStack) throws(APIError) -> [String])? = nil, extra: ((ScrollStack) -> [(String, JSON)])? = nil,
-                _ operation: (inout ScrollStack, _ revision: Int) throws(APIError) -> OperationResult) throws(APIError) -> HTTPResponse {
+                _ operation: (ScrollStack, _ revision: Int) throws(APIError) -> StackOperation) throws(APIError) -> HTTPResponse {
         var attempts = 0
         while true {
             do {
@@ -155,21 +158,22 @@ public final class StackService: Sendable {
 
     private func mutateOnce(_ context: RequestContext, snapshot: Bool, animation: AnimationRequest,
                             targets: ((ScrollStack) throws(APIError) -> [String])?, extra: ((ScrollStack) -> [(String, JSON)])?,
-                            _ operation: (inout ScrollStack, _ revision: Int) throws(APIError) -> OperationResult) throws(APIError) -> HTTPResponse {
+                            _ operation: (ScrollStack, _ revision: Int) throws(APIError) -> StackOperation) throws(APIError) -> HTTPResponse {
         let entry = try store.entry(context.parameter("stack"))
         var before = 0
-        return try entry.write({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> (OperationResult, TransitionPlan) in
+        return try entry.write({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> (OperationResult, TransitionPlan, StackOperation) in
             before = revision
             // The path's row first: an unknown one is 404 whatever If-Match says (RFC 9110 §13.2.1).
             if context.parameters["row"] != nil || context.parameters["index"] != nil { _ = try pathRow(context, in: stack) }
             try context.checkIfMatch(revision)
             let capture = TransitionCapture(stack, targets: try targets?(stack))
-            let result = try operation(&stack, revision)
+            let operation = try operation(stack, revision)
+            let result = try model { () throws(StackError) in try operation.apply(to: &stack) }
             let plan = TransitionPlanner.plan(from: capture, to: stack, result: result, timing: animation.timing ?? .rows,
                                               animated: animation.timing != nil)
-            return (result, plan)
+            return (result, plan, operation.journaled(after: stack))
         }, persist: { planned, stack, revision throws(APIError) in
-            try journalMutation(entry.id, context.request, planned.0, stack, revision, forceSnapshot: snapshot,
+            try journalMutation(entry.id, planned.2, planned.0, stack, revision, forceSnapshot: snapshot,
                                 plan: ModelEncoding.plan(planned.1, revision: revision))
         }, restore: { () throws(APIError) in
             // A replica goes back to the revision it started from; its next lookup applies

@@ -42,6 +42,20 @@ struct ByteReader {
         return Int(value)
     }
 
+    /// What `ByteWriter.signed` wrote.
+    mutating func signed() throws(APIError) -> Int {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = try byte()
+            guard shift < 64 else { throw damaged("a signed varint runs over 64 bits") }
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { break }
+            shift += 7
+        }
+        return Int(Int64(bitPattern: (value >> 1) ^ (0 &- (value & 1))))
+    }
+
     mutating func double() throws(APIError) -> Double {
         let start = try take(8)
         return Double(bitPattern: UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: start, as: UInt64.self)))

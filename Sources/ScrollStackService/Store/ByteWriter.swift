@@ -20,6 +20,16 @@ struct ByteWriter {
         bytes.append(UInt8(rest))
     }
 
+    /// A signed integer, zigzag-encoded (0, -1, 1, -2 … as 0, 1, 2, 3 …) as a LEB128 varint.
+    mutating func signed(_ value: Int) {
+        var rest = UInt64(bitPattern: Int64(value) << 1) ^ UInt64(bitPattern: Int64(value) >> 63)
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
     mutating func double(_ value: Double) {
         withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
     }

@@ -9,7 +9,9 @@ with the current code and checks every answer is byte for byte the same.
     make.py --binary MAIN --answers-only
                                       records MAIN's answers for the data dir as it is (done
                                       with main at e71433a: later features, such as the
-                                      menu's fonts, add members to some answers)"""
+                                      menu's fonts, add members to some answers; then with
+                                      main at b5acbd1, the last to journal requests, adding
+                                      every revision, event page and plan: `REVISIONS`)"""
 import argparse, json, os, shutil, signal, socket, subprocess, tempfile, time, urllib.request
 
 def free_port():
@@ -51,7 +53,7 @@ def main():
         if not args.answers_only:
             write(ok)
         expected = {}
-        for path in PATHS:
+        for path in PATHS + REVISIONS:
             status, body = call(port, "GET", path)
             assert status == 200, (path, status, body)
             expected[path] = body.decode()
@@ -108,6 +110,13 @@ PATHS = ["/v1/stacks", "/v1/stacks/mixed", "/v1/stacks/mixed/layout", "/v1/stack
          "/v1/stacks/long?revision=77", "/v1/stacks/long?revision=110", "/v1/stacks/pages", "/v1/stacks/pages/layout", "/v1/stacks/pages/events",
          "/v1/stacks/mixed/transitions/3", "/v1/stacks/long/transitions/110", "/v1/piles", "/v1/piles/nav", "/v1/piles/nav/events",
          "/v1/piles/nav/transitions/2"]
+
+# Every revision of every stack, every plan, and the events one revision at a time: what
+# the migration to operation records must keep byte for byte.
+REVISIONS = [f"/v1/stacks/{stack}?revision={r}" for stack, last in [("mixed", 9), ("long", 117), ("pages", 2)] for r in range(1, last + 1)] \
+    + [f"/v1/stacks/{stack}/transitions/{r}" for stack, last in [("mixed", 9), ("long", 117), ("pages", 2)] for r in range(2, last + 1)] \
+    + [f"/v1/stacks/{stack}/events?after={r}&limit=1" for stack, last in [("mixed", 9), ("long", 117), ("pages", 2)] for r in range(0, last)] \
+    + [f"/v1/piles/nav/transitions/{r}" for r in range(2, 5)] + [f"/v1/piles/nav/events?after={r}&limit=1" for r in range(0, 4)]
 
 if __name__ == "__main__":
     main()

@@ -75,6 +75,19 @@ def explicit(node, axis):
     return node.get("height" if axis == "vertical" else "width")
 
 
+def text_style_key(text_css, node):
+    """The declarations of a text node's CSS that place its lines vertically (font and line
+    height): nodes with the same key share a line box probe."""
+    return ";".join(d for d in text_css(node, "vertical") if d.startswith(("font-", "line-height")))
+
+
+def probe_html(key):
+    """Two lines in one style: the first line box starts at the probe's top, so the first
+    text fragment's offset from it, and the distance between the two fragments, are where a
+    line box starts above its text and how tall it is."""
+    return f'<div class="probe" data-style="{html.escape(key)}" style="{html.escape(key)};white-space:pre">x\nx</div>'
+
+
 def node_html(node, measured, parent, ids, text_css):
     """`measured`: the scroll axis; `parent`: the direction of the parent group, or None for
     the root. Returns HTML; appends the node to `ids` in pre-order."""
@@ -105,12 +118,15 @@ def node_html(node, measured, parent, ids, text_css):
     elif "text" in node:
         style += text_css(node, measured)
         inner = html.escape(node["text"])
+        marker = f' data-text="" data-style="{html.escape(text_style_key(text_css, node))}"'
+
     else:
         if "width" in node:
             style.append("width:" + px(node["width"]))
         if "height" in node:
             style.append("height:" + px(node["height"]))
-    marker = ' data-text=""' if "text" in node else ""
+    if "text" not in node:
+        marker = ""
     return f'<div data-n="{index}"{marker} style="{";".join(style)}">{inner}</div>'
 
 
@@ -126,20 +142,47 @@ def case_html(i, case, nodes, text_css):
     return f'<div class="case" id="c{i}" style="{container}">{body}</div>'
 
 
-READ_BACK = """() => [...document.querySelectorAll('.case')].map(c => {
-  const o = c.getBoundingClientRect();
-  return [...c.querySelectorAll('[data-n]')].map(e => {
-    const r = e.getBoundingClientRect();
-    let lines = null;
-    if (e.dataset.text !== undefined) {
-      const range = document.createRange();
-      range.selectNodeContents(e);
-      const tops = new Set([...range.getClientRects()].filter(q => q.width > 0 || q.height > 0).map(q => Math.round((q.top - r.top) * 64)));
-      lines = tops.size;
-    }
-    return [r.left - o.left, r.top - o.top, r.width, r.height, lines];
+READ_BACK = """() => {
+  // Where a line box starts above its text and how tall it is, per text style: read from a
+  // two-line probe in that style (its first line box starts at the probe's top).
+  const probes = {};
+  for (const p of document.querySelectorAll('.probe')) {
+    const top = p.getBoundingClientRect().top;
+    const range = document.createRange();
+    range.selectNodeContents(p);
+    const tops = [...new Set([...range.getClientRects()].map(q => q.top))].sort((a, b) => a - b);
+    probes[p.dataset.style] = [tops[0] - top, tops[1] - tops[0]];
+  }
+  return [...document.querySelectorAll('.case')].map(c => {
+    const o = c.getBoundingClientRect();
+    return [...c.querySelectorAll('[data-n]')].map(e => {
+      const r = e.getBoundingClientRect();
+      let lines = null;
+      if (e.dataset.text !== undefined) {
+        // Every text fragment of the node, grouped into lines by their top (one font: every
+        // fragment of a line has the same top); a line spans its fragments' union across.
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        const byTop = new Map();
+        for (const q of range.getClientRects()) {
+          if (q.width === 0 && q.height === 0) continue;
+          const key = Math.round(q.top * 64);
+          if (!byTop.has(key)) byTop.set(key, []);
+          byTop.get(key).push(q);
+        }
+        const [offset, pitch] = probes[e.dataset.style];
+        lines = [...byTop.keys()].sort((a, b) => a - b).map(key => {
+          const all = byTop.get(key);
+          const inked = all.filter(q => q.width > 0);
+          const qs = inked.length ? inked : all;
+          const left = Math.min(...qs.map(q => q.left)), right = Math.max(...qs.map(q => q.right));
+          return [left - o.left, all[0].top - offset - o.top, right - left, pitch];
+        });
+      }
+      return [r.left - o.left, r.top - o.top, r.width, r.height, lines];
+    });
   });
-})"""
+}"""
 
 
 def flatten(frame, out):
@@ -193,8 +236,17 @@ def service_frames(daemon, case):
     row = daemon.post("/v1/layout?content=frames", body)["rows"][0]
     origin = row["contentFrame"]
     frames = flatten(row["content"], [])
-    return [(f["frame"]["x"] - origin["x"], f["frame"]["y"] - origin["y"], f["frame"]["width"], f["frame"]["height"],
-             len(f["lines"]) if "lines" in f else None) for f in frames]
+    def relative(r):
+        return (r["x"] - origin["x"], r["y"] - origin["y"], r["width"], r["height"])
+    return [relative(f["frame"]) + ([relative(line) for line in f.get("lines", [])] if "text" in node else None,)
+            for node, f in zip(flatten_nodes(case["content"], []), frames)]
+
+
+def flatten_nodes(node, out):
+    out.append(node)
+    for child in node.get("children", []):
+        flatten_nodes(child, out)
+    return out
 
 
 def compare(case, nodes, ours, theirs):
@@ -208,9 +260,14 @@ def compare(case, nodes, ours, theirs):
                 problems.append(f"node {i} {name}: service {x!r}, chromium {y!r}")
         if a[4] is not None and b[4] is not None:
             # Chromium lays out the clamped lines too (hidden); the service answers the shown ones.
-            theirs = min(b[4], node["maxLines"]) if "maxLines" in node else b[4]
-            if a[4] != theirs:
-                problems.append(f"node {i} lines: service {a[4]}, chromium {theirs}")
+            shown = b[4][:node["maxLines"]] if "maxLines" in node else b[4]
+            if len(a[4]) != len(shown):
+                problems.append(f"node {i} lines: service {len(a[4])}, chromium {len(shown)}")
+                continue
+            for k, (ours_line, their_line) in enumerate(zip(a[4], shown)):
+                for name, x, y in zip(["x", "y", "width", "height"], ours_line, their_line):
+                    if abs(x - y) > TOLERANCE:
+                        problems.append(f"node {i} line {k} {name}: service {x!r}, chromium {y!r}")
     return problems
 
 
@@ -234,6 +291,8 @@ def run(args, generator, text_css, page_head):
                     nodes = []
                     parts.append(case_html(i, case, nodes, text_css))
                     node_lists.append(nodes)
+                styles = sorted({text_style_key(text_css, n) for nodes in node_lists for n in nodes if "text" in n})
+                parts += [probe_html(key) for key in styles]
                 document = f"<!doctype html><html><head><meta charset=utf-8><style>body{{margin:0}}.case{{margin-bottom:7px}}{page_head}</style></head><body>{''.join(parts)}</body></html>"
                 path = os.path.join(work, f"batch{start}.html")
                 with open(path, "w") as f:

@@ -1,56 +1,124 @@
 import ScrollStackCore
 
 /// One paragraph (text between forced breaks, white space already collapsed) shaped once and
-/// reduced to what breaking it at any width needs: its line break opportunities and the
-/// advance up to each (with and without the spaces before it). 16 bytes per
-/// opportunity, so a cached sentence costs a few hundred bytes.
+/// reduced to what breaking it at any width needs: its line break opportunities with the
+/// paragraph's advances up to them, and the pieces Chromium reshapes where a line would
+/// start or end at a place HarfBuzz marks unsafe to break (about 50 bytes per opportunity).
+///
+/// Lines are broken the way Chromium's `ShapingLineBreaker::ShapeLine` breaks them (see
+/// Docs/Semantics.md, "Line boxes as Chromium breaks them"): on the paragraph's character
+/// positions, each ceiled to 1/64 pt (Blink caches a shape result's x positions as
+/// `LayoutUnit`s, ceiled), not on the width of the line alone.
 struct ShapedParagraph: Sendable {
-    /// A place a line may start or end.
+    /// A break opportunity: a place a line may end (and the next one start).
     struct Stop: Sendable {
-        /// The advance, in points, of everything before the opportunity.
+        /// The UTF-16 offset of the opportunity, and of the end of the text before it
+        /// without the spaces just before it (they hang at a line's end).
+        var offset: Int32
+        var endOffset: Int32
+        /// The paragraph's advance, in points, up to `offset` and up to `endOffset`.
         var advance: Double
-        /// The same without the spaces just before it (they hang at a line's end).
-        var trimmedAdvance: Double
+        var end: Double
+        /// Where a line ending here is not safe to break and Chromium reshapes its end: from
+        /// the last safe offset before `endOffset` (`tailStart`, at `tailStartAdvance` in the
+        /// paragraph), the piece shaped alone is `tail` points long. nil tail: no reshaping.
+        var tailStart: Int32
+        var tailStartAdvance: Double
+        var tail: Double?
+    }
+
+    /// A line that would start at an offset HarfBuzz marks unsafe to break: Chromium
+    /// reshapes its beginning up to the first safe offset (`firstSafe`, at
+    /// `firstSafeAdvance`) alone, `head` points long; a line that ends at or before
+    /// `firstSafe` is reshaped whole: `whole[i]` for a line ending at the i-th stop after it.
+    struct Head: Sendable {
+        var firstSafe: Int32
+        var firstSafeAdvance: Double
+        var head: Double
+        var whole: [Double]
     }
 
     /// The start (0) and every break opportunity (UAX #14 via ICU, plus after spaces), in
     /// order; the last is the paragraph's end.
     let stops: [Stop]
+    /// By stop index, for the stops a line would start unsafely at.
+    let heads: [Int: Head]
 
-    init(stops: [Stop]) {
+    init(stops: [Stop], heads: [Int: Head]) {
         self.stops = stops
+        self.heads = heads
     }
 
-    /// The width of the line from stop `start` to stop `end`, trailing spaces excluded,
-    /// ceiled to 1/64 (the way Chromium snaps a shape result's width).
-    func width(from start: Int, to end: Int) -> Double {
-        LayoutUnit.ceil(Swift.max(0, stops[end].trimmedAdvance - stops[start].advance))
-    }
-
-    /// The widths of the lines this paragraph breaks into at `width` (nil: one line), greedily
-    /// as CSS `white-space: pre-line` with `overflow-wrap: normal` does: each line ends at the
-    /// last break opportunity that still fits; when not even the first fits, that word
-    /// overflows on a line of its own. An empty paragraph is one empty line.
+    /// The widths of the lines this paragraph breaks into at `width` (nil: one line), as CSS
+    /// `white-space: pre-line` with `overflow-wrap: normal` does in Chromium: each line ends
+    /// at the last break opportunity whose position (ceiled to 1/64) is within the line,
+    /// walked back while a reshaped end does not fit; when none fits, the line overflows to
+    /// the first opportunity after its start. An empty paragraph is one empty line.
     ///
     /// - Complexity: O(break opportunities).
     func lineWidths(at width: Double?) -> [Double] {
         let last = stops.count - 1
-        guard let width, last > 0 else { return [self.width(from: 0, to: last)] }
+        guard let width, last > 0 else { return [LayoutUnit.ceil(Swift.max(0, stops[last].end))] }
         var lines: [Double] = []
         var start = 0
         while start < last {
-            // The first opportunity always ends the line, fitting or not.
-            var end = start + 1
-            var endWidth = self.width(from: start, to: end)
-            while end < last && endWidth <= width {
-                let w = self.width(from: start, to: end + 1)
-                guard w <= width else { break }
-                end += 1
-                endWidth = w
-            }
-            lines.append(endWidth)
+            let (end, lineWidth) = line(from: start, width: width)
+            lines.append(lineWidth)
             start = end
         }
         return lines
+    }
+
+    /// The line that starts at stop `k` in `width` (a multiple of 1/64): the stop it ends
+    /// at and its width, following `ShapeLine` step by step. O(stops on the line).
+    func line(from k: Int, width: Double) -> (end: Int, width: Double) {
+        let last = stops.count - 1
+        let startPosition = LayoutUnit.ceil(stops[k].advance)
+        let head = heads[k]
+        var available = width
+        if let head {
+            // The reshaped beginning changes the room by its snapped width's difference.
+            let oldWidth = LayoutUnit.ceil(head.firstSafeAdvance) - startPosition
+            available = Swift.max(0, available + oldWidth - LayoutUnit.ceil(head.head))
+        }
+        let endPosition = startPosition + available
+        // The candidate: the last opportunity whose end position is within the line.
+        var candidate = k
+        while candidate < last && LayoutUnit.ceil(stops[candidate + 1].end) <= endPosition { candidate += 1 }
+        var overflow = candidate == k
+        if overflow { candidate = k + 1 }
+        if let head, head.firstSafe >= stops[candidate].endOffset, candidate - k - 1 < head.whole.count {
+            // No safe offset on the line: all of it is reshaped.
+            return (candidate, LayoutUnit.ceil(head.whole[candidate - k - 1]))
+        }
+        var j = candidate
+        while true {
+            let stop = stops[j]
+            if let head, head.firstSafe > stop.tailStart, stop.tail != nil, j - k - 1 < head.whole.count {
+                // Walked back to where the end's reshaping reaches the line's start.
+                let whole = head.whole[j - k - 1]
+                if overflow || whole <= endPosition - startPosition + 1e-9 { return (j, LayoutUnit.ceil(whole)) }
+            } else if let tail = stop.tail {
+                if overflow || tail <= endPosition - LayoutUnit.ceil(stop.tailStartAdvance) + 1e-9 {
+                    return (j, lineWidth(from: k, head: head, to: stop.tailStartAdvance, plus: tail))
+                }
+            } else {
+                return (j, lineWidth(from: k, head: head, to: stop.end, plus: 0))
+            }
+            // The reshaped end does not fit: try the opportunity before; past the line's
+            // start, the candidate overflows.
+            j -= 1
+            if j == k {
+                overflow = true
+                j = candidate
+            }
+        }
+    }
+
+    /// The snapped width of a line from stop `k` (its head reshaped if any) to the
+    /// paragraph advance `to`, plus `tail` points reshaped after it.
+    private func lineWidth(from k: Int, head: Head?, to end: Double, plus tail: Double) -> Double {
+        let from = head?.firstSafeAdvance ?? stops[k].advance
+        return LayoutUnit.ceil(Swift.max(0, (head?.head ?? 0) + end - from + tail))
     }
 }

@@ -1,0 +1,69 @@
+import ScrollStackCore
+import ScrollStackText
+import XCTest
+
+/// Where lines break and how wide each is, where Chromium's line breaker rounds or reshapes
+/// (Docs/Semantics.md, "Line boxes as Chromium breaks them"). Each case was found by the
+/// browser check; the numbers marked "Chromium 156" are its line boxes for the same text and
+/// font file, the others come from the same engine on simpler input.
+final class TextLineBreakingTests: XCTestCase {
+    static let engine = TextEngine(catalog: FontCatalog(directories: FontCatalog.defaultDirectories))
+    var engine: TextEngine { Self.engine }
+
+    func text(_ s: String, size: Double, weight: Int, letterSpacing: Double = 0, alignment: TextContent.Alignment = .start) -> TextContent {
+        TextContent(s, font: FontRequest(family: "Inter", size: size, weight: weight), letterSpacing: letterSpacing, alignment: alignment)
+    }
+
+    func widths(_ t: TextContent, at width: Double? = nil) -> [Double] { engine.lines(of: t, width: width).widths }
+
+    /// A word fits when its end's position in the paragraph, ceiled to 1/64, is within the
+    /// line's ceiled start position plus the width, so a line may come out up to 1/64 wider
+    /// than the width when it starts at a fraction of 1/64.
+    func testALineFitsByItsCeiledPositionsNotItsOwnWidth() {
+        let t = text("notifications LT. 7:45 settings", size: 17.7, weight: 300, letterSpacing: 1.75)
+        let lines = widths(t, at: 78.25)
+        // Chromium 156: 124.109375, 78.265625, 80.078125.
+        XCTAssertEqual(lines, [124.109375, 78.265625, 80.078125])
+        XCTAssertGreaterThan(lines[1], 78.25, "the second line is wider than the width, yet it is one line")
+        XCTAssertEqual(widths(t, at: 78.25 - 1.0 / 64).count, 4, "1/64 less and \"7:45\" goes to a line of its own")
+    }
+
+    /// Centred and end-aligned lines that end at spaces are measured with their end reshaped
+    /// without the space (Chromium needs their accurate end there); start-aligned ones keep
+    /// the paragraph's shaping, kerning against the hanging space included.
+    func testCentredAndEndAlignedLinesEndWithoutTheKerningAgainstTheSpace() {
+        let pm = widths(text("pm,", size: 34, weight: 800)).first!
+        let end = widths(text("notifications pm, over", size: 34, weight: 800, alignment: .end), at: 64)
+        let start = widths(text("notifications pm, over", size: 34, weight: 800), at: 64)
+        // Chromium 156: 63.8125 end-aligned, 62.265625 start-aligned ("," kerns with " ").
+        XCTAssertEqual(end[1], pm)
+        XCTAssertEqual(end[1], 63.8125)
+        XCTAssertEqual(start[1], 62.265625)
+        XCTAssertEqual(widths(text("notifications pm, over", size: 34, weight: 800, alignment: .center), at: 64)[1], pm)
+        XCTAssertEqual([end[0], end[2]], [start[0], start[2]], "lines ending at safe places are alike")
+    }
+
+    /// A line that starts where breaking is unsafe (the space before it kerns with its first
+    /// letter) is reshaped from its start; here up to the next safe offset, past its end, so
+    /// it is "LT." shaped alone.
+    func testALineStartingUnsafelyIsReshapedFromItsStart() {
+        let lt = widths(text("LT.", size: 34, weight: 800)).first!
+        // Chromium 156: 120.25, 48.578125, 133.5 for every alignment.
+        for alignment in TextContent.Alignment.allCases {
+            let lines = widths(text("(aside) LT. affluent", size: 34, weight: 800, alignment: alignment), at: 134)
+            XCTAssertEqual(lines, [120.25, 48.578125, 133.5], "\(alignment)")
+            XCTAssertEqual(lines[1], lt, "\(alignment)")
+        }
+    }
+
+    /// The line boxes of `?content=frames` take those widths: centred at half the room left
+    /// truncated to 1/64, ends flush right.
+    func testLineBoxesUseTheReshapedWidths() {
+        let m = FlexMeasurer(text: engine)
+        let frames = m.frames(of: .text(text("(aside) LT. affluent", size: 34, weight: 800, alignment: .center)), along: .vertical, crossExtent: 134)
+        // Chromium 156: x 6.875, 42.703125, 0.25; 41 pt apart (Inter's normal line height at 34).
+        XCTAssertEqual(frames.lines.map(\.origin.x), [6.875, 42.703125, 0.25])
+        XCTAssertEqual(frames.lines.map(\.origin.y), [0, 41, 82])
+        XCTAssertEqual(frames.lines.map(\.size.width), [120.25, 48.578125, 133.5])
+    }
+}

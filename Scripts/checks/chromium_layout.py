@@ -4,12 +4,15 @@
 Generates random content trees from a seed (printed), lays each out twice: once with the
 real scrollstackd (`POST /v1/layout?content=frames`, one fit row per case) and once as the
 HTML/CSS that Docs/Semantics.md says the measuring model is equivalent to, in Debian's
-headless chromium driven by Playwright. Every node's box (and, for text, the line count) must
-agree: each length within 1/64 px (Chromium's LayoutUnit; plus 1e-6 for the service's JSON
-rounding). Used by Scripts/checks/40-chromium-layout.sh (fixed seed) and
-Benchmarks/chromium_agreement.sh (random seed, more cases).
+headless chromium driven by Playwright. Every node's box, and for text every line's box (read
+as Docs/Semantics.md "Line boxes as Chromium breaks them" explains: Range.getClientRects per
+line across, a line-box probe per text style along), must agree: each length within 1/64 px
+(Chromium's LayoutUnit; plus 1e-6 for the service's JSON rounding). With --thresholds, text
+cases on both sides of each width where the service's line count changes are added. Used by
+Scripts/checks/40-chromium-layout.sh (fixed seed) and Benchmarks/chromium_agreement.sh
+(random seed, more cases).
 """
-import argparse, html, json, os, random, re, subprocess, sys, tempfile, threading, urllib.request
+import argparse, html, http.client, json, os, random, re, subprocess, sys, tempfile, threading
 
 TOLERANCE = 1 / 64 + 1e-6
 RATIOS = [1, 2, 0.5, 1.5, 0.75, 4 / 3, 16 / 9, 3, 0.25, 1.25]
@@ -213,12 +216,23 @@ class Daemon:
             self.stop()
             raise SystemExit("scrollstackd did not start within 30 s")
         self.port = found["port"]
+        self.connection = None
 
     def post(self, path, body):
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=json.dumps(body).encode(),
-                                         method="POST", headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return json.load(response)
+        # One kept-alive connection (threshold_cases asks thousands of small layouts).
+        if self.connection is None:
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        try:
+            self.connection.request("POST", path, body=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+            response = self.connection.getresponse()
+            answer = response.read()
+        except (http.client.HTTPException, OSError):
+            self.connection.close()
+            self.connection = None
+            raise
+        if response.status != 200:
+            raise RuntimeError(f"POST {path}: {response.status} {answer[:300]!r}")
+        return json.loads(answer)
 
     def stop(self):
         self.process.terminate()
@@ -247,6 +261,35 @@ def flatten_nodes(node, out):
     for child in node.get("children", []):
         flatten_nodes(child, out)
     return out
+
+
+def threshold_cases(daemon, generator, count):
+    """Pairs of cases on either side of a width where the service's line count changes: a
+    random text node (no maxLines, so every line counts) at a random width, then the
+    smallest width (in 1/64) at which the service still answers that many lines, found by
+    bisection over the public API, and 1/64 less. Random widths rarely land on such a
+    threshold; these make every one of them a test of where a line breaks."""
+    def line_count(node, width):
+        case = {"axis": "vertical", "cross": width, "content": node}
+        return len(service_frames(daemon, case)[0][4])
+    cases = []
+    while len(cases) < 2 * count:
+        node = generator.text.node(generator.rng)
+        node.pop("maxLines", None)
+        width = generator.length(20, 300)
+        lines = line_count(node, width)
+        low, high = 0, int(width * 64)  # in 1/64: count(high) <= lines
+        while low < high:
+            middle = (low + high) // 2
+            if line_count(node, middle / 64) <= lines:
+                high = middle
+            else:
+                low = middle + 1
+        if high == 0:
+            continue  # no wrap opportunity decides anything here
+        cases += [{"axis": "vertical", "cross": high / 64, "content": node},
+                  {"axis": "vertical", "cross": (high - 1) / 64, "content": node}]
+    return cases
 
 
 def compare(case, nodes, ours, theirs):
@@ -278,6 +321,8 @@ def run(args, generator, text_css, page_head):
     passed = failed = 0
     shown = 0
     try:
+        if args.thresholds:
+            rng_cases += threshold_cases(daemon, generator, args.thresholds)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
             page = browser.new_page()
@@ -326,9 +371,14 @@ def main():
     parser.add_argument("--batch", type=int, default=100)
     parser.add_argument("--show", type=int, default=10, help="mismatches printed in full")
     parser.add_argument("--text", action="store_true", help="include text nodes")
+    parser.add_argument("--thresholds", type=int, default=0,
+                        help="with --text: pairs of text cases on either side of a line-count threshold (threshold_cases)")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    print(f"seed {seed} ({args.cases} cases{', with text' if args.text else ''})")
+    if not args.text:
+        args.thresholds = 0
+    print(f"seed {seed} ({args.cases} cases{', with text' if args.text else ''}"
+          f"{f', and {args.thresholds} threshold pairs' if args.thresholds else ''})")
     rng = random.Random(seed)
     text = None
     text_css = lambda node, measured: []

@@ -5,10 +5,9 @@ import ScrollStackCore
 /// paragraph's advances up to them, and the pieces Chromium reshapes where a line would
 /// start or end at a place HarfBuzz marks unsafe to break (about 50 bytes per opportunity).
 ///
-/// Lines are broken the way Chromium's `ShapingLineBreaker::ShapeLine` breaks them (see
-/// Docs/Semantics.md, "Line boxes as Chromium breaks them"): on the paragraph's character
-/// positions, each ceiled to 1/64 pt (Blink caches a shape result's x positions as
-/// `LayoutUnit`s, ceiled), not on the width of the line alone.
+/// Lines are broken the way Chromium's `ShapingLineBreaker::ShapeLine` breaks them, with
+/// the room Blink's line breaker gives it (the width plus 1/64 pt); see Docs/Semantics.md,
+/// "Line boxes as Chromium breaks them".
 struct ShapedParagraph: Sendable {
     /// A break opportunity: a place a line may end (and the next one start).
     struct Stop: Sendable {
@@ -51,9 +50,9 @@ struct ShapedParagraph: Sendable {
 
     /// The widths of the lines this paragraph breaks into at `width` (nil: one line), as CSS
     /// `white-space: pre-line` with `overflow-wrap: normal` does in Chromium: each line ends
-    /// at the last break opportunity whose position (ceiled to 1/64) is within the line,
-    /// walked back while a reshaped end does not fit; when none fits, the line overflows to
-    /// the first opportunity after its start. An empty paragraph is one empty line.
+    /// at the last break opportunity within the width plus 1/64, walked back while a
+    /// reshaped end does not fit; when none fits, the line overflows to the first
+    /// opportunity after its start. An empty paragraph is one empty line.
     ///
     /// - Complexity: O(break opportunities).
     func lineWidths(at width: Double?) -> [Double] {
@@ -73,18 +72,21 @@ struct ShapedParagraph: Sendable {
     /// at and its width, following `ShapeLine` step by step. O(stops on the line).
     func line(from k: Int, width: Double) -> (end: Int, width: Double) {
         let last = stops.count - 1
-        let startPosition = LayoutUnit.ceil(stops[k].advance)
+        let start = stops[k].advance
         let head = heads[k]
-        var available = width
+        // Blink's line breaker gives the shaper its width plus one layout unit
+        // (`AvailableWidthToFit`: `AddEpsilon`), to absorb rounding.
+        var available = width + 1 / LayoutUnit.scale
         if let head {
             // The reshaped beginning changes the room by its snapped width's difference.
-            let oldWidth = LayoutUnit.ceil(head.firstSafeAdvance) - startPosition
+            let oldWidth = LayoutUnit.ceil(head.firstSafeAdvance - start)
             available = Swift.max(0, available + oldWidth - LayoutUnit.ceil(head.head))
         }
-        let endPosition = startPosition + available
-        // The candidate: the last opportunity whose end position is within the line.
+        let tolerance = 1e-9
+        // The candidate: the last opportunity whose end (from the line's start, in the
+        // paragraph's shaping) is within the room.
         var candidate = k
-        while candidate < last && LayoutUnit.ceil(stops[candidate + 1].end) <= endPosition { candidate += 1 }
+        while candidate < last && stops[candidate + 1].end - start <= available + tolerance { candidate += 1 }
         var overflow = candidate == k
         if overflow { candidate = k + 1 }
         if let head, head.firstSafe >= stops[candidate].endOffset, candidate - k - 1 < head.whole.count {
@@ -97,9 +99,9 @@ struct ShapedParagraph: Sendable {
             if let head, head.firstSafe > stop.tailStart, stop.tail != nil, j - k - 1 < head.whole.count {
                 // Walked back to where the end's reshaping reaches the line's start.
                 let whole = head.whole[j - k - 1]
-                if overflow || whole <= endPosition - startPosition + 1e-9 { return (j, LayoutUnit.ceil(whole)) }
+                if overflow || whole <= available + tolerance { return (j, LayoutUnit.ceil(whole)) }
             } else if let tail = stop.tail {
-                if overflow || tail <= endPosition - LayoutUnit.ceil(stop.tailStartAdvance) + 1e-9 {
+                if overflow || tail <= start + available - stop.tailStartAdvance + tolerance {
                     return (j, lineWidth(from: k, head: head, to: stop.tailStartAdvance, plus: tail))
                 }
             } else {

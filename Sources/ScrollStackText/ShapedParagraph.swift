@@ -2,8 +2,8 @@ import ScrollStackCore
 
 /// One paragraph (text between forced breaks, white space already collapsed) shaped once and
 /// reduced to what breaking it at any width needs: its line break opportunities with the
-/// paragraph's advances up to them, and the pieces Chromium reshapes where a line would
-/// start or end at a place HarfBuzz marks unsafe to break (about 50 bytes per opportunity).
+/// paragraph's advances up to them (24 bytes each), and the pieces Chromium reshapes where a
+/// line would start or end at a place HarfBuzz marks unsafe to break (kept only there).
 ///
 /// Lines are broken the way Chromium's `ShapingLineBreaker::ShapeLine` breaks them, with
 /// the room Blink's line breaker gives it (the width plus 1/64 pt); see Docs/Semantics.md,
@@ -11,19 +11,21 @@ import ScrollStackCore
 struct ShapedParagraph: Sendable {
     /// A break opportunity: a place a line may end (and the next one start).
     struct Stop: Sendable {
-        /// The UTF-16 offset of the opportunity, and of the end of the text before it
-        /// without the spaces just before it (they hang at a line's end).
-        var offset: Int32
-        var endOffset: Int32
-        /// The paragraph's advance, in points, up to `offset` and up to `endOffset`.
+        /// The paragraph's advance, in points, up to the opportunity, and up to the end of
+        /// the text before it without the spaces just before it (they hang at a line's end).
         var advance: Double
         var end: Double
-        /// Where a line ending here is not safe to break and Chromium reshapes its end: from
-        /// the last safe offset before `endOffset` (`tailStart`, at `tailStartAdvance` in the
-        /// paragraph), the piece shaped alone is `tail` points long. nil tail: no reshaping.
-        var tailStart: Int32
-        var tailStartAdvance: Double
-        var tail: Double?
+        /// The UTF-16 offset of that end.
+        var endOffset: Int32
+    }
+
+    /// Where a line ending at a stop is not safe to break and Chromium reshapes its end: from
+    /// the last safe offset before the end (`start`, at `startAdvance` in the paragraph), the
+    /// piece shaped alone is `width` points long.
+    struct Tail: Sendable {
+        var start: Int32
+        var startAdvance: Double
+        var width: Double
     }
 
     /// A line that would start at an offset HarfBuzz marks unsafe to break: Chromium
@@ -40,11 +42,14 @@ struct ShapedParagraph: Sendable {
     /// The start (0) and every break opportunity (UAX #14 via ICU, plus after spaces), in
     /// order; the last is the paragraph's end.
     let stops: [Stop]
+    /// By stop index, for the stops a line would end unsafely at (and be reshaped).
+    let tails: [Int: Tail]
     /// By stop index, for the stops a line would start unsafely at.
     let heads: [Int: Head]
 
-    init(stops: [Stop], heads: [Int: Head]) {
+    init(stops: [Stop], tails: [Int: Tail], heads: [Int: Head]) {
         self.stops = stops
+        self.tails = tails
         self.heads = heads
     }
 
@@ -95,17 +100,16 @@ struct ShapedParagraph: Sendable {
         }
         var j = candidate
         while true {
-            let stop = stops[j]
-            if let head, head.firstSafe > stop.tailStart, stop.tail != nil, j - k - 1 < head.whole.count {
-                // Walked back to where the end's reshaping reaches the line's start.
-                let whole = head.whole[j - k - 1]
-                if overflow || whole <= available + tolerance { return (j, LayoutUnit.ceil(whole)) }
-            } else if let tail = stop.tail {
-                if overflow || tail <= start + available - stop.tailStartAdvance + tolerance {
-                    return (j, lineWidth(from: k, head: head, to: stop.tailStartAdvance, plus: tail))
+            if let tail = tails[j] {
+                if let head, head.firstSafe > tail.start, j - k - 1 < head.whole.count {
+                    // Walked back to where the end's reshaping reaches the line's start.
+                    let whole = head.whole[j - k - 1]
+                    if overflow || whole <= available + tolerance { return (j, LayoutUnit.ceil(whole)) }
+                } else if overflow || tail.width <= start + available - tail.startAdvance + tolerance {
+                    return (j, lineWidth(from: k, head: head, to: tail.startAdvance, plus: tail.width))
                 }
             } else {
-                return (j, lineWidth(from: k, head: head, to: stop.end, plus: 0))
+                return (j, lineWidth(from: k, head: head, to: stops[j].end, plus: 0))
             }
             // The reshaped end does not fit: try the opportunity before; past the line's
             // start, the candidate overflows.

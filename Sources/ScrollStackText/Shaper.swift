@@ -44,29 +44,28 @@ enum Shaper {
         func reshaped(_ range: Range<Int>) -> Double {
             shapeRuns(Array(units[range]), font: font, features: features, letterSpacing: letterSpacing).advances.reduce(0, +)
         }
-        var stops = [ShapedParagraph.Stop(offset: 0, endOffset: 0, advance: 0, end: 0, tailStart: 0, tailStartAdvance: 0, tail: nil)]
+        var stops = [ShapedParagraph.Stop(advance: 0, end: 0, endOffset: 0)]
+        var offsets = [0]
+        var tails: [Int: ShapedParagraph.Tail] = [:]
         var previous = 0
         for b in breaker.breaks(units) where b > 0 {
             var e = b
             while e > previous && units[e - 1] == 0x20 { e -= 1 }
-            var stop = ShapedParagraph.Stop(offset: Int32(b), endOffset: Int32(e), advance: prefix[b], end: prefix[e],
-                                            tailStart: Int32(e), tailStartAdvance: prefix[e], tail: nil)
             // Chromium's CachedPreviousSafeToBreakOffset: the last safe offset before the end.
             if e > previous && e < n && !safe[e] && (e == b || accurateEnd),
                let lastSafe = (Swift.max(0, e - reshapeReach)..<e).last(where: { safe[$0] }) {
-                stop.tailStart = Int32(lastSafe)
-                stop.tailStartAdvance = prefix[lastSafe]
-                stop.tail = reshaped(lastSafe..<e)
+                tails[stops.count] = ShapedParagraph.Tail(start: Int32(lastSafe), startAdvance: prefix[lastSafe], width: reshaped(lastSafe..<e))
             }
-            stops.append(stop)
+            stops.append(ShapedParagraph.Stop(advance: prefix[b], end: prefix[e], endOffset: Int32(e)))
+            offsets.append(b)
             previous = b
         }
         // Lines that would start unsafely: their beginning reshaped up to the first safe
         // offset, and whole when they end before it (within `reshapeReach` and
         // `wholeLineLimit`, so that text with no safe offset for long stays O(n)).
         var heads: [Int: ShapedParagraph.Head] = [:]
-        for k in 1..<max(1, stops.count - 1) where !safe[Int(stops[k].offset)] {
-            let s = Int(stops[k].offset)
+        for k in 1..<max(1, stops.count - 1) where !safe[offsets[k]] {
+            let s = offsets[k]
             var firstSafe = s + 1
             while !safe[firstSafe] && firstSafe - s < reshapeReach { firstSafe += 1 }
             guard safe[firstSafe] else { continue }
@@ -78,7 +77,7 @@ enum Shaper {
             }
             heads[k] = ShapedParagraph.Head(firstSafe: Int32(firstSafe), firstSafeAdvance: prefix[firstSafe], head: reshaped(s..<firstSafe), whole: whole)
         }
-        return ShapedParagraph(stops: stops, heads: heads)
+        return ShapedParagraph(stops: stops, tails: tails, heads: heads)
     }
 
     /// Each UTF-16 unit's advance (a cluster's at its first unit), and whether breaking before

@@ -26,6 +26,8 @@ struct ShapedParagraph: Sendable {
         var start: Int32
         var startAdvance: Double
         var width: Double
+        /// Whether the line ends at spaces (reshaped so only for centred and end-aligned text).
+        var atSpaces: Bool
     }
 
     /// A line that would start at an offset HarfBuzz marks unsafe to break: Chromium
@@ -74,29 +76,51 @@ struct ShapedParagraph: Sendable {
     }
 
     /// The line that starts at stop `k` in `width` (a multiple of 1/64): the stop it ends
-    /// at and its width, following `ShapeLine` step by step. O(stops on the line).
+    /// at and its width, following Blink step by step. O(stops on the line).
     func line(from k: Int, width: Double) -> (end: Int, width: Double) {
-        let last = stops.count - 1
-        let start = stops[k].advance
-        let head = heads[k]
         // Blink's line breaker gives the shaper its width plus one layout unit
         // (`AvailableWidthToFit`: `AddEpsilon`), to absorb rounding.
-        var available = width + 1 / LayoutUnit.scale
+        let room = width + 1 / LayoutUnit.scale
+        let shaped = shapeLine(from: k, room: room)
+        guard !shaped.overflow && shaped.width > room else { return (shaped.end, shaped.width) }
+        // The line's snapped width does not fit after all (the candidate was found on
+        // ceiled positions): the line breaker rewinds to earlier opportunities, measured as
+        // views of the paragraph's shaping (`BreakTextAtPreviousBreakOpportunity`), except
+        // that removing the trailing space reshapes an unsafe end where a line needs its
+        // accurate end (`TruncateLineEndResult`).
+        func rewound(_ j: Int) -> Double {
+            if let tail = tails[j], tail.atSpaces { return lineWidth(from: k, head: nil, to: tail.startAdvance, plus: tail.width) }
+            return lineWidth(from: k, head: nil, to: stops[j].end, plus: 0)
+        }
+        var j = shaped.end - 1
+        while j > k + 1 && rewound(j) > room { j -= 1 }
+        j = Swift.max(j, k + 1)
+        return (j, rewound(j))
+    }
+
+    /// `ShapingLineBreaker::ShapeLine` from stop `k` with `room`: the stop the line ends at,
+    /// its snapped width, and whether it overflows. Positions are the paragraph's advances
+    /// ceiled to 1/64, as Blink caches a shape result's character positions.
+    private func shapeLine(from k: Int, room: Double) -> (end: Int, width: Double, overflow: Bool) {
+        let last = stops.count - 1
+        let startPosition = LayoutUnit.ceil(stops[k].advance)
+        let head = heads[k]
+        var available = room
         if let head {
             // The reshaped beginning changes the room by its snapped width's difference.
-            let oldWidth = LayoutUnit.ceil(head.firstSafeAdvance - start)
+            let oldWidth = LayoutUnit.ceil(head.firstSafeAdvance) - startPosition
             available = Swift.max(0, available + oldWidth - LayoutUnit.ceil(head.head))
         }
+        let endPosition = startPosition + available
         let tolerance = 1e-9
-        // The candidate: the last opportunity whose end (from the line's start, in the
-        // paragraph's shaping) is within the room.
+        // The candidate: the last opportunity whose end's position is within the room.
         var candidate = k
-        while candidate < last && stops[candidate + 1].end - start <= available + tolerance { candidate += 1 }
+        while candidate < last && LayoutUnit.ceil(stops[candidate + 1].end) <= endPosition { candidate += 1 }
         var overflow = candidate == k
         if overflow { candidate = k + 1 }
         if let head, head.firstSafe >= stops[candidate].endOffset, candidate - k - 1 < head.whole.count {
             // No safe offset on the line: all of it is reshaped.
-            return (candidate, LayoutUnit.ceil(head.whole[candidate - k - 1]))
+            return (candidate, LayoutUnit.ceil(head.whole[candidate - k - 1]), overflow)
         }
         var j = candidate
         while true {
@@ -104,12 +128,12 @@ struct ShapedParagraph: Sendable {
                 if let head, head.firstSafe > tail.start, j - k - 1 < head.whole.count {
                     // Walked back to where the end's reshaping reaches the line's start.
                     let whole = head.whole[j - k - 1]
-                    if overflow || whole <= available + tolerance { return (j, LayoutUnit.ceil(whole)) }
-                } else if overflow || tail.width <= start + available - tail.startAdvance + tolerance {
-                    return (j, lineWidth(from: k, head: head, to: tail.startAdvance, plus: tail.width))
+                    if overflow || whole <= available + tolerance { return (j, LayoutUnit.ceil(whole), overflow) }
+                } else if overflow || tail.width <= endPosition - LayoutUnit.ceil(tail.startAdvance) + tolerance {
+                    return (j, lineWidth(from: k, head: head, to: tail.startAdvance, plus: tail.width), overflow)
                 }
             } else {
-                return (j, lineWidth(from: k, head: head, to: stops[j].end, plus: 0))
+                return (j, lineWidth(from: k, head: head, to: stops[j].end, plus: 0), overflow)
             }
             // The reshaped end does not fit: try the opportunity before; past the line's
             // start, the candidate overflows.

@@ -54,7 +54,8 @@ enum Shaper {
             // Chromium's CachedPreviousSafeToBreakOffset: the last safe offset before the end.
             if e > previous && e < n && !safe[e] && (e == b || accurateEnd),
                let lastSafe = (Swift.max(0, e - reshapeReach)..<e).last(where: { safe[$0] }) {
-                tails[stops.count] = ShapedParagraph.Tail(start: Int32(lastSafe), startAdvance: prefix[lastSafe], width: reshaped(lastSafe..<e))
+                tails[stops.count] = ShapedParagraph.Tail(start: Int32(lastSafe), startAdvance: prefix[lastSafe],
+                                                          width: reshaped(lastSafe..<e), atSpaces: e < b)
             }
             stops.append(ShapedParagraph.Stop(advance: prefix[b], end: prefix[e], endOffset: Int32(e)))
             offsets.append(b)

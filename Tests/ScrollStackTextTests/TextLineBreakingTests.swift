@@ -33,6 +33,30 @@ final class TextLineBreakingTests: XCTestCase {
         XCTAssertEqual(widths(dejavu, at: 115.75 - 1.0 / 64).first, fluffyFirst, "1/64 less and \"Toyota\" moves down")
     }
 
+    /// Where a line may end is found on the paragraph's positions, ceiled to 1/64, but the
+    /// line's own snapped width must fit too: a line starting at a fraction of 1/64 whose
+    /// ends' positions fit but whose width is 1/64 over the room rewinds to the word before.
+    func testALineMustFitByItsSnappedWidthAsWellAsByPositions() {
+        let t = text("notifications quick fox jumps", size: 17, weight: 700)
+        let quick = widths(text("quick", size: 17, weight: 700)).first!
+        let quickFox = widths(text("quick fox", size: 17, weight: 700)).first!
+        // Chromium 156: "quick fox" shares a line from 4853/64 on, not from 4852/64 (where the
+        // ceiled positions alone would let it).
+        XCTAssertEqual(quickFox, 4853.0 / 64 + 1.0 / 64, "1/64 wider than the width it takes")
+        XCTAssertEqual(widths(t, at: 4853.0 / 64)[1], quickFox)
+        XCTAssertEqual(widths(t, at: 4852.0 / 64)[1], quick)
+    }
+
+    /// A line ending where the end is reshaped (after the hyphen of "co-", which kerns with
+    /// the "o" after it) fits by the reshaped piece after the position of the last safe
+    /// offset, even where the paragraph's own advance to its end is over the room.
+    func testAReshapedLineEndFitsByPositions() {
+        let t = TextContent("Toyota café co-operate co-operate", font: FontRequest(family: "DejaVu Sans", size: 18, weight: 500))
+        // Chromium 156: "café co-" is one line, 71.8125 wide, at 72.109375.
+        XCTAssertEqual(widths(t, at: 72.109375)[1], 71.8125)
+        XCTAssertEqual(widths(t, at: 72.109375 - 1.0 / 64)[1], widths(TextContent("café", font: t.font)).first!)
+    }
+
     /// Centred and end-aligned lines that end at spaces are measured with their end reshaped
     /// without the space (Chromium needs their accurate end there); start-aligned ones keep
     /// the paragraph's shaping, kerning against the hanging space included.

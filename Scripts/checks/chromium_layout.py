@@ -230,7 +230,7 @@ class Daemon:
             self.connection.close()
             self.connection = None
             raise
-        if response.status != 200:
+        if not 200 <= response.status < 300:
             raise RuntimeError(f"POST {path}: {response.status} {answer[:300]!r}")
         return json.loads(answer)
 

@@ -84,10 +84,14 @@ struct ShapedParagraph: Sendable {
         let shaped = shapeLine(from: k, room: room)
         guard !shaped.overflow && shaped.width > room else { return (shaped.end, shaped.width) }
         // The line's snapped width does not fit after all (the candidate was found on
-        // ceiled positions): the line breaker rewinds to earlier opportunities, measured as
-        // views of the paragraph's shaping (`BreakTextAtPreviousBreakOpportunity`), except
-        // that removing the trailing space reshapes an unsafe end where a line needs its
-        // accurate end (`TruncateLineEndResult`).
+        // ceiled positions). Blink's `HandleOverflow` breaks the text again in its width less
+        // 1 pt, and keeps that if it fits.
+        let again = shapeLine(from: k, room: Swift.min(room, shaped.width - 1))
+        if again.width <= room && again.end > k { return (again.end, again.width) }
+        // Otherwise it rewinds to earlier opportunities, measured as views of the
+        // paragraph's shaping (`BreakTextAtPreviousBreakOpportunity`), except that removing
+        // the trailing space reshapes an unsafe end where a line needs its accurate end
+        // (`TruncateLineEndResult`).
         func rewound(_ j: Int) -> Double {
             if let tail = tails[j], tail.atSpaces { return lineWidth(from: k, head: nil, to: tail.startAdvance, plus: tail.width) }
             return lineWidth(from: k, head: nil, to: stops[j].end, plus: 0)

@@ -57,6 +57,17 @@ final class TextLineBreakingTests: XCTestCase {
         XCTAssertEqual(widths(t, at: 72.109375 - 1.0 / 64)[1], widths(TextContent("café", font: t.font)).first!)
     }
 
+    /// When the snapped width does not fit after all, Blink breaks the line again in that
+    /// width less 1 pt, reshaping the new end: here "notifications co-operate" is 1/64 too
+    /// wide, and the line ends after "co-" reshaped without the "o" it kerns with.
+    func testAnOverflowingLineIsBrokenAgainWithItsEndReshaped() {
+        let t = TextContent("résumé first brown notifications co-operate", font: FontRequest(family: "DejaVu Sans", size: 17, weight: 500))
+        let lines = widths(t, at: 202.53125)
+        // Chromium 156: 136.0625 ("co-" shaped alone; in the paragraph's shaping, 136.375).
+        XCTAssertEqual(lines.count, 3)
+        XCTAssertEqual(lines[1], 136.0625)
+    }
+
     /// Centred and end-aligned lines that end at spaces are measured with their end reshaped
     /// without the space (Chromium needs their accurate end there); start-aligned ones keep
     /// the paragraph's shaping, kerning against the hanging space included.

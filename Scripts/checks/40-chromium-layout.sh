@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Content measurement against a real browser: random content trees from a fixed seed, laid
 # out by scrollstackd (?content=frames) and, as the CSS of Docs/Semantics.md, by Debian's
-# headless chromium (Playwright) with the same font files; every box within 1/64 pt and
-# every text node with the same line count. See chromium_layout.py and chromium_text.py.
+# headless chromium (Playwright) with the same font files; every box, and every text line's
+# box, within 1/64 pt; plus text cases on both sides of the widths where the service's line
+# count changes. See chromium_layout.py and chromium_text.py.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SUDO=$( [ "$(id -u)" = 0 ] || echo sudo )
@@ -15,4 +16,4 @@ Scripts/pip-install.sh
 binary=.build/debug/scrollstackd
 [ -x "$binary" ] || swift build --product scrollstackd
 SEED=${CHROMIUM_LAYOUT_SEED:-20261123}
-timeout 600 python3 Scripts/checks/chromium_layout.py --binary "$binary" --seed "$SEED" --cases 1500 --text "$@"
+timeout 600 python3 Scripts/checks/chromium_layout.py --binary "$binary" --seed "$SEED" --cases 1500 --thresholds 100 --text "$@"

@@ -4,12 +4,15 @@
 Generates random content trees from a seed (printed), lays each out twice: once with the
 real scrollstackd (`POST /v1/layout?content=frames`, one fit row per case) and once as the
 HTML/CSS that Docs/Semantics.md says the measuring model is equivalent to, in Debian's
-headless chromium driven by Playwright. Every node's box (and, for text, the line count) must
-agree: each length within 1/64 px (Chromium's LayoutUnit; plus 1e-6 for the service's JSON
-rounding). Used by Scripts/checks/40-chromium-layout.sh (fixed seed) and
-Benchmarks/chromium_agreement.sh (random seed, more cases).
+headless chromium driven by Playwright. Every node's box, and for text every line's box (read
+as Docs/Semantics.md "Line boxes as Chromium breaks them" explains: Range.getClientRects per
+line across, a line-box probe per text style along), must agree: each length within 1/64 px
+(Chromium's LayoutUnit; plus 1e-6 for the service's JSON rounding). With --thresholds, text
+cases on both sides of each width where the service's line count changes are added. Used by
+Scripts/checks/40-chromium-layout.sh (fixed seed) and Benchmarks/chromium_agreement.sh
+(random seed, more cases).
 """
-import argparse, html, json, os, random, re, subprocess, sys, tempfile, threading, urllib.request
+import argparse, html, http.client, json, os, random, re, subprocess, sys, tempfile, threading
 
 TOLERANCE = 1 / 64 + 1e-6
 RATIOS = [1, 2, 0.5, 1.5, 0.75, 4 / 3, 16 / 9, 3, 0.25, 1.25]
@@ -75,6 +78,19 @@ def explicit(node, axis):
     return node.get("height" if axis == "vertical" else "width")
 
 
+def text_style_key(text_css, node):
+    """The declarations of a text node's CSS that place its lines vertically (font and line
+    height): nodes with the same key share a line box probe."""
+    return ";".join(d for d in text_css(node, "vertical") if d.startswith(("font-", "line-height")))
+
+
+def probe_html(key):
+    """Two lines in one style: the first line box starts at the probe's top, so the first
+    text fragment's offset from it, and the distance between the two fragments, are where a
+    line box starts above its text and how tall it is."""
+    return f'<div class="probe" data-style="{html.escape(key)}" style="{html.escape(key)};white-space:pre">x\nx</div>'
+
+
 def node_html(node, measured, parent, ids, text_css):
     """`measured`: the scroll axis; `parent`: the direction of the parent group, or None for
     the root. Returns HTML; appends the node to `ids` in pre-order."""
@@ -105,12 +121,15 @@ def node_html(node, measured, parent, ids, text_css):
     elif "text" in node:
         style += text_css(node, measured)
         inner = html.escape(node["text"])
+        marker = f' data-text="" data-style="{html.escape(text_style_key(text_css, node))}"'
+
     else:
         if "width" in node:
             style.append("width:" + px(node["width"]))
         if "height" in node:
             style.append("height:" + px(node["height"]))
-    marker = ' data-text=""' if "text" in node else ""
+    if "text" not in node:
+        marker = ""
     return f'<div data-n="{index}"{marker} style="{";".join(style)}">{inner}</div>'
 
 
@@ -126,20 +145,47 @@ def case_html(i, case, nodes, text_css):
     return f'<div class="case" id="c{i}" style="{container}">{body}</div>'
 
 
-READ_BACK = """() => [...document.querySelectorAll('.case')].map(c => {
-  const o = c.getBoundingClientRect();
-  return [...c.querySelectorAll('[data-n]')].map(e => {
-    const r = e.getBoundingClientRect();
-    let lines = null;
-    if (e.dataset.text !== undefined) {
-      const range = document.createRange();
-      range.selectNodeContents(e);
-      const tops = new Set([...range.getClientRects()].filter(q => q.width > 0 || q.height > 0).map(q => Math.round((q.top - r.top) * 64)));
-      lines = tops.size;
-    }
-    return [r.left - o.left, r.top - o.top, r.width, r.height, lines];
+READ_BACK = """() => {
+  // Where a line box starts above its text and how tall it is, per text style: read from a
+  // two-line probe in that style (its first line box starts at the probe's top).
+  const probes = {};
+  for (const p of document.querySelectorAll('.probe')) {
+    const top = p.getBoundingClientRect().top;
+    const range = document.createRange();
+    range.selectNodeContents(p);
+    const tops = [...new Set([...range.getClientRects()].map(q => q.top))].sort((a, b) => a - b);
+    probes[p.dataset.style] = [tops[0] - top, tops[1] - tops[0]];
+  }
+  return [...document.querySelectorAll('.case')].map(c => {
+    const o = c.getBoundingClientRect();
+    return [...c.querySelectorAll('[data-n]')].map(e => {
+      const r = e.getBoundingClientRect();
+      let lines = null;
+      if (e.dataset.text !== undefined) {
+        // Every text fragment of the node, grouped into lines by their top (one font: every
+        // fragment of a line has the same top); a line spans its fragments' union across.
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        const byTop = new Map();
+        for (const q of range.getClientRects()) {
+          if (q.width === 0 && q.height === 0) continue;
+          const key = Math.round(q.top * 64);
+          if (!byTop.has(key)) byTop.set(key, []);
+          byTop.get(key).push(q);
+        }
+        const [offset, pitch] = probes[e.dataset.style];
+        lines = [...byTop.keys()].sort((a, b) => a - b).map(key => {
+          const all = byTop.get(key);
+          const inked = all.filter(q => q.width > 0);
+          const qs = inked.length ? inked : all;
+          const left = Math.min(...qs.map(q => q.left)), right = Math.max(...qs.map(q => q.right));
+          return [left - o.left, all[0].top - offset - o.top, right - left, pitch];
+        });
+      }
+      return [r.left - o.left, r.top - o.top, r.width, r.height, lines];
+    });
   });
-})"""
+}"""
 
 
 def flatten(frame, out):
@@ -170,12 +216,23 @@ class Daemon:
             self.stop()
             raise SystemExit("scrollstackd did not start within 30 s")
         self.port = found["port"]
+        self.connection = None
 
     def post(self, path, body):
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=json.dumps(body).encode(),
-                                         method="POST", headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return json.load(response)
+        # One kept-alive connection (threshold_cases asks thousands of small layouts).
+        if self.connection is None:
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        try:
+            self.connection.request("POST", path, body=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+            response = self.connection.getresponse()
+            answer = response.read()
+        except (http.client.HTTPException, OSError):
+            self.connection.close()
+            self.connection = None
+            raise
+        if not 200 <= response.status < 300:
+            raise RuntimeError(f"POST {path}: {response.status} {answer[:300]!r}")
+        return json.loads(answer)
 
     def stop(self):
         self.process.terminate()
@@ -193,8 +250,46 @@ def service_frames(daemon, case):
     row = daemon.post("/v1/layout?content=frames", body)["rows"][0]
     origin = row["contentFrame"]
     frames = flatten(row["content"], [])
-    return [(f["frame"]["x"] - origin["x"], f["frame"]["y"] - origin["y"], f["frame"]["width"], f["frame"]["height"],
-             len(f["lines"]) if "lines" in f else None) for f in frames]
+    def relative(r):
+        return (r["x"] - origin["x"], r["y"] - origin["y"], r["width"], r["height"])
+    return [relative(f["frame"]) + ([relative(line) for line in f.get("lines", [])] if "text" in node else None,)
+            for node, f in zip(flatten_nodes(case["content"], []), frames)]
+
+
+def flatten_nodes(node, out):
+    out.append(node)
+    for child in node.get("children", []):
+        flatten_nodes(child, out)
+    return out
+
+
+def threshold_cases(daemon, generator, count):
+    """Pairs of cases on either side of a width where the service's line count changes: a
+    random text node (no maxLines, so every line counts) at a random width, then the
+    smallest width (in 1/64) at which the service still answers that many lines, found by
+    bisection over the public API, and 1/64 less. Random widths rarely land on such a
+    threshold; these make every one of them a test of where a line breaks."""
+    def line_count(node, width):
+        case = {"axis": "vertical", "cross": width, "content": node}
+        return len(service_frames(daemon, case)[0][4])
+    cases = []
+    while len(cases) < 2 * count:
+        node = generator.text.node(generator.rng)
+        node.pop("maxLines", None)
+        width = generator.length(20, 300)
+        lines = line_count(node, width)
+        low, high = 0, int(width * 64)  # in 1/64: count(high) <= lines
+        while low < high:
+            middle = (low + high) // 2
+            if line_count(node, middle / 64) <= lines:
+                high = middle
+            else:
+                low = middle + 1
+        if high == 0:
+            continue  # no wrap opportunity decides anything here
+        cases += [{"axis": "vertical", "cross": high / 64, "content": node},
+                  {"axis": "vertical", "cross": (high - 1) / 64, "content": node}]
+    return cases
 
 
 def compare(case, nodes, ours, theirs):
@@ -208,9 +303,14 @@ def compare(case, nodes, ours, theirs):
                 problems.append(f"node {i} {name}: service {x!r}, chromium {y!r}")
         if a[4] is not None and b[4] is not None:
             # Chromium lays out the clamped lines too (hidden); the service answers the shown ones.
-            theirs = min(b[4], node["maxLines"]) if "maxLines" in node else b[4]
-            if a[4] != theirs:
-                problems.append(f"node {i} lines: service {a[4]}, chromium {theirs}")
+            shown = b[4][:node["maxLines"]] if "maxLines" in node else b[4]
+            if len(a[4]) != len(shown):
+                problems.append(f"node {i} lines: service {len(a[4])}, chromium {len(shown)}")
+                continue
+            for k, (ours_line, their_line) in enumerate(zip(a[4], shown)):
+                for name, x, y in zip(["x", "y", "width", "height"], ours_line, their_line):
+                    if abs(x - y) > TOLERANCE:
+                        problems.append(f"node {i} line {k} {name}: service {x!r}, chromium {y!r}")
     return problems
 
 
@@ -221,6 +321,8 @@ def run(args, generator, text_css, page_head):
     passed = failed = 0
     shown = 0
     try:
+        if args.thresholds:
+            rng_cases += threshold_cases(daemon, generator, args.thresholds)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
             page = browser.new_page()
@@ -234,6 +336,8 @@ def run(args, generator, text_css, page_head):
                     nodes = []
                     parts.append(case_html(i, case, nodes, text_css))
                     node_lists.append(nodes)
+                styles = sorted({text_style_key(text_css, n) for nodes in node_lists for n in nodes if "text" in n})
+                parts += [probe_html(key) for key in styles]
                 document = f"<!doctype html><html><head><meta charset=utf-8><style>body{{margin:0}}.case{{margin-bottom:7px}}{page_head}</style></head><body>{''.join(parts)}</body></html>"
                 path = os.path.join(work, f"batch{start}.html")
                 with open(path, "w") as f:
@@ -267,9 +371,14 @@ def main():
     parser.add_argument("--batch", type=int, default=100)
     parser.add_argument("--show", type=int, default=10, help="mismatches printed in full")
     parser.add_argument("--text", action="store_true", help="include text nodes")
+    parser.add_argument("--thresholds", type=int, default=0,
+                        help="with --text: pairs of text cases on either side of a line-count threshold (threshold_cases)")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    print(f"seed {seed} ({args.cases} cases{', with text' if args.text else ''})")
+    if not args.text:
+        args.thresholds = 0
+    print(f"seed {seed} ({args.cases} cases{', with text' if args.text else ''}"
+          f"{f', and {args.thresholds} threshold pairs' if args.thresholds else ''})")
     rng = random.Random(seed)
     text = None
     text_css = lambda node, measured: []

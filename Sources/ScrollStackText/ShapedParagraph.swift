@@ -1,56 +1,158 @@
 import ScrollStackCore
 
 /// One paragraph (text between forced breaks, white space already collapsed) shaped once and
-/// reduced to what breaking it at any width needs: its line break opportunities and the
-/// advance up to each (with and without the spaces before it). 16 bytes per
-/// opportunity, so a cached sentence costs a few hundred bytes.
+/// reduced to what breaking it at any width needs: its line break opportunities with the
+/// paragraph's advances up to them (24 bytes each), and the pieces Chromium reshapes where a
+/// line would start or end at a place HarfBuzz marks unsafe to break (kept only there).
+///
+/// Lines are broken the way Chromium's `ShapingLineBreaker::ShapeLine` breaks them, with
+/// the room Blink's line breaker gives it (the width plus 1/64 pt); see Docs/Semantics.md,
+/// "Line boxes as Chromium breaks them".
 struct ShapedParagraph: Sendable {
-    /// A place a line may start or end.
+    /// A break opportunity: a place a line may end (and the next one start).
     struct Stop: Sendable {
-        /// The advance, in points, of everything before the opportunity.
+        /// The paragraph's advance, in points, up to the opportunity, and up to the end of
+        /// the text before it without the spaces just before it (they hang at a line's end).
         var advance: Double
-        /// The same without the spaces just before it (they hang at a line's end).
-        var trimmedAdvance: Double
+        var end: Double
+        /// The UTF-16 offset of that end.
+        var endOffset: Int32
+    }
+
+    /// Where a line ending at a stop is not safe to break and Chromium reshapes its end: from
+    /// the last safe offset before the end (`start`, at `startAdvance` in the paragraph), the
+    /// piece shaped alone is `width` points long.
+    struct Tail: Sendable {
+        var start: Int32
+        var startAdvance: Double
+        var width: Double
+        /// Whether the line ends at spaces (reshaped so only for centred and end-aligned text).
+        var atSpaces: Bool
+    }
+
+    /// A line that would start at an offset HarfBuzz marks unsafe to break: Chromium
+    /// reshapes its beginning up to the first safe offset (`firstSafe`, at
+    /// `firstSafeAdvance`) alone, `head` points long; a line that ends at or before
+    /// `firstSafe` is reshaped whole: `whole[i]` for a line ending at the i-th stop after it.
+    struct Head: Sendable {
+        var firstSafe: Int32
+        var firstSafeAdvance: Double
+        var head: Double
+        var whole: [Double]
     }
 
     /// The start (0) and every break opportunity (UAX #14 via ICU, plus after spaces), in
     /// order; the last is the paragraph's end.
     let stops: [Stop]
+    /// By stop index, for the stops a line would end unsafely at (and be reshaped).
+    let tails: [Int: Tail]
+    /// By stop index, for the stops a line would start unsafely at.
+    let heads: [Int: Head]
 
-    init(stops: [Stop]) {
+    init(stops: [Stop], tails: [Int: Tail], heads: [Int: Head]) {
         self.stops = stops
+        self.tails = tails
+        self.heads = heads
     }
 
-    /// The width of the line from stop `start` to stop `end`, trailing spaces excluded,
-    /// ceiled to 1/64 (the way Chromium snaps a shape result's width).
-    func width(from start: Int, to end: Int) -> Double {
-        LayoutUnit.ceil(Swift.max(0, stops[end].trimmedAdvance - stops[start].advance))
-    }
-
-    /// The widths of the lines this paragraph breaks into at `width` (nil: one line), greedily
-    /// as CSS `white-space: pre-line` with `overflow-wrap: normal` does: each line ends at the
-    /// last break opportunity that still fits; when not even the first fits, that word
-    /// overflows on a line of its own. An empty paragraph is one empty line.
+    /// The widths of the lines this paragraph breaks into at `width` (nil: one line), as CSS
+    /// `white-space: pre-line` with `overflow-wrap: normal` does in Chromium: each line ends
+    /// at the last break opportunity within the width plus 1/64, walked back while a
+    /// reshaped end does not fit; when none fits, the line overflows to the first
+    /// opportunity after its start. An empty paragraph is one empty line.
     ///
     /// - Complexity: O(break opportunities).
     func lineWidths(at width: Double?) -> [Double] {
         let last = stops.count - 1
-        guard let width, last > 0 else { return [self.width(from: 0, to: last)] }
+        guard let width, last > 0 else { return [LayoutUnit.ceil(Swift.max(0, stops[last].end))] }
         var lines: [Double] = []
         var start = 0
         while start < last {
-            // The first opportunity always ends the line, fitting or not.
-            var end = start + 1
-            var endWidth = self.width(from: start, to: end)
-            while end < last && endWidth <= width {
-                let w = self.width(from: start, to: end + 1)
-                guard w <= width else { break }
-                end += 1
-                endWidth = w
-            }
-            lines.append(endWidth)
+            let (end, lineWidth) = line(from: start, width: width)
+            lines.append(lineWidth)
             start = end
         }
         return lines
+    }
+
+    /// The line that starts at stop `k` in `width` (a multiple of 1/64): the stop it ends
+    /// at and its width, following Blink step by step. O(stops on the line).
+    func line(from k: Int, width: Double) -> (end: Int, width: Double) {
+        // Blink's line breaker gives the shaper its width plus one layout unit
+        // (`AvailableWidthToFit`: `AddEpsilon`), to absorb rounding.
+        let room = width + 1 / LayoutUnit.scale
+        let shaped = shapeLine(from: k, room: room)
+        guard !shaped.overflow && shaped.width > room else { return (shaped.end, shaped.width) }
+        // The line's snapped width does not fit after all (the candidate was found on
+        // ceiled positions). Blink's `HandleOverflow` breaks the text again in its width less
+        // 1 pt, and keeps that if it fits.
+        let again = shapeLine(from: k, room: Swift.min(room, shaped.width - 1))
+        if again.width <= room && again.end > k { return (again.end, again.width) }
+        // Otherwise it rewinds to earlier opportunities, measured as views of the
+        // paragraph's shaping (`BreakTextAtPreviousBreakOpportunity`), except that removing
+        // the trailing space reshapes an unsafe end where a line needs its accurate end
+        // (`TruncateLineEndResult`).
+        func rewound(_ j: Int) -> Double {
+            if let tail = tails[j], tail.atSpaces { return lineWidth(from: k, head: nil, to: tail.startAdvance, plus: tail.width) }
+            return lineWidth(from: k, head: nil, to: stops[j].end, plus: 0)
+        }
+        var j = shaped.end - 1
+        while j > k + 1 && rewound(j) > room { j -= 1 }
+        j = Swift.max(j, k + 1)
+        return (j, rewound(j))
+    }
+
+    /// `ShapingLineBreaker::ShapeLine` from stop `k` with `room`: the stop the line ends at,
+    /// its snapped width, and whether it overflows. Positions are the paragraph's advances
+    /// ceiled to 1/64, as Blink caches a shape result's character positions.
+    private func shapeLine(from k: Int, room: Double) -> (end: Int, width: Double, overflow: Bool) {
+        let last = stops.count - 1
+        let startPosition = LayoutUnit.ceil(stops[k].advance)
+        let head = heads[k]
+        var available = room
+        if let head {
+            // The reshaped beginning changes the room by its snapped width's difference.
+            let oldWidth = LayoutUnit.ceil(head.firstSafeAdvance) - startPosition
+            available = Swift.max(0, available + oldWidth - LayoutUnit.ceil(head.head))
+        }
+        let endPosition = startPosition + available
+        let tolerance = 1e-9
+        // The candidate: the last opportunity whose end's position is within the room.
+        var candidate = k
+        while candidate < last && LayoutUnit.ceil(stops[candidate + 1].end) <= endPosition { candidate += 1 }
+        var overflow = candidate == k
+        if overflow { candidate = k + 1 }
+        if let head, head.firstSafe >= stops[candidate].endOffset, candidate - k - 1 < head.whole.count {
+            // No safe offset on the line: all of it is reshaped.
+            return (candidate, LayoutUnit.ceil(head.whole[candidate - k - 1]), overflow)
+        }
+        var j = candidate
+        while true {
+            if let tail = tails[j] {
+                if let head, head.firstSafe > tail.start, j - k - 1 < head.whole.count {
+                    // Walked back to where the end's reshaping reaches the line's start.
+                    let whole = head.whole[j - k - 1]
+                    if overflow || whole <= available + tolerance { return (j, LayoutUnit.ceil(whole), overflow) }
+                } else if overflow || tail.width <= endPosition - LayoutUnit.ceil(tail.startAdvance) + tolerance {
+                    return (j, lineWidth(from: k, head: head, to: tail.startAdvance, plus: tail.width), overflow)
+                }
+            } else {
+                return (j, lineWidth(from: k, head: head, to: stops[j].end, plus: 0), overflow)
+            }
+            // The reshaped end does not fit: try the opportunity before; past the line's
+            // start, the candidate overflows.
+            j -= 1
+            if j == k {
+                overflow = true
+                j = candidate
+            }
+        }
+    }
+
+    /// The snapped width of a line from stop `k` (its head reshaped if any) to the
+    /// paragraph advance `to`, plus `tail` points reshaped after it.
+    private func lineWidth(from k: Int, head: Head?, to end: Double, plus tail: Double) -> Double {
+        let from = head?.firstSafeAdvance ?? stops[k].advance
+        return LayoutUnit.ceil(Swift.max(0, (head?.head ?? 0) + end - from + tail))
     }
 }

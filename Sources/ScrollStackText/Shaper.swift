@@ -3,6 +3,13 @@ import CICU
 
 /// Shapes a paragraph and finds its break opportunities.
 enum Shaper {
+    /// How far (UTF-16 units) from an unsafe break a safe offset is looked for; beyond it
+    /// (text with no safe offset for that long, which real text does not have) the line is
+    /// measured in the paragraph's shaping.
+    static let reshapeReach = 256
+    /// The most lines ending before a line start's first safe offset reshaped whole per start.
+    static let wholeLineLimit = 16
+
     /// Shapes `text` (one paragraph, left to right) with `font`, one HarfBuzz run per script
     /// (characters of the Common and Inherited scripts join the run around them, as
     /// Chromium's script itemization does), with kerning and ligatures on; a non-zero
@@ -11,11 +18,16 @@ enum Shaper {
     ///
     /// A line that ends where HarfBuzz says breaking is unsafe (a kerning pair or a contextual
     /// form across the break, e.g. after the hyphen of "co-operate") is measured as Chromium
-    /// measures it: its last word reshaped on its own, without what follows. Breaks after
-    /// spaces are never reshaped (the space is part of the line; it only hangs).
+    /// measures it: its end reshaped on its own from the last safe place before it, without
+    /// what follows. A line that ends at spaces (which hang) is reshaped so only when
+    /// `accurateEnd` (Chromium does it only when it needs the line's accurate end: `text-align`
+    /// center or end; "kerning between trailing spaces is not visible" otherwise).
     ///
-    /// - Complexity: O(n), plus reshaping the last word at each unsafe break.
-    static func shape(_ text: String, font: SizedFont, letterSpacing: Double, breaker: LineBreaker) -> ShapedParagraph {
+    /// A line that starts where breaking is unsafe has its beginning reshaped alone up to
+    /// the first safe offset (and is reshaped whole when it ends before that).
+    ///
+    /// - Complexity: O(n), plus reshaping the pieces around each unsafe break.
+    static func shape(_ text: String, font: SizedFont, letterSpacing: Double, accurateEnd: Bool, breaker: LineBreaker) -> ShapedParagraph {
         let units = Array(text.utf16)
         let n = units.count
         var features: [hb_feature_t] = []
@@ -26,32 +38,57 @@ enum Shaper {
                 features.append(feature)
             }
         }
-        let (advances, unsafe) = shapeRuns(units, font: font, features: features, letterSpacing: letterSpacing)
+        let (advances, safe) = shapeRuns(units, font: font, features: features, letterSpacing: letterSpacing)
         var prefix = [Double](repeating: 0, count: n + 1)
         for i in 0..<n { prefix[i + 1] = prefix[i] + advances[i] }
-        var stops = [ShapedParagraph.Stop(advance: 0, trimmedAdvance: 0)]
+        func reshaped(_ range: Range<Int>) -> Double {
+            shapeRuns(Array(units[range]), font: font, features: features, letterSpacing: letterSpacing).advances.reduce(0, +)
+        }
+        var stops = [ShapedParagraph.Stop(advance: 0, end: 0, endOffset: 0)]
+        var offsets = [0]
+        var tails: [Int: ShapedParagraph.Tail] = [:]
         var previous = 0
         for b in breaker.breaks(units) where b > 0 {
             var e = b
             while e > previous && units[e - 1] == 0x20 { e -= 1 }
-            var trimmed = prefix[e]
-            // A break after spaces ends the shaped range after them (safe: nothing to redo).
-            if e == b && e > previous && e < n && unsafe[e] {
-                let word = shapeRuns(Array(units[previous..<e]), font: font, features: features, letterSpacing: letterSpacing).advances
-                trimmed = prefix[previous] + word.reduce(0, +)
+            // Chromium's CachedPreviousSafeToBreakOffset: the last safe offset before the end.
+            if e > previous && e < n && !safe[e] && (e == b || accurateEnd),
+               let lastSafe = (Swift.max(0, e - reshapeReach)..<e).last(where: { safe[$0] }) {
+                tails[stops.count] = ShapedParagraph.Tail(start: Int32(lastSafe), startAdvance: prefix[lastSafe],
+                                                          width: reshaped(lastSafe..<e), atSpaces: e < b)
             }
-            stops.append(ShapedParagraph.Stop(advance: prefix[b], trimmedAdvance: trimmed))
+            stops.append(ShapedParagraph.Stop(advance: prefix[b], end: prefix[e], endOffset: Int32(e)))
+            offsets.append(b)
             previous = b
         }
-        return ShapedParagraph(stops: stops)
+        // Lines that would start unsafely: their beginning reshaped up to the first safe
+        // offset, and whole when they end before it (within `reshapeReach` and
+        // `wholeLineLimit`, so that text with no safe offset for long stays O(n)).
+        var heads: [Int: ShapedParagraph.Head] = [:]
+        for k in 1..<max(1, stops.count - 1) where !safe[offsets[k]] {
+            let s = offsets[k]
+            var firstSafe = s + 1
+            while !safe[firstSafe] && firstSafe - s < reshapeReach { firstSafe += 1 }
+            guard safe[firstSafe] else { continue }
+            var whole: [Double] = []
+            var j = k + 1
+            while j < stops.count && Int(stops[j].endOffset) <= firstSafe && whole.count < wholeLineLimit {
+                whole.append(reshaped(s..<Int(stops[j].endOffset)))
+                j += 1
+            }
+            heads[k] = ShapedParagraph.Head(firstSafe: Int32(firstSafe), firstSafeAdvance: prefix[firstSafe], head: reshaped(s..<firstSafe), whole: whole)
+        }
+        return ShapedParagraph(stops: stops, tails: tails, heads: heads)
     }
 
     /// Each UTF-16 unit's advance (a cluster's at its first unit), and whether breaking before
-    /// each unit is unsafe (HarfBuzz's `UNSAFE_TO_BREAK` on the cluster's first glyph). O(n).
-    static func shapeRuns(_ units: [UInt16], font: SizedFont, features: [hb_feature_t], letterSpacing: Double) -> (advances: [Double], unsafe: [Bool]) {
+    /// each unit is safe: it starts a cluster whose first glyph HarfBuzz does not flag
+    /// `UNSAFE_TO_BREAK` (Chromium's `safe_to_break_before`); the end is safe. O(n).
+    static func shapeRuns(_ units: [UInt16], font: SizedFont, features: [hb_feature_t], letterSpacing: Double) -> (advances: [Double], safe: [Bool]) {
         let n = units.count
         var advances = [Double](repeating: 0, count: n)
-        var unsafe = [Bool](repeating: false, count: n + 1)
+        var safe = [Bool](repeating: false, count: n + 1)
+        safe[n] = true
         units.withUnsafeBufferPointer { buffer in
             for run in scriptRuns(units) {
                 let hb = hb_buffer_create()
@@ -71,14 +108,13 @@ enum Shaper {
                     var advance = Double(positions[g].x_advance) / 65536
                     if g + 1 == Int(count) || infos[g + 1].cluster != infos[g].cluster { advance += letterSpacing }
                     advances[cluster] += advance
-                    if g == 0 || infos[g - 1].cluster != infos[g].cluster,
-                       hb_glyph_info_get_glyph_flags(infos + g).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0 {
-                        unsafe[cluster] = true
+                    if g == 0 || infos[g - 1].cluster != infos[g].cluster {
+                        safe[cluster] = hb_glyph_info_get_glyph_flags(infos + g).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue == 0
                     }
                 }
             }
         }
-        return (advances, unsafe)
+        return (advances, safe)
     }
 
     /// Runs of one script each: Common and Inherited characters take the script of the run

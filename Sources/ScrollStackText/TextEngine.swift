@@ -42,7 +42,8 @@ public final class TextEngine: TextMeasuring {
             let lineHeight = text.lineHeight.map(LayoutUnit.given) ?? font.normalLineHeight
             var widths: [Double] = []
             for paragraph in paragraphs {
-                let key = ShapeKey(text: paragraph, font: ObjectIdentifier(font), letterSpacing: text.letterSpacing)
+                let key = ShapeKey(text: paragraph, font: ObjectIdentifier(font), letterSpacing: text.letterSpacing,
+                                   accurateEnd: text.alignment != .start)
                 let shaped = state.shaped(key, font: font, capacity: capacity)
                 widths += shaped.lineWidths(at: width.map { LayoutUnit.given(Swift.max(0, $0)) })
             }
@@ -94,6 +95,8 @@ struct ShapeKey: Hashable {
     /// The `SizedFont` (face and size); fonts are never dropped, so the identity is stable.
     var font: ObjectIdentifier
     var letterSpacing: Double
+    /// Lines ending at spaces are reshaped at their end (centred and end-aligned text).
+    var accurateEnd: Bool
 }
 
 extension TextEngine {
@@ -146,7 +149,7 @@ extension TextEngine {
         /// entry when `capacity` are held). O(1) besides hashing and shaping.
         mutating func shaped(_ key: ShapeKey, font: SizedFont, capacity: Int) -> ShapedParagraph {
             if let known = cache[key] { return known }
-            let shaped = Shaper.shape(key.text, font: font, letterSpacing: key.letterSpacing, breaker: breaker)
+            let shaped = Shaper.shape(key.text, font: font, letterSpacing: key.letterSpacing, accurateEnd: key.accurateEnd, breaker: breaker)
             if order.count < capacity {
                 order.append(key)
             } else {

@@ -25,7 +25,7 @@ extension ModelDecoding {
             request.fps = fps
         }
         if let fps = request.fps {
-            let frames = KeyframeSampler.times(request.timing ?? defaults, fps: fps).count
+            let frames = KeyframeSampler.frameCount(request.timing ?? defaults, fps: fps)
             let message = "sampling this spring at \(fps) fps gives \(frames) keyframes, more than \(AnimationRequest.maxFrames): lower fps or raise the damping"
             guard frames <= AnimationRequest.maxFrames else { throw body.has("fps") ? .invalid("fps", message) : .badQuery("fps", message) }
         }

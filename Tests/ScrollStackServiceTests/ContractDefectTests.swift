@@ -47,6 +47,17 @@ final class ContractDefectTests: XCTestCase {
         XCTAssertEqual(deeper.errorField, #"rows[0].size["k.k"]"#, deeper.text)
     }
 
+    /// A model rule naming a place below a member (`relativeOffset.y`) keeps the dots.
+    func testRulePathsBelowAMemberKeepTheirDots() throws {
+        let pile = object(("id", "p"), ("bounds", object(("width", 320), ("height", 480))),
+                          ("metrics", object(("trailing", object(("relativeOffset", object(("y", -5e14))))))))
+        let reply = try server.request("POST", "/v1/piles", json: pile)
+        XCTAssertEqual(reply.status, 422, reply.text)
+        XCTAssertEqual(reply.errorField, "metrics.trailing.relativeOffset.y", reply.text)
+        let timing = try server.request("POST", "/v1/stacks/s/rows", json: object(("rows", [row("n")]), ("animation", object(("duration", -1)))))
+        XCTAssertEqual(timing.errorField, "animation.duration", timing.text)
+    }
+
     /// A 405 lists every method the path answers, OPTIONS included: the same list as the 204
     /// answer to OPTIONS on that path.
     func testMethodNotAllowedListsOptionsLikeTheOptionsAnswer() throws {

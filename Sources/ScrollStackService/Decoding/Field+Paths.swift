@@ -12,6 +12,10 @@ extension Field {
         return parent + "[" + JSON.string(key).serializedString + "]"
     }
 
+    /// The path of a place below this field named by a path of plain keys (`relativeOffset.y`),
+    /// as the model's own rule checks name them.
+    func descendantPath(_ relative: String) -> String { path.isEmpty ? relative : path + "." + relative }
+
     private static func needsBrackets(_ key: String) -> Bool {
         key.isEmpty || key.utf8.contains { byte in
             byte < 0x20 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")

@@ -45,7 +45,7 @@ extension ModelDecoding {
         if let f = try object.optional("delay") { timing.delay = try f.double() }
         if let f = try object.optional("damping") { timing.damping = try f.double() }
         if let f = try object.optional("initialVelocity") { timing.initialVelocity = try f.double() }
-        if let (member, message) = timing.violation { throw .invalid(field.childPath(member), message) }
+        if let (member, message) = timing.violation { throw .invalid(field.descendantPath(member), message) }
         return timing
     }
 

@@ -1,5 +1,5 @@
 import Dispatch
-import MicroHTTP
+@testable import MicroHTTP
 import Synchronization
 import TestHTTPClient
 import XCTest
@@ -499,7 +499,7 @@ final class HTTPServerTests: XCTestCase {
         XCTAssertEqual(head.headers.first { $0.0 == "transfer-encoding" }?.1, "chunked")
         stream.write(Array("one\n".utf8))
         XCTAssertEqual(try connection.readChunk().map { String(decoding: $0, as: UTF8.self) }, "one\n")
-        usleep(50_000)  // suspended meanwhile; a write resumes it
+        XCTAssertTrue(eventually { stream.isSuspended }, "nothing to send: the connection is suspended; a write resumes it")
         stream.write(Array("two\n".utf8))
         XCTAssertEqual(try connection.readChunk().map { String(decoding: $0, as: UTF8.self) }, "two\n")
         stream.close()

@@ -210,13 +210,13 @@ enum ModelDecoding {
             try object.allowOnly(["width", "height"] + clamps)
             kind = .box(width: try object.optional("width")?.double(), height: try object.optional("height")?.double())
         }
-        // The clamps are read before the call: a clamp throwing amid the call's arguments
-        // leaked the copy of `kind` already passed (24 bytes, LeakSanitizer under fuzz-decoding).
-        let minWidth = try object.optional("minWidth")?.double()
-        let maxWidth = try object.optional("maxWidth")?.double()
-        let minHeight = try object.optional("minHeight")?.double()
-        let maxHeight = try object.optional("maxHeight")?.double()
-        return ContentDescription(kind, minWidth: minWidth, maxWidth: maxWidth, minHeight: minHeight, maxHeight: maxHeight)
+        return ContentDescription(
+            kind,
+            minWidth: try object.optional("minWidth")?.double(),
+            maxWidth: try object.optional("maxWidth")?.double(),
+            minHeight: try object.optional("minHeight")?.double(),
+            maxHeight: try object.optional("maxHeight")?.double()
+        )
     }
 
     // MARK: References and targets

@@ -34,7 +34,8 @@ for target in $targets; do
     status=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
-    echo "fuzz-$target: ${runs:-?} executions in ${seconds} s (${rate:-?}/s), exit $status"
+    seed=$(sed -n 's/^INFO: Seed: //p' "$log" | head -1)
+    echo "fuzz-$target: ${runs:-?} executions in ${seconds} s (${rate:-?}/s), seed ${seed:-?} (-seed= replays it), exit $status"
     if [ "$status" -eq 0 ]; then
         passed=$((passed + 1))
     else

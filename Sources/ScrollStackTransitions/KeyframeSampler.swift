@@ -16,6 +16,21 @@ public enum KeyframeSampler {
         return times
     }
 
+    /// How many times `times(_:fps:)` gives, without building them: a limit can be checked
+    /// before sampling a spring that takes ages to rest (a damping of 1e-300). `Int.max` when
+    /// that is beyond 10¹⁵.
+    /// - Complexity: O(1).
+    public static func frameCount(_ timing: AnimationTiming, fps: Int) -> Int {
+        let rest = timing.restTime
+        let estimate = (rest * Double(fps)).rounded(.up)
+        guard estimate < 1e15 else { return Int.max }
+        // The frames f with f / fps < rest, as `times` counts them: the estimate corrected for rounding.
+        var frames = max(0, Int(estimate))
+        while frames > 0 && Double(frames - 1) / Double(fps) >= rest { frames -= 1 }
+        while Double(frames) / Double(fps) < rest { frames += 1 }
+        return frames + 1
+    }
+
     /// The spring's progress at each time (0 during the delay).
     public static func progress(_ timing: AnimationTiming, at times: [Double]) -> [Double] {
         let moving = times.filter { $0 >= timing.delay }.map { $0 - timing.delay }

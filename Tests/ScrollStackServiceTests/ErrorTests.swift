@@ -112,9 +112,9 @@ final class ErrorTests: XCTestCase {
     func testMethodNotAllowedListsAllow() throws {
         let reply = try server.request("PUT", "/v1/stacks")
         XCTAssertEqual(reply.status, 405)
-        XCTAssertEqual(reply.header("allow"), "GET, HEAD, POST")
+        XCTAssertEqual(reply.header("allow"), "GET, HEAD, POST, OPTIONS")
         XCTAssertEqual(reply.errorCode, "method_not_allowed")
-        XCTAssertEqual(try server.request("POST", "/v1/stacks/s/layout").header("allow"), "GET, HEAD")
+        XCTAssertEqual(try server.request("POST", "/v1/stacks/s/layout").header("allow"), "GET, HEAD, OPTIONS")
     }
 
     /// Regressions found by fuzzing the API.

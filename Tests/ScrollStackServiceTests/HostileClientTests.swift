@@ -133,18 +133,18 @@ final class HostileClientTests: XCTestCase {
         for method in ["GET", "DELETE"] {
             let reply = try server.request(method, "/v1/stacks/victim/rows/batch")
             XCTAssertEqual(reply.status, 405, method)
-            XCTAssertEqual(reply.header("allow"), "POST", method)
+            XCTAssertEqual(reply.header("allow"), "POST, OPTIONS", method)
         }
         // OPTIONS is answered on every path (CORS preflights, issue 8), with the same methods.
         let options = try server.request("OPTIONS", "/v1/stacks/victim/rows/batch")
         XCTAssertEqual(options.status, 204)
         XCTAssertEqual(options.header("allow"), "POST, OPTIONS")
         let stacks = try server.request("DELETE", "/v1/stacks")
-        XCTAssertEqual(stacks.header("allow"), "GET, HEAD, POST")
-        XCTAssertEqual(stacks["error.message"]?.stringValue, "DELETE is not allowed here; allowed: GET, HEAD, POST")
+        XCTAssertEqual(stacks.header("allow"), "GET, HEAD, POST, OPTIONS")
+        XCTAssertEqual(stacks["error.message"]?.stringValue, "DELETE is not allowed here; allowed: GET, HEAD, POST, OPTIONS")
         let apiDoc = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Docs/API.md").standardizedFileURL, encoding: .utf8)
-        XCTAssertTrue(apiDoc.contains("Allow: GET, HEAD, POST\n…\n" + stacks.text), "Docs/API.md shows this answer")
+        XCTAssertTrue(apiDoc.contains("Allow: GET, HEAD, POST, OPTIONS\n…\n" + stacks.text), "Docs/API.md shows this answer")
     }
 
     /// A chunked body over the limit gets its JSON 413 at once, while the body is still open.

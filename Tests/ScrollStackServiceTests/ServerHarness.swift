@@ -73,6 +73,13 @@ struct Daemon {
         let errors = Pipe()
         process.standardError = errors
         try process.run()
+        // The wait's deadline: a daemon that has not named its port within 60 s is ended,
+        // which ends the read below.
+        let named = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            if named.wait(timeout: .now() + 60) == .timedOut { process.terminate() }
+        }
+        defer { named.signal() }
         var text = ""
         while !text.contains("listening on"), process.isRunning {
             text += String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)

@@ -73,6 +73,9 @@ public final class HTTPStream: @unchecked Sendable {
     /// client went away): writes are then ignored.
     public var isClosed: Bool { state.withLock { $0.closed } }
 
+    /// Whether the connection is suspended, waiting for a `write` (what tests wait for).
+    var isSuspended: Bool { state.withLock { $0.suspended } }
+
     /// The server's own end-of-stream hook (it stops tracking the stream).
     func onCloseInternal(_ handler: @escaping @Sendable () -> Void) {
         state.withLock { $0.onCloseServer = handler }

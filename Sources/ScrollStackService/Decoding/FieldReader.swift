@@ -12,7 +12,7 @@ struct Field {
     }
 
     /// The path of a member or an element of this field.
-    func childPath(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+    func childPath(_ key: String) -> String { Field.memberPath(path, key) }
     func elementPath(_ index: Int) -> String { path + "[\(index)]" }
 
     var isNull: Bool { value.isNull }
@@ -71,7 +71,7 @@ struct ObjectReader {
 
     /// The member `key`, or nil when it is absent. A JSON `null` counts as present.
     func field(_ key: String) -> Field? {
-        object[key].map { Field($0, path: path.isEmpty ? key : path + "." + key) }
+        object[key].map { Field($0, path: Field.memberPath(path, key)) }
     }
 
     /// The member `key`, or nil when it is absent. A null member is an error here: null
@@ -85,14 +85,14 @@ struct ObjectReader {
 
     /// The member `key`; absent or null is `missing_field`.
     func required(_ key: String) throws(APIError) -> Field {
-        guard let field = field(key), !field.isNull else { throw .missing(path.isEmpty ? key : path + "." + key) }
+        guard let field = field(key), !field.isNull else { throw .missing(Field.memberPath(path, key)) }
         return field
     }
 
     /// Rejects members not in `allowed`.
     func allowOnly(_ allowed: [String]) throws(APIError) {
         for key in object.keys where !allowed.contains(key) {
-            throw .unknownField(path.isEmpty ? key : path + "." + key, allowed: allowed)
+            throw .unknownField(Field.memberPath(path, key), allowed: allowed)
         }
     }
 }

@@ -48,7 +48,7 @@ extension ModelDecoding {
         if let f = try object.optional("relativeOffset") { metric.relativeOffset = try point(f, base: .zero) }
         if let f = try object.optional("scale") { metric.scale = try f.double() }
         if let f = try object.optional("translate") { metric.translate = try point(f, base: .zero) }
-        if let (member, message) = metric.violation(in: bounds) { throw .invalid(field.childPath(member), message) }
+        if let (member, message) = metric.violation(in: bounds) { throw .invalid(field.descendantPath(member), message) }
         return metric
     }
 

@@ -25,7 +25,7 @@ extension ModelDecoding {
             request.fps = fps
         }
         if let fps = request.fps {
-            let frames = KeyframeSampler.times(request.timing ?? defaults, fps: fps).count
+            let frames = KeyframeSampler.frameCount(request.timing ?? defaults, fps: fps)
             let message = "sampling this spring at \(fps) fps gives \(frames) keyframes, more than \(AnimationRequest.maxFrames): lower fps or raise the damping"
             guard frames <= AnimationRequest.maxFrames else { throw body.has("fps") ? .invalid("fps", message) : .badQuery("fps", message) }
         }
@@ -45,7 +45,7 @@ extension ModelDecoding {
         if let f = try object.optional("delay") { timing.delay = try f.double() }
         if let f = try object.optional("damping") { timing.damping = try f.double() }
         if let f = try object.optional("initialVelocity") { timing.initialVelocity = try f.double() }
-        if let (member, message) = timing.violation { throw .invalid(field.childPath(member), message) }
+        if let (member, message) = timing.violation { throw .invalid(field.descendantPath(member), message) }
         return timing
     }
 

@@ -273,7 +273,7 @@ extension StackService {
         }
         guard let fps = animation.fps else { return .json(200, plan, revision: revision) }
         guard let decoded = ModelDecoding.storedPilePlan(plan) else { throw .storageFailed("the plan of revision \(revision) does not decode") }
-        let frames = KeyframeSampler.times(decoded.timing, fps: fps).count
+        let frames = KeyframeSampler.frameCount(decoded.timing, fps: fps)
         guard frames <= AnimationRequest.maxFrames else {
             throw .badQuery("fps", "sampling this spring at \(fps) fps gives \(frames) keyframes, more than \(AnimationRequest.maxFrames)")
         }

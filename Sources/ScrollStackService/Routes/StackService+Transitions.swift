@@ -47,7 +47,7 @@ extension StackService {
         }
         if let fps = animation.fps {
             guard let decoded = ModelDecoding.storedPlan(plan) else { throw .storageFailed("the plan of revision \(revision) does not decode") }
-            let frames = KeyframeSampler.times(decoded.timing, fps: fps).count
+            let frames = KeyframeSampler.frameCount(decoded.timing, fps: fps)
             guard frames <= AnimationRequest.maxFrames else {
                 throw .badQuery("fps", "sampling this spring at \(fps) fps gives \(frames) keyframes, more than \(AnimationRequest.maxFrames)")
             }

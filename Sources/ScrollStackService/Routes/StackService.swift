@@ -74,7 +74,8 @@ public final class StackService: Sendable {
                 return .error(APIError(status: 500, code: "internal_error", message: "unexpected error: \(error)"))
             }
         case .methodNotAllowed(let allowed):
-            return .error(.methodNotAllowed(request.method, allowed: allowed))
+            // Every path also answers OPTIONS (the edge's preflight and `Allow`).
+            return .error(.methodNotAllowed(request.method, allowed: allowed + ["OPTIONS"]))
         case .notFound:
             return .error(.routeNotFound(request.method, request.path))
         }

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The contract: schemathesis (PyPI, pinned in Scripts/requirements-test.txt) generates requests
+# from Docs/openapi.yaml and runs every one of its checks on the answers of a fresh scrollstackd
+# (ephemeral port, temporary data dir): the examples, the coverage phase (each schema
+# constraint on both sides of its edge), random fuzzing, and stateful sequences that follow the
+# spec's links (a created stack → its rows, layout, history …). Bounded and seeded:
+#   SCHEMATHESIS_SEED      the seed (default 20261123; every run prints it)
+#   SCHEMATHESIS_EXAMPLES  the examples per operation and phase in one cycle (default 20)
+#   SCHEMATHESIS_SECONDS   schemathesis' time budget (default 240): it shares it among the phases
+#                          and repeats fuzzing and stateful sequences until it is spent, then
+#                          stops gracefully; a run still going 120 s later is killed (a failure)
+# Needs the debug build (`swift build`). Prints the requests sent, the checks run and their
+# failures (from schemathesis' NDJSON report, kept as .build/schemathesis-report.ndjson), and
+# as its last line "N passed, N failed": one per API operation schemathesis tested (and one
+# for its stateful sequences), failed when any check failed on it or it errored, and one for
+# the server still answering /healthz afterwards. Settings: Scripts/checks/schemathesis.toml.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+binary=.build/debug/scrollstackd
+[ -x "$binary" ] || { echo "skipped: $binary is not built"; exit 0; }
+Scripts/pip-install.sh >/dev/null 2>&1 || true
+python3 -c "import schemathesis" 2>/dev/null \
+    || { echo "skipped: schemathesis cannot be installed (pip install -r Scripts/requirements-test.txt)"; exit 0; }
+seed=${SCHEMATHESIS_SEED:-20261123}
+examples=${SCHEMATHESIS_EXAMPLES:-20}
+seconds=${SCHEMATHESIS_SECONDS:-240}
+work=$(mktemp -d)
+pid=""
+cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+# The server's log goes through a FIFO: read until it names its port (10 s at most), then
+# drained in the background so the server never blocks on it.
+mkfifo "$work/log.fifo"
+"$binary" --port 0 --data-dir "$work/data" --log-level notice 2>"$work/log.fifo" &
+pid=$!
+exec 3<"$work/log.fifo"
+port=""
+while IFS= read -r -t 10 line <&3; do
+    echo "$line" >>"$work/log"
+    if [[ "$line" =~ listening\ on\ http://127\.0\.0\.1:([0-9]+) ]]; then
+        port=${BASH_REMATCH[1]}
+        break
+    fi
+done
+cat <&3 >>"$work/log" &
+[ -n "$port" ] || { echo "the server did not start: $(cat "$work/log")"; echo "0 passed, 1 failed"; exit 1; }
+
+command=(python3 -m schemathesis.cli --config-file Scripts/checks/schemathesis.toml run Docs/openapi.yaml --url "http://127.0.0.1:$port" --checks all
+         --seed "$seed" --max-examples "$examples" --max-time "$seconds" --workers 1 --request-timeout 10 --no-color
+         --generation-database none --report ndjson --report-ndjson-path "$work/report.ndjson")
+echo "seed $seed; command: schemathesis ${command[*]:3}" | sed "s|$work|TMP|g; s|:$port|:PORT|"
+timeout --kill-after=10 $((seconds + 120)) "${command[@]}" >"$work/out" 2>&1
+status=$?
+# The summary and every failure as schemathesis prints them (its report's paths are temporary).
+sed -n '/^=* *FAILURES\|^=* *ERRORS\|^=* *SUMMARY/,$p' "$work/out"
+[ "$status" -eq 124 ] && echo "schemathesis did not stop within $((seconds + 120)) s"
+
+# Kept for a look at every request and check (the temporary folder goes).
+mkdir -p .build && cp "$work/report.ndjson" .build/schemathesis-report.ndjson 2>/dev/null
+health=$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/healthz")
+python3 - "$work/report.ndjson" "$status" "$health" <<'PY'
+import json, sys
+path, status, health = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+requests = checks = failed_checks = 0
+operations = {}  # label → passed
+try:
+    events = [json.loads(line) for line in open(path) if line.strip()]
+except OSError:
+    events = []
+for event in events:
+    for kind, body in event.items():
+        if kind == "ScenarioFinished":
+            recorder = body.get("recorder", {})
+            requests += len(recorder.get("interactions", {}))
+            for results in recorder.get("checks", {}).values():
+                checks += len(results)
+                failed_checks += sum(result.get("status") == "failure" for result in results)
+            label = recorder.get("label")
+            if label and body.get("status") != "skip":
+                operations[label] = operations.get(label, True) and body.get("status") == "success"
+        elif kind == "NonFatalError":
+            operations[body.get("label", "?")] = False
+bad = sorted(name for name, ok in operations.items() if not ok)
+print(f"{requests} requests, {checks} checks, {failed_checks} failed checks, {len(operations)} operations tested"
+      + (f"; failing: {', '.join(bad)}" if bad else ""))
+ok_health = health == "200"
+print(("ok    " if ok_health else "FAIL  ") + f"the server still answers /healthz ({health})")
+complete = status in (0, 1) and requests > 0
+if not complete:
+    print(f"FAIL  schemathesis exited {status} after {requests} requests")
+passed = len(operations) - len(bad) + ok_health
+failed = len(bad) + (not ok_health) + (not complete) + (status == 1 and not bad)
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
+PY

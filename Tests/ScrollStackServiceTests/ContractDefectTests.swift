@@ -1,0 +1,91 @@
+import Jansson
+import XCTest
+
+/// Defects the contract work found (issue 14): error paths for keys holding path syntax, `Allow`
+/// on 405 answers, and springs too slow to sample.
+final class ContractDefectTests: XCTestCase {
+    var server: ServerHarness!
+
+    override func setUpWithError() throws {
+        server = try ServerHarness()
+        let created = try server.request("POST", "/v1/stacks", json: object(("id", "s"), ("rows", [row("a"), row("b")])))
+        XCTAssertEqual(created.status, 201, created.text)
+    }
+
+    override func tearDown() { server.stop() }
+
+    /// A key holding `.`, `[`, `]`, `"`, `\`, a control character, or no character at all is
+    /// written in brackets as a JSON string; a plain key after a dot (Docs/API.md).
+    func testErrorPathsBracketKeysThatHoldPathSyntax() throws {
+        let cases: [(key: String, path: String)] = [
+            ("a.b", #"rows[0]["a.b"]"#),
+            ("x[0]", #"rows[0]["x[0]"]"#),
+            ("]", #"rows[0]["]"]"#),
+            ("say \"hi\"", #"rows[0]["say \"hi\""]"#),
+            ("back\\slash", #"rows[0]["back\\slash"]"#),
+            ("tab\there", #"rows[0]["tab\there"]"#),
+            ("", #"rows[0][""]"#),
+            ("plain-key é", "rows[0].plain-key é"),
+        ]
+        for (key, path) in cases {
+            var member = row("n").objectValue!
+            member[key] = .integer(1)
+            let reply = try server.request("POST", "/v1/stacks/s/rows", json: object(("rows", [.object(member)])))
+            XCTAssertEqual(reply.status, 422, reply.text)
+            XCTAssertEqual(reply.errorCode, "unknown_field", reply.text)
+            XCTAssertEqual(reply.errorField, path, "key \(key.debugDescription)")
+        }
+        // At the top level, no dot before a plain key and brackets alone for the others.
+        let top = try server.request("POST", "/v1/stacks/s/rows", json: object(("rows", []), ("a.b", 1)))
+        XCTAssertEqual(top.errorField, #"["a.b"]"#, top.text)
+        let plain = try server.request("POST", "/v1/stacks/s/rows", json: object(("rows", []), ("zz", 1)))
+        XCTAssertEqual(plain.errorField, "zz", plain.text)
+        // A member of a bracketed key continues with a dot.
+        var nested = row("n").objectValue!
+        nested["size"] = object(("fixed", 10), ("k.k", object()))
+        let deeper = try server.request("POST", "/v1/stacks/s/rows", json: object(("rows", [.object(nested)])))
+        XCTAssertEqual(deeper.errorField, #"rows[0].size["k.k"]"#, deeper.text)
+    }
+
+    /// A model rule naming a place below a member (`relativeOffset.y`) keeps the dots.
+    func testRulePathsBelowAMemberKeepTheirDots() throws {
+        let pile = object(("id", "p"), ("bounds", object(("width", 320), ("height", 480))),
+                          ("metrics", object(("trailing", object(("relativeOffset", object(("y", -5e14))))))))
+        let reply = try server.request("POST", "/v1/piles", json: pile)
+        XCTAssertEqual(reply.status, 422, reply.text)
+        XCTAssertEqual(reply.errorField, "metrics.trailing.relativeOffset.y", reply.text)
+        let timing = try server.request("POST", "/v1/stacks/s/rows", json: object(("rows", [row("n")]), ("animation", object(("duration", -1)))))
+        XCTAssertEqual(timing.errorField, "animation.duration", timing.text)
+    }
+
+    /// A 405 lists every method the path answers, OPTIONS included: the same list as the 204
+    /// answer to OPTIONS on that path.
+    func testMethodNotAllowedListsOptionsLikeTheOptionsAnswer() throws {
+        for path in ["/v1/stacks", "/v1/stacks/s", "/v1/stacks/s/rows", "/v1/stacks/s/rows/batch", "/v1/stacks/s/layout", "/healthz", "/v1/piles"] {
+            let options = try server.request("OPTIONS", path)
+            XCTAssertEqual(options.status, 204, path)
+            let refused = try server.request("TRACE", path)
+            XCTAssertEqual(refused.status, 405, path)
+            XCTAssertEqual(refused.header("allow"), options.header("allow"), path)
+            XCTAssertEqual(refused.header("allow")?.hasSuffix(", OPTIONS"), true, path)
+        }
+    }
+
+    /// A spring whose damping makes it ring for ~10³⁰¹ s is refused from its frame count,
+    /// which is computed, not sampled (the server used to build the frames first and ran out
+    /// of memory); so is sampling a kept plan of such a spring.
+    func testASpringTooSlowToSampleIsRefusedAtOnce() throws {
+        let slow = object(("damping", 1e-300), ("duration", 1))
+        let sampled = try server.request("POST", "/v1/stacks/s/rows", json: object(("rows", [row("n")]), ("animation", slow), ("fps", 60)))
+        XCTAssertEqual(sampled.status, 422, sampled.text)
+        XCTAssertEqual(sampled.errorField, "fps", sampled.text)
+        let kept = try server.request("POST", "/v1/stacks/s/rows", json: object(("rows", [row("m")]), ("animation", slow)))
+        XCTAssertEqual(kept.status, 200, kept.text)
+        let revision = try XCTUnwrap(kept["revision"]?.int64Value)
+        let later = try server.request("GET", "/v1/stacks/s/transitions/\(revision)?fps=240")
+        XCTAssertEqual(later.status, 400, later.text)
+        XCTAssertEqual(later.errorField, "fps", later.text)
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/s/transitions/\(revision)").status, 200, "the plan itself is kept")
+        XCTAssertEqual(try server.request("GET", "/healthz").status, 200)
+    }
+}

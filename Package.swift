@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // The model and layout engine: pure Swift, no C, JSON or HTTP.
@@ -69,6 +71,8 @@ let package = Package(
             dependencies: [
                 "ScrollStackCore", "ScrollStackPaging", "ScrollStackTransitions", "ScrollStackText", "Jansson", "MicroHTTP", "SQLite", "Zlib",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
 

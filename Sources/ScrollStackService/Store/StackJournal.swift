@@ -22,6 +22,8 @@ public final class StackJournal: Sendable {
     private let incarnations = Mutex<(next: Int, byStack: [String: Int])>((0, [:]))
     /// The one thread that encodes and writes the snapshots due after mutations, in order.
     let snapshotQueue = DispatchQueue(label: "scrollstack.journal.snapshots")
+    /// Snapshots scheduled on `snapshotQueue` and not yet written (or failed).
+    let snapshotsPending = Atomic<Int>(0)
 
     /// A stack as the journal holds it: its latest snapshot and the mutations after it.
     struct StoredStack {
@@ -139,7 +141,9 @@ public final class StackJournal: Sendable {
                              failed: @escaping @Sendable (SQLiteError) -> Void) {
         snapshotRevisions.withLock { $0[id] = revision }
         guard let incarnation = incarnations.withLock({ $0.byStack[id] }) else { return }
+        snapshotsPending.add(1, ordering: .relaxed)
         snapshotQueue.async { [self] in
+            defer { snapshotsPending.subtract(1, ordering: .relaxed) }
             let model = encode()
             do throws(SQLiteError) {
                 try database.transaction { () throws(SQLiteError) in

@@ -38,9 +38,11 @@ final class MetricsTests: XCTestCase {
     }
 
     func testRequestsAreCountedByRoutePatternMethodAndStatus() throws {
-        let server = try ServerHarness(metrics: true)
+        let server = try ServerHarness(maxBodyBytes: 4096, metrics: true)
         defer { server.stop() }
         XCTAssertEqual(try server.request("POST", "/v1/stacks", json: object(("id", "m"), ("rows", [row("a"), row("b"), row("c")]))).status, 201)
+        XCTAssertEqual(try server.raw("POST", "/v1/stacks", body: Array(repeating: 32, count: 5000),
+                                      headers: [("Content-Type", "application/json")]).status, 413)
         XCTAssertEqual(try server.request("GET", "/v1/stacks/m").status, 200)
         XCTAssertEqual(try server.request("GET", "/v1/stacks/m").status, 200)
         XCTAssertEqual(try server.request("GET", "/v1/stacks/absent").status, 404)
@@ -56,6 +58,9 @@ final class MetricsTests: XCTestCase {
         }
         XCTAssertEqual(try metrics.types["scrollstack_http_requests_total"], "counter")
         XCTAssertEqual(try requests("/v1/stacks", "POST", 201), 1)
+        XCTAssertEqual(try requests("/v1/stacks", "POST", 413), 1, "the HTTP layer's refusals are counted")
+        XCTAssertEqual(try metrics.value("scrollstack_http_request_duration_seconds_count", ["route": "/v1/stacks", "method": "POST"]), 1,
+                       "without a latency")
         XCTAssertEqual(try requests("/v1/stacks/{stack}", "GET", 200), 2)
         XCTAssertEqual(try requests("/v1/stacks/{stack}", "GET", 404), 1)
         XCTAssertEqual(try requests("unmatched", "GET", 404), 1)

@@ -137,9 +137,14 @@ final class MetricsTests: XCTestCase {
         XCTAssertEqual(none.status, 401)
         XCTAssertEqual(none.errorField, "Authorization")
         XCTAssertEqual(try server.request("GET", "//metrics/").status, 401, "the router's spellings of the path are guarded too")
+        for other in ["/%6Detrics", "/metrics/x", "/metricsx", "/v1/metrics"] {
+            XCTAssertEqual(try server.request("GET", other, headers: [("Authorization", "Bearer " + Self.readToken)]).errorCode,
+                           "route_not_found", other)
+        }
         XCTAssertEqual(try server.request("GET", "/metrics", headers: [("Authorization", "Bearer " + Self.writeToken + "x")]).status, 401)
         let read = try scrape(server, headers: [("Authorization", "Bearer " + Self.readToken)])
         XCTAssertEqual(try read.value("scrollstack_http_requests_total", ["route": "/metrics", "method": "GET", "status": "401"]), 3)
+        XCTAssertEqual(try read.value("scrollstack_http_requests_total", ["route": "unmatched", "method": "GET", "status": "404"]), 4)
         XCTAssertEqual(try server.request("GET", "/healthz").status, 200, "the health check stays open")
 
         let post = try server.request("POST", "/metrics", headers: [("Authorization", "Bearer " + Self.writeToken)])

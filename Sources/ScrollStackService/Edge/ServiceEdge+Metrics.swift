@@ -9,8 +9,14 @@ extension ServiceEdge {
     /// Whether `rawPath` is `/metrics` and metrics are on. Empty segments are ignored, as the
     /// router ignores them (`//metrics/`); the word must be written as is (`/%6Detrics` is
     /// no way around the tokens: it is simply an unknown path).
+    ///
+    /// - Complexity: O(path length) on its bytes, no allocation: it runs on every request.
     func isMetricsPath(_ rawPath: String) -> Bool {
-        metrics != nil && rawPath.utf8.count < 32 && rawPath.split(separator: "/") == ["metrics"]
+        let slash = UInt8(ascii: "/")
+        let bytes = rawPath.utf8
+        guard metrics != nil, let first = bytes.firstIndex(where: { $0 != slash }),
+              let last = bytes.lastIndex(where: { $0 != slash }) else { return false }
+        return bytes[first...last].elementsEqual("metrics".utf8)
     }
 
     /// `GET /metrics`: every figure in Prometheus's text format, sampled now; never cached.

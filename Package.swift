@@ -93,6 +93,8 @@ let package = Package(
                           path: "Benchmarks/TransitionsBenchmark"),
         // Measuring a 100,000-row stack of text rows, cold and with the shape cache warm.
         .executableTarget(name: "text-benchmark", dependencies: ["ScrollStackCore", "ScrollStackText"], path: "Benchmarks/TextBenchmark"),
+        // What recording metrics adds to a request at the service's edge (ns of CPU, metrics off and on).
+        .executableTarget(name: "metrics-benchmark", dependencies: ["ScrollStackService", "MicroHTTP", "Jansson"], path: "Benchmarks/MetricsBenchmark"),
 
         // A small blocking HTTP/1.1 client over POSIX sockets, for the end-to-end tests only.
         .target(name: "TestHTTPClient", path: "Tests/TestHTTPClient"),

@@ -29,8 +29,8 @@ public final class ServiceMetrics: Sendable {
     let service: StackService
     private let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
-    /// The instruments of each (route, method) seen so far.
-    private let routes = Mutex<[RouteKey: RouteInstruments]>([:])
+    /// The instruments of each (route, method, status) seen so far: one lookup per request.
+    private let instruments = Mutex<[Key: Instruments]>([:])
     private let server = Mutex<WeakServer>(WeakServer())
     private let sampled: Sampled
 
@@ -44,14 +44,17 @@ public final class ServiceMetrics: Sendable {
     /// Writes per journal transaction: 1 without contention, up to one per writing thread.
     static let batchBuckets: [Double] = [1, 2, 4, 8, 16, 32, 64, 128]
 
-    private struct RouteKey: Hashable {
+    private struct Key: Hashable {
         let route: String
         let method: String
+        let status: Int
     }
 
-    private struct RouteInstruments {
+    /// A label set's counter, and its route and method's latency histogram (shared by every
+    /// status).
+    private struct Instruments {
+        let requests: CoreMetrics.Counter
         let duration: CoreMetrics.Timer
-        var requests: [Int: CoreMetrics.Counter] = [:]
     }
 
     private struct WeakServer: @unchecked Sendable {  // only read and written under the mutex
@@ -105,20 +108,20 @@ public final class ServiceMetrics: Sendable {
     /// Counts one answered request under its route pattern (nil: `unmatched`), and records its
     /// latency when given (the HTTP layer's own refusals have none: they are counted only).
     ///
-    /// - Complexity: O(1) (amortized: a new label set makes its instruments once).
+    /// - Complexity: O(1) (a new label set makes its instruments once).
     func record(method: String, route: String?, status: Int, nanoseconds: UInt64?) {
-        let key = RouteKey(route: route ?? "unmatched", method: Self.methodLabel(method))
-        let (duration, requests) = routes.withLock { routes -> (CoreMetrics.Timer, CoreMetrics.Counter) in
-            if let instruments = routes[key], let counter = instruments.requests[status] { return (instruments.duration, counter) }
-            var instruments = routes[key] ?? RouteInstruments(duration: CoreMetrics.Timer(
-                label: "scrollstack_http_request_duration_seconds", dimensions: [("route", key.route), ("method", key.method)],
-                factory: factory))
-            let counter = CoreMetrics.Counter(label: "scrollstack_http_requests_total",
-                                              dimensions: [("route", key.route), ("method", key.method), ("status", String(status))],
-                                              factory: factory)
-            instruments.requests[status] = counter
-            routes[key] = instruments
-            return (instruments.duration, counter)
+        let key = Key(route: route ?? "unmatched", method: Self.methodLabel(method), status: status)
+        let (requests, duration) = instruments.withLock { instruments -> (CoreMetrics.Counter, CoreMetrics.Timer) in
+            if let found = instruments[key] { return (found.requests, found.duration) }
+            // A new label set. The registry hands out the histogram its route and method
+            // already have, if any.
+            let duration = CoreMetrics.Timer(label: "scrollstack_http_request_duration_seconds",
+                                             dimensions: [("route", key.route), ("method", key.method)], factory: factory)
+            let requests = CoreMetrics.Counter(label: "scrollstack_http_requests_total",
+                                               dimensions: [("route", key.route), ("method", key.method), ("status", String(status))],
+                                               factory: factory)
+            instruments[key] = Instruments(requests: requests, duration: duration)
+            return (requests, duration)
         }
         requests.increment()
         if let nanoseconds { duration.recordNanoseconds(Int64(clamping: nanoseconds)) }

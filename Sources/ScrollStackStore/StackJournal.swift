@@ -16,6 +16,8 @@ public final class StackJournal: Sendable {
     private let known = Mutex<(snapshots: [String: Int], incarnations: [String: Int64])>(([:], [:]))
     /// The one thread that encodes and writes the snapshots due after mutations, in order.
     public let snapshotQueue = DispatchQueue(label: "scrollstack.journal.snapshots")
+    /// Snapshots scheduled on `snapshotQueue` and not yet written (or failed).
+    let snapshotsPending = Atomic<Int>(0)
 
     public init(backend: any JournalBackend, snapshotInterval: Int = 100) {
         self.backend = backend
@@ -69,7 +71,9 @@ public final class StackJournal: Sendable {
             return known.incarnations[id]
         }
         guard let incarnation else { return }
-        snapshotQueue.async { [backend] in
+        snapshotsPending.add(1, ordering: .relaxed)
+        snapshotQueue.async { [self] in
+            defer { snapshotsPending.subtract(1, ordering: .relaxed) }
             do throws(JournalError) {
                 try backend.writeSnapshot(key: id, revision: revision, snapshot: encode(), incarnation: incarnation)
             } catch {

@@ -97,6 +97,9 @@ struct ScrollStackDaemon: ParsableCommand {
         return inMemory ? "memory" : dataDir
     }
 
+    @Flag(help: "Serve GET /metrics: request counts and latencies by route, connections, event streams, stacks, rows, journal commits and restore time, in Prometheus's text format (behind the tokens when tokens are configured).")
+    var metrics = false
+
     /// The address listened on: `--host`, or loopback.
     var listenHost: String { host ?? "127.0.0.1" }
 
@@ -167,12 +170,15 @@ struct ScrollStackDaemon: ParsableCommand {
         let fonts = FontCatalog(directories: FontCatalog.defaultDirectories + fontDir)
         logger.info("fonts: \(fonts.allFamilies.map(\.family).joined(separator: ", "))")
         let service = StackService(logger: logger, journal: journal, limits: ServiceLimits(maxJSONDepth: maxJSONDepth), fonts: fonts)
-        let edge = ServiceEdge(service: service, cors: try CORSPolicy(origins: corsOrigin), tokens: access)
+        let serviceMetrics = metrics ? ServiceMetrics(service: service) : nil
+        let edge = ServiceEdge(service: service, cors: try CORSPolicy(origins: corsOrigin), tokens: access, metrics: serviceMetrics)
         let host = listenHost
         let started = DispatchTime.now().uptimeNanoseconds
         do {
             let count = try service.restore()
-            let milliseconds = (DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
+            let nanoseconds = DispatchTime.now().uptimeNanoseconds - started
+            serviceMetrics?.recordRestore(stacks: count, seconds: Double(nanoseconds) / 1e9)
+            let milliseconds = nanoseconds / 1_000_000
             logger.notice("restored \(count) stacks from \(storeDescription) in \(milliseconds) ms")
             if !service.unavailableStacks.isEmpty {
                 logger.error("\(service.unavailableStacks.count) stacks could not be restored and answer 503 until deleted: \(service.unavailableStacks.joined(separator: ", "))")
@@ -196,6 +202,7 @@ struct ScrollStackDaemon: ParsableCommand {
         server.requestObserver = { request, response, microseconds in
             logger.info("\(request.summary) \(response.status) \(microseconds)µs")
         }
+        serviceMetrics?.observe(server)
         do {
             try server.start()
         } catch {
@@ -210,6 +217,9 @@ struct ScrollStackDaemon: ParsableCommand {
         } else {
             logger.notice("listening on \(address)")
             logger.warning("access: no tokens; anyone who can reach \(address) can read and change every stack")
+        }
+        if serviceMetrics != nil {
+            logger.notice("metrics at \(address)/metrics\(access.isEmpty ? "" : " (a read token suffices)")")
         }
 
         var received: Int32 = 0

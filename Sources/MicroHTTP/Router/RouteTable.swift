@@ -15,6 +15,8 @@ struct RouteTable: Sendable {
         let method: String
         let segments: [Segment]
         let handler: Int
+        /// The pattern as added (`/v1/stacks/{stack}`).
+        let pattern: String
     }
 
     /// The outcome of a match, with the route's handler number.
@@ -33,20 +35,27 @@ struct RouteTable: Sendable {
             part.count >= 2 && part.hasPrefix("{") && part.hasSuffix("}")
                 ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
-        routesBySegmentCount[segments.count, default: []].append(Route(method: method.uppercased(), segments: segments, handler: handler))
+        routesBySegmentCount[segments.count, default: []].append(Route(method: method.uppercased(), segments: segments, handler: handler,
+                                                                        pattern: pattern))
     }
 
     /// The route for `method` and the raw `path`: the most specific pattern matching the path
     /// owns it; among its routes, the first with the method (or, for HEAD, with GET).
     func match(method: String, path: String) -> Match {
+        route(method: method, path: path).match
+    }
+
+    /// `match`'s outcome, and the pattern that owns the path (nil when none matches it).
+    func route(method: String, path: String) -> (match: Match, pattern: String?) {
         let parts = Self.split(path)
-        guard let candidates = routesBySegmentCount[parts.count] else { return .notFound }
+        guard let candidates = routesBySegmentCount[parts.count] else { return (.notFound, nil) }
         var owner: Int?
         for index in candidates.indices where Self.matches(candidates[index].segments, parts) {
             if let current = owner, !Self.isMoreSpecific(candidates[index].segments, than: candidates[current].segments) { continue }
             owner = index
         }
-        guard let owner else { return .notFound }
+        guard let owner else { return (.notFound, nil) }
+        let owning = candidates[owner].pattern
         let pattern = candidates[owner].segments
         var chosen: Int?
         var getRoute: Int?
@@ -63,14 +72,14 @@ struct RouteTable: Sendable {
         if chosen == nil && method == "HEAD" { chosen = getRoute }
         guard let chosen else {
             if allowed.contains("GET") && !allowed.contains("HEAD") { allowed.append("HEAD") }
-            return .methodNotAllowed(allowed.sorted())
+            return (.methodNotAllowed(allowed.sorted()), owning)
         }
         let route = candidates[chosen]
         var parameters: [String: String] = [:]
         for position in route.segments.indices {
             if case .parameter(let name) = route.segments[position] { parameters[name] = Self.percentDecoded(parts[position]) }
         }
-        return .found(handler: route.handler, parameters: parameters)
+        return (.found(handler: route.handler, parameters: parameters), owning)
     }
 
     private static func matches(_ segments: [Segment], _ parts: [Substring]) -> Bool {

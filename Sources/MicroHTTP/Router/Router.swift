@@ -50,10 +50,18 @@ public struct Router<Handler: Sendable>: Sendable {
     /// Finds the route for `method` and the raw (still percent-encoded) `path`, without a
     /// query string.
     public func match(method: String, path: String) -> RouteMatch<Handler> {
-        switch table.match(method: method, path: path) {
-        case .found(let handler, let parameters): .found(handlers[handler], parameters: parameters)
-        case .methodNotAllowed(let allowed): .methodNotAllowed(allowed: allowed)
-        case .notFound: .notFound
+        route(method: method, path: path).match
+    }
+
+    /// `match`'s outcome, and the pattern of the routes that own the path as it was added
+    /// (`/v1/stacks/{stack}`; nil when no route matches): a label for metrics that never holds
+    /// a client's ids. The same single match as `match`.
+    public func route(method: String, path: String) -> (match: RouteMatch<Handler>, pattern: String?) {
+        let (match, pattern) = table.route(method: method, path: path)
+        switch match {
+        case .found(let handler, let parameters): return (.found(handlers[handler], parameters: parameters), pattern)
+        case .methodNotAllowed(let allowed): return (.methodNotAllowed(allowed: allowed), pattern)
+        case .notFound: return (.notFound, nil)
         }
     }
 }

@@ -137,12 +137,16 @@ let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestC
     Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing)
 }
 
-/// A connection opened or closed: its request deadline starts, or it is forgotten (before
-/// libmicrohttpd closes the socket).
+/// A connection opened or closed: it is counted, and its request deadline starts, or it is
+/// forgotten (before libmicrohttpd closes the socket).
 let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, event in
-    guard let cls, let connection, let deadlines = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().deadlines else { return }
+    guard let cls, let connection else { return }
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    let opened = event.rawValue == 0 /* MHD_CONNECTION_NOTIFY_STARTED */
+    server.connections.add(opened ? 1 : -1, ordering: .relaxed)
+    guard let deadlines = server.deadlines else { return }
     let socket = cmhd_connection_socket(connection)
-    if event.rawValue == 0 /* MHD_CONNECTION_NOTIFY_STARTED */ { deadlines.open(socket) } else { deadlines.forget(socket) }
+    if opened { deadlines.open(socket) } else { deadlines.forget(socket) }
 }
 
 /// Decodes `%HH` escapes in paths and query arguments in place, like libmicrohttpd's own,

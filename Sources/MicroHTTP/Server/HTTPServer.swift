@@ -53,6 +53,8 @@ public final class HTTPServer: @unchecked Sendable {
     private let state = Mutex(State())
     /// Requests between their request line and their completion.
     let inFlight = Atomic<Int>(0)
+    /// Connections between libmicrohttpd's start and close notifications.
+    let connections = Atomic<Int>(0)
     /// Set once `stop()` begins: responses then carry `Connection: close`.
     let stopping = Atomic<Bool>(false)
     /// Streams being served, closed on stop (libmicrohttpd must not stop with a connection
@@ -93,6 +95,9 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Streams being served (each holds a connection): for metrics and tests.
     public var openStreams: Int { streams.withLock { $0.count } }
+
+    /// Connections open (accepted within the limits, not yet closed): for metrics and tests.
+    public var openConnections: Int { connections.load(ordering: .relaxed) }
 
     /// Binds `configuration.host`:`configuration.port` and starts serving. Call once.
     ///

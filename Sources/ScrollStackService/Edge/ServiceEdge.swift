@@ -1,3 +1,4 @@
+import Dispatch
 import MicroHTTP
 
 /// The service as the network sees it: the steps every request goes through before and after
@@ -8,6 +9,8 @@ import MicroHTTP
 /// 3. The service answers.
 /// 4. CORS headers for the request's `Origin`.
 /// 5. gzip, when the client accepts it and the answer is large enough.
+/// 6. With `metrics`, the request is counted under its route pattern and status, and its
+///    latency (steps 1 to 5) recorded; `GET /metrics` answers them (behind the tokens too).
 ///
 /// The journal's replay calls `StackService.handle` directly, so it is never subject to these
 /// steps: what was acknowledged once is restored whatever the tokens are now.
@@ -15,41 +18,59 @@ public final class ServiceEdge: Sendable {
     public let service: StackService
     public let cors: CORSPolicy
     public let tokens: AccessTokens
+    /// What `/metrics` answers; nil (no `--metrics`): nothing is recorded and `/metrics` is 404.
+    public let metrics: ServiceMetrics?
 
-    public init(service: StackService, cors: CORSPolicy, tokens: AccessTokens = AccessTokens()) {
+    public init(service: StackService, cors: CORSPolicy, tokens: AccessTokens = AccessTokens(), metrics: ServiceMetrics? = nil) {
         self.service = service
         self.cors = cors
         self.tokens = tokens
+        self.metrics = metrics
     }
 
     /// Answers one request. Never throws.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let started = metrics == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+        let forMetrics = isMetricsPath(request.rawPath)
+        var route: String?
+        var routed = false
         var response: HTTPResponse
         if request.method == "OPTIONS" {
-            response = options(request)
-        } else if let denied = authorize(request) {
+            response = options(request, forMetrics: forMetrics)
+        } else if let denied = authorize(request, forMetrics: forMetrics) {
             response = .error(denied)
+        } else if forMetrics, let metrics {
+            response = metricsAnswer(request, metrics)
         } else {
-            response = service.handle(request)
+            response = service.handle(request, route: &route)
+            routed = true
         }
         if !response.isPreflight {
             response.headers += cors.responseHeaders(origin: request.header("origin")).map { (name: $0.0, value: $0.1) }
         }
-        return compressed(response, for: request)
+        let answer = compressed(response, for: request)
+        if let metrics {
+            if !routed { route = forMetrics ? Self.metricsPath : service.routePattern(method: request.method, path: request.rawPath) }
+            metrics.record(method: request.method, route: route, status: answer.status,
+                           nanoseconds: DispatchTime.now().uptimeNanoseconds - started)
+        }
+        return answer
     }
 
     /// The JSON answer to a failure the HTTP layer detects itself (413), with CORS headers.
     public func respond(to request: HTTPRequest, failure: HTTPError) -> HTTPResponse {
         var response = service.respond(to: request, failure: failure)
         response.headers += cors.responseHeaders(origin: request.header("origin")).map { (name: $0.0, value: $0.1) }
+        metrics?.record(method: request.method, route: service.routePattern(method: request.method, path: request.rawPath),
+                        status: response.status, nanoseconds: nil)
         return response
     }
 
     /// `OPTIONS`: a CORS preflight (an `Origin` and `Access-Control-Request-Method`) gets 204
     /// with the route's methods and headers, or 403 for an origin the policy does not admit;
     /// any other `OPTIONS` gets 204 with `Allow`. Unknown paths are 404.
-    private func options(_ request: HTTPRequest) -> HTTPResponse {
-        guard let methods = service.methods(forPath: request.rawPath) else {
+    private func options(_ request: HTTPRequest, forMetrics: Bool) -> HTTPResponse {
+        guard let methods = forMetrics ? Self.metricsMethods : service.methods(forPath: request.rawPath) else {
             return .error(.routeNotFound(request.method, request.path))
         }
         let allowed = (methods + ["OPTIONS"]).joined(separator: ", ")
@@ -72,8 +93,8 @@ public final class ServiceEdge: Sendable {
     }
 
     /// nil when the request may proceed; otherwise the 401 or 403 to answer.
-    private func authorize(_ request: HTTPRequest) -> APIError? {
-        guard !tokens.isEmpty, StackService.needsToken(request) else { return nil }
+    private func authorize(_ request: HTTPRequest, forMetrics: Bool) -> APIError? {
+        guard !tokens.isEmpty, forMetrics || StackService.needsToken(request) else { return nil }
         let realm = "Bearer realm=\"scrollstack\""
         guard let header = request.header("authorization") else {
             return APIError(status: 401, code: "unauthorized", message: "this server needs Authorization: Bearer TOKEN",

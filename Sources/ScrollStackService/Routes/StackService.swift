@@ -63,7 +63,16 @@ public final class StackService: Sendable {
 
     /// Answers one request. Never throws: every failure becomes a JSON error response.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        switch router.match(method: request.method, path: request.rawPath) {
+        var route: String?
+        return handle(request, route: &route)
+    }
+
+    /// Answers one request, and sets `route` to the pattern of the routes owning its path
+    /// (`/v1/stacks/{stack}`), or nil when none does: a label for metrics.
+    public func handle(_ request: HTTPRequest, route: inout String?) -> HTTPResponse {
+        let (match, pattern) = router.route(method: request.method, path: request.rawPath)
+        route = pattern
+        switch match {
         case .found(let handler, let parameters):
             do {
                 return try handler(self, RequestContext(request: request, parameters: parameters))

@@ -32,6 +32,13 @@ public struct JSONWriter: Sendable {
         separate = false
     }
 
+    /// Moves the text written so far to the end of `output`, keeping the writer's place in the
+    /// value (for text sent a piece at a time) and its buffer's capacity.
+    public mutating func flush(into output: inout [UInt8]) {
+        output.append(contentsOf: bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     /// Hands the text over and leaves the writer empty.
     public mutating func take() -> [UInt8] {
         separate = false

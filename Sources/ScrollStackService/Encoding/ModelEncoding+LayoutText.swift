@@ -14,6 +14,30 @@ extension ModelEncoding {
     static func writeLayout(_ w: inout JSONWriter, revision: Int?, _ laid: LaidOut, page: Range<Int>?, next: String?,
                             contentFrames: Bool, device: Device? = nil) {
         let layout = laid.layout
+        writeLayoutHead(&w, revision: revision, layout, device: device)
+        for row in layout.rows { writeLayoutRow(&w, row, of: laid.stack, contentFrames: contentFrames) }
+        let window = page == nil ? layout : laid.window ?? layout
+        writeLayoutTail(&w, visible: window.rows.filter { $0.visibility.isVisible }.map(\.id),
+                        entire: window.rows.filter { $0.visibility == .entire }.map(\.id), of: laid.stack, offset: layout.offset)
+        if let page, laid.window != nil {
+            w.key(ascii: "page")
+            w.beginObject()
+            w.key(ascii: "from")
+            w.integer(Int64(page.lowerBound))
+            w.key(ascii: "limit")
+            w.integer(Int64(page.count))
+            w.key(ascii: "total")
+            w.integer(Int64(laid.stack.count))
+            w.endObject()
+            w.key(ascii: "next")
+            if let next { w.string(next) } else { w.null() }
+        }
+        w.endObject()
+    }
+
+    /// The answer's opening up to and including `"rows":[`: device, revision, axis, viewport,
+    /// offset and content size (`layout`'s rows are not read).
+    static func writeLayoutHead(_ w: inout JSONWriter, revision: Int?, _ layout: StackLayout, device: Device?) {
         w.beginObject()
         if let device {
             w.key(ascii: "device")
@@ -45,44 +69,39 @@ extension ModelEncoding {
         writeSize(&w, layout.contentSize, rounded: true)
         w.key(ascii: "rows")
         w.beginArray()
-        let stack = laid.stack
-        for row in layout.rows {
-            w.beginObject()
-            w.key(ascii: "id")
-            w.string(row.id)
-            w.key(ascii: "index")
-            w.integer(Int64(row.index))
-            writeRowLayout(&w, row)
-            if contentFrames, let frames = stack.contentFrames(of: row) {
-                w.key(ascii: "content")
-                w.value(contentFrame(frames))
-            }
-            w.endObject()
+    }
+
+    /// One element of `rows`.
+    static func writeLayoutRow(_ w: inout JSONWriter, _ row: RowLayout, of stack: ScrollStack, contentFrames: Bool) {
+        w.beginObject()
+        w.key(ascii: "id")
+        w.string(row.id)
+        w.key(ascii: "index")
+        w.integer(Int64(row.index))
+        writeRowLayout(&w, row)
+        if contentFrames, let frames = stack.contentFrames(of: row) {
+            w.key(ascii: "content")
+            w.value(contentFrame(frames))
         }
+        w.endObject()
+    }
+
+    /// From the end of `rows` to the carousel's members: `visibleRows`, `entirelyVisibleRows`
+    /// and `paging`, `pageIndicator`, `menu` when the stack has them. The object stays open.
+    static func writeLayoutTail(_ w: inout JSONWriter, visible: [String], entire: [String], of stack: ScrollStack, offset: Point) {
         w.endArray()
-        let window = page == nil ? layout : laid.window ?? layout
         w.key(ascii: "visibleRows")
-        writeIDs(&w, window.rows) { $0.visibility.isVisible }
+        w.beginArray()
+        for id in visible { w.string(id) }
+        w.endArray()
         w.key(ascii: "entirelyVisibleRows")
-        writeIDs(&w, window.rows) { $0.visibility == .entire }
-        for (key, value) in carouselLayout(stack, offset: layout.offset) {
+        w.beginArray()
+        for id in entire { w.string(id) }
+        w.endArray()
+        for (key, value) in carouselLayout(stack, offset: offset) {
             w.key(key)
             w.value(value)
         }
-        if let page, laid.window != nil {
-            w.key(ascii: "page")
-            w.beginObject()
-            w.key(ascii: "from")
-            w.integer(Int64(page.lowerBound))
-            w.key(ascii: "limit")
-            w.integer(Int64(page.count))
-            w.key(ascii: "total")
-            w.integer(Int64(stack.count))
-            w.endObject()
-            w.key(ascii: "next")
-            if let next { w.string(next) } else { w.null() }
-        }
-        w.endObject()
     }
 
     /// `frame`, `contentFrame`, `separatorFrame`, `visibility` and `visibleFraction`, as
@@ -128,11 +147,5 @@ extension ModelEncoding {
         w.key(ascii: "height")
         w.number(rounded ? computedValue(s.height) : s.height)
         w.endObject()
-    }
-
-    private static func writeIDs(_ w: inout JSONWriter, _ rows: [RowLayout], where included: (RowLayout) -> Bool) {
-        w.beginArray()
-        for row in rows where included(row) { w.string(row.id) }
-        w.endArray()
     }
 }

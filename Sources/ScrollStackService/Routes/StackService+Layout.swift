@@ -17,7 +17,7 @@ extension StackService {
         let asked = try requestedRevision(c)
         let svg = svg || Self.wantsSVG(c)
         let title = "stack \(c.parameter("stack"))"
-        return try read(c) { stack, revision throws(APIError) in
+        return try cachedRead(c) { stack, revision throws(APIError) in
             guard let asked, asked != revision else {
                 return try layoutResponse(stack, revision: revision, query, c, svg: svg, title: title)
             }

@@ -75,13 +75,13 @@ extension StackService {
     func getStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(["revision"])
         let asked = try requestedRevision(c)
-        return try read(c) { stack, revision throws(APIError) in
+        return try cachedRead(c) { stack, revision throws(APIError) in
             let id = c.parameter("stack")
             guard let asked, asked != revision else {
-                return .json(200, ModelEncoding.stack(id: id, revision: revision, stack), revision: revision)
+                return stackAnswer(id: id, revision: revision, stack)
             }
             let past = try self.stack(id, at: asked, current: revision, field: "revision")
-            return .json(200, ModelEncoding.stack(id: id, revision: asked, past), revision: asked)
+            return stackAnswer(id: id, revision: asked, past)
         }
     }
 
@@ -115,6 +115,7 @@ extension StackService {
                              do { try journal?.recordDeletion(id: entry.id) } catch { throw .storageFailed("\(error)") }
                              try store.remove(entry.id)
                          })
+        answers.forget(entry)
         hub.closeAll(entry.id)
         return HTTPResponse(status: 204)
     }

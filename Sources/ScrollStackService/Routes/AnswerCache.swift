@@ -69,19 +69,17 @@ final class AnswerCache: Sendable {
         state.withLock { state in
             let id = ObjectIdentifier(entry)
             state.clock += 1
-            var kept = state.stacks[id] ?? StackAnswers(entry: entry, revision: revision, lastUse: state.clock)
-            if kept.entry !== entry || kept.revision != revision {
+            if let kept = state.stacks[id], kept.entry !== entry || kept.revision != revision {
                 state.bytes -= kept.bytes
-                kept = StackAnswers(entry: entry, revision: revision, lastUse: state.clock)
+                state.stacks[id] = nil
             }
-            if let old = kept.responses.updateValue(response, forKey: key) {
-                kept.bytes -= old.body.count + key.utf8.count
-                state.bytes -= old.body.count + key.utf8.count
-            }
-            kept.bytes += size
-            kept.lastUse = state.clock
-            state.bytes += size
-            state.stacks[id] = kept
+            if state.stacks[id] == nil { state.stacks[id] = StackAnswers(entry: entry, revision: revision, lastUse: state.clock) }
+            // Changed in place (`[id]!`), so the stack's table of answers is never copied.
+            var added = size
+            if let old = state.stacks[id]!.responses.updateValue(response, forKey: key) { added -= old.body.count + key.utf8.count }
+            state.stacks[id]!.bytes += added
+            state.stacks[id]!.lastUse = state.clock
+            state.bytes += added
             while state.bytes > capacity, let oldest = state.stacks.min(by: { $0.value.lastUse < $1.value.lastUse }) {
                 state.bytes -= oldest.value.bytes
                 state.stacks[oldest.key] = nil

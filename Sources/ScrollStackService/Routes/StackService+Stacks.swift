@@ -108,6 +108,14 @@ extension StackService {
     func deleteStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
         if try deleteUnreadableStack(c.parameter("stack")) { return HTTPResponse(status: 204) }
+        try deleteStoredStack(c)
+        // The stack is freed by now (unless an answer still being streamed holds a copy).
+        FreeMemory.returnToSystem()
+        return HTTPResponse(status: 204)
+    }
+
+    /// Deletes the stack the path names, honouring `If-Match`.
+    private func deleteStoredStack(_ c: RequestContext) throws(APIError) {
         let entry = try store.entry(c.parameter("stack"))
         // Removed under the stack's write lock, so no mutation slips in after the check.
         try entry.delete(check: { revision throws(APIError) in try c.checkIfMatch(revision) },
@@ -117,7 +125,6 @@ extension StackService {
                          })
         answers.forget(entry)
         hub.closeAll(entry.id)
-        return HTTPResponse(status: 204)
     }
 
     /// `POST /v1/stacks/{stack}/scroll`. The answer adds `window`: the visible layout after the

@@ -6,7 +6,7 @@ deleted. The model's own share is the RSS after building the stack minus the RSS
 Prints: RSS at start, with the model, the peak while a client reads the full layout (and, in
 a second pass, the stack), and after DELETE; the peak's excess over the model against the
 target (64 MiB), and the time to the last byte of each answer."""
-import argparse, json, os, signal, socket, subprocess, sys, tempfile, threading, time, urllib.request
+import argparse, json, os, shutil, signal, socket, subprocess, sys, tempfile, threading, time, urllib.request
 
 def free_port():
     with socket.socket() as s:
@@ -55,10 +55,14 @@ def main():
     p.add_argument("--binary", required=True)
     p.add_argument("--rows", type=int, default=1_000_000)
     p.add_argument("--batch", type=int, default=20_000)
+    p.add_argument("--durable", action="store_true", help="journal to a data dir on disk instead of --in-memory "
+                   "(whose SQLite database holds every request body in the process)")
     args = p.parse_args()
     port = free_port()
-    server = subprocess.Popen([args.binary, "--port", str(port), "--in-memory", "--log-level", "warning",
-                               "--max-body-bytes", str(16 << 20)])
+    work = tempfile.mkdtemp(prefix="ssmem-")
+    storage = ["--data-dir", os.path.join(work, "data")] if args.durable else ["--in-memory"]
+    server = subprocess.Popen([args.binary, "--port", str(port), "--log-level", "warning",
+                               "--max-body-bytes", str(16 << 20)] + storage)
     try:
         deadline = time.time() + 20
         while True:
@@ -80,7 +84,7 @@ def main():
         request(port, "DELETE", "/v1/stacks/big")
         after = rss_kib(server.pid)
         mib = lambda kib: kib / 1024
-        print(f"{args.rows} rows; RSS in MiB (from /proc/PID/status, sampled every 5 ms while reading)")
+        print(f"{args.rows} rows, {'journal on disk' if args.durable else 'in memory'}; RSS in MiB (from /proc/PID/status, sampled every 5 ms while reading)")
         print(f"  at start                         {mib(start):8.1f}")
         print(f"  with the stack (model)           {mib(model):8.1f}   model {mib(model - start):.1f} MiB, {(model - start) * 1024 / args.rows:.0f} B/row")
         print(f"  peak serving the full layout     {mib(layout_peak):8.1f}   model + {mib(layout_peak - model):.1f} MiB (target <= model + 64), "
@@ -91,6 +95,7 @@ def main():
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=60)
+        shutil.rmtree(work, ignore_errors=True)
 
 if __name__ == "__main__":
     main()

@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "ScrollStackCoreTests", dependencies: ["ScrollStackCore"]),
         .testTarget(name: "ScrollStackPagingTests", dependencies: ["ScrollStackPaging", "ScrollStackCore"]),
         .testTarget(name: "ScrollStackTransitionsTests", dependencies: ["ScrollStackTransitions", "ScrollStackCore"]),
-        .testTarget(name: "JanssonTests", dependencies: ["Jansson"]),
+        .testTarget(name: "JanssonTests", dependencies: ["Jansson", "CJansson"]),
         .testTarget(name: "ScrollStackTextTests", dependencies: ["ScrollStackText", "ScrollStackCore"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresCluster"]),

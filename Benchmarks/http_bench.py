@@ -70,19 +70,26 @@ def main():
     p.add_argument("--connections", type=int, default=32)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--durable", action="store_true", help="journal to a data dir (fsync per write) instead of --in-memory")
+    p.add_argument("--big-rows", type=int, default=100_000, help="rows of the stack whose full layout is timed to the last byte (0: skip)")
+    p.add_argument("--server-arg", action="append", default=[], help="an extra scrollstackd argument (repeatable)")
     args = p.parse_args()
 
     work = tempfile.mkdtemp(prefix="ssbench-")
     os.chmod(work, 0o755)  # nginx's workers run as another user and must read the files
     port = free_port()
     storage = ["--data-dir", os.path.join(work, "data")] if args.durable else ["--in-memory"]
-    server = subprocess.Popen([args.binary, "--port", str(port), "--log-level", "warning"] + storage)
+    server = subprocess.Popen([args.binary, "--port", str(port), "--log-level", "warning"] + storage + args.server_arg)
     nginx = None
     try:
         wait_port(port)
         rows = [{"id": f"r{i}", "controller": {"type": "Cell"}, "size": {"fixed": 44}} for i in range(args.rows)]
         request(port, "POST", "/v1/stacks", {"id": "bench", "viewport": {"width": 375, "height": 667}, "rows": rows})
         insert_body = {"rows": [{"view": {"type": "Cell"}, "size": {"fixed": 44}}], "at": {"index": args.rows // 2}}
+        # Every request with its own Accept parameter: the same answer, never from the answer cache.
+        uncached_lua = os.path.join(work, "uncached.lua")
+        with open(uncached_lua, "w") as f:
+            f.write('counter = 0\nrequest = function()\n  counter = counter + 1\n'
+                    '  return wrk.format(nil, nil, {["Accept"] = "application/json;n=" .. counter})\nend\n')
         lua = os.path.join(work, "insert.lua")
         with open(lua, "w") as f:
             f.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n')
@@ -108,6 +115,8 @@ def main():
         cases = [
             ("GET layout?window=visible", f"http://127.0.0.1:{port}/v1/stacks/bench/layout?window=visible", None,
              f"http://127.0.0.1:{nginx_port}/layout.json", len(layout_bytes)),
+            ("GET …, uncached", f"http://127.0.0.1:{port}/v1/stacks/bench/layout?window=visible", uncached_lua,
+             f"http://127.0.0.1:{nginx_port}/layout.json", len(layout_bytes)),
             ("POST rows (insert 1)", f"http://127.0.0.1:{port}/v1/stacks/bench/rows", lua,
              f"http://127.0.0.1:{nginx_port}/insert.json", len(insert_bytes)),
         ]
@@ -125,7 +134,9 @@ def main():
             t = [med(theirs, i) for i in range(3)]
             print(f"{name:28} {size:>6} | {o[0]:>18.0f} {o[1]:>7.2f} {o[2]:>7.2f} | {t[0]:>11.0f} {t[1]:>7.2f} {t[2]:>7.2f} | {o[0] / t[0]:.2f}")
         _, info = request(port, "GET", "/v1/stacks")
-        print("rows at the end:", json.loads(info)[0]["rowCount"])
+        print("rows at the end:", {s["id"]: s["rowCount"] for s in json.loads(info)})
+        if args.big_rows:
+            big_time_to_last_byte(args, port, nginx_port, www)
     finally:
         server.send_signal(signal.SIGTERM)
         code = server.wait(timeout=30)
@@ -135,6 +146,28 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
         if code != 0:
             sys.exit(f"scrollstackd exited with {code} after SIGTERM")
+
+def big_time_to_last_byte(args, port, nginx_port, www):
+    """The full layout of a big stack (streamed) against nginx sending the same bytes: the
+    median time to the last byte of one request at a time, curl discarding the body."""
+    batch = 10_000
+    request(port, "POST", "/v1/stacks", {"id": "big", "viewport": {"width": 375, "height": 667}})
+    for first in range(0, args.big_rows, batch):
+        rows = [{"id": f"b{i}", "view": {"type": "Cell"}, "size": {"fixed": 44}} for i in range(first, min(args.big_rows, first + batch))]
+        request(port, "POST", "/v1/stacks/big/rows", {"rows": rows})
+    _, big = request(port, "GET", "/v1/stacks/big/layout")
+    with open(os.path.join(www, "big.json"), "wb") as f:
+        f.write(big)
+    def ttlb(url):
+        out = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{time_total}", url], capture_output=True, text=True, check=True).stdout
+        return float(out) * 1000
+    ours, theirs = [], []
+    for _ in range(max(5, args.runs)):
+        ours.append(ttlb(f"http://127.0.0.1:{port}/v1/stacks/big/layout"))
+        theirs.append(ttlb(f"http://127.0.0.1:{nginx_port}/big.json"))
+    o, t = statistics.median(ours), statistics.median(theirs)
+    print(f"full layout of {args.big_rows} rows, {len(big)} bytes, time to last byte (median of {len(ours)}, curl): "
+          f"scrollstackd {o:.1f} ms, nginx {t:.1f} ms, ratio (nginx time / ours) {t / o:.2f}")
 
 if __name__ == "__main__":
     main()

@@ -5,17 +5,22 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     /// Header fields, sent in order.
     public var headers: [(name: String, value: String)]
-    /// The body (ignored when `stream` is set).
+    /// The body (ignored when `stream` or `source` is set).
     public var body: [UInt8]
     /// When set, the body is this stream instead, sent chunked as it is written.
     public var stream: HTTPStream?
+    /// When set (and `stream` is not), the body is produced by this source as it is sent,
+    /// chunked: a big answer without the whole of it in memory.
+    public var source: HTTPBodySource?
 
     /// A response; `headers` are (name, value) pairs.
-    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], stream: HTTPStream? = nil) {
+    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], stream: HTTPStream? = nil,
+                source: HTTPBodySource? = nil) {
         self.status = status
         self.headers = headers.map { (name: $0.0, value: $0.1) }
         self.body = body
         self.stream = stream
+        self.source = source
     }
 
     /// The first header field named `name` (case-insensitive).

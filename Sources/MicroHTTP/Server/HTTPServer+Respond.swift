@@ -99,6 +99,10 @@ extension HTTPServer {
             // (released by `streamReleased`) for as long as it may read from the stream.
             mhdResponse = MHD_create_response_from_callback(UInt64.max, 4096, streamReader,
                                                             Unmanaged.passRetained(stream).toOpaque(), streamReleased)
+        } else if let source = response.source {
+            // Size unknown: sent chunked, produced 64 KiB at a time as the socket drains.
+            mhdResponse = MHD_create_response_from_callback(UInt64.max, 64 << 10, sourceReader,
+                                                            Unmanaged.passRetained(source).toOpaque(), sourceReleased)
         } else {
             mhdResponse = response.body.withUnsafeBytes {
                 // MUST_COPY: libmicrohttpd copies the bytes, so the pointer is only borrowed.

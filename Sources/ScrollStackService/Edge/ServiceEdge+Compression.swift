@@ -35,11 +35,12 @@ extension ServiceEdge {
     /// `response` gzip-compressed when the request accepts it and the body is a compressible
     /// type of at least `compressionThreshold` bytes. Every compressible answer gets
     /// `Vary: Accept-Encoding`, since its encoding depends on that header. Streams are never
-    /// compressed (each event must reach the client as it is written).
+    /// compressed (each event must reach the client as it is written), nor are streamed
+    /// answers (`HTTPResponse.source`, see `StackService.streamedJSON`).
     ///
     /// - Complexity: O(body size).
     func compressed(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
-        guard response.stream == nil, response.header("content-encoding") == nil,
+        guard response.stream == nil, response.source == nil, response.header("content-encoding") == nil,
               let type = response.header("content-type")?.split(separator: ";").first?.trimmingSpaces.lowercased(),
               Self.compressibleTypes.contains(String(type)) else { return response }
         var response = response

@@ -137,6 +137,16 @@ struct LayoutQuery {
     /// - Complexity: O(n) when the viewport's cross extent changes (rows are re-measured) or
     ///   for a full layout; otherwise O(log n + k) for a window or a page of k rows.
     func layout(of stored: ScrollStack, viewport: Size?) throws(APIError) -> LaidOut {
+        let (stack, offset) = try prepared(stored, viewport: viewport)
+        if visibleOnly { return LaidOut(stack: stack, layout: stack.visibleLayout(offset: offset), window: nil) }
+        if let page {
+            return LaidOut(stack: stack, layout: stack.layout(offset: offset, rows: page), window: stack.visibleLayout(offset: offset))
+        }
+        return LaidOut(stack: stack, layout: stack.layout(offset: offset), window: nil)
+    }
+
+    /// The stack with the query's viewport, and the offset to lay it out at (nil: its own).
+    func prepared(_ stored: ScrollStack, viewport: Size?) throws(APIError) -> (ScrollStack, Point?) {
         var stack = stored
         let size = viewport ?? ((width != nil || height != nil)
             ? Size(width: width ?? stack.settings.viewport.width, height: height ?? stack.settings.viewport.height) : nil)
@@ -157,11 +167,7 @@ struct LayoutQuery {
                 throw APIError(error)
             }
         }
-        if visibleOnly { return LaidOut(stack: stack, layout: stack.visibleLayout(offset: offset), window: nil) }
-        if let page {
-            return LaidOut(stack: stack, layout: stack.layout(offset: offset, rows: page), window: stack.visibleLayout(offset: offset))
-        }
-        return LaidOut(stack: stack, layout: stack.layout(offset: offset), window: nil)
+        return (stack, offset)
     }
 
     /// `?offset=N` sets the offset along the scroll axis; `?offset=X,Y` sets both.

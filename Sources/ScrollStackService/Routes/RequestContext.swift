@@ -107,10 +107,15 @@ extension Substring {
 extension HTTPResponse {
     /// A JSON response; stack answers carry `ETag: "<revision>"`.
     static func json(_ status: Int, _ value: JSON, revision: Int? = nil, headers: [(String, String)] = []) -> HTTPResponse {
+        json(status, text: value.serialized(), revision: revision, headers: headers)
+    }
+
+    /// A JSON response whose text is already written.
+    static func json(_ status: Int, text: [UInt8], revision: Int? = nil, headers: [(String, String)] = []) -> HTTPResponse {
         var all: [(String, String)] = [("Content-Type", "application/json")]
         if let revision { all.append(("ETag", "\"\(revision)\"")) }
         all += headers
-        return HTTPResponse(status: status, headers: all, body: value.serialized())
+        return HTTPResponse(status: status, headers: all, body: text)
     }
 
     static func error(_ error: APIError) -> HTTPResponse {

@@ -7,6 +7,10 @@ public struct ServiceLimits: Sendable {
 
     public static let defaultMaxJSONDepth = 256
 
+    /// Layouts, stacks and row lists of at least this many rows are streamed: encoded and sent
+    /// a piece at a time as the client reads (`StackService+Streaming.swift`).
+    public var streamedAnswerRows = 4096
+
     /// The highest `maxJSONDepth` accepted. jansson reads nothing nested deeper than 2048
     /// values; every stored encoding (snapshot, journaled request body, events) and every
     /// answer wraps a row's `props` in at most 4 containers, so at 1024 everything the

@@ -17,7 +17,7 @@ extension StackService {
         let asked = try requestedRevision(c)
         let svg = svg || Self.wantsSVG(c)
         let title = "stack \(c.parameter("stack"))"
-        return try read(c) { stack, revision throws(APIError) in
+        return try cachedRead(c) { stack, revision throws(APIError) in
             guard let asked, asked != revision else {
                 return try layoutResponse(stack, revision: revision, query, c, svg: svg, title: title)
             }
@@ -49,17 +49,31 @@ extension StackService {
         return (try decodeStack(body, id: "layout"), devices)
     }
 
-    /// The layout answer for `query`: one layout, or one per device.
-    func layoutAnswer(_ stack: ScrollStack, revision: Int?, _ query: LayoutQuery, _ c: RequestContext) throws(APIError) -> JSON {
-        func one(_ viewport: Size?) throws(APIError) -> JSON {
-            let laid = try query.layout(of: stack, viewport: viewport)
+    /// The layout answer's text for `query`: one layout, or `{"revision"?, "layouts": […]}`
+    /// with one per device, each led by its `device`. Written straight to bytes
+    /// (`ModelEncoding.writeLayout`).
+    func layoutAnswer(_ stack: ScrollStack, revision: Int?, _ query: LayoutQuery, _ c: RequestContext) throws(APIError) -> [UInt8] {
+        var w = JSONWriter(capacity: 4096)
+        func one(_ device: Device?, revision: Int?) throws(APIError) {
+            let laid = try query.layout(of: stack, viewport: device?.size)
             let next = query.page.flatMap { $0.upperBound < stack.count ? c.link(replacing: "from", with: String($0.upperBound)) : nil }
-            return ModelEncoding.layout(revision: revision, laid, page: query.page, next: next, contentFrames: query.contentFrames)
+            ModelEncoding.writeLayout(&w, revision: revision, laid, page: query.page, next: next, contentFrames: query.contentFrames, device: device)
         }
-        guard let devices = query.devices else { return try one(nil) }
-        var layouts: [(device: Device, layout: JSON)] = []
-        for device in devices { layouts.append((device, try one(device.size))) }
-        return ModelEncoding.deviceLayouts(revision: revision, layouts)
+        guard let devices = query.devices else {
+            try one(nil, revision: revision)
+            return w.take()
+        }
+        w.beginObject()
+        if let revision {
+            w.key(ascii: "revision")
+            w.integer(Int64(revision))
+        }
+        w.key(ascii: "layouts")
+        w.beginArray()
+        for device in devices { try one(device, revision: nil) }
+        w.endArray()
+        w.endObject()
+        return w.take()
     }
 
     /// `GET /v1/stacks/{stack}/hit?x=&y=`: the row under a viewport point, or `"row": null`.

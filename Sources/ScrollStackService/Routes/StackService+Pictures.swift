@@ -20,7 +20,10 @@ extension StackService {
     /// routes answer either by `Accept`; the SVG's ETag is `"N.svg"` (never answered 304).
     func layoutResponse(_ stack: ScrollStack, revision: Int?, _ query: LayoutQuery, _ c: RequestContext, svg: Bool, title: String) throws(APIError) -> HTTPResponse {
         let vary = [("Vary", "Accept")]
-        guard svg else { return .json(200, try layoutAnswer(stack, revision: revision, query, c), revision: revision, headers: vary) }
+        guard svg else {
+            if let streamed = try streamedLayout(stack, revision: revision, query) { return streamed }
+            return .json(200, text: try layoutAnswer(stack, revision: revision, query, c), revision: revision, headers: vary)
+        }
         var panels: [LayoutSVG.Panel] = []
         let suffix = revision.map { " · revision \($0)" } ?? ""
         if let devices = query.devices {

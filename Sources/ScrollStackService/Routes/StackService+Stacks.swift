@@ -79,13 +79,13 @@ extension StackService {
     func getStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(["revision"])
         let asked = try requestedRevision(c)
-        return try read(c) { stack, revision throws(APIError) in
+        return try cachedRead(c) { stack, revision throws(APIError) in
             let id = c.parameter("stack")
             guard let asked, asked != revision else {
-                return .json(200, ModelEncoding.stack(id: id, revision: revision, stack), revision: revision)
+                return stackAnswer(id: id, revision: revision, stack)
             }
             let past = try self.stack(id, at: asked, current: revision, field: "revision")
-            return .json(200, ModelEncoding.stack(id: id, revision: asked, past), revision: asked)
+            return stackAnswer(id: id, revision: asked, past)
         }
     }
 
@@ -104,6 +104,14 @@ extension StackService {
     func deleteStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
         if try deleteUnreadableStack(c.parameter("stack")) { return HTTPResponse(status: 204) }
+        try deleteStoredStack(c)
+        // The stack is freed by now (unless an answer still being streamed holds a copy).
+        FreeMemory.returnToSystem()
+        return HTTPResponse(status: 204)
+    }
+
+    /// Deletes the stack the path names, honouring `If-Match`.
+    private func deleteStoredStack(_ c: RequestContext) throws(APIError) {
         let entry = try store.entry(c.parameter("stack"))
         // Removed under the stack's write lock, so no mutation slips in after the check.
         try entry.delete(check: { revision throws(APIError) in try c.checkIfMatch(revision) },
@@ -111,8 +119,8 @@ extension StackService {
                              do throws(JournalError) { try journal?.recordDeletion(id: entry.id) } catch { throw APIError(error) }
                              try store.remove(entry.id)
                          })
+        answers.forget(entry)
         hub.closeAll(entry.id)
-        return HTTPResponse(status: 204)
     }
 
     /// `POST /v1/stacks/{stack}/scroll`. The answer adds `window`: the visible layout after the

@@ -22,6 +22,8 @@ public final class StackService: Sendable {
     let journal: StackJournal?
     /// Live event streams, by stack.
     let hub = EventHub()
+    /// Encoded answers to repeated reads of unchanged stacks.
+    let answers = AnswerCache()
     /// What request values may hold.
     let limits: ServiceLimits
     let router: Router<Handler>
@@ -173,6 +175,7 @@ public final class StackService: Sendable {
         var before = 0
         return try entry.write({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> (OperationResult, TransitionPlan, StackOperation) in
             before = revision
+            answers.forget(entry)
             // The path's row first: an unknown one is 404 whatever If-Match says (RFC 9110 §13.2.1).
             if context.parameters["row"] != nil || context.parameters["index"] != nil { _ = try pathRow(context, in: stack) }
             try context.checkIfMatch(revision)
@@ -211,12 +214,16 @@ public final class StackService: Sendable {
         let entry = try store.entry(context.parameter("stack"))
         return try entry.read { stack, revision throws(APIError) in
             let response = try body(stack, revision)
-            if response.status == 200, let tag = response.header("etag"), let answered = Int(tag.dropFirst().dropLast()),
-               context.isNotModified(answered) {
-                return HTTPResponse(status: 304, headers: [("ETag", tag)])
-            }
-            return response
+            return notModified(context, response) ?? response
         }
+    }
+
+    /// 304 (with the ETag, no body) when `response` is a 200 whose ETag names the revision
+    /// `If-None-Match` names.
+    func notModified(_ context: RequestContext, _ response: HTTPResponse) -> HTTPResponse? {
+        guard response.status == 200, let tag = response.header("etag"), let answered = Int(tag.dropFirst().dropLast()),
+              context.isNotModified(answered) else { return nil }
+        return HTTPResponse(status: 304, headers: [("ETag", tag)])
     }
 
     /// Runs a model operation, turning its error into the API's.

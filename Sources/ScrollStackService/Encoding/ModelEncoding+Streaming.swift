@@ -1,0 +1,82 @@
+import Jansson
+import MicroHTTP
+import ScrollStackCore
+
+/// Big answers produced a piece at a time as the client reads them (`HTTPBodySource`): the
+/// same bytes as the whole-body encodings, in pieces of `rowsPerPiece` rows, so an answer
+/// costs O(piece) memory beyond the model instead of the whole text (and the whole layout).
+///
+/// Each source keeps its own copy of the stack (an O(1) copy-on-write value): a change made
+/// while the answer is being sent makes the stack's storage be copied once, and the answer
+/// stays the one of the revision it names.
+extension ModelEncoding {
+    /// Rows encoded per piece.
+    static let rowsPerPiece = 512
+
+    /// The full layout of `stack` at `offset`, as `writeLayout` writes it with no window, no
+    /// page and no device. O(log n + rows per piece) per piece, O(n) in all.
+    static func layoutSource(revision: Int?, _ stack: ScrollStack, offset: Point?, contentFrames: Bool) -> HTTPBodySource {
+        var w = JSONWriter(capacity: rowsPerPiece * 320)
+        var next = -1
+        var visible: [String] = []
+        var entire: [String] = []
+        return HTTPBodySource { out in
+            if next < 0 {
+                writeLayoutHead(&w, revision: revision, stack.layout(offset: offset, rows: 0..<0), device: nil)
+                next = 0
+            }
+            if next < stack.count {
+                let end = min(stack.count, next + rowsPerPiece)
+                for row in stack.layout(offset: offset, rows: next..<end).rows {
+                    writeLayoutRow(&w, row, of: stack, contentFrames: contentFrames)
+                    if row.visibility.isVisible { visible.append(row.id) }
+                    if row.visibility == .entire { entire.append(row.id) }
+                }
+                next = end
+                w.flush(into: &out)
+                return true
+            }
+            let layoutOffset = stack.layout(offset: offset, rows: 0..<0).offset
+            writeLayoutTail(&w, visible: visible, entire: entire, of: stack, offset: layoutOffset)
+            w.endObject()
+            w.flush(into: &out)
+            return false
+        }
+    }
+
+    /// The whole model, as `stack(id:revision:_:)` serializes it. O(log n + rows per piece)
+    /// per piece.
+    static func stackSource(id: String, revision: Int, _ stack: ScrollStack) -> HTTPBodySource {
+        var w = JSONWriter(capacity: rowsPerPiece * 320)
+        var next = -1
+        return HTTPBodySource { out in
+            if next < 0 {
+                w.beginObject()
+                w.key(ascii: "id")
+                w.string(id)
+                w.key(ascii: "revision")
+                w.integer(Int64(revision))
+                for (key, value) in settings(stack.settings) {
+                    w.key(key)
+                    w.value(value)
+                }
+                w.key(ascii: "contentSize")
+                w.value(computedSize(stack.contentSize))
+                w.key(ascii: "rows")
+                w.beginArray()
+                next = 0
+            }
+            if next < stack.count {
+                let end = min(stack.count, next + rowsPerPiece)
+                for index in next..<end { w.value(row(stack.row(at: index), index: index)) }
+                next = end
+                w.flush(into: &out)
+                return true
+            }
+            w.endArray()
+            w.endObject()
+            w.flush(into: &out)
+            return false
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import MicroHTTP
+import Synchronization
+
+/// Encoded answers to repeated reads of unchanged stacks, kept per (stack, revision, request):
+/// a `GET` that asks again what was just answered gets the same bytes without a layout or an
+/// encoding.
+///
+/// Rules:
+/// - An answer is kept for the stack entry it was computed from and that entry's revision at
+///   the time; a lookup hits only for the same entry object (a deleted and re-created stack is
+///   a new entry) at the same revision, so a stale answer is never served.
+/// - Every change forgets the stack's answers (`forget`, under the stack's write lock), so
+///   what a change leaves behind costs no memory.
+/// - The request is keyed by its method, its raw target (path and query as sent) and its
+///   `Accept` field: everything a cached route's answer depends on besides the stack.
+/// - At most `capacity` bytes of bodies are kept; beyond, the stacks least recently read lose
+///   all their answers. An answer larger than `largestAnswer` is never kept.
+///
+/// - Complexity: lookups and insertions O(1) (hashing the request), an eviction O(stacks kept).
+final class AnswerCache: Sendable {
+    /// The bytes of bodies kept, at most.
+    let capacity: Int
+    /// The largest body kept.
+    let largestAnswer: Int
+
+    private struct StackAnswers {
+        weak var entry: StackEntry?
+        let revision: Int
+        var responses: [String: HTTPResponse] = [:]
+        var bytes = 0
+        var lastUse: UInt64
+    }
+
+    private struct State {
+        var stacks: [ObjectIdentifier: StackAnswers] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    init(capacity: Int = 64 << 20, largestAnswer: Int = 8 << 20) {
+        self.capacity = capacity
+        self.largestAnswer = largestAnswer
+    }
+
+    /// The request's key: method, raw target and `Accept`.
+    static func key(_ request: HTTPRequest) -> String {
+        request.method + " " + request.rawTarget + "\n" + (request.header("accept") ?? "")
+    }
+
+    /// The answer kept for `key` on `entry` at `revision`, if any.
+    func answer(_ entry: StackEntry, revision: Int, key: String) -> HTTPResponse? {
+        state.withLock { state in
+            let id = ObjectIdentifier(entry)
+            guard let kept = state.stacks[id], kept.entry === entry, kept.revision == revision,
+                  let response = kept.responses[key] else { return nil }
+            state.clock += 1
+            state.stacks[id]?.lastUse = state.clock
+            return response
+        }
+    }
+
+    /// Keeps `response` for `key` on `entry` at `revision` (replacing the answers of any other
+    /// revision), unless it is too large.
+    func keep(_ response: HTTPResponse, for entry: StackEntry, revision: Int, key: String) {
+        let size = response.body.count + key.utf8.count
+        guard size <= largestAnswer else { return }
+        state.withLock { state in
+            let id = ObjectIdentifier(entry)
+            state.clock += 1
+            if let kept = state.stacks[id], kept.entry !== entry || kept.revision != revision {
+                state.bytes -= kept.bytes
+                state.stacks[id] = nil
+            }
+            if state.stacks[id] == nil { state.stacks[id] = StackAnswers(entry: entry, revision: revision, lastUse: state.clock) }
+            // Changed in place (`[id]!`), so the stack's table of answers is never copied.
+            var added = size
+            if let old = state.stacks[id]!.responses.updateValue(response, forKey: key) { added -= old.body.count + key.utf8.count }
+            state.stacks[id]!.bytes += added
+            state.stacks[id]!.lastUse = state.clock
+            state.bytes += added
+            while state.bytes > capacity, let oldest = state.stacks.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                state.bytes -= oldest.value.bytes
+                state.stacks[oldest.key] = nil
+            }
+        }
+    }
+
+    /// Forgets every answer kept for `entry`.
+    func forget(_ entry: StackEntry) {
+        state.withLock { state in
+            if let kept = state.stacks.removeValue(forKey: ObjectIdentifier(entry)) { state.bytes -= kept.bytes }
+        }
+    }
+
+    /// The bytes of bodies (and keys) kept now.
+    var bytesKept: Int { state.withLock { $0.bytes } }
+}

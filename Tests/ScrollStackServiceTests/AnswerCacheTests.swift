@@ -1,0 +1,66 @@
+import Foundation
+import Jansson
+import MicroHTTP
+import ScrollStackCore
+@testable import ScrollStackService
+import XCTest
+
+/// The answer cache's rules, unit by unit, and over HTTP: a repeated read is served the same
+/// bytes, and every change, deletion and re-creation is seen at once.
+final class AnswerCacheTests: XCTestCase {
+    func response(_ text: String) -> HTTPResponse { HTTPResponse(status: 200, body: Array(text.utf8)) }
+
+    func testHitsOnlyTheSameEntryAtTheSameRevision() throws {
+        let cache = AnswerCache()
+        let entry = StackEntry(id: "s", stack: try ScrollStack(), revision: 3)
+        XCTAssertNil(cache.answer(entry, revision: 3, key: "k"))
+        cache.keep(response("a"), for: entry, revision: 3, key: "k")
+        XCTAssertEqual(cache.answer(entry, revision: 3, key: "k")?.body, Array("a".utf8))
+        XCTAssertNil(cache.answer(entry, revision: 3, key: "other"))
+        XCTAssertNil(cache.answer(entry, revision: 4, key: "k"), "another revision misses")
+        let recreated = StackEntry(id: "s", stack: try ScrollStack(), revision: 3)
+        XCTAssertNil(cache.answer(recreated, revision: 3, key: "k"), "a re-created stack is another entry")
+        cache.keep(response("b"), for: entry, revision: 4, key: "k")
+        XCTAssertNil(cache.answer(entry, revision: 3, key: "k"), "a newer revision replaces the older answers")
+        XCTAssertEqual(cache.bytesKept, 1 + 1)
+        cache.forget(entry)
+        XCTAssertNil(cache.answer(entry, revision: 4, key: "k"))
+        XCTAssertEqual(cache.bytesKept, 0)
+    }
+
+    func testBoundedInBytesLeastRecentlyReadStacksGoFirst() throws {
+        let cache = AnswerCache(capacity: 1000, largestAnswer: 400)
+        let entries = try (0..<5).map { StackEntry(id: "s\($0)", stack: try ScrollStack(), revision: 1) }
+        let body = String(repeating: "x", count: 299)  // 300 bytes with the one-byte key
+        for entry in entries.prefix(3) { cache.keep(response(body), for: entry, revision: 1, key: "k") }
+        XCTAssertNotNil(cache.answer(entries[0], revision: 1, key: "k"))  // s0 is now the most recent
+        cache.keep(response(body), for: entries[3], revision: 1, key: "k")
+        XCTAssertLessThanOrEqual(cache.bytesKept, 1000)
+        XCTAssertNil(cache.answer(entries[1], revision: 1, key: "k"), "the least recently read stack lost its answers")
+        XCTAssertNotNil(cache.answer(entries[0], revision: 1, key: "k"))
+        XCTAssertNotNil(cache.answer(entries[3], revision: 1, key: "k"))
+        cache.keep(response(String(repeating: "y", count: 500)), for: entries[4], revision: 1, key: "k")
+        XCTAssertNil(cache.answer(entries[4], revision: 1, key: "k"), "an answer above largestAnswer is never kept")
+    }
+
+    func testRepeatedReadsSeeEveryChangeOverHTTP() throws {
+        let server = try ServerHarness()
+        defer { server.stop() }
+        let create = try JSON.parse(Array(#"{"id": "c", "viewport": {"width": 375, "height": 200}, "rows": [{"id": "a", "view": {"type": "V"}, "size": {"fixed": 50}}]}"#.utf8))
+        XCTAssertEqual(try server.request("POST", "/v1/stacks", json: create).status, 201)
+        let first = try server.request("GET", "/v1/stacks/c/layout?window=visible")
+        let again = try server.request("GET", "/v1/stacks/c/layout?window=visible")
+        XCTAssertEqual(first.body, again.body)
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/c/layout?window=visible", headers: [("If-None-Match", "\"1\"")]).status, 304,
+                       "a cached answer still answers a conditional request")
+        let insert = try JSON.parse(Array(#"{"rows": [{"id": "b", "view": {"type": "V"}, "size": {"fixed": 60}}]}"#.utf8))
+        XCTAssertEqual(try server.request("POST", "/v1/stacks/c/rows", json: insert).status, 200)
+        let changed = try server.request("GET", "/v1/stacks/c/layout?window=visible")
+        XCTAssertEqual(changed["visibleRows"], ["a", "b"])
+        XCTAssertEqual(try server.request("DELETE", "/v1/stacks/c").status, 204)
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/c/layout?window=visible").status, 404)
+        XCTAssertEqual(try server.request("POST", "/v1/stacks", json: create).status, 201)
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/c/layout?window=visible").body, first.body, "the re-created stack, revision 1 again")
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/c").status, 200)
+    }
+}

@@ -165,14 +165,14 @@ final class BrowserAccessTests: XCTestCase {
         XCTAssertEqual(try httpRequest(port: daemon.port, method: "GET", path: "/v1/stacks/s", headers: [("Authorization", "Bearer \(envToken)")]).status, 200)
         XCTAssertEqual(try httpRequest(port: daemon.port, method: "GET", path: "/v1/stacks/s", headers: [("Authorization", "Bearer \(envToken)x")]).status, 401)
         daemon.process.terminate()
-        daemon.process.waitUntilExit()
+        daemon.process.waitForExit()
         let log = daemon.log()
         XCTAssertTrue(log.contains("access: 2 tokens"), log)
         XCTAssertTrue(log.contains("GET /v1/stacks/s 401"), log)
         XCTAssertFalse(log.contains(Self.writeToken) || log.contains(envToken) || log.contains("0123456789abcdef"), log)
 
         let again = try Daemon.start(arguments)
-        defer { again.process.terminate(); again.process.waitUntilExit() }
+        defer { again.process.terminate(); again.process.waitForExit() }
         let stack = Reply(try httpRequest(port: again.port, method: "GET", path: "/v1/stacks/s", headers: [("Authorization", "Bearer \(Self.writeToken)")]))
         XCTAssertEqual(stack.status, 200)
         XCTAssertEqual(stack.header("ETag"), "\"2\"", "the journal was replayed without tokens")
@@ -182,13 +182,13 @@ final class BrowserAccessTests: XCTestCase {
     func testWithoutTokensTheDaemonSaysItListensOnLoopbackOnly() throws {
         let daemon = try Daemon.start(["--in-memory"])
         daemon.process.terminate()
-        daemon.process.waitUntilExit()
+        daemon.process.waitForExit()
         let log = daemon.log()
         XCTAssertTrue(log.contains("listening on http://127.0.0.1:"), log)
         XCTAssertTrue(log.contains("(access: no tokens, so loopback only"), log)
         let explicit = try Daemon.start(["--in-memory", "--host", "127.0.0.1"])
         explicit.process.terminate()
-        explicit.process.waitUntilExit()
+        explicit.process.waitForExit()
         let warned = explicit.log()
         XCTAssertTrue(warned.contains("access: no tokens; anyone who can reach"), warned)
     }

@@ -79,6 +79,7 @@ final class ContractDefectTests: XCTestCase {
         let sampled = try server.request("POST", "/v1/stacks/s/rows", json: object(("rows", [row("n")]), ("animation", slow), ("fps", 60)))
         XCTAssertEqual(sampled.status, 422, sampled.text)
         XCTAssertEqual(sampled.errorField, "fps", sampled.text)
+        XCTAssertTrue(sampled.text.contains("gives more than 10^15 keyframes"), sampled.text)
         let kept = try server.request("POST", "/v1/stacks/s/rows", json: object(("rows", [row("m")]), ("animation", slow)))
         XCTAssertEqual(kept.status, 200, kept.text)
         let revision = try XCTUnwrap(kept["revision"]?.int64Value)

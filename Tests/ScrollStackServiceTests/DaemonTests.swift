@@ -22,7 +22,7 @@ final class DaemonTests: XCTestCase {
                                       body: Array(#"{"id":"s"}"#.utf8))
         XCTAssertEqual(created.status, 201)
         process.terminate()  // SIGTERM
-        process.waitUntilExit()
+        process.waitForExit()
         XCTAssertEqual(process.terminationStatus, 0, "a graceful stop exits 0")
         let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertTrue(log.contains("POST /v1/stacks 201"), log)
@@ -33,7 +33,7 @@ final class DaemonTests: XCTestCase {
     func testSIGINTAlsoStopsItAndBadOptionsAreRefused() throws {
         let (process, _, _) = try start(["--log-level", "notice"])
         kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
+        process.waitForExit()
         XCTAssertEqual(process.terminationStatus, 0)
 
         let bad = Process()
@@ -41,7 +41,7 @@ final class DaemonTests: XCTestCase {
         bad.arguments = ["--log-level", "loud"]
         bad.standardError = Pipe()
         try bad.run()
-        bad.waitUntilExit()
+        bad.waitForExit()
         XCTAssertNotEqual(bad.terminationStatus, 0)
     }
 
@@ -57,7 +57,7 @@ final class DaemonTests: XCTestCase {
         connection.close()
         XCTAssertEqual(try httpRequest(port: port, method: "GET", path: "/healthz?a=%0D%0Ab").status, 200)
         process.terminate()
-        process.waitUntilExit()
+        process.waitForExit()
         let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let lines = log.split(separator: "\n")
         XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("20") && $0.contains(" scrollstackd: ") }, "every line is the server's own:\n\(log)")

@@ -13,4 +13,8 @@ struct AnimationRequest {
 
     /// The most keyframes one plan may be sampled into.
     static let maxFrames = 10_000
+
+    /// A frame count as an error message says it: `KeyframeSampler.frameCount` stops counting
+    /// past 10¹⁵ (a spring that hardly rests).
+    static func describe(frames: Int) -> String { frames == Int.max ? "more than 10^15" : String(frames) }
 }

@@ -26,7 +26,7 @@ extension ModelDecoding {
         }
         if let fps = request.fps {
             let frames = KeyframeSampler.frameCount(request.timing ?? defaults, fps: fps)
-            let message = "sampling this spring at \(fps) fps gives \(frames) keyframes, more than \(AnimationRequest.maxFrames): lower fps or raise the damping"
+            let message = "sampling this spring at \(fps) fps gives \(AnimationRequest.describe(frames: frames)) keyframes, more than \(AnimationRequest.maxFrames): lower fps or raise the damping"
             guard frames <= AnimationRequest.maxFrames else { throw body.has("fps") ? .invalid("fps", message) : .badQuery("fps", message) }
         }
         let rest = JSONObject(body.object.filter { !animationKeys.contains($0.key) }.map { ($0.key, $0.value) })

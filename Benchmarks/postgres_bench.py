@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """The store on PostgreSQL against SQLite, in the same run: durable inserts/s at --clients
-concurrent clients (wrk; on one stack and on separate stacks) and restore speed (rows/s for a
-server to start over --stacks stacks of --rows rows), for: SQLite (the baseline, --data-dir),
+concurrent clients (wrk; on one stack and on separate stacks), restore speed (rows/s for a
+server to start over --stacks stacks of --rows rows), and the p99 of an insert in the middle
+of one growing stack (from --p99-rows rows, wrk -c32 for --p99-duration seconds), for: SQLite (the baseline, --data-dir),
 PostgreSQL with 1 replica, and PostgreSQL with 3 replicas (the clients split over them).
 
 The PostgreSQL cluster is a throwaway one (Scripts/postgres-cluster.sh) with fsync on, so a
 commit is as durable as SQLite's synchronous=FULL. Prints medians of --runs runs.
 """
-import argparse, os, re, shutil, signal, statistics, subprocess, sys, tempfile, time
+import argparse, json, os, re, shutil, signal, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from durable_bench import LUA, call, free_port  # noqa: E402
@@ -52,6 +53,33 @@ def wrk_parallel(ports, clients, separate, seconds, work):
     return total
 
 
+UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
+
+
+def growing_p99(ports, rows, seconds, work):
+    """32 connections split over `ports` insert into the middle of stack "grow"; returns
+    requests/s (summed) and the p50 and p99 latency in ms (the worst replica's)."""
+    body = {"rows": [{"view": {"type": "Cell"}, "size": {"fixed": 44}}], "at": {"index": rows // 2}}
+    lua = os.path.join(work, "grow.lua")
+    with open(lua, "w") as f:
+        f.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n')
+        f.write(f"wrk.body = {json.dumps(json.dumps(body))}\n")
+    shares = [32 // len(ports) + (1 if i < 32 % len(ports) else 0) for i in range(len(ports))]
+    runs = [subprocess.Popen(["wrk", "-t1", f"-c{share}", f"-d{seconds}s", "--latency", "-s", lua, f"http://127.0.0.1:{port}/v1/stacks/grow/rows"],
+                             stdout=subprocess.PIPE, text=True) for port, share in zip(ports, shares)]
+    rps, p50, p99 = 0.0, 0.0, 0.0
+    for run in runs:
+        out, _ = run.communicate(timeout=seconds + 120)
+        if "Non-2xx" in out:
+            raise SystemExit(f"errors:\n{out}")
+        rps += float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+        for pct in ("50", "99"):
+            m = re.search(rf"^\s+{pct}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+            value = float(m.group(1)) * UNITS[m.group(2)]
+            p50, p99 = (max(p50, value), p99) if pct == "50" else (p50, max(p99, value))
+    return rps, p50, p99
+
+
 def stop(process):
     process.send_signal(signal.SIGTERM)
     process.wait(timeout=60)
@@ -65,10 +93,12 @@ def main():
     p.add_argument("--clients", type=int, default=16)
     p.add_argument("--stacks", type=int, default=20)
     p.add_argument("--rows", type=int, default=10_000)
+    p.add_argument("--p99-rows", type=int, default=10_000)
+    p.add_argument("--p99-duration", type=int, default=20)
     args = p.parse_args()
     work = tempfile.mkdtemp(prefix="sspgbench-")
     os.chmod(work, 0o755)  # the cluster runs as the postgres user, which must reach its folder
-    inserts, restores = {}, {}
+    inserts, restores, growing = {}, {}, {}
     rows = [{"id": f"r{i}", "view": {"type": "Cell"}, "size": {"fixed": 44}} for i in range(args.rows)]
     try:
         for run in range(args.runs):
@@ -100,6 +130,8 @@ def main():
                         call(ports[0], "POST", "/v1/stacks", {"id": f"s{s}", "rows": small})
                     for separate in (False, True):
                         inserts.setdefault((mode, separate), []).append(wrk_parallel(ports, args.clients, separate, args.duration, work))
+                    call(ports[0], "POST", "/v1/stacks", {"id": "grow", "rows": [dict(r, id=f"g{i}") for i, r in enumerate(rows[:args.p99_rows])]})
+                    growing.setdefault(mode, []).append(growing_p99(ports, args.p99_rows, args.p99_duration, work))
                     for server in servers:
                         stop(server)
                 finally:
@@ -113,6 +145,12 @@ def main():
             r = statistics.median(restores[mode])
             one, sep = statistics.median(inserts[(mode, False)]), statistics.median(inserts[(mode, True)])
             print(f"{mode:<12} | {r:>14.0f} {r / base_restore:>9.2f} | {one:>24.0f} {one / base[False]:>9.2f} | {sep:>17.0f} {sep / base[True]:>9.2f}")
+        print(f"insert into the middle of one growing stack from {args.p99_rows} rows, wrk -c32 (split over the replicas) for {args.p99_duration} s:")
+        print(f"{'store':<12} | {'inserts/s':>9} | {'p50 ms':>7} | {'p99 ms':>7} {'vs SQLite':>9}")
+        base_p99 = statistics.median(g[2] for g in growing["sqlite"])
+        for mode in ("sqlite", "postgres x1", "postgres x3"):
+            rps, p50, p99 = (statistics.median(g[i] for g in growing[mode]) for i in range(3))
+            print(f"{mode:<12} | {rps:>9.0f} | {p50:>7.2f} | {p99:>7.2f} {p99 / base_p99:>9.2f}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -46,6 +46,9 @@ extension StackService {
     private func replicaChanged(_ key: String, revision: Int) {
         guard !key.hasPrefix(Self.pileJournalPrefix), let cached = try? store.cachedEntry(key),
               let replica = store.replication.withLock({ $0 }) else { return }
+        // This replica's own writes (and revisions already applied) need nothing.
+        if revision > 0, let cachedRevision = try? cached.read({ _, cachedRevision throws(APIError) in cachedRevision }),
+           cachedRevision >= revision { return }
         do { _ = try replica.current(key, cached: cached) } catch {
             logger.warning("replica: cannot apply revision \(revision) of \(key) now (the next request retries): \(error.message)")
         }
@@ -115,6 +118,8 @@ final class ReplicaCache: StackReplication {
 
     /// Applies the revisions after the entry's, up to at least `target`.
     private func catchUp(_ entry: StackEntry, to target: Int) throws(APIError) {
+        // Most lookups find nothing to apply: decided under the read lock.
+        guard try entry.read({ _, revision throws(APIError) in revision < target }) else { return }
         try entry.advance { stack, revision throws(APIError) in
             while revision < target {
                 let records: [JournalRecord]

@@ -1,0 +1,123 @@
+import Dispatch
+import PostgresCluster
+import ScrollStackPostgres
+import ScrollStackStore
+import Synchronization
+import XCTest
+
+/// `PostgresJournal` against a real server: the conditional append, incarnations, loads of
+/// past revisions, notifications, and two journals (two replicas) racing for one revision.
+final class PostgresJournalTests: XCTestCase {
+    nonisolated(unsafe) static var cluster: PostgresCluster?
+
+    override class func setUp() {
+        super.setUp()
+        cluster = try? PostgresCluster()
+    }
+
+    override class func tearDown() {
+        cluster = nil
+        super.tearDown()
+    }
+
+    func journal() throws -> PostgresJournal {
+        let cluster = try XCTUnwrap(Self.cluster, "the PostgreSQL cluster did not start (Scripts/postgres-cluster.sh)")
+        return try PostgresJournal(url: cluster.url, connections: 4)
+    }
+
+    static func record(_ revision: Int) -> JournalRecord {
+        JournalRecord(revision: revision, operation: [UInt8(revision), 0, 255], events: Array("[\(revision)]".utf8), plan: [7, UInt8(revision)])
+    }
+
+    func testAppendsOnlyTheNextRevisionAndLoadsAnyPastOne() throws {
+        let journal = try journal()
+        let key = "append-\(UUID().uuidString)"
+        XCTAssertThrowsError(try journal.append(key: key, record: Self.record(2), snapshot: nil)) { error in
+            XCTAssertEqual(error as? JournalError, .conflict(key: key, latest: nil))
+        }
+        let incarnation = try journal.create(key: key, snapshot: [1])
+        XCTAssertThrowsError(try journal.create(key: key, snapshot: [9])) { error in
+            XCTAssertEqual(error as? JournalError, .conflict(key: key, latest: 1))
+        }
+        for revision in 2...5 { try journal.append(key: key, record: Self.record(revision), snapshot: revision == 4 ? [4] : nil) }
+        XCTAssertThrowsError(try journal.append(key: key, record: Self.record(5), snapshot: nil)) { error in
+            XCTAssertEqual(error as? JournalError, .conflict(key: key, latest: 5))
+        }
+        XCTAssertThrowsError(try journal.append(key: key, record: Self.record(7), snapshot: nil))
+        XCTAssertEqual(try journal.head(key: key), JournalHead(incarnation: incarnation, revision: 5))
+        let latest = try XCTUnwrap(journal.load(key: key, upTo: .max).first)
+        XCTAssertEqual(latest.snapshotRevision, 4)
+        XCTAssertEqual(latest.snapshot, [4])
+        XCTAssertEqual(latest.records, [JournalRecord(revision: 5, operation: Self.record(5).operation, events: Self.record(5).events)])
+        let past = try XCTUnwrap(journal.load(key: key, upTo: 3).first)
+        XCTAssertEqual(past.snapshotRevision, 1)
+        XCTAssertEqual(past.records.map(\.revision), [2, 3])
+        XCTAssertEqual(try journal.records(key: key, after: 2, limit: 2).map(\.revision), [3, 4])
+        XCTAssertEqual(try journal.plan(key: key, revision: 3), [7, 3])
+    }
+
+    func testASnapshotOfAnEndedIncarnationIsNeverWritten() throws {
+        let journal = try journal()
+        let key = "incarnation-\(UUID().uuidString)"
+        let first = try journal.create(key: key, snapshot: [1])
+        try journal.append(key: key, record: Self.record(2), snapshot: nil)
+        XCTAssertTrue(try journal.writeSnapshot(key: key, revision: 2, snapshot: [2], incarnation: first))
+        try journal.delete(key: key)
+        XCTAssertNil(try journal.head(key: key))
+        XCTAssertEqual(try journal.load(key: key, upTo: .max), [])
+        let second = try journal.create(key: key, snapshot: [10])
+        XCTAssertNotEqual(first, second)
+        try journal.append(key: key, record: Self.record(2), snapshot: nil)
+        XCTAssertFalse(try journal.writeSnapshot(key: key, revision: 2, snapshot: [99], incarnation: first))
+        XCTAssertEqual(try journal.load(key: key, upTo: .max).first?.snapshot, [10])
+    }
+
+    func testTwoReplicasRacingForEachRevisionWinOnceEach() throws {
+        let replicas = [try journal(), try journal()]
+        let key = "race-\(UUID().uuidString)"
+        _ = try replicas[0].create(key: key, snapshot: [1])
+        let wins = Mutex<[Int: [Int]]>([:])
+        // Each replica tries revisions 2…101 in order, moving on when it wins or loses.
+        DispatchQueue.concurrentPerform(iterations: 2) { replica in
+            var revision = 2
+            while revision <= 101 {
+                do {
+                    try replicas[replica].append(key: key, record: Self.record(revision), snapshot: nil)
+                    wins.withLock { $0[revision, default: []].append(replica) }
+                    revision += 1
+                } catch JournalError.conflict(_, let latest?) {
+                    revision = latest + 1
+                } catch {
+                    XCTFail("\(error)")
+                    return
+                }
+            }
+        }
+        XCTAssertEqual(wins.withLock { $0.keys.sorted() }, Array(2...101))
+        XCTAssertTrue(wins.withLock { $0.values.allSatisfy { $0.count == 1 } })
+        XCTAssertEqual(try replicas[1].records(key: key, after: 1, limit: 1000).map(\.revision), Array(2...101))
+    }
+
+    func testEveryCommittedChangeIsAnnouncedInOrder() throws {
+        let journal = try journal()
+        let key = "watch-\(UUID().uuidString)"
+        let heard = Mutex<[Int]>([])
+        let resynchronized = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        journal.watch(changed: { changed, revision in
+            guard changed == key else { return }
+            let count = heard.withLock { $0.append(revision); return $0.count }
+            if count == 5 { done.signal() }
+        }, resynchronize: { resynchronized.signal() })
+        defer { journal.stopWatching() }
+        XCTAssertEqual(resynchronized.wait(timeout: .now() + 20), .success, "the watcher never listened")
+        _ = try journal.create(key: key, snapshot: [1])
+        try journal.append(key: key, record: Self.record(2), snapshot: nil)
+        XCTAssertThrowsError(try journal.append(key: key, record: Self.record(2), snapshot: nil))
+        try journal.append(key: key, record: Self.record(3), snapshot: nil)
+        try journal.append(key: key, record: Self.record(4), snapshot: nil)
+        try journal.delete(key: key)
+        XCTAssertEqual(done.wait(timeout: .now() + 20), .success, "heard \(heard.withLock { $0 })")
+        XCTAssertEqual(heard.withLock { $0 }, [1, 2, 3, 4, 0])
+    }
+}

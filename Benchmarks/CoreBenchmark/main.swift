@@ -2,15 +2,20 @@
 // array baseline doing the same work the straightforward way (linear id search, O(n)
 // position sums), measured in the same run. Prints medians; run it in release:
 //   swift run -c release core-benchmark [--max-rows N] [--samples K]
+// The engine targets (issue 13) are in Targets.swift: core-benchmark --targets [--rows N].
 import ScrollStackCore
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
+/// The clock medians read: wall time, or with `--cpu-time` this thread's CPU time, which
+/// leaves out the time other processes on a shared machine hold the core.
+nonisolated(unsafe) var clock = CLOCK_MONOTONIC
+
 func now() -> Double {
     var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
+    clock_gettime(clock, &ts)
     return Double(ts.tv_sec) * 1e9 + Double(ts.tv_nsec)
 }
 
@@ -55,13 +60,29 @@ struct ArrayStack {
 
 var maxRows = 1_000_000
 var samples = 201
+var targetRows: Int?
+var flatColumnRows: Int?
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
     switch flag {
     case "--max-rows": maxRows = Int(arguments.popFirst() ?? "") ?? maxRows
     case "--samples": samples = Int(arguments.popFirst() ?? "") ?? samples
-    default: print("usage: core-benchmark [--max-rows N] [--samples K]"); exit(2)
+    case "--targets": targetRows = targetRows ?? 1_000_000
+    case "--rows": targetRows = Int(arguments.popFirst() ?? "") ?? 1_000_000
+    case "--cpu-time": clock = CLOCK_THREAD_CPUTIME_ID
+    case "--flat-column": flatColumnRows = Int(arguments.popFirst() ?? "") ?? 100_000
+    default:
+        print("usage: core-benchmark [--cpu-time] [--max-rows N] [--samples K] | --targets [--rows N] [--samples K] | --flat-column N [--samples K]")
+        exit(2)
     }
+}
+if let flatColumnRows {
+    runFlatColumn(flatColumnRows, samples: samples)
+    exit(0)
+}
+if let targetRows {
+    runTargets(rows: targetRows, samples: samples)
+    exit(0)
 }
 
 let sizes = [1_000, 10_000, 100_000, 1_000_000].filter { $0 <= maxRows }

@@ -14,7 +14,7 @@ extension ScrollStack {
         try checkMeasurable(rows, field: "rows")
         let index = try insertionIndex(location)
         let before = self.before
-        tree.insert(rows.map { ($0, naturalLength(of: $0)) }, at: index)
+        tree.insert(rows, lengths: rows.indices.map { naturalLength(of: rows[$0]) }, at: index)
         var result = OperationResult()
         for (offset, row) in rows.enumerated() {
             result.events.append(.rowAdded(id: row.id, index: index + offset))

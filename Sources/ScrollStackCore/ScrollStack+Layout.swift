@@ -24,14 +24,20 @@ extension ScrollStack {
 
     /// The full layout of one row. O(1) given its prefix and the last shown row.
     func rowLayout(_ n: RowTree.NodeID, prefix: RowTree.Prefix, lastShown: RowTree.NodeID?, viewport: Rect) -> RowLayout {
-        let node = tree[n]
-        let row = tree.row(n)
+        rowLayout(n, node: tree[n], insets: tree.store.insets(n) ?? settings.rowInsets,
+                  style: settings.separator.applying(tree.store.separator(n)), prefix: prefix, lastShown: lastShown, viewport: viewport)
+    }
+
+    /// The full layout of one row given its length, hidden state, insets in force and
+    /// separator style in force. O(1).
+    @inline(__always)
+    func rowLayout(_ n: RowTree.NodeID, node: RowTree.Node, insets: EdgeInsets, style: SeparatorStyle, prefix: RowTree.Prefix,
+                   lastShown: RowTree.NodeID?, viewport: Rect) -> RowLayout {
         let axis = settings.axis
         let cross = settings.viewport[axis.cross]
         let start = mainStart(prefix, hidden: node.hidden)
         let length = node.effectiveLength
         let frame = Rect(axis: axis, mainOrigin: start, mainLength: length, crossOrigin: 0, crossLength: cross)
-        let insets = insets(of: row)
         let contentFrame = Rect(
             axis: axis,
             mainOrigin: node.hidden ? start : start + insets.leading(axis),
@@ -39,8 +45,7 @@ extension ScrollStack {
             crossOrigin: insets.leading(axis.cross),
             crossLength: Swift.max(0, cross - insets.total(axis.cross))
         )
-        let style = settings.separator.applying(row.separator)
-        let drawsSeparator = !row.hidden && !style.hidden && !(settings.autoHideLastRowSeparator && n == lastShown)
+        let drawsSeparator = !node.hidden && !style.hidden && !(settings.autoHideLastRowSeparator && n == lastShown)
         var separatorFrame: Rect?
         if drawsSeparator {
             separatorFrame = Rect(
@@ -52,8 +57,8 @@ extension ScrollStack {
             )
         }
         return RowLayout(
-            id: row.id, index: prefix.count, frame: frame, contentFrame: contentFrame,
-            separatorFrame: separatorFrame, visibility: Visibility.of(row: frame, hidden: row.hidden, in: viewport)
+            id: tree.id(n), index: prefix.count, frame: frame, contentFrame: contentFrame,
+            separatorFrame: separatorFrame, visibility: Visibility.of(row: frame, hidden: node.hidden, in: viewport)
         )
     }
 
@@ -67,16 +72,10 @@ extension ScrollStack {
     ///
     /// - Complexity: O(n).
     public func layout(offset: Point? = nil) -> StackLayout {
-        let viewport = Rect(origin: offset ?? settings.offset, size: settings.viewport)
-        let lastShown = tree.lastShown()
         var rows: [RowLayout] = []
         rows.reserveCapacity(count)
-        var prefix = RowTree.Prefix()
-        tree.forEachInOrder { n in
-            rows.append(rowLayout(n, prefix: prefix, lastShown: lastShown, viewport: viewport))
-            advance(&prefix, past: tree[n])
-        }
-        return StackLayout(axis: settings.axis, viewport: settings.viewport, offset: viewport.origin, contentSize: contentSize, rows: rows)
+        forEachRowLayout(offset: offset) { rows.append($0) }
+        return StackLayout(axis: settings.axis, viewport: settings.viewport, offset: offset ?? settings.offset, contentSize: contentSize, rows: rows)
     }
 
     /// The layout of the rows that are partial or entire with the viewport at `offset`
@@ -107,18 +106,17 @@ extension ScrollStack {
         let low = viewport.min(axis)
         let high = viewport.max(axis)
         // Rows end in non-decreasing order, so the first row reaching the viewport is found by descent.
-        guard let (first, startPrefix) = tree.first(where: { prefix, node in mainEnd(prefix, node) >= low }) else { return [] }
+        guard let (_, startPrefix) = tree.first(where: { prefix, node in mainEnd(prefix, node) >= low }) else { return [] }
         let lastShown = tree.lastShown()
         var result: [RowLayout] = []
         var prefix = startPrefix
-        var n = first
-        while n != RowTree.none {
+        tree.walk(from: tree.cursor(at: startPrefix.count)) { n in
             let node = tree[n]
-            if mainStart(prefix, hidden: node.hidden) > high { break }
+            if mainStart(prefix, hidden: node.hidden) > high { return false }
             let layout = rowLayout(n, prefix: prefix, lastShown: lastShown, viewport: viewport)
             if layout.visibility.isVisible { result.append(layout) }
             advance(&prefix, past: node)
-            n = tree.successor(n)
+            return true
         }
         return result
     }

@@ -24,14 +24,14 @@ extension ScrollStack {
     /// The first row, in order, that satisfies `predicate`. O(n) worst case.
     public func firstRow(where predicate: (Row) -> Bool) -> (row: Row, index: Int)? {
         guard !isEmpty else { return nil }
-        var n = tree.node(at: 0)
+        var found: (row: Row, index: Int)?
         var index = 0
-        while n != RowTree.none {
+        tree.walk(from: tree.cursor(at: 0)) { n in
             let row = tree.row(n)
-            if predicate(row) { return (row, index) }
-            n = tree.successor(n)
+            if predicate(row) { found = (row, index) }
             index += 1
+            return found == nil
         }
-        return nil
+        return found
     }
 }

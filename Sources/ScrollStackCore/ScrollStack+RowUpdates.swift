@@ -44,13 +44,11 @@ extension ScrollStack {
             throw .indexOutOfRange(destination, 0...(count - 1), field: "to")
         }
         let from = tree.index(of: n)
-        let length = tree[n].length
         let before = self.before
         var result = OperationResult()
         if from != destination {
-            let row = tree.remove(at: from)
-            tree.insert([(row, length)], at: destination)
-            result.events.append(.rowMoved(id: row.id, from: from, to: destination))
+            tree.move(from: from, to: destination)
+            result.events.append(.rowMoved(id: tree.id(n), from: from, to: destination))
         }
         result.changed = [tree.row(tree.node(at: destination)).id]
         finish(&result, since: before)

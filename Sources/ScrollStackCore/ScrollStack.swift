@@ -29,10 +29,10 @@ public struct ScrollStack: Sendable {
         self.measurer = measurer
         self.titleMeasurer = titleMeasurer
         try checkMenuFonts(settings.menu)
-        try Self.validateNewRows(rows, field: "rows", existing: nil)
+        let ids = try Self.validateNewRows(rows, field: "rows", existing: nil)
         try checkTitles(rows, field: { "rows[\($0)].title.width" })
         try checkMeasurable(rows, field: "rows")
-        tree.insert(rows.map { ($0, naturalLength(of: $0)) }, at: 0)
+        tree.build(rows, lengths: rows.indices.map { naturalLength(of: rows[$0]) }, ids: ids)
         visibleStates = currentVisibleStates()
     }
 
@@ -122,25 +122,35 @@ public struct ScrollStack: Sendable {
     /// stack). O(k) expected.
     /// Checks with the measurer that each row's content can be measured. O(nodes).
     func checkMeasurable(_ rows: [Row], field: String?) throws(StackError) {
-        for (i, row) in rows.enumerated() {
-            guard let description = row.contentDescription else { continue }
+        // By index: a `Row` copied per iteration cost more than the check.
+        for i in rows.indices {
+            guard let description = rows[i].contentDescription else { continue }
             try measurer.check(description, field: (field.map { "\($0)[\(i)]." } ?? "") + "content")
         }
     }
 
-    static func validateNewRows(_ rows: [Row], field: String, existing: RowTree?, replacing: String? = nil) throws(StackError) {
-        var seen: [String: Int] = [:]
-        seen.reserveCapacity(rows.count)
-        for (i, row) in rows.enumerated() {
+    ///
+    /// Returns the batch's ids indexed by position in `rows`: for a new stack, the id index
+    /// of its store (see `RowTree.build`).
+    @discardableResult
+    static func validateNewRows(_ rows: [Row], field: String, existing: RowTree?, replacing: String? = nil) throws(StackError) -> IDIndex {
+        // The batch's own ids, by position in `rows`.
+        var seen = IDIndex()
+        seen.reserve(rows.count)
+        let ids = rows.lazy.map(\.id)
+        for i in rows.indices {
             // A row's path is built only for an error: for every row it cost more than the checks.
-            do { try row.validate(prefix: "") } catch { throw error.nested(under: "\(field)[\(i)]") }
-            if let first = seen.updateValue(i, forKey: row.id) {
-                throw StackError(.duplicateID, "the id \"\(row.id)\" is used by \(field)[\(first)] too", field: "\(field)[\(i)].id")
+            do { try rows[i].validate(prefix: "") } catch { throw error.nested(under: "\(field)[\(i)]") }
+            let id = rows[i].id
+            if let first = seen.find(id, keys: ids) {
+                throw StackError(.duplicateID, "the id \"\(id)\" is used by \(field)[\(first)] too", field: "\(field)[\(i)].id")
             }
-            if let existing, existing.node(id: row.id) != nil, row.id != replacing {
-                throw StackError(.duplicateID, "a row with the id \"\(row.id)\" already exists", field: "\(field)[\(i)].id")
+            seen.insert(id, handle: Int32(i))
+            if let existing, existing.node(id: id) != nil, id != replacing {
+                throw StackError(.duplicateID, "a row with the id \"\(id)\" already exists", field: "\(field)[\(i)].id")
             }
         }
+        return seen
     }
 
     /// Resolves a batch of references against the current state; rejects empty batches and

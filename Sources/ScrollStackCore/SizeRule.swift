@@ -47,10 +47,12 @@ public struct SizeRule: Sendable, Hashable {
         case (.fixed(let a), .fixed(let b)): uniform = a == b || (a.isNaN && b.isNaN)
         default: uniform = vertical == horizontal
         }
-        for (axis, rule) in [(Axis.vertical, vertical), (.horizontal, horizontal)] {
-            if case .fixed(let length) = rule {
-                try Check.length(length, uniform ? field + ".fixed" : field + ".\(axis.rawValue).fixed")
-            }
+        // The field's path is built only for an error: for every row it cost more than the check.
+        if case .fixed(let length) = vertical, !Check.isLength(length) {
+            try Check.length(length, uniform ? field + ".fixed" : field + ".\(Axis.vertical.rawValue).fixed")
+        }
+        if case .fixed(let length) = horizontal, !Check.isLength(length) {
+            try Check.length(length, uniform ? field + ".fixed" : field + ".\(Axis.horizontal.rawValue).fixed")
         }
     }
 }

@@ -76,6 +76,9 @@ enum Check {
     /// The largest offset magnitude accepted.
     static let maxOffset = 1e15
 
+    /// Whether `value` is finite and in 0…`maxLength` (what `length` accepts).
+    static func isLength(_ value: Double) -> Bool { value.isFinite && value >= 0 && value <= maxLength }
+
     /// Throws unless `value` is finite and in 0…`maxLength`.
     static func length(_ value: Double, _ field: String) throws(StackError) {
         guard value.isFinite else { throw .invalid("must be a finite number, got \(text(value))", field: field) }

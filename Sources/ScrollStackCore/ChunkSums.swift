@@ -1,0 +1,125 @@
+/// A segment tree over the chunks of a `RowTree`, in row order: each node holds the row
+/// count, shown-row count and summed effective length of the chunks under it, always
+/// recomputed as left + right (never updated by differences, so sums do not drift).
+///
+/// Leaves are padded to a power of two. For C chunks: setting one leaf and every query is
+/// O(log C); a rebuild is O(C). The whole tree takes 48 bytes per leaf.
+struct ChunkSums: Sendable {
+    typealias Prefix = RowTree.Prefix
+
+    private(set) var leafCount = 1
+    private var nodes = [Prefix](repeating: Prefix(), count: 2)
+
+    /// All chunks' rows together.
+    var total: Prefix { nodes[1] }
+
+    subscript(position: Int) -> Prefix { nodes[leafCount + position] }
+
+    static func combine(_ a: Prefix, _ b: Prefix) -> Prefix {
+        Prefix(length: a.length + b.length, shown: a.shown + b.shown, count: a.count + b.count)
+    }
+
+    /// Rebuilds the tree from every chunk's aggregate, in order. O(C).
+    mutating func rebuild(_ leaves: [Prefix]) {
+        var size = 1
+        while size < leaves.count { size *= 2 }
+        leafCount = size
+        nodes = [Prefix](repeating: Prefix(), count: 2 * size)
+        for (position, leaf) in leaves.enumerated() { nodes[size + position] = leaf }
+        for node in stride(from: size - 1, to: 0, by: -1) {
+            nodes[node] = Self.combine(nodes[2 * node], nodes[2 * node + 1])
+        }
+    }
+
+    /// Sets one chunk's aggregate and recomputes its ancestors. O(log C).
+    mutating func set(_ position: Int, _ value: Prefix) {
+        var node = leafCount + position
+        nodes[node] = value
+        node /= 2
+        while node >= 1 {
+            nodes[node] = Self.combine(nodes[2 * node], nodes[2 * node + 1])
+            node /= 2
+        }
+    }
+
+    /// What the chunks before `position` add up to. O(log C).
+    func before(_ position: Int) -> Prefix {
+        var result = Prefix()
+        var node = 1
+        var low = 0
+        var width = leafCount
+        while node < leafCount {
+            width /= 2
+            if position >= low + width {
+                result = Self.combine(result, nodes[2 * node])
+                node = 2 * node + 1
+                low += width
+            } else {
+                node = 2 * node
+            }
+        }
+        return result
+    }
+
+    /// The chunk holding the row at `index` (0..<total.count), with what the chunks before
+    /// it add up to. O(log C).
+    func chunk(containing index: Int) -> (position: Int, before: Prefix) {
+        var result = Prefix()
+        var node = 1
+        while node < leafCount {
+            let left = nodes[2 * node]
+            if index < result.count + left.count {
+                node = 2 * node
+            } else {
+                result = Self.combine(result, left)
+                node = 2 * node + 1
+            }
+        }
+        return (node - leafCount, result)
+    }
+
+    /// The last chunk position p in 0..<chunks for which `startsBefore(p, before(p))` is
+    /// false, given that the predicate is monotone along positions (false…false true…true)
+    /// and ignoring position 0's value (0 is returned when every position holds). O(log C).
+    func lastFailing(chunks: Int, _ holds: (Int, Prefix) -> Bool) -> (position: Int, before: Prefix) {
+        var result = Prefix()
+        var node = 1
+        var low = 0
+        var width = leafCount
+        while node < leafCount {
+            width /= 2
+            let middle = low + width
+            let withLeft = Self.combine(result, nodes[2 * node])
+            if middle < chunks && !holds(middle, withLeft) {
+                result = withLeft
+                node = 2 * node + 1
+                low = middle
+            } else {
+                node = 2 * node
+            }
+        }
+        return (low, result)
+    }
+
+    /// The last chunk position with a shown row, if any. O(log C).
+    func lastWithShownRows() -> Int? {
+        guard nodes[1].shown > 0 else { return nil }
+        var node = 1
+        while node < leafCount {
+            node = nodes[2 * node + 1].shown > 0 ? 2 * node + 1 : 2 * node
+        }
+        return node - leafCount
+    }
+
+    /// Traps unless every inner node is its children combined and the leaves equal `leaves`. O(C).
+    func checkInvariants(leaves: [Prefix]) {
+        precondition(leaves.count <= leafCount, "more chunks than leaves")
+        for position in 0..<leafCount {
+            let expected = position < leaves.count ? leaves[position] : Prefix()
+            precondition(nodes[leafCount + position] == expected, "chunk \(position): stale aggregate")
+        }
+        for node in 1..<leafCount {
+            precondition(nodes[node] == Self.combine(nodes[2 * node], nodes[2 * node + 1]), "segment node \(node): stale")
+        }
+    }
+}

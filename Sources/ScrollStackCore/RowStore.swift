@@ -1,0 +1,185 @@
+/// Every row of a stack by handle, column by column: the id, the natural length, the
+/// hidden flag, the content (interned), the size rule (two doubles) and the rarely set
+/// fields (one reference, nil for most rows). Order is not kept here; `RowTree` keeps it.
+///
+/// A row with an id of at most 15 UTF-8 bytes, a shared content and no extras takes
+/// 16 + 8 + 1 + 4 + 16 + 8 + 4 bytes of columns plus its `IDIndex` slot. Handles of removed
+/// rows are reused. Every operation is O(1) expected.
+struct RowStore: Sendable {
+    typealias Handle = Int32
+
+    /// A size rule in two doubles: a fixed length as itself, `fit` as one NaN pattern (stored
+    /// rows are valid, so a fixed length is never NaN).
+    struct PackedSize: Sendable {
+        static let fitBits: UInt64 = 0x7FF8_0000_0000_F17F
+        var vertical: Double
+        var horizontal: Double
+
+        init(_ rule: SizeRule) {
+            vertical = Self.pack(rule.vertical)
+            horizontal = Self.pack(rule.horizontal)
+        }
+
+        var rule: SizeRule { SizeRule(vertical: Self.unpack(vertical), horizontal: Self.unpack(horizontal)) }
+
+        private static func pack(_ rule: LengthRule) -> Double {
+            switch rule {
+            case .fit: return Double(bitPattern: fitBits)
+            case .fixed(let length):
+                precondition(!length.isNaN, "a stored row has a valid size")
+                return length
+            }
+        }
+
+        private static func unpack(_ value: Double) -> LengthRule {
+            value.bitPattern == fitBits ? .fit : .fixed(value)
+        }
+    }
+
+    private(set) var ids: [String] = []
+    /// The row's length along the scroll axis as if it were shown.
+    private(set) var lengths: [Double] = []
+    private(set) var hidden: [Bool] = []
+    private(set) var extras: [RowExtras?] = []
+    /// The chunk (`RowTree`'s) holding each row.
+    var chunkOf: [Int32] = []
+    private var contents: [Int32] = []
+    private var sizes: [PackedSize] = []
+    private var live: [Bool] = []
+    private var freeHandles: [Handle] = []
+    private var contentTable = InternTable<RowContent>()
+    private(set) var index = IDIndex()
+
+    /// Rows stored.
+    var count: Int { index.count }
+
+    /// The handle of the row with `id`.
+    func handle(id: String) -> Handle? { index.find(id, keys: ids) }
+
+    func row(_ h: Handle) -> Row {
+        let i = Int(h)
+        var row = Row(id: ids[i], content: contentTable[contents[i]], size: sizes[i].rule, hidden: hidden[i])
+        if let extra = extras[i] {
+            row.contentDescription = extra.contentDescription
+            row.insets = extra.insets
+            row.separator = extra.separator
+            row.tappable = extra.tappable
+            row.highlightable = extra.highlightable
+            row.title = extra.title
+            row.transition = extra.transition
+        }
+        return row
+    }
+
+    /// The row's own insets, or nil when it follows the stack's.
+    func insets(_ h: Handle) -> EdgeInsets? { extras[Int(h)]?.insets }
+
+    /// The row's separator overrides.
+    func separator(_ h: Handle) -> SeparatorOverride { extras[Int(h)]?.separator ?? .none }
+
+    /// Makes room for `total` rows without regrowth.
+    mutating func reserve(_ total: Int) {
+        ids.reserveCapacity(total)
+        lengths.reserveCapacity(total)
+        hidden.reserveCapacity(total)
+        extras.reserveCapacity(total)
+        chunkOf.reserveCapacity(total)
+        contents.reserveCapacity(total)
+        sizes.reserveCapacity(total)
+        live.reserveCapacity(total)
+        index.reserve(total)
+    }
+
+    /// Stores a row whose id is not in the store yet and returns its handle; unless
+    /// `indexed`, the caller gives the id index afterwards (`adopt`).
+    mutating func add(_ row: Row, length: Double, indexed: Bool = true) -> Handle {
+        let content = contentTable.retain(row.content)
+        let h: Handle
+        if let reused = freeHandles.popLast() {
+            h = reused
+            let i = Int(h)
+            ids[i] = row.id
+            lengths[i] = length
+            hidden[i] = row.hidden
+            extras[i] = RowExtras(row)
+            contents[i] = content
+            sizes[i] = PackedSize(row.size)
+            live[i] = true
+        } else {
+            h = Handle(ids.count)
+            ids.append(row.id)
+            lengths.append(length)
+            hidden.append(row.hidden)
+            extras.append(RowExtras(row))
+            chunkOf.append(-1)
+            contents.append(content)
+            sizes.append(PackedSize(row.size))
+            live.append(true)
+        }
+        if indexed { index.insert(row.id, handle: h) }
+        return h
+    }
+
+    /// Takes `ids` as the id index: it must map every stored row's id to its handle.
+    mutating func adopt(_ ids: IDIndex) {
+        precondition(ids.count == self.ids.count && freeHandles.isEmpty)
+        index = ids
+    }
+
+    /// Replaces the row at `h`; a new id must not belong to another row.
+    mutating func set(_ h: Handle, to row: Row, length: Double) {
+        let i = Int(h)
+        if ids[i] != row.id {
+            index.remove(ids[i], keys: ids)
+            ids[i] = row.id
+            index.insert(row.id, handle: h)
+        }
+        let content = contentTable.retain(row.content)
+        contentTable.release(contents[i])
+        contents[i] = content
+        lengths[i] = length
+        hidden[i] = row.hidden
+        extras[i] = RowExtras(row)
+        sizes[i] = PackedSize(row.size)
+    }
+
+    /// Sets the natural length of the row at `h`.
+    mutating func setLength(_ length: Double, of h: Handle) { lengths[Int(h)] = length }
+
+    /// Removes the row at `h` and returns it.
+    mutating func remove(_ h: Handle) -> Row {
+        let i = Int(h)
+        let row = row(h)
+        index.remove(ids[i], keys: ids)
+        contentTable.release(contents[i])
+        ids[i] = ""
+        extras[i] = nil
+        chunkOf[i] = -1
+        live[i] = false
+        freeHandles.append(h)
+        return row
+    }
+
+    mutating func removeAll() { self = RowStore() }
+
+    /// Traps unless the id index, the interned contents and the free handles agree with
+    /// the live rows. O(n).
+    func checkInvariants() {
+        var uses: [Int] = []
+        var liveCount = 0
+        for i in ids.indices where live[i] {
+            liveCount += 1
+            let content = Int(contents[i])
+            if content >= uses.count { uses += Array(repeating: 0, count: content + 1 - uses.count) }
+            uses[content] += 1
+            precondition(handle(id: ids[i]) == Handle(i), "row \(ids[i]): the id index does not find its handle")
+        }
+        precondition(liveCount == index.count, "id index has \(index.count) entries for \(liveCount) rows")
+        precondition(liveCount + freeHandles.count == ids.count, "leaked handles")
+        for h in freeHandles { precondition(!live[Int(h)], "handle \(h) is both free and live") }
+        index.forEachEntry { tag, h in
+            precondition(live[Int(h)] && IDIndex.hash(ids[Int(h)]) == tag, "id index entry for handle \(h) is stale")
+        }
+        contentTable.checkInvariants(uses: uses)
+    }
+}

@@ -1,0 +1,167 @@
+extension RowTree {
+    /// Inserts `rows` (with their natural lengths) so that the first lands at `index`, in order; their
+    /// ids must be new. O(k + log C + B) for k rows, plus O(C) when chunks split; a whole
+    /// stack built at once is O(k).
+    mutating func insert(_ rows: [Row], lengths: [Double], at index: Int) {
+        precondition(index >= 0 && index <= count && lengths.count == rows.count)
+        guard !rows.isEmpty else { return }
+        if count == 0 { store.reserve(rows.count) }
+        var handles: [NodeID] = []
+        handles.reserveCapacity(rows.count)
+        for i in rows.indices { handles.append(store.add(rows[i], length: lengths[i])) }
+        insert(handles: handles, at: index)
+    }
+
+    /// Fills an empty tree with `rows` in order, taking `ids` (the rows' ids by position,
+    /// from validation) as the store's id index, so no id is hashed twice. O(n).
+    mutating func build(_ rows: [Row], lengths: [Double], ids: IDIndex) {
+        precondition(count == 0 && store.count == 0 && ids.count == rows.count && lengths.count == rows.count)
+        guard !rows.isEmpty else { return }
+        store.reserve(rows.count)
+        for i in rows.indices { _ = store.add(rows[i], length: lengths[i], indexed: false) }
+        store.adopt(ids)
+        replaceChunks(at: 0, removing: 0, with: Array(0..<NodeID(rows.count)))
+    }
+
+    /// Places stored rows' handles at `index`, in order.
+    private mutating func insert(handles: [NodeID], at index: Int) {
+        guard !order.isEmpty else {
+            replaceChunks(at: 0, removing: 0, with: handles)
+            return
+        }
+        let cursor = index == count
+            ? Cursor(position: order.count - 1, slot: chunks[Int(order[order.count - 1])].count)
+            : self.cursor(at: index)
+        let chunk = Int(order[cursor.position])
+        if chunks[chunk].count + handles.count <= Self.chunkCapacity {
+            chunks[chunk].insert(contentsOf: handles, at: cursor.slot)
+            for h in handles { store.chunkOf[Int(h)] = Int32(chunk) }
+            sums.set(cursor.position, aggregate(ofChunk: chunk))
+        } else {
+            var merged = chunks[chunk]
+            merged.insert(contentsOf: handles, at: cursor.slot)
+            replaceChunks(at: cursor.position, removing: 1, with: merged)
+        }
+    }
+
+    /// Removes the row at `index` and returns it. O(log C + B), plus O(C) if its chunk empties.
+    @discardableResult
+    mutating func remove(at index: Int) -> Row {
+        let h = detach(at: index)
+        return store.remove(h)
+    }
+
+    /// Moves the row at `index` so that it ends at `destination`, keeping its node.
+    /// O(log C + B), plus O(C) when a chunk empties or splits.
+    mutating func move(from index: Int, to destination: Int) {
+        let h = detach(at: index)
+        insert(handles: [h], at: destination)
+    }
+
+    /// Removes every row. O(n).
+    mutating func removeAll() { self = RowTree() }
+
+    /// Replaces the row stored in `node`, keeping its place. O(log C + B).
+    mutating func setRow(_ row: Row, length: Double, of node: NodeID) {
+        store.set(node, to: row, length: length)
+        refresh(chunk: Int(store.chunkOf[Int(node)]))
+    }
+
+    /// Sets every row's length, given in row order, and rebuilds the aggregates. O(n).
+    mutating func setLengths(_ lengths: [Double]) {
+        precondition(lengths.count == count)
+        var i = 0
+        for chunk in order {
+            for h in chunks[Int(chunk)] {
+                store.setLength(lengths[i], of: h)
+                i += 1
+            }
+        }
+        rebuildSums()
+    }
+
+    // MARK: Chunks
+
+    /// Takes the row at `index` out of its chunk, leaving it in the store.
+    private mutating func detach(at index: Int) -> NodeID {
+        let cursor = cursor(at: index)
+        let chunk = Int(order[cursor.position])
+        let h = chunks[chunk].remove(at: cursor.slot)
+        store.chunkOf[Int(h)] = -1
+        if chunks[chunk].isEmpty {
+            replaceChunks(at: cursor.position, removing: 1, with: [])
+        } else {
+            sums.set(cursor.position, aggregate(ofChunk: chunk))
+        }
+        return h
+    }
+
+    /// Recomputes one chunk's aggregate. O(B + log C).
+    private mutating func refresh(chunk: Int) {
+        sums.set(Int(positions[chunk]), aggregate(ofChunk: chunk))
+    }
+
+    /// Replaces `removing` chunks from `position` on with `handles` cut into chunks of at
+    /// most `chunkFill` rows (as even as possible), then renumbers positions and rebuilds
+    /// the sums. O(C + k) for k handles.
+    private mutating func replaceChunks(at position: Int, removing: Int, with handles: [NodeID]) {
+        var freed = Array(order[position..<(position + removing)])
+        let pieces = (handles.count + Self.chunkFill - 1) / Self.chunkFill
+        var newIDs: [Int32] = []
+        newIDs.reserveCapacity(pieces)
+        var start = 0
+        for piece in 0..<pieces {
+            let end = start + (handles.count - start) / (pieces - piece)
+            let id: Int32
+            if let reused = freed.popLast() ?? freeChunks.popLast() {
+                id = reused
+                chunks[Int(id)] = Array(handles[start..<end])
+            } else {
+                id = Int32(chunks.count)
+                chunks.append(Array(handles[start..<end]))
+                positions.append(-1)
+            }
+            for h in handles[start..<end] { store.chunkOf[Int(h)] = id }
+            newIDs.append(id)
+            start = end
+        }
+        for id in freed {
+            chunks[Int(id)] = []
+            positions[Int(id)] = -1
+            freeChunks.append(id)
+        }
+        order.replaceSubrange(position..<(position + removing), with: newIDs)
+        for p in position..<order.count { positions[Int(order[p])] = Int32(p) }
+        rebuildSums()
+    }
+
+    private mutating func rebuildSums() {
+        var leaves: [Prefix] = []
+        leaves.reserveCapacity(order.count)
+        for chunk in order { leaves.append(aggregate(ofChunk: Int(chunk))) }
+        sums.rebuild(leaves)
+    }
+
+    // MARK: Invariants
+
+    /// Checks chunks, positions, the segment tree and the store; traps on the first
+    /// violation. O(n).
+    func checkInvariants() {
+        var seen = 0
+        var leaves: [Prefix] = []
+        for (p, chunk) in order.enumerated() {
+            precondition(positions[Int(chunk)] == Int32(p), "chunk \(chunk): position \(positions[Int(chunk)]), expected \(p)")
+            precondition(!chunks[Int(chunk)].isEmpty && chunks[Int(chunk)].count <= Self.chunkCapacity, "chunk \(chunk): bad size")
+            for h in chunks[Int(chunk)] {
+                precondition(store.chunkOf[Int(h)] == chunk, "row \(store.ids[Int(h)]): chunk link")
+                seen += 1
+            }
+            leaves.append(aggregate(ofChunk: Int(chunk)))
+        }
+        precondition(order.count + freeChunks.count == chunks.count, "leaked chunks")
+        for chunk in freeChunks { precondition(positions[Int(chunk)] == -1 && chunks[Int(chunk)].isEmpty, "free chunk \(chunk) in use") }
+        precondition(seen == store.count, "\(store.count) rows stored, \(seen) in chunks")
+        sums.checkInvariants(leaves: leaves)
+        store.checkInvariants()
+    }
+}

@@ -81,7 +81,7 @@ extension StackService {
                        what: String) throws(APIError) -> (ScrollStack, [UInt8]) {
         try? store.remove(key)
         guard let state = stack.take() else { throw .journalUnreadable("\(what) has no state to replay on") }
-        try store.insert(StackEntry(id: key, stack: state, revision: revision))
+        try store.insert(StackEntry(id: key, stack: consume state, revision: revision))
         let response = handle(HTTPRequest(method: request.method, path: request.path, headers: [("content-type", "application/json")], body: request.body))
         guard response.status == 200, response.header("etag") == "\"\(revision + 1)\"", let operation = replay?.take() else {
             let answer = String(decoding: response.body.prefix(500), as: UTF8.self)

@@ -23,6 +23,11 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
 /// threads sharing the connection never interleave inside each other's transactions.
 public final class SQLiteDatabase: @unchecked Sendable {
     private var handle: OpaquePointer?
+    /// Prepared statements by SQL text, reused (reset, bindings cleared) instead of compiled
+    /// again for every call; under the connection's lock. Bounded: emptied when it reaches
+    /// `statementCacheLimit` (callers with SQL built from values would otherwise grow it).
+    private var statements: [String: OpaquePointer] = [:]
+    private let statementCacheLimit = 64
     private let lock: UnsafeMutablePointer<pthread_mutex_t> = {
         let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
@@ -52,6 +57,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
     }
 
     deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
         sqlite3_close(handle)
         pthread_mutex_destroy(lock)
         lock.deallocate()
@@ -86,12 +92,28 @@ public final class SQLiteDatabase: @unchecked Sendable {
         try locked { () throws(SQLiteError) in try queryUnlocked(sql, parameters) }
     }
 
-    private func queryUnlocked(_ sql: String, _ parameters: [Value]) throws(SQLiteError) -> [[Value]] {
+    /// The prepared statement for `sql`, from the cache or compiled now (and cached).
+    private func prepared(_ sql: String) throws(SQLiteError) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
             throw SQLiteError(code: sqlite3_errcode(handle), message: lastMessage)
         }
-        defer { sqlite3_finalize(statement) }
+        if statements.count >= statementCacheLimit {
+            for cached in statements.values { sqlite3_finalize(cached) }
+            statements.removeAll(keepingCapacity: true)
+        }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func queryUnlocked(_ sql: String, _ parameters: [Value]) throws(SQLiteError) -> [[Value]] {
+        let statement = try prepared(sql)
+        // Ready for the next call whatever happens: no row pending, no value kept bound.
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
         for (i, value) in parameters.enumerated() {
             let index = Int32(i + 1)
             let status: Int32

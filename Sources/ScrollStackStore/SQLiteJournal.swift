@@ -68,7 +68,12 @@ public final class SQLiteJournal: JournalBackend {
         }
     }
 
+    /// The revision check runs inside the group's transaction. A conflict aborts that whole
+    /// transaction (as any failed write of a batch does): this caller gets `.conflict`, the
+    /// others of its batch `.failed`. One process serializes each key's writes, so a conflict
+    /// means a bug or a second process on the file.
     public func append(key: String, record: JournalRecord, snapshot: [UInt8]?) throws(JournalError) {
+        // Set by the thread that commits the batch, read here after it has woken this one.
         var conflict: JournalError?
         do throws(SQLiteError) {
             try committer.commit { database throws(SQLiteError) in

@@ -38,53 +38,57 @@ extension StackService {
             return made
         }
         let what = "the snapshot of \(stored.key) at revision \(stored.snapshotRevision)"
-        var stack: ScrollStack
+        // Optional so that a request record can take the state over (one owner: mutated in
+        // place, where a second reference would copy every row).
+        var state: ScrollStack?
         if SnapshotFormat.isBinary(stored.snapshot) {
-            stack = try SnapshotFormat.decode(stored.snapshot, what: what, measurer: measurer, titleMeasurer: titleMeasurer)
+            state = try SnapshotFormat.decode(stored.snapshot, what: what, measurer: measurer, titleMeasurer: titleMeasurer)
         } else {
             let json: JSON
             do { json = try JSON.parse(stored.snapshot) } catch { throw .journalUnreadable("\(what) does not parse: \(error)") }
             guard let object = json.objectValue else { throw .journalUnreadable("\(what) is not an object") }
-            stack = try scratchService().decodeStack(ObjectReader(object: object, path: ""), id: stored.key)
+            state = try scratchService().decodeStack(ObjectReader(object: object, path: ""), id: stored.key)
         }
-        var replayed = Replayed(stack: stack, revision: stored.snapshotRevision)
+        var revision = stored.snapshotRevision
+        var records: [JournalRecord] = []
         for record in stored.records {
             let what = "revision \(record.revision) of \(stored.key)"
-            guard record.revision == replayed.revision + 1 else { throw .journalUnreadable("\(what) follows revision \(replayed.revision)") }
+            guard record.revision == revision + 1 else { throw .journalUnreadable("\(what) follows revision \(revision)") }
             var operation = record.operation
             if OperationRecord.kind(record.operation) == OperationRecord.requestKind {
                 let request = try OperationRecord.decodeRequest(record.operation, what: what)
-                (replayed.stack, operation) = try scratchService().replayRequest(request, on: replayed.stack, key: stored.key,
-                                                                                revision: replayed.revision, what: what)
+                let (after, made) = try scratchService().replayRequest(request, on: &state, key: stored.key, revision: revision, what: what)
+                (state, operation) = (after, made)
             } else {
                 let decoded = try OperationRecord.decodeStack(record.operation, what: what, measurer: measurer, titleMeasurer: titleMeasurer)
-                do throws(StackError) { _ = try decoded.apply(to: &replayed.stack) } catch {
+                do throws(StackError) { _ = try decoded.apply(to: &state!) } catch {
                     throw .journalUnreadable("replaying \(what) failed: \(APIError(error).message)")
                 }
             }
-            replayed.revision = record.revision
-            if convert { replayed.records.append(JournalRecord(revision: record.revision, operation: operation, events: record.events)) }
+            revision = record.revision
+            if convert { records.append(JournalRecord(revision: record.revision, operation: operation, events: record.events)) }
         }
-        return replayed
+        return Replayed(stack: state!, revision: revision, records: records)
     }
 
-    /// Replays one journaled request on a copy of `stack` at `revision` through this scratch
-    /// service's routes, as it was answered when it was made. Returns the state after it and
-    /// the operation it made, encoded.
+    /// Replays one journaled request on `stack` (taken: it moves into this scratch service's
+    /// store, so it has one owner) at `revision` through the routes, as it was answered when
+    /// it was made. Returns the state after it and the operation it made, encoded.
     ///
-    /// - Complexity: one O(rows) copy of the stack, plus the request's own work (only
-    ///   requests journaled before operations were, and only once: they are migrated).
-    func replayRequest(_ request: (method: String, path: String, body: [UInt8]), on stack: ScrollStack, key: String, revision: Int,
+    /// - Complexity: the request's own work (only requests journaled before operations were,
+    ///   and only once: they are migrated).
+    func replayRequest(_ request: (method: String, path: String, body: [UInt8]), on stack: inout ScrollStack?, key: String, revision: Int,
                        what: String) throws(APIError) -> (ScrollStack, [UInt8]) {
         try? store.remove(key)
-        try store.insert(StackEntry(id: key, stack: stack, revision: revision))
+        guard let state = stack.take() else { throw .journalUnreadable("\(what) has no state to replay on") }
+        try store.insert(StackEntry(id: key, stack: state, revision: revision))
         let response = handle(HTTPRequest(method: request.method, path: request.path, headers: [("content-type", "application/json")], body: request.body))
         guard response.status == 200, response.header("etag") == "\"\(revision + 1)\"", let operation = replay?.take() else {
             let answer = String(decoding: response.body.prefix(500), as: UTF8.self)
             throw .journalUnreadable("replaying \(what) (\(request.method) \(request.path)) answered \(response.status) \(answer)")
         }
         let after = try store.entry(key).read { stack, _ throws(APIError) in stack }
-        try? store.remove(key)
+        try store.remove(key)  // the last other reference: `after` is the only owner again
         return (after, operation)
     }
 

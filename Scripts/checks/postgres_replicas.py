@@ -174,7 +174,7 @@ def live_events(replicas):
         assert status == 200
     ids = stream.wait_for(21)
     stream.close()
-    check(ids == list(range(2, 22)), f"SSE on C saw revisions 2..21 written on A and B, in order, once each (got {ids[:5]}…{ids[-3:]})")
+    check(ids == list(range(2, 22)), f"SSE on C saw revisions 2..21 written on A and B, in order, once each (got {ids})")
     resumed = EventStream(b, "live", last_event_id=15)
     ids = resumed.wait_for(21)
     resumed.close()

@@ -218,7 +218,9 @@ extension StackService {
                 let page: [(revision: Int, events: [UInt8])]
                 do throws(JournalError) { page = try journal.events(id: entry.id, after: after, limit: 1000) } catch { throw APIError(error) }
                 guard let last = page.last else { break }
-                for (eventRevision, blob) in page {
+                // Up to the revision held here: a replica's journal may already hold later
+                // ones, which reach the stream when this replica applies them.
+                for (eventRevision, blob) in page where eventRevision <= revision {
                     stream.write(EventHub.message(revision: eventRevision, events: (try? JSON.parse(blob)) ?? .array([])))
                 }
                 after = last.revision

@@ -155,7 +155,7 @@ final class ReplicaCache: StackReplication {
             if let cached {
                 // Its streams started from a state this replica no longer trusts: they end,
                 // and clients resume from their Last-Event-ID on the fresh entry.
-                if incarnations.withLock({ $0[id] }) != stored.incarnation { cached.markDeleted() }
+                if let known = incarnations.withLock({ $0[id] }), known != stored.incarnation { cached.markDeleted() }
                 service.hub.closeAll(id)
             }
             incarnations.withLock { $0[id] = stored.incarnation }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The contract: schemathesis (PyPI, pinned in Scripts/requirements-test.txt) generates requests
 # from Docs/openapi.yaml and runs every one of its checks on the answers of a fresh scrollstackd
-# (ephemeral port, temporary data dir): the examples, the coverage phase (each schema
+# (ephemeral port, temporary data dir, --metrics so that GET /metrics is served as the spec
+# says): the examples, the coverage phase (each schema
 # constraint on both sides of its edge), random fuzzing, and stateful sequences that follow the
 # spec's links (a created stack → its rows, layout, history …). Bounded and seeded:
 #   SCHEMATHESIS_SEED      the seed (default 20261123; every run prints it)
@@ -32,7 +33,7 @@ trap cleanup EXIT
 # The server's log goes through a FIFO: read until it names its port (10 s at most), then
 # drained in the background so the server never blocks on it.
 mkfifo "$work/log.fifo"
-"$binary" --port 0 --data-dir "$work/data" --log-level notice 2>"$work/log.fifo" &
+"$binary" --port 0 --data-dir "$work/data" --metrics --log-level notice 2>"$work/log.fifo" &
 pid=$!
 exec 3<"$work/log.fifo"
 port=""

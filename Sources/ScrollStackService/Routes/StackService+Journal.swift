@@ -31,7 +31,12 @@ extension StackService {
         do throws(JournalError) {
             try journal.recordMutation(id: id, record: record, snapshot: snapshot)
         } catch {
-            logger.error("journal write failed for \(id) at revision \(revision): \(error)")
+            // Between replicas a conflict is routine (the write is retried on the new state).
+            if case .conflict = error {
+                logger.notice("journal write for \(id) at revision \(revision) lost to another writer: \(error)")
+            } else {
+                logger.error("journal write failed for \(id) at revision \(revision): \(error)")
+            }
             throw APIError(error)
         }
         if !forceSnapshot, journal.snapshotDue(id: id, revision: revision, rowCount: stack.count) {

@@ -4,8 +4,9 @@
 /// throws a ``StackError`` and changes nothing. Every successful operation returns the
 /// ordered ``StackEvent``s it caused, visibility changes included.
 ///
-/// Rows are kept in a balanced tree with summed lengths (see `RowTree`), so id ↔ index
-/// lookups, offset → row, and single-row changes cost O(log n); the visible window costs
+/// Rows are kept in chunks under a segment tree of summed lengths (see `RowTree`), so id ↔
+/// index lookups, offset → row, and single-row changes cost O(log n) plus a scan of one chunk
+/// of at most 256 rows; the visible window costs
 /// O(log n + k) for k rows in or leaving it; a full layout is O(n).
 public struct ScrollStack: Sendable {
     /// The stack-level settings.

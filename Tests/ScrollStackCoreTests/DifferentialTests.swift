@@ -2,7 +2,7 @@ import XCTest
 import ScrollStackCore
 
 /// Differential test: thousands of random operations, valid and deliberately invalid, applied
-/// both to `ScrollStack` (a treap) and to `ArrayModel` (a plain array written from
+/// both to `ScrollStack` (rows in chunks, see `RowTree`) and to `ArrayModel` (a plain array written from
 /// Docs/Semantics.md). After every step: `checkInvariants()`, the thrown error's code and
 /// field, the events, `changed`, `removed`, every row and its layout, the content size, the
 /// visible rows, the scroll range, hit tests, lookups and one-row queries.

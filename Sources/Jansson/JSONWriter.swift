@@ -26,12 +26,6 @@ public struct JSONWriter: Sendable {
         bytes.reserveCapacity(capacity)
     }
 
-    /// Empties the text, keeping the buffer's capacity for the next answer.
-    public mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
-        separate = false
-    }
-
     /// Moves the text written so far to the end of `output`, keeping the writer's place in the
     /// value (for text sent a piece at a time) and its buffer's capacity.
     public mutating func flush(into output: inout [UInt8]) {

@@ -30,14 +30,6 @@ public final class HTTPBodySource: @unchecked Sendable {
         Self.alive.subtract(1, ordering: .relaxed)
     }
 
-    /// The whole body at once (for a caller that needs it whole). O(body size).
-    public func collect() -> [UInt8] {
-        var body: [UInt8] = []
-        while produce(&body) {}
-        complete = true
-        return body
-    }
-
     /// Copies up to `capacity` bytes of the body into `buffer`, producing the next piece when
     /// the last one is sent; libmicrohttpd's end-of-stream mark when none is left.
     func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {

@@ -1,4 +1,4 @@
-import ScrollStackCore
+@testable import ScrollStackCore
 import XCTest
 
 final class StackPagingTests: XCTestCase {
@@ -8,7 +8,7 @@ final class StackPagingTests: XCTestCase {
         var generator = SystemRandomNumberGenerator()
         let seed = UInt64.random(in: 0...UInt64(UInt32.max), using: &generator)
         print("StackPagingTests seed \(seed)")
-        var random = SplitMix(seed)
+        var random = SplitMix64(seed: seed)
         var rows: [Row] = []
         for i in 0..<300 {
             rows.append(Fx.row("r\(i)", Double(random.next() % 90 + 1), hidden: random.next() % 7 == 0))
@@ -29,18 +29,5 @@ final class StackPagingTests: XCTestCase {
                 XCTAssertEqual(page.offset, full.offset)
             }
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failing run can be repeated from its seed.
-private struct SplitMix {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,5 @@
 import XCTest
-import ScrollStackCore
+@testable import ScrollStackCore
 
 /// A million rows: one insert, then ~200 random single-row operations checked against a
 /// plain mirror (an array of row numbers and the sorted positions of the hidden rows).
@@ -9,20 +9,6 @@ import ScrollStackCore
 /// This is about correctness at scale, not speed: no timing assertions, and
 /// `checkInvariants()` (O(n)) runs once at the end.
 final class StackScaleTests: XCTestCase {
-
-    /// SplitMix64: small, deterministic.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func chance() -> Bool { next() & 1 == 0 }
-    }
 
     static let length = 10.0
     static let spacing = 2.0
@@ -95,7 +81,7 @@ final class StackScaleTests: XCTestCase {
         var stack = try ScrollStack(settings: StackSettings(viewport: Self.viewport, spacing: Self.spacing))
         var mirror = Mirror(order: Array(0..<n))
         var nextNumber = n
-        var random = Random(state: 0x5EED_0001)
+        var random = SplitMix64(seed: 0x5EED_0001)
 
         // One insert of a million rows.
         let inserted = try stack.insert(mirror.order.map(Self.row), at: .bottom)
@@ -235,4 +221,9 @@ final class StackScaleTests: XCTestCase {
         XCTAssertTrue(rows.map(\.id) == mirror.order.map(Self.id), "the order differs from the mirror")
         XCTAssertEqual(rows.indices.filter { rows[$0].hidden }, mirror.hidden)
     }
+}
+
+extension SplitMix64 {
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    mutating func chance() -> Bool { next() & 1 == 0 }
 }

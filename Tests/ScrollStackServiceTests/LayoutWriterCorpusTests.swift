@@ -1,6 +1,6 @@
 import Foundation
 import Jansson
-import ScrollStackCore
+@testable import ScrollStackCore
 @testable import ScrollStackService
 import XCTest
 
@@ -8,20 +8,8 @@ import XCTest
 /// seeded random stacks and queries: the same bytes, always. (`JSONWriterCorpusTests` holds
 /// the tree's serialization to jansson's own writer.)
 final class LayoutWriterCorpusTests: XCTestCase {
-    /// SplitMix64, so a seed replays a failure.
-    struct Random: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// A length as clients write them: whole, halves, thirds, arbitrary.
-    static func length(_ r: inout Random) -> JSON {
+    static func length(_ r: inout SplitMix64) -> JSON {
         switch Int.random(in: 0..<4, using: &r) {
         case 0: return .integer(Int64.random(in: 0...400, using: &r))
         case 1: return .number(Double(Int.random(in: 0...800, using: &r)) / 2)
@@ -30,11 +18,11 @@ final class LayoutWriterCorpusTests: XCTestCase {
         }
     }
 
-    static func insets(_ r: inout Random) -> JSON {
+    static func insets(_ r: inout SplitMix64) -> JSON {
         .object(JSONObject(["top", "left", "bottom", "right"].map { ($0, .integer(Int64.random(in: 0...20, using: &r))) }))
     }
 
-    static func row(_ r: inout Random, _ i: Int) -> JSON {
+    static func row(_ r: inout SplitMix64, _ i: Int) -> JSON {
         var members: [(String, JSON)] = [("id", .string(["row-\(i)", "r\"\(i)", "ü/\(i)", "t\t\(i)"][Int.random(in: 0..<4, using: &r)])),
                                          ("view", ["type": "V"])]
         switch Int.random(in: 0..<4, using: &r) {
@@ -49,7 +37,7 @@ final class LayoutWriterCorpusTests: XCTestCase {
         return .object(JSONObject(members))
     }
 
-    static func stackBody(_ r: inout Random) -> JSONObject {
+    static func stackBody(_ r: inout SplitMix64) -> JSONObject {
         let horizontal = Int.random(in: 0..<4, using: &r) == 0
         var members: [(String, JSON)] = [
             ("axis", horizontal ? "horizontal" : "vertical"),
@@ -69,7 +57,7 @@ final class LayoutWriterCorpusTests: XCTestCase {
         var seed = UInt64(Date().timeIntervalSince1970 * 1000)
         if let text = ProcessInfo.processInfo.environment["SCROLLSTACK_LAYOUT_WRITER_SEED"], let fixed = UInt64(text) { seed = fixed }
         print("LayoutWriterCorpusTests seed \(seed) (replay with SCROLLSTACK_LAYOUT_WRITER_SEED=\(seed))")
-        var r = Random(state: seed)
+        var r = SplitMix64(seed: seed)
         let service = StackService()
         var compared = 0
         for stackNumber in 0..<300 {

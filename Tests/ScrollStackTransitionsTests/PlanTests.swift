@@ -1,5 +1,5 @@
 import XCTest
-import ScrollStackCore
+@testable import ScrollStackCore
 @testable import ScrollStackTransitions
 
 /// Plans of every stack operation: their ends equal the layouts before and after, rows that
@@ -228,7 +228,7 @@ final class PlanTests: XCTestCase {
     func testRandomOperationsDerivedEqualsSnapshot() throws {
         let seed = UInt64.random(in: 0...UInt64.max)
         print("PlanTests seed \(seed)")
-        var rng = SplitMix(seed)
+        var rng = SplitMix64(seed: seed)
         for round in 0..<300 {
             let n = Int(rng.next() % 30) + 1
             var rows: [Row] = []
@@ -241,7 +241,7 @@ final class PlanTests: XCTestCase {
             let settings = StackSettings(viewport: Size(width: 100, height: 120), offset: Point(x: 0, y: Double(rng.next() % 400)),
                                          spacing: spacing, separator: separator, autoHideLastRowSeparator: rng.next() % 2 == 0)
             var stack = try ScrollStack(settings: settings, rows: rows)
-            let pick = { (rng: inout SplitMix) in "r\(Int(rng.next() % UInt64(n)))" }
+            let pick = { (rng: inout SplitMix64) in "r\(Int(rng.next() % UInt64(n)))" }
             let a = pick(&rng), b = pick(&rng)
             let label = "seed \(seed) round \(round)"
             switch rng.next() % 7 {
@@ -265,18 +265,5 @@ final class PlanTests: XCTestCase {
             }
             if (testRun?.totalFailureCount ?? 0) > 0 { return XCTFail(label) }
         }
-    }
-}
-
-/// SplitMix64, for seeded random tests.
-struct SplitMix {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

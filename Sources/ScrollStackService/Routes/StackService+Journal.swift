@@ -103,10 +103,17 @@ extension StackService {
 
     /// The journaled state of one stack (to undo a change that could not be journaled).
     func reload(_ id: String) throws(APIError) -> (ScrollStack, Int) {
+        let stored = try storedJournal(id, notFound: .stackNotFound(id))
+        let replayed = try Self.rebuild(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
+        return (replayed.stack, replayed.revision)
+    }
+
+    /// The journal of `key` as stored (its latest snapshot and the records after it), with the
+    /// store's errors mapped to API errors. - Throws: `notFound` when there is no such journal.
+    func storedJournal(_ key: String, notFound: APIError) throws(APIError) -> StoredJournal {
         do {
-            guard let journal, let stored = try journal.load(only: id).first else { throw APIError.stackNotFound(id) }
-            let replayed = try Self.rebuild(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
-            return (replayed.stack, replayed.revision)
+            guard let journal, let stored = try journal.load(only: key).first else { throw notFound }
+            return stored
         } catch let error as APIError {
             throw error
         } catch let error as JournalError {

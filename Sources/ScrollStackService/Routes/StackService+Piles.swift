@@ -304,16 +304,8 @@ extension StackService {
     }
 
     func reloadPile(_ id: String) throws(APIError) -> (Pile, Int) {
-        do {
-            guard let journal, let stored = try journal.load(only: Self.pileJournalPrefix + id).first else { throw APIError.pileNotFound(id) }
-            let replayed = try Self.rebuildPile(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
-            return (replayed.pile, replayed.revision)
-        } catch let error as APIError {
-            throw error
-        } catch let error as JournalError {
-            throw APIError(error)
-        } catch {
-            throw .storageFailed("\(error)")
-        }
+        let stored = try storedJournal(Self.pileJournalPrefix + id, notFound: .pileNotFound(id))
+        let replayed = try Self.rebuildPile(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
+        return (replayed.pile, replayed.revision)
     }
 }

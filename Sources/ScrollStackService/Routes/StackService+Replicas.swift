@@ -138,17 +138,7 @@ final class ReplicaCache: StackReplication {
                 try catchUp(now, to: head.revision)
                 return now
             }
-            let stored: StoredJournal
-            do {
-                guard let journal = try service.journal?.load(only: id).first else { throw APIError.stackNotFound(id) }
-                stored = journal
-            } catch let error as APIError {
-                throw error
-            } catch let error as JournalError {
-                throw APIError(error)
-            } catch {
-                throw .storageFailed("\(error)")
-            }
+            let stored = try service.storedJournal(id, notFound: .stackNotFound(id))
             let replayed = try StackService.rebuild(stored, logger: service.logger, measurer: service.measurer,
                                                     titleMeasurer: service.titleMeasurer, fonts: service.fonts)
             let entry = StackEntry(id: id, stack: replayed.stack, revision: replayed.revision)

@@ -8,11 +8,14 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
 APT_PACKAGES := libmicrohttpd-dev libjansson-dev libsqlite3-dev zlib1g-dev pkg-config libharfbuzz-dev libfreetype-dev libicu-dev fonts-inter fonts-dejavu-core libpq-dev postgresql
+# What the XCTests need beyond the build: a font outside the default catalog (Liberation Sans,
+# for MissingFontRestartTests' --font-dir).
+TEST_APT_PACKAGES := fonts-liberation
 HOST ?= 127.0.0.1
 PORT ?= 8080
 ARGS ?=
 
-.PHONY: run test build release deps benchmark lint-docker fuzz clean
+.PHONY: run test build release deps test-deps benchmark lint-docker fuzz clean
 
 deps:
 	@if ! command -v pkg-config >/dev/null || ! pkg-config --exists libmicrohttpd jansson sqlite3 zlib harfbuzz freetype2 icu-uc libpq \
@@ -33,7 +36,14 @@ run: release
 build: deps
 	swift build --build-tests
 
-test: build
+test-deps:
+	@if [ ! -f /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf ]; then \
+		echo "installing $(TEST_APT_PACKAGES)"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(TEST_APT_PACKAGES); \
+	fi
+
+test: build test-deps
 	Scripts/run-tests.sh
 
 benchmark: release

@@ -15,8 +15,8 @@ final class MissingFontRestartTests: XCTestCase {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("ssfonts-\(UUID().uuidString)")
         fonts = directory.appendingPathComponent("fonts")
         try FileManager.default.createDirectory(at: fonts, withIntermediateDirectories: true)
-        // Liberation Sans is not among the default fonts (Inter, DejaVu); Debian's chromium,
-        // which `make test` installs, brings it.
+        // Liberation Sans is not among the default fonts (Inter, DejaVu); `make test` installs
+        // fonts-liberation (the Makefile's TEST_APT_PACKAGES).
         let source = URL(fileURLWithPath: "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf")
         guard FileManager.default.fileExists(atPath: source.path) else { throw XCTSkip("fonts-liberation is not installed") }
         try FileManager.default.copyItem(at: source, to: fonts.appendingPathComponent("LiberationSans-Regular.ttf"))

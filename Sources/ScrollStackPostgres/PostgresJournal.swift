@@ -30,6 +30,7 @@ public final class PostgresJournal: SharedJournalBackend {
         try run { connection throws(PostgresError) in
             try connection.transaction { () throws(PostgresError) in
                 try connection.execute("""
+                    SET LOCAL client_min_messages = warning;
                     SELECT pg_advisory_xact_lock(7301185642);
                     CREATE SEQUENCE IF NOT EXISTS journal_incarnations;
                     CREATE TABLE IF NOT EXISTS journals (

@@ -18,6 +18,9 @@ extension ScrollStackDaemon {
         if given.first == HealthCheck.configuration.commandName {
             subcommand = [given.removeFirst()]
             sources = [given, HealthCheck.serverArguments()]
+        } else if given.first == Migrate.configuration.commandName {
+            subcommand = [given.removeFirst()]
+            sources = [given]
         }
         let variables = environment().filter { $0.name.hasPrefix(EnvironmentOption.prefix) && !$0.value.isEmpty }
         let fromEnvironment: [String]

@@ -20,6 +20,7 @@ struct ScrollStackDaemon: ParsableCommand {
         usage: """
             scrollstackd [<options>]
             scrollstackd healthcheck [<options>] [--timeout <timeout>]
+            scrollstackd migrate --data-dir <data-dir> --store <store> [--replace]
             """,
         discussion: """
             Keeps scroll stacks in memory, applies row operations to them and answers with \
@@ -29,7 +30,7 @@ struct ScrollStackDaemon: ParsableCommand {
             environment as SCROLLSTACK_<OPTION> (SCROLLSTACK_PORT=9000, SCROLLSTACK_IN_MEMORY=1); \
             the command line wins.
             """,
-        subcommands: [HealthCheck.self]
+        subcommands: [HealthCheck.self, Migrate.self]
     )
 
     @Option(help: "The address to listen on (IPv4 or IPv6 literal; 0.0.0.0 for every interface). Default: 127.0.0.1 (loopback only).")

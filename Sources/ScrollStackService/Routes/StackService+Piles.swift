@@ -28,6 +28,7 @@ extension StackService {
     /// `GET /v1/piles`: `[{id, revision, viewCount, active}]`, ordered by id.
     func listPiles(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
+        try refreshReplicatedPiles()
         var items: [JSON] = []
         for entry in piles.all() {
             items.append(try entry.read { pile, revision throws(APIError) in
@@ -49,6 +50,8 @@ extension StackService {
             try journal?.recordCreation(id: Self.pileJournalPrefix + id, model: Self.pileSnapshot(id: id, revision: 1, pile))
         } catch {
             piles.remove(id)
+            // Replicas share ids: another one created this pile first.
+            if case .conflict = error { throw .duplicatePile(id) }
             throw APIError(error)
         }
         return .json(201, ModelEncoding.pile(id: id, revision: 1, pile), revision: 1, headers: [("Location", "/v1/piles/\(id)")])
@@ -170,11 +173,29 @@ extension StackService {
     /// Applies the pile operation `operation` decodes against the current state, journals it
     /// (operation, events, plan) and answers `{revision, pile, events, transition?}`;
     /// `If-Match` as for stacks. A snapshot that is due is written later, off the pile's lock.
+    ///
+    /// Replicas: as `mutate` for stacks, a write that another replica's revision beat (the
+    /// journal's 409 `revision_conflict`) is tried again on the new state, at most 32 times;
+    /// an `If-Match` naming the revision the client saw then answers 412.
     func mutatePile(_ c: RequestContext, animation: AnimationRequest,
                     _ operation: (Pile, Int) throws(APIError) -> PileOperation) throws(APIError) -> HTTPResponse {
+        var attempts = 0
+        while true {
+            do {
+                return try mutatePileOnce(c, animation: animation, operation)
+            } catch where error.code == "revision_conflict" && attempts < 32 {
+                attempts += 1
+            }
+        }
+    }
+
+    private func mutatePileOnce(_ c: RequestContext, animation: AnimationRequest,
+                                _ operation: (Pile, Int) throws(APIError) -> PileOperation) throws(APIError) -> HTTPResponse {
         let entry = try piles.entry(c.parameter("pile"))
         let key = Self.pileJournalPrefix + entry.id
+        var before = 0
         return try entry.write({ (pile: inout Pile, revision: Int) throws(APIError) -> (PileChange, PilePlan, PileOperation) in
+            before = revision
             try c.checkIfMatch(revision)
             let operation = try operation(pile, revision)
             let change: PileChange
@@ -188,7 +209,12 @@ extension StackService {
             do throws(JournalError) {
                 try journal.recordMutation(id: key, record: record, snapshot: nil)
             } catch {
-                logger.error("journal write failed for pile \(entry.id) at revision \(revision): \(error)")
+                // Between replicas a conflict is routine (the write is retried on the new state).
+                if case .conflict = error {
+                    logger.notice("journal write for pile \(entry.id) at revision \(revision) lost to another writer: \(error)")
+                } else {
+                    logger.error("journal write failed for pile \(entry.id) at revision \(revision): \(error)")
+                }
                 throw APIError(error)
             }
             if journal.snapshotDue(id: key, revision: revision, rowCount: pile.views.count) {
@@ -198,7 +224,9 @@ extension StackService {
             }
             hub.publish(EventHub.message(revision: revision, events: events), to: key)
         }, restore: { () throws(APIError) in
-            try reloadPile(entry.id)
+            // A replica goes back to the revision it started from; its next lookup applies
+            // (and publishes) the revisions others journaled since.
+            isReplicated ? (try pile(entry.id, at: before), before) : try reloadPile(entry.id)
         }, answer: { planned, pile, revision in
             var members: [(String, JSON)] = [
                 ("revision", .integer(Int64(revision))), ("pile", ModelEncoding.pile(id: entry.id, revision: revision, pile)),
@@ -236,7 +264,9 @@ extension StackService {
                     let page: [(revision: Int, events: [UInt8])]
                     do throws(JournalError) { page = try journal.events(id: key, after: after, limit: 1000) } catch { throw APIError(error) }
                     guard let last = page.last else { break }
-                    for (eventRevision, blob) in page {
+                    // Up to the revision held here, as for stacks: later ones reach the
+                    // stream when this replica applies them.
+                    for (eventRevision, blob) in page where eventRevision <= revision {
                         stream.write(EventHub.message(revision: eventRevision, events: (try? JSON.parse(blob)) ?? .array([])))
                     }
                     after = last.revision

@@ -17,6 +17,8 @@ extension StackService {
         guard let backend = journal?.backend as? any SharedJournalBackend else { return }
         let replica = ReplicaCache(service: self, backend: backend)
         store.replication.withLock { $0 = replica }
+        let pileReplica = PileReplicaCache(service: self, backend: backend)
+        piles.replication.withLock { $0 = pileReplica }
         backend.watch(changed: { [weak self] key, revision in self?.replicaChanged(key, revision: revision) },
                       resynchronize: { [weak self] in self?.replicaResynchronize() })
     }
@@ -44,7 +46,8 @@ extension StackService {
     }
 
     private func replicaChanged(_ key: String, revision: Int) {
-        guard !key.hasPrefix(Self.pileJournalPrefix), let cached = try? store.cachedEntry(key),
+        if key.hasPrefix(Self.pileJournalPrefix) { return pileReplicaChanged(String(key.dropFirst(Self.pileJournalPrefix.count)), revision: revision) }
+        guard let cached = try? store.cachedEntry(key),
               let replica = store.replication.withLock({ $0 }) else { return }
         // This replica's own writes (and revisions already applied) need nothing.
         if revision > 0, let cachedRevision = try? cached.read({ _, cachedRevision throws(APIError) in cachedRevision }),
@@ -59,6 +62,7 @@ extension StackService {
         for entry in store.all() {
             _ = try? replica.current(entry.id, cached: entry)
         }
+        pileReplicaResynchronize()
     }
 
     /// Applies journaled `records` (the revisions after `revision`, in order) to `stack`,

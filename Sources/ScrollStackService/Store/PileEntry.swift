@@ -9,6 +9,9 @@ final class PileEntry: @unchecked Sendable {
     private var pile: Pile
     private var revision: Int
     private var deleted = false
+    /// Set when a failed write could not be undone (as `StackEntry.isStale`): replicas
+    /// reload such an entry before using it.
+    private(set) var isStale = false
 
     init(id: String, pile: Pile, revision: Int = 1) {
         self.id = id
@@ -38,11 +41,30 @@ final class PileEntry: @unchecked Sendable {
             do throws(APIError) {
                 try persist(result, pile, revision)
             } catch {
-                (pile, revision) = try restore()
+                do throws(APIError) {
+                    (pile, revision) = try restore()
+                } catch {
+                    isStale = true
+                    throw error
+                }
                 throw error
             }
             return answer(result, pile, revision)
         }
+    }
+
+    /// Brings the cached pile forward under the write lock (a replica applying revisions
+    /// another one journaled), as `StackEntry.advance`.
+    func advance(_ body: (inout Pile, inout Int) throws(APIError) -> Void) throws(APIError) {
+        try lock.withWriteLock { () throws(APIError) in
+            guard !deleted else { throw .pileNotFound(id) }
+            try body(&pile, &revision)
+        }
+    }
+
+    /// Marks the entry deleted (another replica deleted the pile): holders get 404.
+    func markDeleted() {
+        lock.withWriteLock { deleted = true }
     }
 
     func delete(check: (Int) throws(APIError) -> Void, remove: () throws(APIError) -> Void) throws(APIError) {

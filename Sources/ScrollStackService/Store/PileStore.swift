@@ -3,19 +3,40 @@ import Synchronization
 /// The piles the service keeps, in memory, by id (beside the stacks, in the same journal).
 final class PileStore: Sendable {
     private let entries = Mutex<[String: PileEntry]>([:])
+    /// Set when replicas share the journal: every lookup first brings the cached pile up to
+    /// the journal's latest revision (or loads, or forgets it), as `StackStore.replication`.
+    let replication = Mutex<(any PileReplication)?>(nil)
 
     func insert(_ entry: PileEntry) throws(APIError) {
         try entries.withLock { (entries) throws(APIError) in
-            guard entries[entry.id] == nil else {
-                throw APIError(status: 409, code: "duplicate_id", message: "a pile with the id \"\(entry.id)\" already exists", field: "id")
-            }
+            guard entries[entry.id] == nil else { throw .duplicatePile(entry.id) }
             entries[entry.id] = entry
         }
     }
 
     func entry(_ id: String) throws(APIError) -> PileEntry {
+        if let replication = replication.withLock({ $0 }) {
+            return try replication.current(id, cached: entries.withLock { $0[id] })
+        }
+        return try cachedEntry(id)
+    }
+
+    /// The pile with `id` as this process holds it (no replica check). - Throws: 404.
+    func cachedEntry(_ id: String) throws(APIError) -> PileEntry {
         guard let entry = entries.withLock({ $0[id] }) else { throw .pileNotFound(id) }
         return entry
+    }
+
+    /// Puts `entry` in place of whatever is cached under its id (a replica's reload).
+    func replace(_ entry: PileEntry) {
+        entries.withLock { $0[entry.id] = entry }
+    }
+
+    /// Forgets the cached `entry` (deleted by another replica), unless it was replaced since.
+    func evict(_ entry: PileEntry) {
+        entries.withLock { entries in
+            if entries[entry.id] === entry { entries[entry.id] = nil }
+        }
     }
 
     func remove(_ id: String) { _ = entries.withLock { $0.removeValue(forKey: id) } }

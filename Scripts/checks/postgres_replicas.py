@@ -7,11 +7,20 @@
    exactly once; Last-Event-ID resumes on another replica;
 3. SIGKILL of a replica while clients write through it loses nothing acknowledged;
 4. a PostgreSQL restart: requests in between answer 503 with Retry-After, the replicas
-   reconnect by themselves, and nothing answered 503 was applied.
+   reconnect by themselves, and nothing answered 503 was applied;
+5. piles follow the same rules: a pile written on one replica is read on the others at once,
+   concurrent pushes through different replicas lose nothing and get contiguous revisions,
+   a stale If-Match answers 412 on another replica, live pile events on C carry A's and B's
+   pushes, a duplicate id or a deletion is seen across replicas;
+6. `scrollstackd migrate`: a SQLite data dir with history, copied into a fresh database, is
+   served by a replica with every answer identical byte for byte (stacks, every past revision,
+   history, transition plans, piles, the live event backlog); the format-1 fixture data dir
+   (Tests/Fixtures/journal-format-1) migrates and answers as recorded; a database already
+   holding journals is refused unless --replace, and --replace run twice gives the same.
 
 Prints a seed (SCROLLSTACK_SEED replays it) and ends with `N passed, N failed`.
 """
-import argparse, http.client, json, os, random, re, signal, socket, subprocess, sys, tempfile, threading, time
+import argparse, glob, http.client, json, os, random, re, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLUSTER = os.path.join(ROOT, "Scripts", "postgres-cluster.sh")
@@ -25,10 +34,10 @@ def check(ok, what):
 
 
 class Replica:
-    def __init__(self, binary, url, name):
+    def __init__(self, binary, url, name, storage=None):
         self.name = name
         self.log = tempfile.NamedTemporaryFile(prefix=f"replica-{name}-", suffix=".log", delete=False)
-        self.process = subprocess.Popen([binary, "--port", "0", "--store", url, "--threads", "8", "--log-level", "notice"],
+        self.process = subprocess.Popen([binary, "--port", "0", *(storage or ["--store", url]), "--threads", "8", "--log-level", "notice"],
                                         stdout=self.log, stderr=self.log)
         deadline = time.time() + 30
         self.port = None
@@ -43,6 +52,17 @@ class Replica:
                 time.sleep(0.05)  # polling a log file for a line; bounded by the deadline
         if self.port is None:
             raise RuntimeError(f"replica {name} did not start: {open(self.log.name).read()}")
+
+    def raw(self, method, path, body=None, headers=None, timeout=15):
+        """(status, ETag, body bytes) as sent."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            data = json.dumps(body).encode() if body is not None else None
+            connection.request(method, path, body=data, headers={**({"Content-Type": "application/json"} if data else {}), **(headers or {})})
+            response = connection.getresponse()
+            return response.status, response.getheader("ETag"), response.read()
+        finally:
+            connection.close()
 
     def request(self, method, path, body=None, headers=None, timeout=15):
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
@@ -127,9 +147,10 @@ def concurrent_writes(replicas, rng):
 class EventStream:
     """A Server-Sent Events stream read on a thread of its own; `ids` grows as events arrive."""
 
-    def __init__(self, replica, stack, last_event_id=None):
+    def __init__(self, replica, stack, last_event_id=None, kind="stacks"):
         self.sock = socket.create_connection(("127.0.0.1", replica.port), timeout=30)
-        head = f"GET /v1/stacks/{stack}/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
+        self.raw = b""
+        head = f"GET /v1/{kind}/{stack}/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
         if last_event_id is not None:
             head += f"Last-Event-ID: {last_event_id}\r\n"
         self.sock.sendall((head + "\r\n").encode())
@@ -144,11 +165,9 @@ class EventStream:
                 if not data:
                     return
                 buffer += data
-                for match in re.finditer(rb"\nid: (\d+)\n", buffer):
-                    pass
                 ids = [int(m) for m in re.findall(rb"(?:^|\n)id: (\d+)\n", buffer)]
                 with self.changed:
-                    self.ids = ids
+                    self.ids, self.raw = ids, buffer
                     self.changed.notify_all()
         except OSError:
             return
@@ -227,8 +246,9 @@ def postgres_restart(directory, replicas):
     assert status == 201
     subprocess.run([CLUSTER, "stop", directory], check=True, timeout=90)
     answers = [insert(r, "restart", f"down{i}") for i, r in enumerate(replicas)] + [(r.request("GET", "/v1/stacks/restart")) for r in replicas]
+    answers += [r.request("GET", "/v1/piles/nav") for r in replicas] + [a.request("POST", "/v1/piles/nav/pop"), b.request("GET", "/v1/piles")]
     check(all(status == 503 and headers.get("Retry-After") for status, headers, _ in answers),
-          f"with PostgreSQL down, writes and reads answer 503 with Retry-After ({sorted({s for s, _, _ in answers})})")
+          f"with PostgreSQL down, writes and reads of stacks and piles answer 503 with Retry-After ({sorted({s for s, _, _ in answers})})")
     subprocess.run([CLUSTER, "start", directory, "off"], check=True, timeout=90, stdout=subprocess.DEVNULL)
     deadline, statuses = time.time() + 30, []
     while time.time() < deadline:
@@ -242,8 +262,181 @@ def postgres_restart(directory, replicas):
     check(all(not any(i.startswith("down") for i in s) for s in ids) and len({frozenset(s) for s in ids}) == 1
           and len({body["revision"] for body in bodies}) == 1,
           "nothing answered 503 was applied, and the three replicas agree")
+    piles = [r.request("GET", "/v1/piles/nav")[2]["revision"] for r in replicas]
+    check(len(set(piles)) == 1 and pile_history_revisions(c, "nav") == list(range(2, piles[0] + 1)),
+          f"the pop answered 503 was not applied: the pile is at revision {piles} on A, B and C, its history contiguous")
     stream_check = history_revisions(a, "restart")
     check(stream_check == list(range(2, 2 + len(stream_check))), "the history stays contiguous across the restart")
+
+
+def pile_history_revisions(replica, pile):
+    status, _, body = replica.request("GET", f"/v1/piles/{pile}/events?after=0&limit=1000")
+    assert status == 200, body
+    return sorted({event["revision"] for event in body["events"]})
+
+
+def piles_across_replicas(replicas):
+    a, b, c = replicas
+    status, _, body = a.request("POST", "/v1/piles", {"id": "nav", "bounds": {"width": 375, "height": 667},
+                                                       "views": [{"id": "root", "view": {"type": "Root"}}]})
+    assert status == 201, body
+    status, _, body = b.request("POST", "/v1/piles/nav/push", {"id": "first", "controller": {"type": "FirstVC"}})
+    check(status == 200 and body["revision"] == 2, f"a pile created on A is pushed to through B (revision {body and body.get('revision')})")
+    seen = [r.request("GET", "/v1/piles/nav") for r in (a, c)]
+    check(all(s == 200 and p["revision"] == 2 and p["active"] == "first" and h.get("ETag") == '"2"' for s, h, p in seen),
+          "B's push is read at once on A and C (revision 2, active view, ETag)")
+    status, _, _ = a.request("POST", "/v1/piles/nav/push", {"id": "second", "view": {"type": "V"}}, {"If-Match": '"2"'})
+    stale, _, body = c.request("POST", "/v1/piles/nav/pop", None, {"If-Match": '"2"'})
+    check(status == 200 and stale == 412 and body["error"]["code"] == "precondition_failed",
+          f"If-Match across replicas: A's push on \"2\" answers {status}, then C's pop on \"2\" answers {stale}")
+
+    stream = EventStream(c, "nav", last_event_id=3, kind="piles")
+    acked, lock = {}, threading.Lock()
+
+    def client(index):
+        for n in range(10):
+            try:
+                status, _, body = replicas[(index + n) % 3].request("POST", "/v1/piles/nav/push", {"id": f"p{index}-{n}", "view": {"type": "V"}})
+            except (OSError, http.client.HTTPException):
+                continue
+            if status == 200:
+                with lock:
+                    acked[f"p{index}-{n}"] = body["revision"]
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    check(not any(thread.is_alive() for thread in threads), "6 concurrent pile clients finished within 120 s")
+    latest = 3 + len(acked)
+    check(sorted(acked.values()) == list(range(4, latest + 1)) and len(acked) == 60,
+          f"{len(acked)} of 60 concurrent pushes through A, B and C acknowledged, with the distinct contiguous revisions 4..{latest}")
+    for replica in replicas:
+        status, _, body = replica.request("GET", "/v1/piles/nav")
+        ids = {view["id"] for view in body["views"]}
+        check(status == 200 and body["revision"] == latest and ids == {"root", "first", "second"} | set(acked),
+              f"the pile on replica {replica.name}: revision {body.get('revision')}, every acknowledged view and nothing else")
+    check(pile_history_revisions(b, "nav") == list(range(2, latest + 1)), f"the pile's history has revisions 2..{latest}, each once")
+    ids = stream.wait_for(latest)
+    stream.close()
+    check(ids == list(range(4, latest + 1)), f"pile events on C: revisions 4..{latest} pushed through A, B and C, in order, once each (got {len(ids)})")
+    status, _, listed = c.request("GET", "/v1/piles")
+    check(status == 200 and {"id": "nav", "revision": latest, "viewCount": 3 + len(acked), "active": max(acked, key=acked.get)} in listed,
+          "GET /v1/piles on C lists the pile at its latest revision")
+
+    status, _, _ = a.request("POST", "/v1/piles", {"id": "dup", "bounds": {"width": 10, "height": 10}})
+    again, _, body = b.request("POST", "/v1/piles", {"id": "dup", "bounds": {"width": 10, "height": 10}})
+    check(status == 201 and again == 409 and body["error"]["code"] == "duplicate_id", f"a pile id created on A is taken on B ({status}, {again})")
+    c.request("GET", "/v1/piles/dup")  # C caches it, so the deletion must reach a cached copy
+    deleted, _, _ = b.request("DELETE", "/v1/piles/dup")
+    gone = [r.request("GET", "/v1/piles/dup")[0] for r in (a, c)]
+    check(deleted == 204 and gone == [404, 404], f"a pile deleted on B is gone on A and C ({deleted}, {gone})")
+
+
+def answers(server, targets):
+    """Every target's (status, ETag, body bytes) on `server`."""
+    return {target: server.raw("GET", target) for target in targets}
+
+
+def sse_backlog(server, kind, key, latest):
+    """The event stream's bytes (its chunked framing removed) once revision `latest` is in."""
+    stream = EventStream(server, key, last_event_id=1, kind=kind)
+    stream.wait_for(latest)
+    stream.close()
+    body, data = stream.raw.split(b"\r\n\r\n", 1)[-1], b""
+    while b"\r\n" in body:
+        size, rest = body.split(b"\r\n", 1)
+        length = int(size, 16)
+        if length == 0 or len(rest) < length + 2:
+            break
+        data, body = data + rest[:length], rest[length + 2:]
+    return data
+
+
+def migration(binary, url, directory, rng):
+    data = tempfile.mkdtemp(prefix="scrollstack-migrate-")
+    source = Replica(binary, url, "sqlite", storage=["--data-dir", data])
+    created = [source.request("POST", "/v1/stacks", {"id": sid, "viewport": {"width": 375, "height": 667},
+                                                    "rows": [row(f"{sid}-0")]})[0] for sid in ("home", "other", "gone")]
+    assert created == [201, 201, 201], created
+    source.request("DELETE", "/v1/stacks/gone")
+    for n in range(1, 40):
+        choice = rng.randrange(6)
+        if choice == 0:
+            source.request("PATCH", f"/v1/stacks/home/rows/home-0", {"hidden": n % 2 == 1})
+        elif choice == 1:
+            source.request("POST", "/v1/stacks/home/scroll", {"offset": {"x": 0, "y": rng.randrange(0, 200)}})
+        elif choice == 2 and n > 5:
+            source.request("POST", "/v1/stacks/home/revert", {"to": rng.randrange(1, 4), "animation": True})
+        else:
+            source.request("POST", "/v1/stacks/home/rows", {"at": rng.choice(["top", "bottom"]), "rows": [row(f"r{n}")], "animation": n % 3 == 0})
+        source.request("POST", "/v1/stacks/other/rows", {"rows": [row(f"o{n}")]})
+    source.request("POST", "/v1/piles", {"id": "nav", "bounds": {"width": 375, "height": 667}, "views": [{"id": "root", "view": {"type": "Root"}}]})
+    for n in range(8):
+        source.request("POST", "/v1/piles/nav/push", {"id": f"v{n}", "controller": {"type": "VC"}, "animation": True})
+    source.request("POST", "/v1/piles/nav/pop", {"animation": {"duration": 0.4}})
+    heads = {sid: source.request("GET", f"/v1/stacks/{sid}")[2]["revision"] for sid in ("home", "other")}
+    pile_head = source.request("GET", "/v1/piles/nav")[2]["revision"]
+    targets = ["/v1/stacks", "/v1/piles", "/v1/piles/nav", f"/v1/piles/nav/events?after=0&limit=1000", "/v1/stacks/gone"]
+    targets += [f"/v1/piles/nav/transitions/{k}?fps=30" for k in range(2, pile_head + 1)]
+    for sid, head in heads.items():
+        targets += [f"/v1/stacks/{sid}", f"/v1/stacks/{sid}/layout", f"/v1/stacks/{sid}/events?after=0&limit=1000"]
+        targets += [f"/v1/stacks/{sid}?revision={k}" for k in range(1, head + 1)]
+        targets += [f"/v1/stacks/{sid}/transitions/{k}" for k in range(2, head + 1)]
+    before = answers(source, targets)
+    streams = {("stacks", sid): sse_backlog(source, "stacks", sid, head) for sid, head in heads.items()}
+    streams[("piles", "nav")] = sse_backlog(source, "piles", "nav", pile_head)
+    source.stop()
+
+    psql = sorted(glob.glob("/usr/lib/postgresql/*/bin/psql")) or ["psql"]
+    subprocess.run([psql[-1], url, "-qc", "CREATE DATABASE migrated"], check=True, timeout=60)
+    target = url.rsplit("/", 1)[0] + "/migrated"
+
+    def migrate(*extra, data_dir=data):
+        done = subprocess.run([binary, "migrate", "--data-dir", data_dir, "--store", target, *extra], capture_output=True, text=True, timeout=300)
+        return done.returncode, done.stderr
+
+    code, said = migrate()
+    check(code == 0 and "copied 2 stacks and 1 piles" in said, f"migrate copies the data dir: exit {code}, {said.strip().splitlines()[-1:]}")
+    code, said = migrate()
+    check(code == 1 and "nothing was copied" in said and "--replace" in said, f"a second migrate without --replace is refused (exit {code})")
+    for attempt in range(2):
+        code, said = migrate("--replace")
+        check(code == 0, f"migrate --replace, run {attempt + 1}: exit {code}")
+    replica = Replica(binary, target, "migrated")
+    try:
+        after = answers(replica, targets)
+        differing = [t for t in targets if after[t] != before[t]]
+        check(not differing and all(before[t][0] == 200 for t in targets if "gone" not in t),
+              f"a replica on the migrated database answers all {len(targets)} reads byte for byte as the SQLite server did"
+              f" (every revision of 2 stacks, history, plans, the pile){'; differ: ' + ', '.join(differing[:5]) if differing else ''}")
+        for (kind, key), backlog in streams.items():
+            latest = heads.get(key, pile_head)
+            check(backlog and sse_backlog(replica, kind, key, latest) == backlog,
+                  f"the live event backlog of {kind[:-1]} {key} (Last-Event-ID 1, {latest - 1} revisions) is the same bytes")
+        status, etag, _ = replica.raw("POST", "/v1/stacks/home/rows", {"rows": [row("after")]})
+        check(status == 200 and etag == f'"{heads["home"] + 1}"', f"the migrated stack goes on at revision {heads['home'] + 1} ({status}, {etag})")
+    finally:
+        replica.stop()
+
+    # The format-1 fixture: upgraded, then migrated, it answers as main did (expected.json).
+    fixture = os.path.join(ROOT, "Tests", "Fixtures", "journal-format-1")
+    old = tempfile.mkdtemp(prefix="scrollstack-migrate-format1-")
+    shutil.copy(os.path.join(fixture, "scrollstack.sqlite"), old)
+    subprocess.run([psql[-1], url, "-qc", "CREATE DATABASE fixture"], check=True, timeout=60)
+    target = url.rsplit("/", 1)[0] + "/fixture"
+    code, said = migrate(data_dir=old)
+    check(code == 0 and "copied 3 stacks and 1 piles" in said, f"the format-1 fixture data dir migrates: exit {code}, {said.strip().splitlines()[-1:]}")
+    expected = json.load(open(os.path.join(fixture, "expected.json")))
+    replica = Replica(binary, target, "fixture")
+    try:
+        wrong = [t for t, body in expected.items() if replica.raw("GET", t)[2] != body.encode()]
+        check(len(expected) == 401 and not wrong, f"the fixture's 401 recorded answers, served from PostgreSQL: {len(wrong)} differ {wrong[:3]}")
+    finally:
+        replica.stop()
+    shutil.rmtree(data, ignore_errors=True)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def main():
@@ -260,7 +453,8 @@ def main():
         url = subprocess.run([CLUSTER, "start", directory, "off"], check=True, timeout=180, capture_output=True, text=True).stdout.strip()
         replicas = [Replica(args.binary, url, name) for name in "ABC"]
         for step in (lambda: concurrent_writes(replicas, rng), lambda: live_events(replicas),
-                     lambda: kill_mid_write(args.binary, url, replicas), lambda: postgres_restart(directory, replicas)):
+                     lambda: piles_across_replicas(replicas), lambda: kill_mid_write(args.binary, url, replicas),
+                     lambda: postgres_restart(directory, replicas), lambda: migration(args.binary, url, directory, rng)):
             try:
                 step()
             except Exception as error:  # a step that breaks counts as one failure; the others still run

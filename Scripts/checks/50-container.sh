@@ -9,7 +9,8 @@
 #      a dependency of one, or the base image, and every package installed is used;
 #   4. where buildah and podman can be had: the runtime stage of the real Dockerfile is built
 #      on a Debian bookworm minbase made with debootstrap from this machine's apt mirror, with
-#      the binary of step 1, then run (see the comments there).
+#      the binary of step 1, then run (see the comments there), alone and, last, in
+#      docker-compose.replicas.yml's topology (compose_replicas.py).
 # Prints "N passed, N failed" last; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -437,5 +438,19 @@ else
     fail "--user 12345:12345: /healthz $status: $(podman logs "$c5" 2>&1 | tail -2)"
 fi
 podman stop -t 10 "$c5" >/dev/null 2>>"$log"
+
+# (f) docker-compose.replicas.yml's topology, PostgreSQL, two replicas of this image and nginx,
+# run with podman from the compose file, the public postgres and nginx images replaced by
+# stand-ins built from Debian packages (compose_replicas.py; compose-standins/override.yml).
+compose_out=$(timeout 1500 python3 Scripts/checks/compose_replicas.py --podman "${podman_command[*]}" \
+    --buildah "${buildah_command[*]}" --image "$image" --base "$base_image" 2>&1)
+sed '$d' <<<"$compose_out"
+if [[ "$(tail -1 <<<"$compose_out")" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+    passed=$((passed + BASH_REMATCH[1]))
+    failed=$((failed + BASH_REMATCH[2]))
+else
+    tail -1 <<<"$compose_out"
+    fail "docker-compose.replicas.yml's topology: the check ended without its count"
+fi
 
 finish

@@ -81,11 +81,13 @@ class Topology:
     def name(self, service):
         return f"{self.project}-{service}-1"
 
-    def flags(self, service, spec):
-        flags = ["--name", self.name(service), "--network", self.network, "--network-alias", service,
-                 "--ulimit", "nofile=4096:4096", "--ulimit", "nproc=4096:4096"]
+    def flags(self, service, spec, one_off=False):
+        """The podman flags of `service`; `one_off` as `docker compose run --rm` makes them
+        (another name, no network alias, no published ports, no restarts)."""
+        flags = ["--name", self.name(service) + ("-run" if one_off else ""), "--network", self.network,
+                 *([] if one_off else ["--network-alias", service]), "--ulimit", "nofile=4096:4096", "--ulimit", "nproc=4096:4096"]
         for key, value in spec.items():
-            if key in ("image", "build", "depends_on"):
+            if key in ("image", "build", "depends_on") or (one_off and key in ("ports", "restart")):
                 continue  # the image is given below; build is the check's; order is up()'s
             elif key == "environment":
                 items = value.items() if isinstance(value, dict) else (item.split("=", 1) for item in value)
@@ -153,6 +155,14 @@ class Topology:
                 started.add(service)
                 order.append(service)
         return order
+
+    def run_once(self, service, extra, command):
+        """`docker compose run --rm -v … SERVICE COMMAND…`: exit code and output."""
+        done = self.run("run", "--rm", *self.flags(service, self.services[service], one_off=True), *extra,
+                        self.services[service]["image"], *command, check=False, timeout=300)
+        # podman's own complaints (no systemd for health check timers here) left out
+        said = [line for line in (done.stdout + done.stderr).splitlines() if not line.startswith(("time=", "failed to connect to syslog"))]
+        return done.returncode, "\n".join(said)
 
     def ip(self, service):
         return self.run("inspect", "-f", "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}", self.name(service)).stdout.strip()
@@ -282,6 +292,27 @@ def main():
                 print(f"--- {service}\n{topology.logs(service)[-1500:]}")
             return
         check(all(topology.healthy(service, 30) for service in replicas), "both replicas' image HEALTHCHECK reports healthy")
+
+        # README's migration in the compose setup, into the fresh database: a SQLite data dir (made
+        # by the same image on a volume) copied with `run --rm -v …:/old replica-a migrate --data-dir /old`.
+        old_volume = f"{topology.project}_old-data"
+        topology.volumes.add(old_volume)
+        topology.run("run", "-d", "--name", f"{topology.project}-sqlite", "--network", topology.network, "--ulimit", "nofile=4096:4096",
+                     "--ulimit", "nproc=4096:4096", "-v", f"{old_volume}:/data", args.image)
+        topology.containers.append(f"{topology.project}-sqlite")
+        sqlite_ip = topology.run("inspect", "-f", "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}", f"{topology.project}-sqlite").stdout.strip()
+        made = wait_http(sqlite_ip, 8080, "/healthz", 30) and http_request(sqlite_ip, 8080, "POST", "/v1/stacks", {"id": "legacy", "rows": []})[0] == 201
+        for n in range(3):
+            made = made and http_request(sqlite_ip, 8080, "POST", "/v1/stacks/legacy/rows", {"rows": [{"id": f"l{n}", "view": {"type": "V"}, "size": {"fixed": 10}}], "animation": True})[0] == 200
+        before = [http_request(sqlite_ip, 8080, "GET", path) for path in ("/v1/stacks/legacy", "/v1/stacks/legacy/events", "/v1/stacks/legacy/transitions/3")]
+        topology.run("stop", "-t", "10", f"{topology.project}-sqlite")
+        code, said = topology.run_once("replica-a", ["-v", f"{old_volume}:/old"], ["migrate", "--data-dir", "/old"])
+        after = [http_request("127.0.0.1", port, "GET", path) for path in ("/v1/stacks/legacy", "/v1/stacks/legacy/events", "/v1/stacks/legacy/transitions/3")]
+        differing = [path for path, b, a in zip(("stack", "history", "plan"), before, after) if b != a]
+        check(made and code == 0 and not differing and before[0][0] == 200,
+              f"migrate in a replica's container (run --rm -v …:/old replica-a migrate --data-dir /old): exit {code}; the stack, its history"
+              f" and a plan read through the balancer as from the SQLite server{'' if made else ' (making the data dir failed)'}"
+              f"{'; differing: ' + ', '.join(differing) + ' ' + str(after)[:300] if differing else ''}{'' if code == 0 else ': ' + said.strip()[-1200:]}")
 
         # Writes through the balancer: spread over both replicas, all on both.
         status, _ = http_request("127.0.0.1", port, "POST", "/v1/stacks", {"id": "compose", "rows": []})

@@ -173,7 +173,7 @@ class Topology:
 
     def down(self):
         for container in reversed(self.containers):
-            self.run("rm", "-f", "-t", "5", container, check=False)
+            self.run("rm", "-f", "-v", "-t", "5", container, check=False)
         for volume in self.volumes:
             self.run("volume", "rm", "-f", volume, check=False)
         self.run("network", "rm", "-f", self.network, check=False)

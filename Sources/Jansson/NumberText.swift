@@ -17,12 +17,6 @@ enum NumberText {
     /// Powers of ten exactly representable as doubles.
     private static let powers: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { partial, _ in partial * 10 } }
 
-    /// `value` in decimal.
-    static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendDigits(of: value.magnitude, to: &bytes)
-    }
-
     /// The digits of `magnitude`, most significant first. O(digits).
     private static func appendDigits(of magnitude: UInt64, to bytes: inout [UInt8]) {
         var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes: room for 20 digits

@@ -4,7 +4,7 @@ the whole model of an N-row stack (1,000,000 by default), and what is left once 
 deleted. The model's own share is the RSS after building the stack minus the RSS before.
 
 Prints: RSS at start, with the model, the peak while a client reads the full layout (and, in
-a second pass, the stack), and after DELETE; the peak's excess over the model against the
+further passes, the stack and the rows list), and after DELETE; the peak's excess over the model against the
 target (64 MiB), and the time to the last byte of each answer."""
 import argparse, json, os, shutil, signal, socket, subprocess, sys, tempfile, threading, time, urllib.request
 
@@ -81,6 +81,7 @@ def main():
         model = rss_kib(server.pid)
         layout_peak, layout_bytes, layout_s = read_peak(port, "/v1/stacks/big/layout", server.pid)
         stack_peak, stack_bytes, stack_s = read_peak(port, "/v1/stacks/big", server.pid)
+        rows_peak, rows_bytes, rows_s = read_peak(port, "/v1/stacks/big/rows", server.pid)
         request(port, "DELETE", "/v1/stacks/big")
         after = rss_kib(server.pid)
         mib = lambda kib: kib / 1024
@@ -91,6 +92,8 @@ def main():
               f"{layout_bytes / 1e6:.1f} MB in {layout_s:.2f} s")
         print(f"  peak serving the stack           {mib(stack_peak):8.1f}   model + {mib(stack_peak - model):.1f} MiB, "
               f"{stack_bytes / 1e6:.1f} MB in {stack_s:.2f} s")
+        print(f"  peak serving the rows list       {mib(rows_peak):8.1f}   model + {mib(rows_peak - model):.1f} MiB, "
+              f"{rows_bytes / 1e6:.1f} MB in {rows_s:.2f} s")
         print(f"  after DELETE                     {mib(after):8.1f}   start + {mib(after - start):.1f} MiB")
     finally:
         server.send_signal(signal.SIGTERM)

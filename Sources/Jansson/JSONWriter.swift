@@ -9,35 +9,46 @@
 /// \n \r \t` by name, other control characters as `\u00XX` (upper-case hex), everything else
 /// (`/`, non-ASCII) as it is.
 ///
+/// The text goes into a buffer that is allocated ahead (`room`) and written through a pointer:
+/// each token costs one capacity check and one copy, not one per byte.
+///
 /// - Complexity: every call is O(length of what it writes), amortized.
 public struct JSONWriter: Sendable {
-    /// The text written so far.
-    public private(set) var bytes: [UInt8]
+    /// The buffer: its first `length` bytes are the text written so far, the rest room
+    /// allocated ahead.
+    private var buffer: [UInt8]
+    private var length = 0
     /// Significant digits of reals, 1 to 31 (0 in `init` means 17).
     public let realPrecision: Int
     /// Whether the next value or key follows a sibling and needs a comma first.
     private var separate = false
 
-    /// An empty writer; `capacity` bytes are reserved up front.
+    /// An empty writer; `capacity` bytes are allocated up front.
     public init(realPrecision: Int = 15, capacity: Int = 0) {
         let precision = min(max(realPrecision, 0), 31)
         self.realPrecision = precision == 0 ? 17 : precision
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        buffer = [UInt8](repeating: 0, count: capacity)
     }
 
+    /// The text written so far (a copy).
+    public var bytes: [UInt8] { Array(buffer[..<length]) }
+
     /// Moves the text written so far to the end of `output`, keeping the writer's place in the
-    /// value (for text sent a piece at a time) and its buffer's capacity.
+    /// value (for text sent a piece at a time) and its buffer.
     public mutating func flush(into output: inout [UInt8]) {
-        output.append(contentsOf: bytes)
-        bytes.removeAll(keepingCapacity: true)
+        let count = length
+        buffer.withUnsafeBufferPointer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
+        length = 0
     }
 
     /// Hands the text over and leaves the writer empty.
     public mutating func take() -> [UInt8] {
         separate = false
-        defer { bytes = [] }
-        return bytes
+        var text: [UInt8] = []
+        swap(&text, &buffer)
+        text.removeLast(text.count - length)
+        length = 0
+        return text
     }
 
     // MARK: Structure
@@ -45,26 +56,26 @@ public struct JSONWriter: Sendable {
     /// `{`.
     public mutating func beginObject() {
         comma()
-        bytes.append(UInt8(ascii: "{"))
+        byte(UInt8(ascii: "{"))
         separate = false
     }
 
     /// `}`.
     public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        byte(UInt8(ascii: "}"))
         separate = true
     }
 
     /// `[`.
     public mutating func beginArray() {
         comma()
-        bytes.append(UInt8(ascii: "["))
+        byte(UInt8(ascii: "["))
         separate = false
     }
 
     /// `]`.
     public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+        byte(UInt8(ascii: "]"))
         separate = true
     }
 
@@ -72,17 +83,39 @@ public struct JSONWriter: Sendable {
     public mutating func key(_ key: String) {
         comma()
         quoted(key)
-        bytes.append(UInt8(ascii: ":"))
+        byte(UInt8(ascii: ":"))
         separate = false
     }
 
     /// A member's key given as ASCII bytes that need no escape (a literal such as `"frame"`).
     public mutating func key(ascii key: StaticString) {
-        comma()
-        bytes.append(UInt8(ascii: "\""))
-        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        let comma = separate
+        key.withUTF8Buffer { text in
+            let count = text.count
+            room(count + 4)
+            let at = length
+            buffer.withUnsafeMutableBufferPointer { b in
+                var p = b.baseAddress! + at
+                if comma {
+                    p.pointee = UInt8(ascii: ",")
+                    p += 1
+                }
+                p.pointee = UInt8(ascii: "\"")
+                (p + 1).update(from: text.baseAddress!, count: count)
+                (p + 1 + count).pointee = UInt8(ascii: "\"")
+                (p + 2 + count).pointee = UInt8(ascii: ":")
+            }
+            length += count + (comma ? 4 : 3)
+        }
+        separate = false
+    }
+
+    /// JSON text written as it is: a fixed run of punctuation and keys, such as
+    /// `},"contentFrame":{"x":`, in one copy instead of a call per token. The caller writes
+    /// its commas and keeps the text well formed; `text` must end where a value begins (after
+    /// a colon, `{` or `[`), so no comma is due after it.
+    public mutating func fragment(_ text: StaticString) {
+        append(text)
         separate = false
     }
 
@@ -104,8 +137,24 @@ public struct JSONWriter: Sendable {
 
     /// An integer in decimal.
     public mutating func integer(_ value: Int64) {
-        comma()
-        NumberText.appendInteger(value, to: &bytes)
+        room(21)
+        let negative = value < 0
+        let digits = NumberText.digitCount(value.magnitude)
+        let comma = separate
+        let at = length
+        buffer.withUnsafeMutableBufferPointer { b in
+            var p = b.baseAddress! + at
+            if comma {
+                p.pointee = UInt8(ascii: ",")
+                p += 1
+            }
+            if negative {
+                p.pointee = UInt8(ascii: "-")
+                p += 1
+            }
+            NumberText.writeDigits(of: value.magnitude, count: digits, to: p)
+        }
+        length += (comma ? 1 : 0) + (negative ? 1 : 0) + digits
         separate = true
     }
 
@@ -114,7 +163,10 @@ public struct JSONWriter: Sendable {
     public mutating func real(_ value: Double) {
         comma()
         if value.isFinite {
-            NumberText.appendReal(value, precision: realPrecision, to: &bytes)
+            var text: [UInt8] = []
+            text.reserveCapacity(40)
+            NumberText.appendReal(value, precision: realPrecision, to: &text)
+            text.withUnsafeBufferPointer { append($0) }
         } else {
             append("null")
         }
@@ -189,42 +241,75 @@ public struct JSONWriter: Sendable {
 
     // MARK: Bytes
 
+    /// Makes room for `count` more bytes after the text.
+    @inline(__always)
+    private mutating func room(_ count: Int) {
+        if length + count > buffer.count { grow(count) }
+    }
+
+    /// At least doubles the buffer (amortized O(1) per byte).
+    @inline(never)
+    private mutating func grow(_ count: Int) {
+        let target = max(buffer.count * 2, length + count, 256)
+        buffer.append(contentsOf: repeatElement(0, count: target - buffer.count))
+    }
+
+    private mutating func byte(_ value: UInt8) {
+        room(1)
+        buffer[length] = value
+        length += 1
+    }
+
+    private mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
+        let count = text.count
+        guard count > 0 else { return }
+        room(count)
+        let at = length
+        buffer.withUnsafeMutableBufferPointer { b in (b.baseAddress! + at).update(from: text.baseAddress!, count: count) }
+        length += count
+    }
+
     private mutating func comma() {
-        if separate { bytes.append(UInt8(ascii: ",")) }
+        if separate { byte(UInt8(ascii: ",")) }
     }
 
     private mutating func append(_ literal: StaticString) {
-        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        literal.withUTF8Buffer { append($0) }
     }
 
     /// `text` in quotes, escaped; runs without escapes are copied whole.
     private mutating func quoted(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
+            room(utf8.count + 2)
+            byte(UInt8(ascii: "\""))
             var start = 0
-            for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                if start < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<i])) }
+            for i in 0..<utf8.count {
+                let byte = utf8[i]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                if start < i { append(UnsafeBufferPointer(rebasing: utf8[start..<i])) }
                 escape(byte)
                 start = i + 1
             }
-            if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
+            if start < utf8.count { append(UnsafeBufferPointer(rebasing: utf8[start...])) }
+            self.byte(UInt8(ascii: "\""))
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     private mutating func escape(_ byte: UInt8) {
-        bytes.append(UInt8(ascii: "\\"))
+        self.byte(UInt8(ascii: "\\"))
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): self.byte(byte)
+        case 0x08: self.byte(UInt8(ascii: "b"))
+        case 0x0C: self.byte(UInt8(ascii: "f"))
+        case 0x0A: self.byte(UInt8(ascii: "n"))
+        case 0x0D: self.byte(UInt8(ascii: "r"))
+        case 0x09: self.byte(UInt8(ascii: "t"))
         default:
-            let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
-            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            let hex: StaticString = "0123456789ABCDEF"
+            hex.withUTF8Buffer { digits in
+                for b in [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), digits[Int(byte >> 4)], digits[Int(byte & 0xF)]] { self.byte(b) }
+            }
         }
     }
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CJansson
 
 /// Numbers as jansson writes them, mostly without `vfprintf`.
 ///
@@ -18,12 +16,6 @@ import Glibc
 enum NumberText {
     /// Powers of ten exactly representable as doubles.
     private static let powers: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { partial, _ in partial * 10 } }
-
-    /// `value` in decimal.
-    static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendDigits(of: value.magnitude, to: &bytes)
-    }
 
     /// The digits of `magnitude`, most significant first. O(digits).
     private static func appendDigits(of magnitude: UInt64, to bytes: inout [UInt8]) {
@@ -69,7 +61,19 @@ enum NumberText {
         return nil
     }
 
-    private static func digitCount(_ value: UInt64) -> Int {
+    /// Writes the `count` (`digitCount(magnitude)`) digits of `magnitude` at `start`. O(digits).
+    static func writeDigits(of magnitude: UInt64, count: Int, to start: UnsafeMutablePointer<UInt8>) {
+        var rest = magnitude
+        var at = count
+        repeat {
+            at -= 1
+            start[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        } while at > 0
+    }
+
+    /// How many decimal digits `value` has (1 for 0).
+    static func digitCount(_ value: UInt64) -> Int {
         var count = 1
         var rest = value
         while rest >= 10 {
@@ -114,7 +118,7 @@ enum NumberText {
     /// exponent, then the exponent without `+` and leading zeros.
     static func appendPrinted(_ value: Double, precision: Int, to bytes: inout [UInt8]) {
         var buffer = [CChar](repeating: 0, count: 64)
-        let length = Int(withVaList([Int32(precision), value]) { vsnprintf(&buffer, buffer.count, "%.*g", $0) })
+        let length = Int(cjansson_format_real(&buffer, buffer.count, Int32(precision), value))
         var text = buffer[..<length].map { UInt8(bitPattern: $0) }
         if !text.contains(UInt8(ascii: ".")) && !text.contains(UInt8(ascii: "e")) {
             text += [UInt8(ascii: "."), UInt8(ascii: "0")]

@@ -12,6 +12,9 @@ public struct HTTPResponse: Sendable {
     /// When set (and `stream` is not), the body is produced by this source as it is sent,
     /// chunked: a big answer without the whole of it in memory.
     public var source: HTTPBodySource?
+    /// `body` gzip-compressed, when already made (an answer kept for repeated reads): a layer
+    /// that compresses sends it rather than compressing again. The server never reads it.
+    public var gzipBody: [UInt8]?
 
     /// A response; `headers` are (name, value) pairs.
     public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], stream: HTTPStream? = nil,
@@ -23,9 +26,15 @@ public struct HTTPResponse: Sendable {
         self.source = source
     }
 
-    /// The first header field named `name` (case-insensitive).
+    /// The first header field named `name` (case-insensitive: field names are ASCII tokens,
+    /// compared byte by byte with ASCII letters folded, no `String` made).
     public func header(_ name: String) -> String? {
-        let lower = name.lowercased()
-        return headers.first { $0.name.lowercased() == lower }?.value
+        headers.first { Self.sameFieldName($0.name, name) }?.value
+    }
+
+    private static func sameFieldName(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) { x, y in
+            x == y || (x ^ y == 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
+        }
     }
 }

@@ -4,6 +4,7 @@ import MicroHTTP
 import ScrollStackCore
 @testable import ScrollStackService
 import XCTest
+import Zlib
 
 /// The answer cache's rules, unit by unit, and over HTTP: a repeated read is served the same
 /// bytes, and every change, deletion and re-creation is seen at once.
@@ -62,5 +63,27 @@ final class AnswerCacheTests: XCTestCase {
         XCTAssertEqual(try server.request("POST", "/v1/stacks", json: create).status, 201)
         XCTAssertEqual(try server.request("GET", "/v1/stacks/c/layout?window=visible").body, first.body, "the re-created stack, revision 1 again")
         XCTAssertEqual(try server.request("GET", "/v1/stacks/c").status, 200)
+    }
+
+    func testAKeptAnswerKeepsItsGzipEncoding() throws {
+        let server = try ServerHarness()
+        defer { server.stop() }
+        let rows = (0..<60).map { #"{"id": "r\#($0)", "view": {"type": "V"}, "size": {"fixed": 10}}"# }.joined(separator: ",")
+        let create = try JSON.parse(Array(#"{"id": "g", "viewport": {"width": 375, "height": 667}, "rows": [\#(rows)]}"#.utf8))
+        XCTAssertEqual(try server.request("POST", "/v1/stacks", json: create).status, 201)
+        let path = "/v1/stacks/g/layout?window=visible"
+        let plain = try server.request("GET", path)
+        let keptPlain = server.service.answers.bytesKept
+        XCTAssertGreaterThan(plain.body.count, ServiceEdge.compressionThreshold)
+        let gzipped = try server.request("GET", path, headers: [("Accept-Encoding", "gzip")])
+        XCTAssertEqual(gzipped.header("content-encoding"), "gzip")
+        XCTAssertEqual(try Gzip.decompress(gzipped.body), plain.body)
+        let keptBoth = server.service.answers.bytesKept
+        XCTAssertEqual(keptBoth, keptPlain + gzipped.body.count, "the gzip bytes are kept beside the answer")
+        let again = try server.request("GET", path, headers: [("Accept-Encoding", "gzip")])
+        XCTAssertEqual(again.body, gzipped.body)
+        XCTAssertEqual(server.service.answers.bytesKept, keptBoth, "served from the kept encoding, nothing added")
+        XCTAssertEqual(try server.request("GET", path).body, plain.body, "a client without gzip still gets the text")
+        XCTAssertEqual(try server.request("GET", path, headers: [("Accept-Encoding", "gzip"), ("If-None-Match", "\"1\"")]).status, 304)
     }
 }

@@ -11,12 +11,16 @@ extension ServiceEdge {
     static let compressionLevel: Int32 = 1
 
     /// The media types compressed: JSON, SVG, HTML and plain text (`/metrics`).
-    static let compressibleTypes = ["application/json", "image/svg+xml", "text/html", "text/plain"]
+    static let compressibleTypes: [StaticString] = ["application/json", "image/svg+xml", "text/html", "text/plain"]
 
     /// Whether an `Accept-Encoding` value accepts gzip: `gzip` (or `x-gzip`, or `*`) with a
     /// q-value above 0. A `gzip;q=0` refuses it even when `*` is accepted.
     static func acceptsGzip(_ header: String?) -> Bool {
         guard let header else { return false }
+        if !header.utf8.contains(UInt8(ascii: ",")) && !header.utf8.contains(UInt8(ascii: ";")) {
+            // One coding without parameters (`identity`, `gzip`): no list to parse.
+            return ASCIIText.token(of: header, isOneOf: ["gzip", "x-gzip", "*"])
+        }
         var wildcard = false
         for item in header.lowercased().split(separator: ",") {
             let parts = item.split(separator: ";")
@@ -32,7 +36,24 @@ extension ServiceEdge {
         return wildcard
     }
 
-    /// `response` gzip-compressed when the request accepts it and the body is a compressible
+    /// Whether `response` is a whole body of a compressible type, not yet encoded.
+    static func hasCompressibleType(_ response: HTTPResponse) -> Bool {
+        guard response.stream == nil, response.source == nil, response.header("content-encoding") == nil,
+              let type = response.header("content-type") else { return false }
+        return ASCIIText.token(of: type, isOneOf: compressibleTypes, upToParameters: true)
+    }
+
+    /// Whether `compressed(_:for:)` sends `response` gzip-compressed to `request`.
+    static func gzips(_ response: HTTPResponse, for request: HTTPRequest) -> Bool {
+        acceptsGzip(request.header("accept-encoding")) && response.body.count >= compressionThreshold && hasCompressibleType(response)
+    }
+
+    /// `body` at `compressionLevel`; nil if zlib fails.
+    static func gzip(_ body: [UInt8]) -> [UInt8]? {
+        try? Gzip.compress(body, level: compressionLevel)
+    }
+
+    /// `response` gzip-compressed (its `gzipBody` when it has one) when the request accepts it and the body is a compressible
     /// type of at least `compressionThreshold` bytes. Every compressible answer gets
     /// `Vary: Accept-Encoding`, since its encoding depends on that header. Streams are never
     /// compressed (each event must reach the client as it is written), nor are streamed
@@ -40,13 +61,10 @@ extension ServiceEdge {
     ///
     /// - Complexity: O(body size).
     func compressed(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
-        guard response.stream == nil, response.source == nil, response.header("content-encoding") == nil,
-              let type = response.header("content-type")?.split(separator: ";").first?.trimmingSpaces.lowercased(),
-              Self.compressibleTypes.contains(String(type)) else { return response }
+        guard Self.hasCompressibleType(response) else { return response }
         var response = response
         response.headers.append((name: "Vary", value: "Accept-Encoding"))
-        guard response.body.count >= Self.compressionThreshold, Self.acceptsGzip(request.header("accept-encoding")),
-              let body = try? Gzip.compress(response.body, level: Self.compressionLevel) else { return response }
+        guard Self.gzips(response, for: request), let body = response.gzipBody ?? Self.gzip(response.body) else { return response }
         response.body = body
         response.headers.append((name: "Content-Encoding", value: "gzip"))
         return response

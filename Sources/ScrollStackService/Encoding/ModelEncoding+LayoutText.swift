@@ -71,14 +71,27 @@ extension ModelEncoding {
         w.beginArray()
     }
 
-    /// One element of `rows`.
+    /// One element of `rows`. Its fixed runs of keys are written as fragments (one copy each).
     static func writeLayoutRow(_ w: inout JSONWriter, _ row: RowLayout, of stack: ScrollStack, contentFrames: Bool) {
         w.beginObject()
         w.key(ascii: "id")
         w.string(row.id)
-        w.key(ascii: "index")
+        w.fragment(#","index":"#)
         w.integer(Int64(row.index))
-        writeRowLayout(&w, row)
+        w.fragment(#","frame":"#)
+        writeRectMembers(&w, row.frame, opening: #"{"x":"#)
+        writeRectMembers(&w, row.contentFrame, opening: #"},"contentFrame":{"x":"#)
+        if let separator = row.separatorFrame {
+            writeRectMembers(&w, separator, opening: #"},"separatorFrame":{"x":"#)
+            w.fragment(#"},"visibility":"#)
+        } else {
+            w.fragment(#"},"separatorFrame":null,"visibility":"#)
+        }
+        var fraction = (row.visibility.fraction * 1_000_000).rounded() / 1_000_000
+        if case .partial = row.visibility { fraction = min(max(fraction, 0.000001), 0.999999) }
+        w.string(row.visibility.name)
+        w.fragment(#","visibleFraction":"#)
+        w.number(fraction)
         if contentFrames, let frames = stack.contentFrames(of: row) {
             w.key(ascii: "content")
             w.value(contentFrame(frames))
@@ -104,40 +117,23 @@ extension ModelEncoding {
         }
     }
 
-    /// `frame`, `contentFrame`, `separatorFrame`, `visibility` and `visibleFraction`, as
-    /// `rowLayout(_:)` gives them.
-    static func writeRowLayout(_ w: inout JSONWriter, _ l: RowLayout) {
-        w.key(ascii: "frame")
-        writeRect(&w, l.frame)
-        w.key(ascii: "contentFrame")
-        writeRect(&w, l.contentFrame)
-        w.key(ascii: "separatorFrame")
-        if let separator = l.separatorFrame { writeRect(&w, separator) } else { w.null() }
-        var fraction = (l.visibility.fraction * 1_000_000).rounded() / 1_000_000
-        if case .partial = l.visibility { fraction = min(max(fraction, 0.000001), 0.999999) }
-        w.key(ascii: "visibility")
-        w.string(l.visibility.name)
-        w.key(ascii: "visibleFraction")
-        w.number(fraction)
-    }
-
     /// `computed(_:)`'s number: rounded to 10⁻⁶ when finite and below 10¹².
     static func computedValue(_ value: Double) -> Double {
         guard value.isFinite, abs(value) < 1e12 else { return value }
         return (value * 1_000_000).rounded() / 1_000_000
     }
 
-    static func writeRect(_ w: inout JSONWriter, _ r: Rect) {
-        w.beginObject()
-        w.key(ascii: "x")
+    /// `opening` (which ends with `"x":`), then the rest of `rect(_:)`'s members (`x`, `y`,
+    /// `width`, `height` as `computedValue`s), without the closing brace.
+    private static func writeRectMembers(_ w: inout JSONWriter, _ r: Rect, opening: StaticString) {
+        w.fragment(opening)
         w.number(computedValue(r.minX))
-        w.key(ascii: "y")
+        w.fragment(#","y":"#)
         w.number(computedValue(r.minY))
-        w.key(ascii: "width")
+        w.fragment(#","width":"#)
         w.number(computedValue(r.size.width))
-        w.key(ascii: "height")
+        w.fragment(#","height":"#)
         w.number(computedValue(r.size.height))
-        w.endObject()
     }
 
     private static func writeSize(_ w: inout JSONWriter, _ s: Size, rounded: Bool) {

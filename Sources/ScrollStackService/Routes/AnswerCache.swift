@@ -13,6 +13,8 @@ import Synchronization
 ///   what a change leaves behind costs no memory.
 /// - The request is keyed by its method, its raw target (path and query as sent) and its
 ///   `Accept` field: everything a cached route's answer depends on besides the stack.
+/// - An answer keeps its gzip encoding once one is made (`HTTPResponse.gzipBody`), counted
+///   with its body.
 /// - At most `capacity` bytes of bodies are kept; beyond, the stacks least recently read lose
 ///   all their answers. An answer larger than `largestAnswer` is never kept.
 ///
@@ -64,7 +66,7 @@ final class AnswerCache: Sendable {
     /// Keeps `response` for `key` on `entry` at `revision` (replacing the answers of any other
     /// revision), unless it is too large.
     func keep(_ response: HTTPResponse, for entry: StackEntry, revision: Int, key: String) {
-        let size = response.body.count + key.utf8.count
+        let size = Self.size(of: response, key: key)
         guard size <= largestAnswer else { return }
         state.withLock { state in
             let id = ObjectIdentifier(entry)
@@ -76,7 +78,7 @@ final class AnswerCache: Sendable {
             if state.stacks[id] == nil { state.stacks[id] = StackAnswers(entry: entry, revision: revision, lastUse: state.clock) }
             // Changed in place (`[id]!`), so the stack's table of answers is never copied.
             var added = size
-            if let old = state.stacks[id]!.responses.updateValue(response, forKey: key) { added -= old.body.count + key.utf8.count }
+            if let old = state.stacks[id]!.responses.updateValue(response, forKey: key) { added -= Self.size(of: old, key: key) }
             state.stacks[id]!.bytes += added
             state.stacks[id]!.lastUse = state.clock
             state.bytes += added
@@ -85,6 +87,11 @@ final class AnswerCache: Sendable {
                 state.stacks[oldest.key] = nil
             }
         }
+    }
+
+    /// What an answer kept under `key` counts: its body, its gzip encoding, and the key.
+    private static func size(of response: HTTPResponse, key: String) -> Int {
+        response.body.count + (response.gzipBody?.count ?? 0) + key.utf8.count
     }
 
     /// Forgets every answer kept for `entry`.

@@ -12,8 +12,8 @@ extension StackService {
     /// Whether a layout request asks for SVG: its `Accept` names `image/svg+xml` and not
     /// `application/json` (an `<img>` asks so; browsers' page loads and `fetch` do not).
     static func wantsSVG(_ c: RequestContext) -> Bool {
-        guard let accept = c.request.header("accept")?.lowercased() else { return false }
-        return accept.contains("image/svg+xml") && !accept.contains("application/json")
+        guard let accept = c.request.header("accept") else { return false }
+        return ASCIIText.contains(accept, lowercased: "image/svg+xml") && !ASCIIText.contains(accept, lowercased: "application/json")
     }
 
     /// The layout answer as JSON or as SVG. Both carry `Vary: Accept`, since the layout

@@ -41,6 +41,9 @@ extension StackService {
                 let rows = page.clamped(to: 0..<stack.count).map { (row: stack.row(at: $0), index: $0) }
                 return .json(200, listPage(rows, page: page, total: stack.count, revision: revision, c), revision: revision)
             }
+            if page == nil, instance == nil, !first, let streamed = streamedRows(stack, revision: revision, controllerType: type) {
+                return streamed
+            }
             var found: [(row: Row, index: Int)]
             switch (type, instance) {
             case (let type?, _) where first && instance == nil: found = stack.firstRow(controllerType: type).map { [$0] } ?? []

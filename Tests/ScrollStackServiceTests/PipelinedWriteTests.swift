@@ -21,11 +21,12 @@ final class PipelinedWriteTests: XCTestCase {
 
     @discardableResult
     func send(_ method: String, _ path: String, _ body: JSON? = nil, headers: [(String, String)] = []) -> HTTPResponse {
-        Self.send(service, method, path, body, headers: headers)
+        Self.send(service, method, path, body, headers: headers, query: [])
     }
 
-    static func send(_ service: StackService, _ method: String, _ path: String, _ body: JSON?, headers: [(String, String)]) -> HTTPResponse {
-        service.handle(HTTPRequest(method: method, path: path, headers: [("Content-Type", "application/json")] + headers,
+    static func send(_ service: StackService, _ method: String, _ path: String, _ body: JSON?, headers: [(String, String)],
+                     query: [(name: String, value: String)]) -> HTTPResponse {
+        service.handle(HTTPRequest(method: method, path: path, query: query, headers: [("Content-Type", "application/json")] + headers,
                                    body: body?.serialized() ?? []))
     }
 
@@ -37,11 +38,12 @@ final class PipelinedWriteTests: XCTestCase {
 
     /// Runs `send` on a thread of its own, recording the response under `name`.
     func spawn(_ group: DispatchGroup, _ answers: Answers, _ name: String,
-               _ method: String, _ path: String, _ body: JSON? = nil, headers: [(String, String)] = []) {
+               _ method: String, _ path: String, _ body: JSON? = nil, headers: [(String, String)] = [],
+               query: [(name: String, value: String)] = []) {
         group.enter()
         let service = service!
         Thread {
-            let response = Self.send(service, method, path, body, headers: headers)
+            let response = Self.send(service, method, path, body, headers: headers, query: query)
             answers.withLock { $0[name] = response }
             group.leave()
         }.start()
@@ -76,7 +78,9 @@ final class PipelinedWriteTests: XCTestCase {
         for i in 0..<8 { spawn(group, answers, "w\(i)", "POST", "/v1/stacks/s/rows", object(("rows", [row("r\(i)")]))) }
         XCTAssertTrue(held.waitUntilHeld(8), "the eight writes are in flight at once (the stack's lock is not held until durable)")
         spawn(group, answers, "read", "GET", "/v1/stacks/s")
-        XCTAssertTrue(waitUntilWaiting(2), "the newest write's writer and the reader wait for it")
+        // A past revision in flight is not in the journal yet: read once it is.
+        spawn(group, answers, "past", "GET", "/v1/stacks/s/layout", query: [("revision", "9")])
+        XCTAssertTrue(waitUntilWaiting(3), "the newest write's writer and both readers wait for it")
         XCTAssertEqual(answers.withLock { $0.count }, 0, "nothing is answered before it is durable")
 
         held.release(8, failing: false)
@@ -85,6 +89,7 @@ final class PipelinedWriteTests: XCTestCase {
         XCTAssertEqual(Set((0..<8).compactMap { answered["w\($0)"]?.status }), [200])
         XCTAssertEqual(Set((0..<8).compactMap { answered["w\($0)"]?.header("etag") }), Set((2...9).map { "\"\($0)\"" }))
         XCTAssertEqual(answered["read"]?.header("etag"), "\"9\"")
+        XCTAssertEqual(answered["past"]?.status, 200)
         XCTAssertEqual(Set(rowIDs(answered["read"])), Set((0..<8).map { "r\($0)" }))
         var streamed: [Int] = []
         while streamed.count < 8, let message = try events.next() { streamed.append(message.revision) }

@@ -43,8 +43,9 @@ final class StackEntry: @unchecked Sendable {
     }
 
     /// Runs `body` with the stack and its revision under the read lock, and answers what it
-    /// gives (or throws) once the revision it saw is durable; if that revision is lost, the
-    /// stack is reloaded and `body` runs again.
+    /// gives once the revision it saw is durable; if that revision is lost, the stack is
+    /// reloaded and `body` runs again. An error `body` threw while writes were in flight is
+    /// judged again by `readDurable`.
     func read<T>(_ body: (ScrollStack, Int) throws(APIError) -> T) throws(APIError) -> T {
         for _ in 0..<Self.attempts {
             let seen = try lock.withReadLock { () throws(APIError) -> (Result<T, APIError>, PendingWrite?)? in
@@ -52,7 +53,12 @@ final class StackEntry: @unchecked Sendable {
                 if health.withLock({ $0.poisoned }) { return nil }
                 do throws(APIError) { return (.success(try body(stack, revision)), tail) } catch { return (.failure(error), tail) }
             }
-            if let seen, seen.1?.wait() == nil { return try seen.0.get() }
+            if let seen, seen.1?.wait() == nil {
+                // An error may come of reading the journal for a revision not yet in it
+                // (`?revision=`): judged again with every revision durable.
+                if case .failure = seen.0, seen.1 != nil { return try readDurable(body) }
+                return try seen.0.get()
+            }
             try reloadIfPoisoned()
         }
         throw .storageFailed("the journal kept failing while \(id) was read")

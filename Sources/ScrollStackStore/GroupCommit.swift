@@ -8,8 +8,11 @@ import Synchronization
 /// transaction holding it is committed).
 ///
 /// Writes are queued without waiting (`enqueue`, which returns a `PendingWrite`) and
-/// committed in queue order by one drain running on `queue`, started by the first write
-/// queued while none runs and ending when the queue is empty, so no thread waits idle. A
+/// committed in queue order by one drain at a time. The first thread to wait for a queued
+/// write while no drain runs drains on its own thread (no thread hop for a lone writer)
+/// until its own write is done; if more are queued by then, it hands them to a drain on
+/// `queue`, which runs until the queue is empty. Every write queued is waited for by its
+/// owner, so a queue is never left undrained. A
 /// write that reports a refusal of its own (`Write` returning an error, as a revision
 /// conflict) is skipped alone; a write that throws, or a failed COMMIT, rolls the batch back
 /// whole and every write in it fails.
@@ -32,8 +35,11 @@ final class GroupCommit: Sendable {
         }
     }
 
+    private enum Drainer { case idle, unclaimed, running }
+
     private struct State: ~Copyable {
-        var draining = false
+        /// `unclaimed`: writes are queued and the next waiter drains them.
+        var drainer = Drainer.idle
         var queued: [Member] = []
     }
 
@@ -56,14 +62,32 @@ final class GroupCommit: Sendable {
 
     /// Queues `write` for the next transaction and returns at once.
     func enqueue(_ write: @escaping Write) -> PendingWrite {
-        let pending = PendingWrite()
-        let starts = state.withLock { state in
+        let pending = PendingWrite { [self] waiting in drive(until: waiting) }
+        state.withLock { state in
             state.queued.append(Member(write: write, pending: pending))
-            defer { state.draining = true }
-            return !state.draining
+            if state.drainer == .idle { state.drainer = .unclaimed }
         }
-        if starts { queue.async { self.drain() } }
         return pending
+    }
+
+    /// On a waiting thread: if no drain runs, drains until `pending` is done, then hands
+    /// what is still queued to a drain on `queue`.
+    private func drive(until pending: PendingWrite) {
+        let claimed = state.withLock { state in
+            guard state.drainer == .unclaimed else { return false }
+            state.drainer = .running
+            return true
+        }
+        guard claimed else { return }
+        while commitNextBatch() {
+            guard pending.outcome != nil else { continue }
+            let more = state.withLock { state in
+                if state.queued.isEmpty { state.drainer = .idle }
+                return !state.queued.isEmpty
+            }
+            if more { queue.async { self.drain() } }
+            return
+        }
     }
 
     /// Runs `write` in a transaction, alone or with other queued writes, and returns once
@@ -81,18 +105,23 @@ final class GroupCommit: Sendable {
 
     /// Commits queued writes, batch after batch, until the queue is empty.
     private func drain() {
-        while true {
-            let batch = state.withLock { state -> [Member] in
-                let batch = enabled ? state.queued : Array(state.queued.prefix(1))
-                state.queued.removeFirst(batch.count)
-                if batch.isEmpty { state.draining = false }
-                return batch
-            }
-            guard !batch.isEmpty else { return }
-            let outcomes = commitTogether(batch)
-            for member in batch { member.write = nil }
-            for (member, error) in zip(batch, outcomes) { member.pending.complete(error) }
+        while commitNextBatch() {}
+    }
+
+    /// Commits the next batch (all queued, or the first alone without group commit) and
+    /// completes its writes; false (and the drainer idle) when nothing was queued.
+    private func commitNextBatch() -> Bool {
+        let batch = state.withLock { state -> [Member] in
+            let batch = enabled ? state.queued : Array(state.queued.prefix(1))
+            state.queued.removeFirst(batch.count)
+            if batch.isEmpty { state.drainer = .idle }
+            return batch
         }
+        guard !batch.isEmpty else { return false }
+        let outcomes = commitTogether(batch)
+        for member in batch { member.write = nil }
+        for (member, error) in zip(batch, outcomes) { member.pending.complete(error) }
+        return true
     }
 
     /// Commits `batch` as one transaction; each write's outcome, in order.

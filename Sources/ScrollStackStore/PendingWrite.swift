@@ -19,16 +19,22 @@ public final class PendingWrite: Sendable {
 
     private let state: Mutex<State>
     private let done = DispatchGroup()
+    /// Called by `wait` before it blocks: lets a backend commit on the waiting thread
+    /// (see `GroupCommit`) instead of waking another one.
+    private let driver: (@Sendable (PendingWrite) -> Void)?
 
-    /// A write still to be committed; its backend calls `complete` once.
-    public init() {
+    /// A write still to be committed; its backend calls `complete` once. `driver`, when
+    /// given, is called by each `wait` on a pending write before blocking.
+    public init(driver: (@Sendable (PendingWrite) -> Void)? = nil) {
         state = Mutex(State(outcome: nil))
+        self.driver = driver
         done.enter()
     }
 
     /// A write already committed (nil: durable) or failed.
     public init(completed error: JournalError?) {
         state = Mutex(State(outcome: .some(error)))
+        driver = nil
     }
 
     /// Records the outcome, runs the callbacks, then releases the waiters.
@@ -62,6 +68,7 @@ public final class PendingWrite: Sendable {
             return state.outcome
         }
         if let finished { return finished }
+        driver?(self)
         done.wait()
         return state.withLock { state in
             state.waiters -= 1

@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
 """Durable inserts per second (journal on disk, synchronous=FULL) with 1, 4, 16 and 64
-concurrent clients (wrk connections), on one stack and on separate stacks, with group commit
-and without it (--no-group-commit: the baseline, same run). The server runs with
---threads 64, so its worker threads are not the limit; the runs alternate between the two
-modes. Prints the medians of --runs runs."""
+concurrent clients (wrk connections), on one stack and on separate stacks, in three modes of
+one binary, alternating, same run: pipelined writes with group commit (the default),
+group commit without pipelining (--no-pipelining: a stack's lock held until its write is
+durable, main before pipelining), and neither (--no-group-commit --no-pipelining: the
+baseline, one transaction per write); and --in-memory, the same requests with no disk, to
+show the CPU's ceiling on this machine. The server runs with --threads 64, so its worker
+threads are not the limit. Prints the medians of --runs runs, and for the default mode the
+mean commit time (BEGIN to the end of COMMIT, fsync included) and mean writes per commit,
+read from /metrics around each wrk run: inserts/s is bound by writes per commit / commit time."""
 import argparse, json, os, re, shutil, signal, socket, statistics, subprocess, tempfile, time, urllib.request
 
 def free_port():
@@ -12,7 +17,7 @@ def free_port():
         return s.getsockname()[1]
 
 def start(binary, data, port, extra):
-    process = subprocess.Popen([binary, "--port", str(port), "--data-dir", data, "--log-level", "warning", "--threads", "64"] + extra)
+    process = subprocess.Popen([binary, "--port", str(port), "--data-dir", data, "--log-level", "warning", "--threads", "64", "--metrics"] + extra)
     deadline = time.time() + 60
     while time.time() < deadline:
         try:
@@ -28,6 +33,15 @@ def call(port, method, path, body=None):
                                  headers={"Content-Type": "application/json"} if data else {})
     with urllib.request.urlopen(req) as r:
         return r.status, r.read()
+
+def commits(port):
+    """(commit seconds summed, commits, writes committed) from /metrics."""
+    text = call(port, "GET", "/metrics")[1].decode()
+    def value(name):
+        m = re.search(rf"^{name}(?:\{{[^}}]*\}})?\s+(\S+)$", text, re.M)
+        return float(m.group(1)) if m else 0.0
+    return (value("scrollstack_journal_commit_duration_seconds_sum"), value("scrollstack_journal_commit_duration_seconds_count"),
+            value("scrollstack_journal_commit_writes_sum"))
 
 LUA = """
 local body = '{"rows":[{"view":{"type":"Cell"},"size":{"fixed":44}}],"at":{"index":50}}'
@@ -62,12 +76,13 @@ def main():
     args = p.parse_args()
     clients = [int(c) for c in args.clients.split(",")]
     work = tempfile.mkdtemp(prefix="ssdurable-")
-    modes = {"group commit": [], "no group commit": ["--no-group-commit"]}
-    results = {}
+    modes = {"pipelined": [], "not pipelined": ["--no-pipelining"], "no group commit": ["--no-group-commit", "--no-pipelining"],
+             "in memory": ["--in-memory"]}
+    results, commit_ms, batch = {}, {}, {}
     try:
         for run in range(args.runs):
-            for mode, extra in modes.items():
-                data = os.path.join(work, f"data-{run}-{len(extra)}")
+            for index, (mode, extra) in enumerate(modes.items()):
+                data = os.path.join(work, f"data-{run}-{index}")
                 port = free_port()
                 server = start(args.binary, data, port, extra)
                 try:
@@ -76,22 +91,28 @@ def main():
                         call(port, "POST", "/v1/stacks", {"id": f"s{s}", "rows": rows})
                     for c in clients:
                         for separate in (False, True):
+                            before = commits(port)
                             results.setdefault((c, separate, mode), []).append(wrk(port, c, separate, args.duration, work))
+                            after = commits(port)
+                            n = max(1.0, after[1] - before[1])
+                            commit_ms.setdefault((c, separate, mode), []).append(1000 * (after[0] - before[0]) / n)
+                            batch.setdefault((c, separate, mode), []).append((after[2] - before[2]) / n)
                 finally:
                     server.send_signal(signal.SIGTERM)
                     server.wait(timeout=60)
                 shutil.rmtree(data, ignore_errors=True)
         print(f"durable inserts/s (synchronous=FULL, fsync per commit), wrk -d{args.duration}s, median of {args.runs} alternating runs; "
               f"server --threads 64; {os.cpu_count()} cores shared by wrk and the server")
-        print(f"{'clients':>7} | {'one stack: group':>16} {'no group':>9} {'ratio':>6} | {'separate stacks: group':>22} {'no group':>9} {'ratio':>6}")
-        for c in clients:
-            cells = []
-            for separate in (False, True):
-                on = statistics.median(results[(c, separate, "group commit")])
-                off = statistics.median(results[(c, separate, "no group commit")])
-                cells.append((on, off, on / off))
-            (a, b, r1), (d, e, r2) = cells
-            print(f"{c:>7} | {a:>16.0f} {b:>9.0f} {r1:>6.2f} | {d:>22.0f} {e:>9.0f} {r2:>6.2f}")
+        print("pipelined = the default; unpiped = --no-pipelining; no group = --no-group-commit --no-pipelining (baseline);"
+              " no fsync = --in-memory, the same requests with no disk (the CPU's ceiling); commit ms and writes/commit are the pipelined mode's")
+        for separate in (False, True):
+            print("separate stacks" if separate else "one stack")
+            print(f"{'clients':>7} | {'pipelined':>9} {'unpiped':>8} {'no group':>8} {'no fsync':>8} | {'vs no group':>11} {'vs unpiped':>10} | {'commit ms':>9} {'writes/commit':>13}")
+            for c in clients:
+                on, unpiped, off, memory = (statistics.median(results[(c, separate, m)]) for m in modes)
+                ms = statistics.median(commit_ms[(c, separate, "pipelined")])
+                size = statistics.median(batch[(c, separate, "pipelined")])
+                print(f"{c:>7} | {on:>9.0f} {unpiped:>8.0f} {off:>8.0f} {memory:>8.0f} | {on / off:>11.2f} {on / unpiped:>10.2f} | {ms:>9.2f} {size:>13.1f}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

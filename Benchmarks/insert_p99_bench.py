@@ -2,8 +2,9 @@
 """Insert latency on a growing stack: from --rows rows, wrk -c32 inserts one row in the
 middle per request for --duration seconds (the stack grows past 150,000 rows at today's
 rates), so the run crosses many snapshot points (every rows / 8 revisions). Same run,
-alternating: the --baseline binary (e.g. main before issue 12) and --binary. Both run
---in-memory, as the HTTP table of Docs/Benchmarks.md, or with --durable on a data dir."""
+alternating: the --baseline binary (e.g. main before issue 12, or the same binary with
+--baseline-flags=--no-pipelining) and --binary. Both run --in-memory, as the HTTP table of
+Docs/Benchmarks.md, or with --durable on a data dir."""
 import argparse, json, os, re, shutil, signal, socket, statistics, subprocess, tempfile, time, urllib.request
 
 UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
@@ -20,10 +21,10 @@ def call(port, method, path, body=None):
     with urllib.request.urlopen(req) as r:
         return r.status, r.read()
 
-def run(binary, args, work):
+def run(binary, args, work, flags=()):
     port = free_port()
     storage = ["--data-dir", os.path.join(work, "data")] if args.durable else ["--in-memory"]
-    server = subprocess.Popen([binary, "--port", str(port), "--log-level", "warning"] + storage)
+    server = subprocess.Popen([binary, "--port", str(port), "--log-level", "warning"] + storage + list(flags))
     try:
         deadline = time.time() + 60
         while True:
@@ -65,17 +66,19 @@ def main():
     p.add_argument("--duration", type=int, default=40)
     p.add_argument("--runs", type=int, default=1)
     p.add_argument("--durable", action="store_true")
+    p.add_argument("--baseline-flags", default="", help="options for the baseline server only, space-separated")
     args = p.parse_args()
     work = tempfile.mkdtemp(prefix="ssp99-")
     results = {"baseline": [], "this build": []}
     try:
         for _ in range(args.runs):
-            results["baseline"].append(run(args.baseline, args, work))
+            results["baseline"].append(run(args.baseline, args, work, args.baseline_flags.split()))
             results["this build"].append(run(args.binary, args, work))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"POST rows (insert 1 in the middle), wrk -t2 -c32 -d{args.duration}s from {args.rows} rows; "
-          f"{'durable' if args.durable else 'in memory'}; median of {args.runs} alternating runs")
+          f"{'durable' if args.durable else 'in memory'}; median of {args.runs} alternating runs"
+          + (f"; baseline {args.baseline_flags}" if args.baseline_flags else ""))
     print(f"{'server':12} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'rows at the end':>16}")
     for name, values in results.items():
         m = [statistics.median(v[i] for v in values) for i in range(4)]

@@ -2,41 +2,52 @@ import Dispatch
 import SQLite
 import Synchronization
 
-/// Group commit: the journal writes of every stack that arrive while a transaction is being
-/// committed wait, and are then committed together in the next transaction, one fsync for
-/// all of them (`synchronous = FULL` still holds: each writer returns only once the
-/// transaction holding its write is durable).
+/// Group commit: the journal writes of every stack that are queued while a transaction is
+/// being committed are committed together in the next transaction, one fsync for all of
+/// them (`synchronous = FULL` still holds: a write is reported durable only once the
+/// transaction holding it is committed).
 ///
-/// No thread of its own: the first writer to find no commit in progress commits alone; when
-/// it is done it hands everything that queued meanwhile to the first of those writers, who
-/// commits that batch as one transaction, and so on. If a batch fails (one of its writes,
-/// or the COMMIT), it is rolled back whole and every writer in it gets the error.
+/// Writes are queued without waiting (`enqueue`, which returns a `PendingWrite`) and
+/// committed in queue order by one drain at a time. The first thread to wait for a queued
+/// write while no drain runs drains on its own thread (no thread hop for a lone writer)
+/// until its own write is done; if more are queued by then, it hands them to a drain on
+/// `queue`, which runs until the queue is empty. Every write queued is waited for by its
+/// owner, so a queue is never left undrained. A
+/// write that reports a refusal of its own (`Write` returning an error, as a revision
+/// conflict) is skipped alone; a write that throws, or a failed COMMIT, rolls the batch back
+/// whole and every write in it fails.
 ///
-/// With `enabled` false every write is its own transaction (the behaviour before, kept to
-/// compare: `--no-group-commit`).
+/// With `enabled` false each write is a transaction of its own, still in queue order (the
+/// behaviour before, kept to compare: `--no-group-commit`).
 final class GroupCommit: Sendable {
-    typealias Write = (SQLiteDatabase) throws(SQLiteError) -> Void
+    /// One queued write, run inside the batch's transaction: nil when written, or the
+    /// refusal that leaves it out (its transaction goes on with the others).
+    typealias Write = @Sendable (SQLiteDatabase) throws(SQLiteError) -> JournalError?
 
     private final class Member: @unchecked Sendable {
-        enum Outcome { case waiting, lead([Member]), done(SQLiteError?) }
-        /// Dropped by the committing thread before it wakes the writer, which may then return
-        /// (the closure must not outlive its call: `withoutActuallyEscaping`).
+        /// Run by the drain, then dropped before the write completes: `commit`'s closure must
+        /// not outlive its call (`withoutActuallyEscaping`).
         var write: Write?
-        /// Set by another thread before it signals `wake`; read after the wait.
-        var outcome = Outcome.waiting
-        let wake = DispatchSemaphore(value: 0)
-        init(_ write: @escaping Write) { self.write = write }
+        let pending: PendingWrite
+        init(write: @escaping Write, pending: PendingWrite) {
+            self.write = write
+            self.pending = pending
+        }
     }
 
+    private enum Drainer { case idle, unclaimed, running }
+
     private struct State: ~Copyable {
-        var committing = false
+        /// `unclaimed`: writes are queued and the next waiter drains them.
+        var drainer = Drainer.idle
         var queued: [Member] = []
     }
 
     let database: SQLiteDatabase
     let enabled: Bool
     private let state = Mutex(State())
-    /// Transactions committed or rolled back through the group path (for tests).
+    private let queue = DispatchQueue(label: "scrollstack.journal.commits")
+    /// Transactions committed or rolled back through here (for tests).
     let transactions = Atomic<Int>(0)
     /// Told of every transaction run here, committed or rolled back (see `CommitObserver`).
     let observer = Mutex<CommitObserver?>(nil)
@@ -46,68 +57,86 @@ final class GroupCommit: Sendable {
         self.enabled = enabled
     }
 
-    /// Writers waiting for the next transaction.
+    /// Writes queued and not yet taken into a transaction.
     var queuedCount: Int { state.withLock { $0.queued.count } }
 
-    /// Runs `write` in a transaction, alone or with the writes of other threads, and returns
-    /// once that transaction is committed.
-    ///
-    /// - Throws: the batch's error: its transaction was rolled back, nothing of it stored.
-    func commit(_ write: Write) throws(SQLiteError) {
-        guard enabled else { return try reported(writes: 1) { () throws(SQLiteError) in try database.transaction { () throws(SQLiteError) in try write(database) } } }
-        // The closure is only called while this thread waits below, so it does not escape.
-        let outcome = withoutActuallyEscaping(write) { write in run(Member(write)) }
-        if let outcome { throw outcome }
+    /// Queues `write` for the next transaction and returns at once.
+    func enqueue(_ write: @escaping Write) -> PendingWrite {
+        let pending = PendingWrite { [self] waiting in drive(until: waiting) }
+        state.withLock { state in
+            state.queued.append(Member(write: write, pending: pending))
+            if state.drainer == .idle { state.drainer = .unclaimed }
+        }
+        return pending
     }
 
-    private func run(_ member: Member) -> SQLiteError? {
-        let leads = state.withLock { state in
-            if state.committing {
-                state.queued.append(member)
-                return false
-            }
-            state.committing = true
+    /// On a waiting thread: if no drain runs, drains until `pending` is done, then hands
+    /// what is still queued to a drain on `queue`.
+    private func drive(until pending: PendingWrite) {
+        let claimed = state.withLock { state in
+            guard state.drainer == .unclaimed else { return false }
+            state.drainer = .running
             return true
         }
-        var batch = [member]
-        if !leads {
-            member.wake.wait()
-            switch member.outcome {
-            case .done(let error): return error
-            case .lead(let members): batch = members
-            case .waiting: preconditionFailure("woken with no outcome")
+        guard claimed else { return }
+        while commitNextBatch() {
+            guard pending.outcome != nil else { continue }
+            let more = state.withLock { state in
+                if state.queued.isEmpty { state.drainer = .idle }
+                return !state.queued.isEmpty
             }
+            if more { queue.async { self.drain() } }
+            return
         }
-        let error = commitTogether(batch)
-        for member in batch { member.write = nil }
-        let next = state.withLock { state in
-            let next = state.queued
-            state.queued = []
-            if next.isEmpty { state.committing = false }
-            return next
-        }
-        if let leader = next.first {
-            leader.outcome = .lead(next)
-            leader.wake.signal()
-        }
-        for other in batch where other !== member {
-            other.outcome = .done(error)
-            other.wake.signal()
-        }
-        return error
     }
 
-    private func commitTogether(_ batch: [Member]) -> SQLiteError? {
+    /// Runs `write` in a transaction, alone or with other queued writes, and returns once
+    /// that transaction is committed.
+    ///
+    /// - Throws: the batch's error: its transaction was rolled back, nothing of it stored.
+    func commit(_ write: (SQLiteDatabase) throws(SQLiteError) -> Void) throws(SQLiteError) {
+        // The closure runs on the drain while this thread waits below, so it does not escape.
+        let error = withoutActuallyEscaping(write) { write -> JournalError? in
+            let unchecked = UncheckedWrite(write: write)
+            return enqueue { database throws(SQLiteError) in try unchecked.write(database); return nil }.wait()
+        }
+        if let error { throw SQLiteError(code: 0, message: "\(error)") }
+    }
+
+    /// Commits queued writes, batch after batch, until the queue is empty.
+    private func drain() {
+        while commitNextBatch() {}
+    }
+
+    /// Commits the next batch (all queued, or the first alone without group commit) and
+    /// completes its writes; false (and the drainer idle) when nothing was queued.
+    private func commitNextBatch() -> Bool {
+        let batch = state.withLock { state -> [Member] in
+            let batch = enabled ? state.queued : Array(state.queued.prefix(1))
+            state.queued.removeFirst(batch.count)
+            if batch.isEmpty { state.drainer = .idle }
+            return batch
+        }
+        guard !batch.isEmpty else { return false }
+        let outcomes = commitTogether(batch)
+        for member in batch { member.write = nil }
+        for (member, error) in zip(batch, outcomes) { member.pending.complete(error) }
+        return true
+    }
+
+    /// Commits `batch` as one transaction; each write's outcome, in order.
+    private func commitTogether(_ batch: [Member]) -> [JournalError?] {
         transactions.add(1, ordering: .relaxed)
+        var refusals = [JournalError?](repeating: nil, count: batch.count)
         do throws(SQLiteError) {
             try reported(writes: batch.count) { () throws(SQLiteError) in
                 try database.transaction { () throws(SQLiteError) in
-                    for member in batch { try member.write?(database) }
+                    for (i, member) in batch.enumerated() { refusals[i] = try member.write?(database) ?? nil }
                 }
             }
-            return nil
+            return refusals
         } catch {
-            return error
+            return [JournalError?](repeating: .failed("\(error)"), count: batch.count)
         }
     }
 
@@ -119,6 +148,11 @@ final class GroupCommit: Sendable {
         defer { observer(writes, DispatchTime.now().uptimeNanoseconds - started) }
         try transaction()
     }
+}
+
+/// A write closure that `commit` hands to the drain while its caller waits for it.
+private struct UncheckedWrite: @unchecked Sendable {
+    let write: (SQLiteDatabase) throws(SQLiteError) -> Void
 }
 
 /// Told of each journal transaction of mutations: how many writes it held (1 without group

@@ -19,6 +19,13 @@ public protocol JournalBackend: Sendable {
     ///   the key has no journal; `.unavailable` / `.failed` when the backend cannot write.
     func append(key: String, record: JournalRecord, snapshot: [UInt8]?) throws(JournalError)
 
+    /// `append`, queued: returns at once with the write's `PendingWrite`, which completes
+    /// once the write is durable (or failed, as `append` would throw). Writes queued from one
+    /// thread are committed in the order queued, so a caller may queue revisions n+1, n+2, …
+    /// of one key before the first is durable; if one fails, those after it conflict.
+    /// The default runs `append` before returning (one write in flight at a time).
+    func appendLater(key: String, record: JournalRecord, snapshot: [UInt8]?) -> PendingWrite
+
     /// Removes every revision, record, plan and snapshot of `key` (nothing when it has none).
     func delete(key: String) throws(JournalError)
 
@@ -39,4 +46,15 @@ public protocol JournalBackend: Sendable {
 
     /// The plan kept with revision `revision` of `key`, or nil.
     func plan(key: String, revision: Int) throws(JournalError) -> [UInt8]?
+}
+
+extension JournalBackend {
+    public func appendLater(key: String, record: JournalRecord, snapshot: [UInt8]?) -> PendingWrite {
+        do throws(JournalError) {
+            try append(key: key, record: record, snapshot: snapshot)
+            return PendingWrite(completed: nil)
+        } catch {
+            return PendingWrite(completed: error)
+        }
+    }
 }

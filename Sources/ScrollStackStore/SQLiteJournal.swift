@@ -68,32 +68,28 @@ public final class SQLiteJournal: JournalBackend {
         }
     }
 
-    /// The revision check runs inside the group's transaction. A conflict aborts that whole
-    /// transaction (as any failed write of a batch does): this caller gets `.conflict`, the
-    /// others of its batch `.failed`. One process serializes each key's writes, so a conflict
-    /// means a bug or a second process on the file.
     public func append(key: String, record: JournalRecord, snapshot: [UInt8]?) throws(JournalError) {
-        // Set by the thread that commits the batch, read here after it has woken this one.
-        var conflict: JournalError?
-        do throws(SQLiteError) {
-            try committer.commit { database throws(SQLiteError) in
-                let latest = try latestRevision(key)
-                guard latest == record.revision - 1 else {
-                    conflict = .conflict(key: key, latest: latest)
-                    throw SQLiteError(code: 0, message: "revision conflict on \(key)")
-                }
-                let id = SQLiteDatabase.Value.text(key), revision = SQLiteDatabase.Value.integer(Int64(record.revision))
-                try database.query("INSERT INTO records (stack, revision, operation, events) VALUES (?, ?, ?, ?)",
-                                   [id, revision, .blob(record.operation), .blob(record.events)])
-                if let plan = record.plan {
-                    try database.query("INSERT INTO plans (stack, revision, plan) VALUES (?, ?, ?)", [id, revision, .blob(plan)])
-                }
-                if let snapshot {
-                    try database.query("INSERT INTO snapshots (stack, revision, model) VALUES (?, ?, ?)", [id, revision, .blob(snapshot)])
-                }
+        if let error = appendLater(key: key, record: record, snapshot: snapshot).wait() { throw error }
+    }
+
+    /// Queued for the group commit; committed in queue order. The revision check runs inside
+    /// the batch's transaction, after the writes queued before it: a conflict leaves this
+    /// write out alone (`.conflict`), and the rest of the batch is committed. So several
+    /// revisions of one key can be in flight at once: each finds the one before it written.
+    public func appendLater(key: String, record: JournalRecord, snapshot: [UInt8]?) -> PendingWrite {
+        committer.enqueue { [self] database throws(SQLiteError) -> JournalError? in
+            let latest = try latestRevision(key)
+            guard latest == record.revision - 1 else { return .conflict(key: key, latest: latest) }
+            let id = SQLiteDatabase.Value.text(key), revision = SQLiteDatabase.Value.integer(Int64(record.revision))
+            try database.query("INSERT INTO records (stack, revision, operation, events) VALUES (?, ?, ?, ?)",
+                               [id, revision, .blob(record.operation), .blob(record.events)])
+            if let plan = record.plan {
+                try database.query("INSERT INTO plans (stack, revision, plan) VALUES (?, ?, ?)", [id, revision, .blob(plan)])
             }
-        } catch {
-            throw conflict ?? .failed("\(error)")
+            if let snapshot {
+                try database.query("INSERT INTO snapshots (stack, revision, model) VALUES (?, ?, ?)", [id, revision, .blob(snapshot)])
+            }
+            return nil
         }
     }
 

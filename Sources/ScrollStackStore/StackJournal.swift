@@ -19,15 +19,22 @@ public final class StackJournal: Sendable {
     /// Snapshots scheduled on `snapshotQueue` and not yet written (or failed).
     let snapshotsPending = Atomic<Int>(0)
 
-    public init(backend: any JournalBackend, snapshotInterval: Int = 100) {
+    /// Whether a stack's writes are pipelined: each is queued under the stack's lock and
+    /// waited for after it (`recordMutationLater`), so the writes of one stack share commits.
+    /// False keeps the lock until the write is durable (the behaviour before, to compare:
+    /// `--no-pipelining`).
+    public let pipelining: Bool
+
+    public init(backend: any JournalBackend, snapshotInterval: Int = 100, pipelining: Bool = true) {
         self.backend = backend
         self.snapshotInterval = max(1, snapshotInterval)
+        self.pipelining = pipelining
     }
 
     /// A journal in the SQLite file at `path` (":memory:" keeps it in memory only);
     /// `groupCommit` false commits every mutation in a transaction of its own.
-    public convenience init(path: String, snapshotInterval: Int = 100, groupCommit: Bool = true) throws(JournalError) {
-        self.init(backend: try SQLiteJournal(path: path, groupCommit: groupCommit), snapshotInterval: snapshotInterval)
+    public convenience init(path: String, snapshotInterval: Int = 100, groupCommit: Bool = true, pipelining: Bool = true) throws(JournalError) {
+        self.init(backend: try SQLiteJournal(path: path, groupCommit: groupCommit), snapshotInterval: snapshotInterval, pipelining: pipelining)
     }
 
     /// Records a new stack at revision 1 (discarding whatever the key held).
@@ -50,6 +57,28 @@ public final class StackJournal: Sendable {
     public func recordMutation(id: String, record: JournalRecord, snapshot: [UInt8]?) throws(JournalError) {
         try backend.append(key: id, record: record, snapshot: snapshot)
         if snapshot != nil { known.withLock { $0.snapshots[id] = record.revision } }
+    }
+
+    /// `recordMutation`, queued (`JournalBackend.appendLater`): returns at once; the write is
+    /// durable once the returned `PendingWrite` completes without an error.
+    public func recordMutationLater(id: String, record: JournalRecord, snapshot: [UInt8]?) -> PendingWrite {
+        let pending = backend.appendLater(key: id, record: record, snapshot: snapshot)
+        if snapshot != nil {
+            pending.whenDone { [self] error in if error == nil { known.withLock { $0.snapshots[id] = record.revision } } }
+        }
+        return pending
+    }
+
+    /// `snapshotDue`, and when due, counts the next snapshot from `revision` at once, so of
+    /// several writes of one stack in flight only one claims it. The caller then schedules
+    /// it (`recordSnapshotLater`) once `revision` is durable, or drops it if it fails (the
+    /// next one is then due `max(snapshotInterval, rows / 8)` revisions later).
+    public func claimSnapshot(id: String, revision: Int, rowCount: Int) -> Bool {
+        known.withLock { known in
+            guard revision - (known.snapshots[id] ?? 0) >= max(snapshotInterval, rowCount / 8) else { return false }
+            known.snapshots[id] = revision
+            return true
+        }
     }
 
     public func recordDeletion(id: String) throws(JournalError) {

@@ -83,6 +83,9 @@ struct ScrollStackDaemon: ParsableCommand {
     @Flag(help: "Commit every durable write in a transaction of its own, instead of together with the writes (of any stack) that arrive while a commit is in progress (for comparison; each write is still answered only once durable).")
     var noGroupCommit = false
 
+    @Flag(help: "Hold a stack's lock until each of its writes is durable, instead of queuing the write and waiting after releasing it, so that one stack's writes share commits (for comparison; each write is still answered only once durable).")
+    var noPipelining = false
+
     @Option(help: "An origin browsers may call the API from (repeatable): '*' (the default: every origin, 'null' included) or scheme://host[:port] or null.")
     var corsOrigin: [String] = []
 
@@ -145,7 +148,7 @@ struct ScrollStackDaemon: ParsableCommand {
             if let store {
                 journal = StackJournal(backend: try PostgresJournal(url: store, connections: threads + 4))
             } else if inMemory {
-                journal = try StackJournal(path: ":memory:", groupCommit: !noGroupCommit)
+                journal = try StackJournal(path: ":memory:", groupCommit: !noGroupCommit, pipelining: !noPipelining)
             } else {
                 do {
                     try DataDirectory(path: dataDir).prepare()
@@ -153,7 +156,7 @@ struct ScrollStackDaemon: ParsableCommand {
                     logger.critical("\(error)")
                     throw ExitCode.failure
                 }
-                journal = try StackJournal(path: dataDir + "/scrollstack.sqlite", groupCommit: !noGroupCommit)
+                journal = try StackJournal(path: dataDir + "/scrollstack.sqlite", groupCommit: !noGroupCommit, pipelining: !noPipelining)
             }
         } catch let error as ExitCode {
             throw error

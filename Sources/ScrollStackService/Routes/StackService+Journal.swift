@@ -14,39 +14,60 @@ extension StackService {
         SnapshotFormat.encode(stack)
     }
 
-    /// Journals one acknowledged mutation (its operation as `OperationRecord` encodes it).
-    /// 503 on failure.
+    /// Journals one mutation (its operation as `OperationRecord` encodes it). 503 on failure.
+    ///
+    /// Pipelined (`StackJournal.pipelining`, the default): the record is queued and its
+    /// pending write returned; the caller answers once it is durable. Without pipelining it
+    /// is durable when this returns (nil). Only once durable are its events published to
+    /// live streams (in revision order: one stack's records complete in order) and a due
+    /// snapshot scheduled.
     ///
     /// `forceSnapshot` writes a snapshot of the result in the same transaction (a revert,
-    /// which replays cannot re-run). A snapshot that is merely due is scheduled once the
-    /// mutation is durable, from a copy of the state (O(1) now; the next write to the stack
-    /// pays one O(rows) copy-on-write), and encoded and written off the stack's lock.
+    /// which replays cannot re-run). A snapshot that is merely due is claimed now and
+    /// scheduled once the mutation is durable, from a copy of the state taken now (O(1); the
+    /// next write to the stack pays one O(rows) copy-on-write), and encoded and written off
+    /// the stack's lock.
     func journalMutation(_ id: String, _ operation: StackOperation, _ result: OperationResult, _ stack: ScrollStack, _ revision: Int,
-                         forceSnapshot: Bool = false, plan: JSON? = nil) throws(APIError) {
-        guard let journal else { return replay?.record(OperationRecord.stack(operation)) ?? () }
+                         forceSnapshot: Bool = false, plan: JSON? = nil) throws(APIError) -> PendingWrite? {
+        guard let journal else {
+            replay?.record(OperationRecord.stack(operation))
+            return nil
+        }
         let eventsJSON = JSON.array(result.events.map(ModelEncoding.event))
         let events = eventsJSON.serialized(realPrecision: 17)
         let snapshot = forceSnapshot ? Self.snapshot(stack) : nil
         let record = JournalRecord(revision: revision, operation: OperationRecord.stack(operation), events: events, plan: plan?.serialized(realPrecision: 17))
-        do throws(JournalError) {
-            try journal.recordMutation(id: id, record: record, snapshot: snapshot)
-        } catch {
+        let message = EventHub.message(revision: revision, events: eventsJSON)
+        let due = !forceSnapshot && journal.claimSnapshot(id: id, revision: revision, rowCount: stack.count) ? stack : nil
+        let (hub, logger) = (hub, logger)
+        let durable: @Sendable () -> Void = {
+            if let due {
+                journal.recordSnapshotLater(id: id, revision: revision, encode: { Self.snapshot(due) },
+                                            failed: { logger.warning("snapshot of \(id) at revision \(revision) not written (replays start from an older one): \($0)") })
+            }
+            hub.publish(message, to: id)
+        }
+        let failed: @Sendable (JournalError) -> Void = { error in
             // Between replicas a conflict is routine (the write is retried on the new state).
             if case .conflict = error {
                 logger.notice("journal write for \(id) at revision \(revision) lost to another writer: \(error)")
             } else {
                 logger.error("journal write failed for \(id) at revision \(revision): \(error)")
             }
-            throw APIError(error)
         }
-        if !forceSnapshot, journal.snapshotDue(id: id, revision: revision, rowCount: stack.count) {
-            let copy = stack
-            let logger = logger
-            journal.recordSnapshotLater(id: id, revision: revision, encode: { Self.snapshot(copy) },
-                                        failed: { logger.warning("snapshot of \(id) at revision \(revision) not written (replays start from an older one): \($0)") })
+        guard journal.pipelining else {
+            do throws(JournalError) { try journal.recordMutation(id: id, record: record, snapshot: snapshot) } catch {
+                failed(error)
+                throw APIError(error)
+            }
+            durable()
+            return nil
         }
-        // Durable: now live subscribers may hear of it (still under the stack's write lock).
-        hub.publish(EventHub.message(revision: revision, events: eventsJSON), to: id)
+        let pending = journal.recordMutationLater(id: id, record: record, snapshot: snapshot)
+        pending.whenDone { error in
+            if let error { failed(error) } else { durable() }
+        }
+        return pending
     }
 
     /// Brings back every journaled stack: its latest snapshot, then the operations of its later
@@ -216,7 +237,9 @@ extension StackService {
         let entry = try store.entry(c.parameter("stack"))
         // The heartbeat is an SSE comment: clients ignore it; a gone one makes the write fail.
         let stream = HTTPStream(heartbeat: Array(":\n\n".utf8))
-        try entry.read { _, revision throws(APIError) in
+        // Every revision in memory durable and published first: the journal then holds them
+        // all, and later ones reach the stream once durable (Semantics.md, "Pipelined writes").
+        try entry.readDurable { _, revision throws(APIError) in
             var after = revision
             if let lastEventID {
                 guard let id = Int(Substring(lastEventID).trimmingSpaces), id >= 0 else {

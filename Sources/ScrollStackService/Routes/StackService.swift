@@ -149,7 +149,8 @@ public final class StackService: Sendable {
     /// stack, see `TransitionCapture`). The answer carries the plan when `animation` asks.
     ///
     /// The operation is journaled (`OperationRecord`; replaying it rebuilds the state) with
-    /// the events it answers with and its plan, durably, before the answer is sent. `extra` adds members to
+    /// the events it answers with and its plan, durably, before the answer is sent (pipelined:
+    /// after the stack's lock is released, see `StackEntry.write`). `extra` adds members to
     /// the answer, computed from the stack after the operation.
     ///
     /// Replicas: another one may journal the same revision first (the journal's 409
@@ -185,13 +186,17 @@ public final class StackService: Sendable {
             let plan = TransitionPlanner.plan(from: capture, to: stack, result: result, timing: animation.timing ?? .rows,
                                               animated: animation.timing != nil)
             return (result, plan, operation.journaled(after: stack))
-        }, persist: { planned, stack, revision throws(APIError) in
+        }, persist: { planned, stack, revision throws(APIError) -> PendingWrite? in
             try journalMutation(entry.id, planned.2, planned.0, stack, revision, forceSnapshot: snapshot,
                                 plan: ModelEncoding.plan(planned.1, revision: revision))
         }, restore: { () throws(APIError) in
             // A replica goes back to the revision it started from; its next lookup applies
             // (and publishes) the revisions others journaled since.
             isReplicated ? (try stack(entry.id, at: before, current: before, field: "revision"), before) : try reload(entry.id)
+        }, recover: { [weak self] () throws(APIError) in
+            guard let self else { throw APIError.storageFailed("the service is gone") }
+            answers.forget(entry)
+            return try reload(entry.id)
         }, answer: { planned, stack, revision in
             var answer = ModelEncoding.mutation(revision: revision, planned.0, in: stack)
             if animation.answersPlan, case .object(var members) = answer {

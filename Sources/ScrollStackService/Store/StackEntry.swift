@@ -1,8 +1,18 @@
 import ScrollStackCore
+import ScrollStackStore
+import Synchronization
 
 /// One stored stack and its revision, behind its own readers–writer lock: mutations of this
 /// stack are serialized, reads run together, and no reader sees a half-applied operation.
 /// Other stacks are never blocked by it.
+///
+/// Pipelined writes (Semantics.md, "Pipelined writes"): a write applies in memory and
+/// queues its journal record under the lock, then waits for durability after releasing it,
+/// so the writes of one stack share group commits. The state in memory may then run ahead
+/// of the journal by the writes in flight; whatever anyone is answered from it (a write's
+/// result, a read, an error) is answered only once the newest write it saw is durable. When
+/// one fails, the entry is poisoned: the next one to take the lock reloads the journal's
+/// state, and whoever saw the lost state reads (or writes) again on the reloaded one.
 final class StackEntry: @unchecked Sendable {
     let id: String
     private let lock = ReadWriteLock()
@@ -14,6 +24,17 @@ final class StackEntry: @unchecked Sendable {
     /// either): the state in memory may be ahead of the journal. Replicas reload such an
     /// entry before using it (`StackService+Replicas.swift`).
     private(set) var isStale = false
+    /// The journal write of the newest revision, while pipelined and maybe not yet durable
+    /// (under the lock). Since one stack's writes commit in order, its success means every
+    /// revision in memory is durable; its failure, that the newest is lost.
+    private var tail: PendingWrite?
+    /// Reloads the journal's state after a pipelined write failed (given by each write).
+    private var recovery: (() throws(APIError) -> (ScrollStack, Int))?
+    /// `epoch` counts reloads; a failed write of the current epoch sets `poisoned` (from the
+    /// committing thread), so later failures of writes already undone change nothing.
+    private let health = Mutex<(epoch: Int, poisoned: Bool)>((0, false))
+    /// How many times one request reads again after the state it read was lost.
+    private static let attempts = 16
 
     init(id: String, stack: ScrollStack, revision: Int = 1) {
         self.id = id
@@ -21,12 +42,42 @@ final class StackEntry: @unchecked Sendable {
         self.revision = revision
     }
 
-    /// Runs `body` with the stack and its revision under the read lock.
+    /// Runs `body` with the stack and its revision under the read lock, and answers what it
+    /// gives once the revision it saw is durable; if that revision is lost, the stack is
+    /// reloaded and `body` runs again. An error `body` threw while writes were in flight is
+    /// judged again by `readDurable`.
     func read<T>(_ body: (ScrollStack, Int) throws(APIError) -> T) throws(APIError) -> T {
-        try lock.withReadLock { () throws(APIError) -> T in
-            guard !deleted else { throw .stackNotFound(id) }
-            return try body(stack, revision)
+        for _ in 0..<Self.attempts {
+            let seen = try lock.withReadLock { () throws(APIError) -> (Result<T, APIError>, PendingWrite?)? in
+                guard !deleted else { throw .stackNotFound(id) }
+                if health.withLock({ $0.poisoned }) { return nil }
+                do throws(APIError) { return (.success(try body(stack, revision)), tail) } catch { return (.failure(error), tail) }
+            }
+            if let seen, seen.1?.wait() == nil {
+                // An error may come of reading the journal for a revision not yet in it
+                // (`?revision=`): judged again with every revision durable.
+                if case .failure = seen.0, seen.1 != nil { return try readDurable(body) }
+                return try seen.0.get()
+            }
+            try reloadIfPoisoned()
         }
+        throw .storageFailed("the journal kept failing while \(id) was read")
+    }
+
+    /// `read`, with every write `body` could see already durable (and published to live
+    /// streams) before `body` runs, under the read lock: what the journal holds is then
+    /// exactly the revisions in memory (opening a live stream).
+    func readDurable<T>(_ body: (ScrollStack, Int) throws(APIError) -> T) throws(APIError) -> T {
+        for _ in 0..<Self.attempts {
+            let seen = try lock.withReadLock { () throws(APIError) -> T? in
+                guard !deleted else { throw .stackNotFound(id) }
+                guard !health.withLock({ $0.poisoned }), tail?.wait() == nil else { return nil }
+                return try body(stack, revision)
+            }
+            if let seen { return seen }
+            try reloadIfPoisoned()
+        }
+        throw .storageFailed("the journal kept failing while \(id) was read")
     }
 
     /// Runs `body` with the stack and its current revision under the write lock. When it
@@ -34,21 +85,36 @@ final class StackEntry: @unchecked Sendable {
     /// and revision; when it throws, the stack is as it was (model operations apply whole or
     /// not at all) and the revision stays.
     ///
-    /// `persist` makes the new state durable before anyone sees it; if it throws, `restore`
-    /// supplies the state before the change (from the journal) and the error is rethrown.
+    /// `persist` journals the new state: returning nil or a completed write, it is durable
+    /// already (or kept nowhere); if it throws or its write failed, `restore` supplies the state before the change (from the
+    /// journal) and the error is rethrown. Returning a pending write (pipelined), the lock
+    /// is released and the answer given once that write is durable; if it fails, `recover`
+    /// reloads the journal's state and the write's error is thrown (409
+    /// `revision_conflict` for a write lost behind an earlier failure: `mutate` applies it
+    /// again). An error of `body` is thrown once the state it was judged on is durable, and
+    /// as a conflict if that state was lost.
     func write<R, T>(
         _ body: (inout ScrollStack, Int) throws(APIError) -> R,
-        persist: (R, ScrollStack, Int) throws(APIError) -> Void = { _, _, _ in },
+        persist: (R, ScrollStack, Int) throws(APIError) -> PendingWrite? = { _, _, _ in nil },
         restore: () throws(APIError) -> (ScrollStack, Int) = { () throws(APIError) in throw APIError.storageFailed("no journal to restore from") },
+        recover: @escaping () throws(APIError) -> (ScrollStack, Int) = { () throws(APIError) in throw APIError.storageFailed("no journal to restore from") },
         answer: (R, ScrollStack, Int) -> T
     ) throws(APIError) -> T {
-        try lock.withWriteLock { () throws(APIError) -> T in
+        let (outcome, pending) = try lock.withWriteLock { () throws(APIError) -> (Result<T, APIError>, PendingWrite?) in
             guard !deleted else { throw .stackNotFound(id) }
+            try recoverLocked()
             // Mutated in place: the stored value is uniquely referenced, so nothing is copied.
-            let result = try body(&stack, revision)
+            let result: R
+            do throws(APIError) { result = try body(&stack, revision) } catch { return (.failure(error), tail) }
             revision += 1
+            var pending: PendingWrite?
             do throws(APIError) {
-                try persist(result, stack, revision)
+                pending = try persist(result, stack, revision)
+                // Already done (a backend without queuing): handled here, under the lock.
+                if let outcome = pending?.outcome {
+                    if let error = outcome { throw APIError(error) }
+                    pending = nil
+                }
             } catch {
                 do throws(APIError) {
                     (stack, revision) = try restore()
@@ -58,8 +124,42 @@ final class StackEntry: @unchecked Sendable {
                 }
                 throw error
             }
-            return answer(result, stack, revision)
+            tail = pending
+            if let pending {
+                recovery = recover
+                let epoch = health.withLock { $0.epoch }
+                pending.whenDone { [weak self] error in
+                    if error != nil { self?.health.withLock { if $0.epoch == epoch { $0.poisoned = true } } }
+                }
+            }
+            return (.success(answer(result, stack, revision)), pending)
         }
+        guard let pending, let error = pending.wait() else { return try outcome.get() }
+        try reloadIfPoisoned()
+        if case .failure = outcome { throw APIError(JournalError.conflict(key: id, latest: nil)) }
+        throw APIError(error)
+    }
+
+    /// Reloads the journal's state if a write failed (under the write lock).
+    private func reloadIfPoisoned() throws(APIError) {
+        try lock.withWriteLock { () throws(APIError) in try recoverLocked() }
+    }
+
+    /// With the write lock held: if a write of this epoch failed, puts the journal's state in
+    /// place of the one in memory and starts a new epoch. - Throws: the reload's error (the
+    /// entry stays poisoned and is marked stale).
+    private func recoverLocked() throws(APIError) {
+        guard health.withLock({ $0.poisoned }) else { return }
+        do throws(APIError) {
+            guard let recovery else { throw APIError.storageFailed("no journal to restore from") }
+            (stack, revision) = try recovery()
+        } catch {
+            isStale = true
+            throw error
+        }
+        tail = nil
+        isStale = false
+        health.withLock { $0 = (epoch: $0.epoch + 1, poisoned: false) }
     }
 
     /// Brings the cached stack forward under the write lock: `body` gets the stack and its
@@ -76,11 +176,14 @@ final class StackEntry: @unchecked Sendable {
         lock.withWriteLock { deleted = true }
     }
 
-    /// Deletes the stack under the write lock: `check` sees the current revision first (and
-    /// may throw to refuse), then `remove` takes it out of the store.
+    /// Deletes the stack under the write lock, once its writes in flight are durable (or
+    /// undone): `check` sees the current revision first (and may throw to refuse), then
+    /// `remove` takes it out of the store.
     func delete(check: (Int) throws(APIError) -> Void, remove: () throws(APIError) -> Void) throws(APIError) {
         try lock.withWriteLock { () throws(APIError) in
             guard !deleted else { throw .stackNotFound(id) }
+            _ = tail?.wait()
+            try recoverLocked()
             try check(revision)
             try remove()
             deleted = true

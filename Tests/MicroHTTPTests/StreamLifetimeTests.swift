@@ -83,13 +83,3 @@ func monotonicNanoseconds() -> UInt64 {
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }
-
-/// Whether `condition` holds within `timeout` seconds (polled every 5 ms).
-func eventually(_ timeout: Double = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = monotonicNanoseconds() + UInt64(timeout * 1e9)
-    while !condition() {
-        if monotonicNanoseconds() > deadline { return false }
-        usleep(5_000)
-    }
-    return true
-}

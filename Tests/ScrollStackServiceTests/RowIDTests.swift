@@ -38,7 +38,7 @@ final class RowIDTests: XCTestCase {
             return [try connection.send(method: "POST", path: "/v1/stacks/big/rows", headers: [("Content-Type", "application/json")], body: insertBody),
                     try connection.send(method: "POST", path: "/v1/layout", headers: [("Content-Type", "application/json")], body: layoutBody)]
         }
-        probe.finish(label: "two 50,000-row requests")
+        probe.finish(label: "two 50,000-row requests", duringAtLeast: 3)
         let answers = try sent.get()
         guard answers.count == 2 else { return XCTFail("both requests answered") }
         let inserted = Reply(answers[0])

@@ -298,7 +298,7 @@ if method == "wait":
     while status != 200 and time.monotonic() < deadline:
         status, _ = ask("GET", url)
         if status != 200:
-            time.sleep(0.05)
+            time.sleep(0.05)  # polling: nothing tells the host the container's server is up
     print(status)
 else:
     status, body = ask(method, url, sys.argv[3] if len(sys.argv) > 3 else None)

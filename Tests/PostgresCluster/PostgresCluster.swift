@@ -69,7 +69,7 @@ public final class PostgresCluster: @unchecked Sendable {
         let what = "postgres-cluster.sh \(arguments.joined(separator: " "))"
         guard ended.wait(timeout: .now() + seconds) == .success else {
             kill(pid, SIGKILL)
-            ended.wait()
+            _ = ended.wait(timeout: .now() + 30)
             throw Failure(description: "\(what) still running after \(seconds) s")
         }
         let out = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""

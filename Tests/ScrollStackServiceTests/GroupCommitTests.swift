@@ -24,7 +24,8 @@ final class GroupCommitTests: XCTestCase {
     }
 
     /// Waits (30 s at most) until `count` writers are queued behind the commit in progress;
-    /// false if they never were (the tests then fail on what they committed).
+    /// false if they never were (the tests then fail on what they committed). Polled: a writer
+    /// joining the queue announces nothing (it then blocks on its own semaphore).
     @discardableResult
     static func waitUntilQueued(_ committer: GroupCommit, _ count: Int) -> Bool {
         let deadline = Date().addingTimeInterval(30)

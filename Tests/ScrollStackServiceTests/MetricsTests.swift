@@ -17,7 +17,8 @@ final class MetricsTests: XCTestCase {
         return try Exposition(String(decoding: reply.body, as: UTF8.self))
     }
 
-    /// Scrapes until `condition` holds, for at most `seconds`; the last exposition.
+    /// Scrapes until `condition` holds, for at most `seconds`; the last exposition. Polled: a
+    /// request is recorded after its answer is sent, which the client is not told of.
     func scrape(_ server: ServerHarness, until condition: (Exposition) throws -> Bool, seconds: Double = 10) throws -> Exposition {
         let deadline = Date().addingTimeInterval(seconds)
         var exposition = try scrape(server)

@@ -144,7 +144,7 @@ final class TransitionEndpointTests: XCTestCase {
         XCTAssertEqual(try server.request("GET", "/v1/stacks/s")["revision"]?.int64Value, 1, "nothing changed")
         XCTAssertEqual(try server.request("POST", "/v1/stacks/s/rows/a/move?fps=x", json: object(("to", 1))).errorField, "fps")
         let tooMany = try server.request("POST", "/v1/stacks/s/rows/a/move?fps=240", json: object(("to", 1), ("animation", object(("damping", 0.01), ("duration", 2)))))
-        XCTAssertEqual(tooMany.status, 400, tooMany.text)
+        XCTAssertEqual(tooMany.status, 422, tooMany.text)
         XCTAssertEqual(tooMany.errorField, "fps")
         let first = try server.request("GET", "/v1/stacks/s/transitions/1")
         XCTAssertEqual(first.status, 404)

@@ -4,11 +4,13 @@
 // `?`, path and query percent-decoded, `%00` refused before the service as the server does).
 // Every input starts from one stack `s` of three rows and no pile. After each request: no 5xx,
 // an error answer is the JSON error shape with its own status, a failed request changed no
-// stack, and every stack keeps the model's invariants.
+// stack, and every stack a request changed keeps the model's invariants; after the input's last
+// request, every stack does.
 //
 // Speed (Docs/Benchmarks.md, Fuzzing): everything runs in process, no socket; the starting
 // state is rebuilt only after an input that changed it (most inputs fail, changing nothing);
-// inputs are split by a plain byte scan.
+// inputs and request heads are split by plain byte scans; each request encodes every stack's
+// model once (the state after one request is the state before the next).
 import FuzzSupport
 import Jansson
 import MicroHTTP
@@ -18,6 +20,12 @@ import ScrollStackCore
 enum Harness {
     /// One service for the whole run; an input that changed anything is followed by a reset.
     static let service = StackService()
+    /// Every stack's model in the starting state (set by `reset`), the "before" of each
+    /// input's first request.
+    nonisolated(unsafe) static var pristineModels: [String: JSON] = [:]
+    /// Whether the last input left models other than `pristineModels` (also a change that
+    /// made no revision), so that the next one starts from a reset.
+    nonisolated(unsafe) static var changed = true
 }
 let seedStack = #"{"id":"s","viewport":{"width":320,"height":480},"rows":[{"id":"a","view":{"type":"V"},"size":{"fixed":100}},{"id":"b","view":{"type":"V","props":{"x":[1,2]}},"content":{"aspectRatio":1.5}},{"id":"c","controller":{"type":"C"},"size":{"fixed":50}}]}"#
 
@@ -36,12 +44,33 @@ func percentDecoded(_ text: Substring, plusIsSpace: Bool) -> String {
     return String(decoding: bytes, as: UTF8.self)
 }
 
+/// The lines of `head`, split at each `\n` byte.
+/// - Complexity: O(head length).
+func lines(of head: ArraySlice<UInt8>) -> [String] {
+    var lines: [String] = []
+    var start = head.startIndex
+    for i in head.indices where head[i] == 10 {
+        lines.append(String(decoding: head[start..<i], as: UTF8.self))
+        start = i + 1
+    }
+    lines.append(String(decoding: head[start...], as: UTF8.self))
+    return lines
+}
+
 /// The request one part of the input describes, or nil when the server would not pass it on.
+/// The head ends at the first empty line (`\n\n`), found by a byte scan.
 func request(from part: ArraySlice<UInt8>) -> HTTPRequest? {
-    let headEnd = part.firstRange(of: [10, 10])
-    let head = String(decoding: part[..<(headEnd?.lowerBound ?? part.endIndex)], as: UTF8.self)
-    let body = Array(part[(headEnd?.upperBound ?? part.endIndex)...])
-    var lines = head.split(separator: "\n", omittingEmptySubsequences: false)[...]
+    var headEnd = part.endIndex
+    var i = part.startIndex
+    while i + 1 < part.endIndex {
+        if part[i] == 10 && part[i + 1] == 10 {
+            headEnd = i
+            break
+        }
+        i += 1
+    }
+    let body = Array(part[min(headEnd + 2, part.endIndex)...])
+    var lines = lines(of: part[..<headEnd])[...]
     guard let requestLine = lines.popFirst() else { return nil }
     let words = requestLine.split(separator: " ", maxSplits: 1)
     guard words.count == 2, !words[0].isEmpty, !words[1].contains(" ") else { return nil }
@@ -64,29 +93,37 @@ func request(from part: ArraySlice<UInt8>) -> HTTPRequest? {
                        query: query, headers: headers, body: body, rawTarget: String(target))
 }
 
-/// Every stack's revision and model as `GET` would answer them, by id.
-func models() -> [String: JSON] {
+/// Every stack's revision and model as `GET` would answer them, by id; the model's invariants
+/// are checked (a trap) first for the stacks `checking` accepts.
+func models(checking: (_ id: String) -> Bool) -> [String: JSON] {
     var result: [String: JSON] = [:]
     for entry in Harness.service.store.all() {
         result[entry.id] = try? entry.read { stack, revision throws(APIError) in
-            stack.checkInvariants()
+            if checking(entry.id) { stack.checkInvariants() }
             return ModelEncoding.stack(id: entry.id, revision: revision, stack)
         }
     }
     return result
 }
 
-/// Checks one answer and what it left behind.
-func check(_ request: HTTPRequest, _ response: HTTPResponse, before: [String: JSON]) {
+/// Checks one answer and what it left behind; returns the models after it (the next
+/// request's `before`). Invariants are checked for the stacks whose model changed, and for
+/// every stack when `last` (the input's last request): a failed request that broke one without
+/// changing what `GET` shows is still caught, at the end of its input.
+func check(_ request: HTTPRequest, _ response: HTTPResponse, before: [String: JSON], last: Bool) -> [String: JSON] {
     let what = "\(request.summary) → \(response.status)"
     Fuzzer.require((100..<500).contains(response.status), "\(what): \(String(decoding: response.body.prefix(300), as: UTF8.self))")
-    let after = models()
-    guard response.status >= 400 else { return }
+    var after = models { _ in last }
+    if !last && after != before {
+        after = models { id in after[id] != before[id] }
+    }
+    guard response.status >= 400 else { return after }
     Fuzzer.require(after == before, "\(what): a failed request changed a stack")
     guard let error = (try? JSON.parse(response.body))?["error"] else { fatalError("\(what): the answer is not a JSON error") }
     Fuzzer.require(error["status"]?.int64Value == Int64(response.status), "\(what): the error's status differs from the answer's")
     Fuzzer.require(error["code"]?.stringValue?.isEmpty == false, "\(what): the error has no code")
     Fuzzer.require(error["message"]?.stringValue != nil, "\(what): the error has no message")
+    return after
 }
 
 /// Whether the service holds exactly the starting state: the seed stack at revision 1, no
@@ -108,6 +145,7 @@ func reset() {
     let created = Harness.service.handle(HTTPRequest(method: "POST", path: "/v1/stacks", headers: [("content-type", "application/json")],
                                              body: Array(seedStack.utf8)))
     Fuzzer.require(created.status == 201, "the seed stack was refused: \(created.status)")
+    Harness.pristineModels = models { _ in true }
 }
 
 /// The input's requests: the parts between lines `---`, at most 8.
@@ -132,13 +170,13 @@ func parts(of input: [UInt8]) -> [ArraySlice<UInt8>] {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHandler(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    if !isPristine() { reset() }
-    let input = Fuzzer.bytes(data, size)
-    for part in parts(of: input) {
-        guard let request = request(from: part) else { continue }
-        let before = models()
-        check(request, Harness.service.handle(request), before: before)
+    if Harness.changed || !isPristine() { reset() }
+    let requests = parts(of: Fuzzer.bytes(data, size)).compactMap(request(from:))
+    var models = Harness.pristineModels
+    for (i, request) in requests.enumerated() {
+        models = check(request, Harness.service.handle(request), before: models, last: i == requests.count - 1)
     }
+    Harness.changed = models != Harness.pristineModels
     return 0
 }
 

@@ -15,11 +15,10 @@ extension ModelDecoding {
             guard let fps = Int(text), (1...240).contains(fps) else { throw .badQuery("fps", "must be an integer in 1…240, got \"\(text)\"") }
             request.fps = fps
         }
-        guard let body else { return (nil, request) }
-        if let f = try body.optional("animation") {
+        if let body, let f = try body.optional("animation") {
             request.timing = try timing(f, defaults: defaults)
         }
-        if let f = try body.optional("fps") {
+        if let body, let f = try body.optional("fps") {
             let fps = try f.int()
             guard (1...240).contains(fps) else { throw .invalid(f.path, "must be an integer in 1…240, got \(fps)") }
             request.fps = fps
@@ -27,8 +26,11 @@ extension ModelDecoding {
         if let fps = request.fps {
             let frames = KeyframeSampler.frameCount(request.timing ?? defaults, fps: fps)
             let message = "sampling this spring at \(fps) fps gives \(AnimationRequest.describe(frames: frames)) keyframes, more than \(AnimationRequest.maxFrames): lower fps or raise the damping"
-            guard frames <= AnimationRequest.maxFrames else { throw body.has("fps") ? .invalid("fps", message) : .badQuery("fps", message) }
+            // 422 wherever `fps` was given: the value is well-formed, its combination with the
+            // spring breaks a rule (Semantics.md, Keyframes).
+            guard frames <= AnimationRequest.maxFrames else { throw .invalid("fps", message) }
         }
+        guard let body else { return (nil, request) }
         let rest = JSONObject(body.object.filter { !animationKeys.contains($0.key) }.map { ($0.key, $0.value) })
         return (ObjectReader(object: rest, path: body.path), request)
     }

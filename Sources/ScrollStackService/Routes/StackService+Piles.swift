@@ -305,7 +305,7 @@ extension StackService {
         guard let decoded = ModelDecoding.storedPilePlan(plan) else { throw .storageFailed("the plan of revision \(revision) does not decode") }
         let frames = KeyframeSampler.frameCount(decoded.timing, fps: fps)
         guard frames <= AnimationRequest.maxFrames else {
-            throw .badQuery("fps", "sampling this spring at \(fps) fps gives \(AnimationRequest.describe(frames: frames)) keyframes, more than \(AnimationRequest.maxFrames)")
+            throw .invalid("fps", "sampling this spring at \(fps) fps gives \(AnimationRequest.describe(frames: frames)) keyframes, more than \(AnimationRequest.maxFrames)")
         }
         return .json(200, ModelEncoding.sampledPilePlan(plan, fps: fps), revision: revision)
     }

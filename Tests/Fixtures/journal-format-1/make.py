@@ -46,7 +46,7 @@ def main():
                 socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
                 break
             except OSError:
-                time.sleep(0.05)
+                time.sleep(0.05)  # polling for the port to open (no event); bounded: 200 tries
         def ok(method, path, body=None, status=200):
             got, answer = call(port, method, path, body)
             assert got == status, (method, path, got, answer)

@@ -6,6 +6,10 @@
 ///
 /// Reading a row back (`self[i]`, `frame(at:)`, …) gives exactly the values of
 /// `layout(offset:).rows[i]`. Every accessor is O(1).
+///
+/// The buffer shares the stack's id column instead of copying it, so while a filled buffer
+/// is kept, the stack's next change of its ids (an insertion, removal or new id) copies
+/// that column once, O(n).
 public struct LayoutBuffer: Sendable {
     /// One row's numbers. Hidden rows have `length` 0; `separatorThickness` is NaN when the
     /// row draws no separator.

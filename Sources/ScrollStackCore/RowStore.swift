@@ -3,8 +3,8 @@
 /// fields (one reference, nil for most rows). Order is not kept here; `RowTree` keeps it.
 ///
 /// A row with an id of at most 15 UTF-8 bytes, a shared content and no extras takes
-/// 16 + 8 + 1 + 4 + 16 + 8 + 4 bytes of columns plus its `IDIndex` slot. Handles of removed
-/// rows are reused. Every operation is O(1) expected.
+/// 16 + 8 + 1 + 4 + 16 + 8 + 4 + 4 (frame style) bytes of columns plus its `IDIndex` slot.
+/// Handles of removed rows are reused. Every operation is O(1) expected.
 struct RowStore: Sendable {
     typealias Handle = Int32
 

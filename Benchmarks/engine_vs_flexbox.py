@@ -6,7 +6,8 @@ flexbox `margin-bottom: 8`), every 7th row hidden (`display: none`). Taffy is dr
 PyPI `stretchable`, Yoga through PyPI `poga` (its C API bindings); only their layout
 computation is timed, on a freshly built (dirty) tree each sample, never the tree building.
 The engine's figure comes from `core-benchmark --flat-column N` (a full `layout()` of the
-same column, and the streamed `forEachRowLayout`).
+same column, the streamed `forEachRowLayout`, and `layout(into:)` writing a reused
+`LayoutBuffer`, the engine's full layout without building `RowLayout` values).
 
     pip install -r Benchmarks/requirements-bench.txt
     swift build -c release --product core-benchmark
@@ -66,8 +67,8 @@ def yoga_ns(n, cpu):
 def engine(binary, n, samples, cpu):
     command = [binary] + (["--cpu-time"] if cpu else []) + ["--flat-column", str(n), "--samples", str(samples)]
     out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-    m = re.search(r"layout_ns_per_row=([\d.]+) streamed_ns_per_row=([\d.]+)", out)
-    return float(m.group(1)), float(m.group(2))
+    m = re.search(r"layout_ns_per_row=([\d.]+) streamed_ns_per_row=([\d.]+) buffer_ns_per_row=([\d.]+)", out)
+    return float(m.group(1)), float(m.group(2)), float(m.group(3))
 
 
 def last_top(n):
@@ -86,7 +87,8 @@ def main():
     args = parser.parse_args()
     print(f"flat column, rows {HEIGHT:g} pt + {GAP:g} apart, every 7th hidden; median of {args.samples} ns per row "
           f"({'thread CPU' if args.cpu_time else 'wall'} time)")
-    print(f"{'rows':>9} {'engine':>9} {'streamed':>9} {'Taffy':>9} {'Yoga':>9} {'faster/engine':>14} {'faster/streamed':>16}")
+    print(f"{'rows':>9} {'layout()':>9} {'streamed':>9} {'buffer':>9} {'Taffy':>9} {'Yoga':>9} "
+          f"{'faster/layout()':>16} {'faster/streamed':>16} {'faster/buffer':>14}")
     for n in args.rows:
         taffy_n = min(n, args.taffy_rows)
         taffy = [taffy_ns(taffy_n, args.cpu_time) for _ in range(args.samples)]
@@ -95,9 +97,10 @@ def main():
         assert taffy[0][1] == last_top(taffy_n) and yogas[0][1] == last_top(n), (taffy[0][1], yogas[0][1])
         t = statistics.median(x for x, _ in taffy) / taffy_n
         y = statistics.median(x for x, _ in yogas) / n
-        array, streamed = engine(args.binary, n, args.samples, args.cpu_time)
+        array, streamed, buffer = engine(args.binary, n, args.samples, args.cpu_time)
         faster = min(t, y)
-        print(f"{n:>9} {array:>9.2f} {streamed:>9.2f} {t:>9.2f} {y:>9.2f} {faster / array:>13.1f}× {faster / streamed:>15.1f}×"
+        print(f"{n:>9} {array:>9.2f} {streamed:>9.2f} {buffer:>9.2f} {t:>9.2f} {y:>9.2f} "
+              f"{faster / array:>15.1f}× {faster / streamed:>15.1f}× {faster / buffer:>13.1f}×"
               + (f"   (Taffy at {taffy_n} rows)" if taffy_n < n else ""))
 
 

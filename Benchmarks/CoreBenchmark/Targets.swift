@@ -36,18 +36,27 @@ func flatColumn(_ n: Int) -> ScrollStack {
     return try! ScrollStack(settings: settings, rows: rows)
 }
 
-/// Median ns per row of a full layout, materialized (`layout()`) and streamed.
-@MainActor func fullLayout(_ stack: ScrollStack, samples: Int) -> (array: Double, streamed: Double) {
+/// Median ns per row of a full layout: materialized (`layout()`), streamed, and into a
+/// `LayoutBuffer` reused from sample to sample (after one fill that allocates it, timed apart
+/// as `first`).
+@MainActor func fullLayout(_ stack: ScrollStack, samples: Int) -> (array: Double, streamed: Double, buffer: Double, first: Double) {
     let n = Double(stack.count)
     let array = median(samples) { _ in sink += stack.layout().rows.last!.frame.maxY } / n
     let streamed = median(samples) { _ in stack.forEachRowLayout { sink += $0.frame.minY } } / n
-    return (array, streamed)
+    var buffer = LayoutBuffer()
+    let first = median(1) { _ in stack.layout(into: &buffer) } / n
+    let reused = median(samples) { _ in
+        stack.layout(into: &buffer)
+        sink += buffer.frame(at: buffer.count - 1).minY
+    } / n
+    return (array, streamed, reused, first)
 }
 
 @MainActor func runFlatColumn(_ n: Int, samples: Int) {
     let stack = flatColumn(n)
-    let (array, streamed) = fullLayout(stack, samples: samples)
-    print("flat-column rows=\(n) layout_ns_per_row=\(fixed3(array)) streamed_ns_per_row=\(fixed3(streamed)) content_height=\(stack.contentSize.height)")
+    let (array, streamed, buffer, first) = fullLayout(stack, samples: samples)
+    print("flat-column rows=\(n) layout_ns_per_row=\(fixed3(array)) streamed_ns_per_row=\(fixed3(streamed)) "
+          + "buffer_ns_per_row=\(fixed3(buffer)) buffer_first_ns_per_row=\(fixed3(first)) content_height=\(stack.contentSize.height)")
 }
 
 @MainActor func runTargets(rows n: Int, samples: Int) {
@@ -128,11 +137,13 @@ func flatColumn(_ n: Int) -> ScrollStack {
     // Taffy and Yoga on it); the baseline is the same layout computed the old way, one
     // row at a time through `layout(of:)`, on a sample of rows.
     let column = flatColumn(n)
-    let (layoutArray, layoutStreamed) = fullLayout(column, samples: 5)
+    let (layoutArray, layoutStreamed, layoutBuffer, layoutFirst) = fullLayout(column, samples: 5)
     let probe = 2000
     let oneByOne = median(5) { _ in
         for i in 0..<probe { sink += try! column.layout(of: .index(i * (n / probe))).frame.minY }
     } / Double(probe)
     line("full layout, layout() (per row)", layoutArray, "ns", "layout(of:) per row", oneByOne)
     line("full layout, forEachRowLayout (per row)", layoutStreamed, "ns", "layout(of:) per row", oneByOne)
+    line("full layout, layout(into:) reused (per row)", layoutBuffer, "ns", "layout(of:) per row", oneByOne)
+    line("full layout, layout(into:) first fill (per row)", layoutFirst, "ns", "layout(of:) per row", oneByOne)
 }

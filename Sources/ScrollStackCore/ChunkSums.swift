@@ -31,6 +31,9 @@ struct ChunkSums: Sendable {
         }
     }
 
+    /// One chunk's aggregate. O(1).
+    func leaf(_ position: Int) -> Prefix { nodes[leafCount + position] }
+
     /// Sets one chunk's aggregate and recomputes its ancestors. O(log C).
     mutating func set(_ position: Int, _ value: Prefix) {
         var node = leafCount + position

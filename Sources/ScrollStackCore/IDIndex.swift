@@ -37,6 +37,72 @@ struct IDIndex: Sendable {
         count += 1
     }
 
+    /// Adds `handle` under `id` unless `id` is present, hashing `id` once; returns the handle
+    /// already there, or nil when `handle` was added. O(1) expected.
+    mutating func insertIfAbsent<Keys: RandomAccessCollection<String>>(_ id: String, handle: Int32, keys: Keys) -> Int32?
+    where Keys.Index == Int {
+        if (count + 1) * 4 > slots.count * 3 { grow(to: Swift.max(16, slots.count * 2)) }
+        let tag = Self.hash(id)
+        var b = Int(tag) & mask
+        while true {
+            let slot = slots[b]
+            if slot == 0 { break }
+            if UInt32(truncatingIfNeeded: slot >> 32) == tag {
+                let found = Int32(truncatingIfNeeded: slot & 0xFFFF_FFFF) - 1
+                if keys[Int(found)] == id { return found }
+            }
+            b = (b + 1) & mask
+        }
+        slots[b] = UInt64(tag) << 32 | UInt64(UInt32(handle) + 1)
+        count += 1
+        return nil
+    }
+
+    /// Fills an empty index with every key, `keys[h]` under handle h, or returns false when
+    /// two keys are equal (the index is then unusable). The entries are hashed first and
+    /// placed in order of their home slots, so the table is written front to back instead of
+    /// at random: at a million ids this avoids a cache miss per id.
+    ///
+    /// - Complexity: O(n) expected: one hash per key, a counting sort on the home slot's high
+    ///   bits, one pass of placement.
+    mutating func build(keys: [String]) -> Bool {
+        precondition(count == 0)
+        let n = keys.count
+        guard n > 0 else { return true }
+        reserve(n)
+        let entries = keys.withUnsafeBufferPointer { keys in
+            [UInt64](unsafeUninitializedCapacity: n) { buffer, initialized in
+                for i in 0..<n { buffer[i] = UInt64(Self.hash(keys[i])) << 32 | UInt64(i + 1) }
+                initialized = n
+            }
+        }
+        // Groups of home slots small enough to stay in the cache while they are filled.
+        let groupBits = Swift.max(0, mask.nonzeroBitCount - 12)
+        var starts = [Int](repeating: 0, count: (mask >> groupBits) + 2)
+        for entry in entries { starts[(Int(entry >> 32) & mask) >> groupBits + 1] += 1 }
+        for g in 1..<starts.count { starts[g] += starts[g - 1] }
+        var sorted = [UInt64](repeating: 0, count: n)
+        for entry in entries {
+            let g = (Int(entry >> 32) & mask) >> groupBits
+            sorted[starts[g]] = entry
+            starts[g] += 1
+        }
+        for entry in sorted {
+            let tag = UInt32(truncatingIfNeeded: entry >> 32)
+            var b = Int(tag) & mask
+            while true {
+                let slot = slots[b]
+                if slot == 0 { break }
+                if UInt32(truncatingIfNeeded: slot >> 32) == tag,
+                   keys[Int(slot & 0xFFFF_FFFF) - 1] == keys[Int(entry & 0xFFFF_FFFF) - 1] { return false }
+                b = (b + 1) & mask
+            }
+            slots[b] = entry
+        }
+        count = n
+        return true
+    }
+
     /// Removes the entry of `id`, which must be present.
     mutating func remove<Keys: RandomAccessCollection<String>>(_ id: String, keys: Keys) where Keys.Index == Int {
         let tag = Self.hash(id)

@@ -13,6 +13,12 @@ struct InternTable<Value: Hashable & Sendable>: Sendable {
 
     subscript(index: Int32) -> Value { values[Int(index)]! }
 
+    /// Indexes in use are below this.
+    var indexLimit: Int { values.count }
+
+    /// The value at `index`, or nil for a freed index.
+    func valueIfPresent(at index: Int) -> Value? { values[index] }
+
     /// The index of `value`, adding it if new, with one more user.
     mutating func retain(_ value: Value) -> Int32 {
         if let last, last.value == value {

@@ -70,7 +70,7 @@ public struct Row: Sendable, Hashable {
             throw .invalid("is required when the size is fit: there is nothing to measure", field: prefix + "content")
         }
         if let insets { try Check.insets(insets, prefix + "insets") }
-        try separator.validate(prefix + "separator")
+        if separator.thickness != nil || separator.insets != nil || separator.color != nil { try separator.validate(prefix + "separator") }
         try title?.validate(prefix + "title")
         try transition?.validate(prefix + "transition")
     }

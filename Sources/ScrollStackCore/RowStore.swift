@@ -3,8 +3,8 @@
 /// fields (one reference, nil for most rows). Order is not kept here; `RowTree` keeps it.
 ///
 /// A row with an id of at most 15 UTF-8 bytes, a shared content and no extras takes
-/// 16 + 8 + 1 + 4 + 16 + 8 + 4 bytes of columns plus its `IDIndex` slot. Handles of removed
-/// rows are reused. Every operation is O(1) expected.
+/// 16 + 8 + 1 + 4 + 16 + 8 + 4 + 4 (frame style) bytes of columns plus its `IDIndex` slot.
+/// Handles of removed rows are reused. Every operation is O(1) expected.
 struct RowStore: Sendable {
     typealias Handle = Int32
 
@@ -36,6 +36,18 @@ struct RowStore: Sendable {
         }
     }
 
+    /// A row's own insets and separator override: all a row adds to the stack's defaults in
+    /// its layout, interned so that a full layout reads a 4-byte index per row, not its extras.
+    struct FrameStyle: Sendable, Hashable {
+        var insets: EdgeInsets?
+        var separator: SeparatorOverride
+
+        init(_ row: Row) {
+            insets = row.insets
+            separator = row.separator
+        }
+    }
+
     private(set) var ids: [String] = []
     /// The row's length along the scroll axis as if it were shown.
     private(set) var lengths: [Double] = []
@@ -44,6 +56,9 @@ struct RowStore: Sendable {
     /// The chunk (`RowTree`'s) holding each row.
     var chunkOf: [Int32] = []
     private var contents: [Int32] = []
+    /// Each row's index in `frameStyles`.
+    private(set) var frameStyleOf: [Int32] = []
+    private(set) var frameStyles = InternTable<FrameStyle>()
     private var sizes: [PackedSize] = []
     private var live: [Bool] = []
     private var freeHandles: [Handle] = []
@@ -85,15 +100,17 @@ struct RowStore: Sendable {
         extras.reserveCapacity(total)
         chunkOf.reserveCapacity(total)
         contents.reserveCapacity(total)
+        frameStyleOf.reserveCapacity(total)
         sizes.reserveCapacity(total)
         live.reserveCapacity(total)
         index.reserve(total)
     }
 
     /// Stores a row whose id is not in the store yet and returns its handle; unless
-    /// `indexed`, the caller gives the id index afterwards (`adopt`).
+    /// `indexed`, the caller indexes it later (`indexAll`).
     mutating func add(_ row: Row, length: Double, indexed: Bool = true) -> Handle {
         let content = contentTable.retain(row.content)
+        let frameStyle = frameStyles.retain(FrameStyle(row))
         let h: Handle
         if let reused = freeHandles.popLast() {
             h = reused
@@ -103,6 +120,7 @@ struct RowStore: Sendable {
             hidden[i] = row.hidden
             extras[i] = RowExtras(row)
             contents[i] = content
+            frameStyleOf[i] = frameStyle
             sizes[i] = PackedSize(row.size)
             live[i] = true
         } else {
@@ -113,6 +131,7 @@ struct RowStore: Sendable {
             extras.append(RowExtras(row))
             chunkOf.append(-1)
             contents.append(content)
+            frameStyleOf.append(frameStyle)
             sizes.append(PackedSize(row.size))
             live.append(true)
         }
@@ -120,10 +139,14 @@ struct RowStore: Sendable {
         return h
     }
 
-    /// Takes `ids` as the id index: it must map every stored row's id to its handle.
-    mutating func adopt(_ ids: IDIndex) {
-        precondition(ids.count == self.ids.count && freeHandles.isEmpty)
-        index = ids
+    /// Builds the id index of a store filled by `add(_:length:indexed: false)`, in one
+    /// bulk pass (`IDIndex.build`). Returns false, leaving the index empty, when two rows
+    /// have the same id. O(n) expected.
+    mutating func indexAll() -> Bool {
+        precondition(index.count == 0 && freeHandles.isEmpty)
+        if index.build(keys: ids) { return true }
+        index = IDIndex()
+        return false
     }
 
     /// Replaces the row at `h`; a new id must not belong to another row.
@@ -137,6 +160,9 @@ struct RowStore: Sendable {
         let content = contentTable.retain(row.content)
         contentTable.release(contents[i])
         contents[i] = content
+        let frameStyle = frameStyles.retain(FrameStyle(row))
+        frameStyles.release(frameStyleOf[i])
+        frameStyleOf[i] = frameStyle
         lengths[i] = length
         hidden[i] = row.hidden
         extras[i] = RowExtras(row)
@@ -152,6 +178,7 @@ struct RowStore: Sendable {
         let row = row(h)
         index.remove(ids[i], keys: ids)
         contentTable.release(contents[i])
+        frameStyles.release(frameStyleOf[i])
         ids[i] = ""
         extras[i] = nil
         chunkOf[i] = -1
@@ -166,12 +193,17 @@ struct RowStore: Sendable {
     /// the live rows. O(n).
     func checkInvariants() {
         var uses: [Int] = []
+        var styleUses: [Int] = []
         var liveCount = 0
         for i in ids.indices where live[i] {
             liveCount += 1
             let content = Int(contents[i])
             if content >= uses.count { uses += Array(repeating: 0, count: content + 1 - uses.count) }
             uses[content] += 1
+            let style = Int(frameStyleOf[i])
+            if style >= styleUses.count { styleUses += Array(repeating: 0, count: style + 1 - styleUses.count) }
+            styleUses[style] += 1
+            precondition(frameStyles[frameStyleOf[i]] == FrameStyle(row(Handle(i))), "row \(ids[i]): frame style differs from its extras")
             precondition(handle(id: ids[i]) == Handle(i), "row \(ids[i]): the id index does not find its handle")
         }
         precondition(liveCount == index.count, "id index has \(index.count) entries for \(liveCount) rows")
@@ -181,5 +213,6 @@ struct RowStore: Sendable {
             precondition(live[Int(h)] && IDIndex.hash(ids[Int(h)]) == tag, "id index entry for handle \(h) is stale")
         }
         contentTable.checkInvariants(uses: uses)
+        frameStyles.checkInvariants(uses: styleUses)
     }
 }

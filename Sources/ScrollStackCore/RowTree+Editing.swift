@@ -12,15 +12,11 @@ extension RowTree {
         insert(handles: handles, at: index)
     }
 
-    /// Fills an empty tree with `rows` in order, taking `ids` (the rows' ids by position,
-    /// from validation) as the store's id index, so no id is hashed twice. O(n).
-    mutating func build(_ rows: [Row], lengths: [Double], ids: IDIndex) {
-        precondition(count == 0 && store.count == 0 && ids.count == rows.count && lengths.count == rows.count)
-        guard !rows.isEmpty else { return }
-        store.reserve(rows.count)
-        for i in rows.indices { _ = store.add(rows[i], length: lengths[i], indexed: false) }
-        store.adopt(ids)
-        replaceChunks(at: 0, removing: 0, with: Array(0..<NodeID(rows.count)))
+    /// Orders the rows of a store filled by `RowStore.addIfNew` (so handles 0..<n) by handle,
+    /// in chunks. O(n).
+    mutating func adoptStoredRows() {
+        precondition(order.isEmpty)
+        replaceChunks(at: 0, removing: 0, with: Array(0..<NodeID(store.count)))
     }
 
     /// Places stored rows' handles at `index`, in order.
@@ -90,10 +86,21 @@ extension RowTree {
         store.chunkOf[Int(h)] = -1
         if chunks[chunk].isEmpty {
             replaceChunks(at: cursor.position, removing: 1, with: [])
+        } else if chunks[chunk].count < Self.chunkMinimum && order.count > 1 {
+            mergeWithNeighbour(at: cursor.position)
         } else {
             sums.set(cursor.position, aggregate(ofChunk: chunk))
         }
         return h
+    }
+
+    /// Merges the underfull chunk at `position` with its smaller neighbour, cut again into
+    /// chunks of at most `chunkFill` rows. O(C + B).
+    private mutating func mergeWithNeighbour(at position: Int) {
+        let hasLeft = position > 0, hasRight = position + 1 < order.count
+        let left = hasLeft && (!hasRight || chunks[Int(order[position - 1])].count <= chunks[Int(order[position + 1])].count)
+            ? position - 1 : position
+        replaceChunks(at: left, removing: 2, with: chunks[Int(order[left])] + chunks[Int(order[left + 1])])
     }
 
     /// Recomputes one chunk's aggregate. O(B + log C).
@@ -103,8 +110,11 @@ extension RowTree {
 
     /// Replaces `removing` chunks from `position` on with `handles` cut into chunks of at
     /// most `chunkFill` rows (as even as possible), then renumbers positions and rebuilds
-    /// the sums. O(C + k) for k handles.
+    /// the sums from the kept chunks' aggregates and the new ones'. O(C + k) for k handles.
     private mutating func replaceChunks(at position: Int, removing: Int, with handles: [NodeID]) {
+        var leaves: [Prefix] = []
+        leaves.reserveCapacity(order.count - removing + handles.count / Self.chunkFill + 1)
+        for p in 0..<position { leaves.append(sums.leaf(p)) }
         var freed = Array(order[position..<(position + removing)])
         let pieces = (handles.count + Self.chunkFill - 1) / Self.chunkFill
         var newIDs: [Int32] = []
@@ -130,9 +140,11 @@ extension RowTree {
             positions[Int(id)] = -1
             freeChunks.append(id)
         }
+        for id in newIDs { leaves.append(aggregate(ofChunk: Int(id))) }
+        for p in (position + removing)..<order.count { leaves.append(sums.leaf(p)) }
         order.replaceSubrange(position..<(position + removing), with: newIDs)
         for p in position..<order.count { positions[Int(order[p])] = Int32(p) }
-        rebuildSums()
+        sums.rebuild(leaves)
     }
 
     private mutating func rebuildSums() {
@@ -152,6 +164,7 @@ extension RowTree {
         for (p, chunk) in order.enumerated() {
             precondition(positions[Int(chunk)] == Int32(p), "chunk \(chunk): position \(positions[Int(chunk)]), expected \(p)")
             precondition(!chunks[Int(chunk)].isEmpty && chunks[Int(chunk)].count <= Self.chunkCapacity, "chunk \(chunk): bad size")
+            precondition(order.count == 1 || chunks[Int(chunk)].count >= Self.chunkMinimum, "chunk \(chunk): underfull")
             for h in chunks[Int(chunk)] {
                 precondition(store.chunkOf[Int(h)] == chunk, "row \(store.ids[Int(h)]): chunk link")
                 seen += 1

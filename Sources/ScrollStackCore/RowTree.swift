@@ -5,8 +5,9 @@
 ///
 /// For n rows in C ≈ n/B chunks (B ≤ 256): finding a row by index, a row's index or prefix,
 /// and the first row meeting a monotone predicate cost O(log C + B) with B a short
-/// sequential scan; one row's insertion, removal, change or move O(log C + B), plus O(C)
-/// when a chunk splits or empties (about once every B/2 edits to one chunk); walking rows in
+/// sequential scan; one row's insertion, removal, change or move O(log C + B), plus O(C + B)
+/// when a chunk splits or merges with a neighbour (at most once every B/4 edits to one
+/// chunk); walking rows in
 /// order O(1) each. Copying is O(1) and the first edit after a copy copies the chunk list
 /// and the touched columns.
 struct RowTree: Sendable {
@@ -17,6 +18,9 @@ struct RowTree: Sendable {
     static let chunkCapacity = 256
     /// How full a bulk build or a split leaves chunks, so that insertions have room.
     static let chunkFill = 192
+    /// A chunk that a removal leaves with fewer rows than this is merged with a neighbour,
+    /// so every chunk but a lone one holds at least this many rows.
+    static let chunkMinimum = 64
 
     /// One row's length along the main axis and whether it is hidden.
     struct Node: Sendable {

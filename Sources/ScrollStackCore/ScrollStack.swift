@@ -22,19 +22,21 @@ public struct ScrollStack: Sendable {
 
     /// A stack holding `rows` in order. Initial visibility is recorded without events.
     ///
-    /// - Complexity: O(n) for n rows (plus measuring fit rows).
+    /// - Complexity: O(n) for n rows (plus measuring fit rows), through `ScrollStackBuilder`.
     public init(settings: StackSettings = StackSettings(), rows: [Row] = [], measurer: any ContentMeasuring = FlexMeasurer(),
                 titleMeasurer: (any TitleMeasuring)? = nil) throws(StackError) {
+        var builder = try ScrollStackBuilder(settings: settings, measurer: measurer, titleMeasurer: titleMeasurer, capacity: rows.count)
+        for i in rows.indices { try builder.append(rows[i]) }
+        self = try builder.build()
+    }
+
+    /// An empty stack with `settings`, checked with the menu fonts. O(1).
+    init(settings: StackSettings, measurer: any ContentMeasuring, titleMeasurer: (any TitleMeasuring)?) throws(StackError) {
         try settings.validate()
         self.settings = settings
         self.measurer = measurer
         self.titleMeasurer = titleMeasurer
         try checkMenuFonts(settings.menu)
-        let ids = try Self.validateNewRows(rows, field: "rows", existing: nil)
-        try checkTitles(rows, field: { "rows[\($0)].title.width" })
-        try checkMeasurable(rows, field: "rows")
-        tree.build(rows, lengths: rows.indices.map { naturalLength(of: rows[$0]) }, ids: ids)
-        visibleStates = currentVisibleStates()
     }
 
     // MARK: Basic reading
@@ -118,9 +120,6 @@ public struct ScrollStack: Sendable {
 
     // MARK: Validation shared by operations
 
-    /// Checks new rows on their own and their ids against each other and, unless nil,
-    /// against `existing` (ids in the stack that are allowed to clash: none, so pass the
-    /// stack). O(k) expected.
     /// Checks with the measurer that each row's content can be measured. O(nodes).
     func checkMeasurable(_ rows: [Row], field: String?) throws(StackError) {
         // By index: a `Row` copied per iteration cost more than the check.
@@ -130,11 +129,10 @@ public struct ScrollStack: Sendable {
         }
     }
 
-    ///
-    /// Returns the batch's ids indexed by position in `rows`: for a new stack, the id index
-    /// of its store (see `RowTree.build`).
-    @discardableResult
-    static func validateNewRows(_ rows: [Row], field: String, existing: RowTree?, replacing: String? = nil) throws(StackError) -> IDIndex {
+    /// Checks new rows on their own and their ids against each other and, unless nil,
+    /// against `existing` (ids in the stack that are allowed to clash: none, so pass the
+    /// stack). O(k) expected, each id hashed once per index.
+    static func validateNewRows(_ rows: [Row], field: String, existing: RowTree?, replacing: String? = nil) throws(StackError) {
         // The batch's own ids, by position in `rows`.
         var seen = IDIndex()
         seen.reserve(rows.count)
@@ -143,15 +141,13 @@ public struct ScrollStack: Sendable {
             // A row's path is built only for an error: for every row it cost more than the checks.
             do { try rows[i].validate(prefix: "") } catch { throw error.nested(under: "\(field)[\(i)]") }
             let id = rows[i].id
-            if let first = seen.find(id, keys: ids) {
+            if let first = seen.insertIfAbsent(id, handle: Int32(i), keys: ids) {
                 throw StackError(.duplicateID, "the id \"\(id)\" is used by \(field)[\(first)] too", field: "\(field)[\(i)].id")
             }
-            seen.insert(id, handle: Int32(i))
             if let existing, existing.node(id: id) != nil, id != replacing {
                 throw StackError(.duplicateID, "a row with the id \"\(id)\" already exists", field: "\(field)[\(i)].id")
             }
         }
-        return seen
     }
 
     /// Resolves a batch of references against the current state; rejects empty batches and

@@ -93,6 +93,8 @@ enum Check {
     }
 
     static func insets(_ insets: EdgeInsets, _ field: String) throws(StackError) {
+        // The fields' paths are built only for an error: for every row they cost more than the checks.
+        guard !(isLength(insets.top) && isLength(insets.left) && isLength(insets.bottom) && isLength(insets.right)) else { return }
         try length(insets.top, field + ".top")
         try length(insets.left, field + ".left")
         try length(insets.bottom, field + ".bottom")

@@ -192,6 +192,8 @@ final class DifferentialTests: XCTestCase {
         var eventCounts: [String: Int] = [:]
         var hits = 0
         var maxCount = 0
+        /// Reused by every step, so `layout(into:)` is checked both growing and in place.
+        var buffer = LayoutBuffer()
         /// The first mismatch, with context.
         var failure: String?
 
@@ -684,6 +686,13 @@ final class DifferentialTests: XCTestCase {
             for (a, b) in zip(layout.rows, model.items) {
                 if let d = DifferentialTests.difference(a, b) { check(false, "layout: " + d); break }
             }
+            guard failure == nil else { return }
+            stack.layout(into: &buffer)
+            check(buffer.stackLayout == layout, "layout(into:) differs from layout()")
+            // Not drawn from `rng`, so the seeded runs keep their sequences of operations.
+            let elsewhere = Point(x: Double(step % 7) * 2.5 - 5, y: Double(step % 13) * 31.25 - 40)
+            stack.layout(into: &buffer, offset: elsewhere)
+            check(buffer.stackLayout == stack.layout(offset: elsewhere), "layout(into:offset: \(elsewhere)) differs from layout(offset:)")
             guard failure == nil else { return }
             check(stack.visibleRows == model.visibleIDs, "visibleRows \(stack.visibleRows) vs \(model.visibleIDs)")
             check(stack.entirelyVisibleRows == model.entireIDs, "entirelyVisibleRows \(stack.entirelyVisibleRows) vs \(model.entireIDs)")

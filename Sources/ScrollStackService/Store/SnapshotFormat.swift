@@ -10,7 +10,7 @@ import ScrollStackCore
 /// The settings are few and change with features, so they keep the API's JSON and its
 /// decoder; the rows, O(n), are binary: strings with their lengths, numbers as their 8 bytes
 /// (exact), optional members behind presence bits. Decoding is one pass with no JSON, and
-/// the stack is built from the rows in O(n) (`ScrollStack(settings:rows:measurer:titleMeasurer:)`).
+/// the stack is built from the rows in O(n) as they are read (`ScrollStackBuilder`).
 ///
 /// Snapshots of format 1 (the API's JSON of the whole stack, written before this format)
 /// start with `{` and are still read (`StackService.rebuild`); they are never rewritten.
@@ -67,14 +67,17 @@ enum SnapshotFormat {
         }
         let count = try reader.varint()
         guard count <= buffer.count else { throw reader.damaged("it claims \(count) rows") }
-        var rows: [Row] = []
-        rows.reserveCapacity(count)
-        for _ in 0..<count { rows.append(try row(&reader)) }
-        guard reader.isAtEnd else { throw reader.damaged("bytes follow the last row") }
-        do {
-            return try ScrollStack(settings: settings, rows: rows, measurer: measurer, titleMeasurer: titleMeasurer)
-        } catch {
-            throw .journalUnreadable("\(what) holds a state the model refuses: \(error)")
+        // Rows go into the stack's columns as they are read, with no array of rows between.
+        let refused = { (error: StackError) in APIError.journalUnreadable("\(what) holds a state the model refuses: \(error)") }
+        var builder: ScrollStackBuilder
+        do { builder = try ScrollStackBuilder(settings: settings, measurer: measurer, titleMeasurer: titleMeasurer, capacity: count) } catch {
+            throw refused(error)
         }
+        for _ in 0..<count {
+            let row = try row(&reader)
+            do { try builder.append(row) } catch { throw refused(error) }
+        }
+        guard reader.isAtEnd else { throw reader.damaged("bytes follow the last row") }
+        do { return try builder.build() } catch { throw refused(error) }
     }
 }

@@ -26,8 +26,10 @@ public struct AnimationTiming: Sendable, Hashable {
     /// The first rule the timing breaks, as (member, message), or nil when it is valid.
     /// Durations and delays are bounded to an hour, the velocity to ±1000.
     public var violation: (member: String, message: String)? {
-        if !duration.isFinite || duration <= 0 || duration > 3600 {
-            return ("duration", "must be greater than 0 and at most 3600 seconds, got \(Self.text(duration))")
+        // At least a millisecond: shorter than any frame, and far from the ~1e-154 s below
+        // which the spring's stiffness (2π / duration)² overflows to infinity.
+        if !duration.isFinite || duration < Self.minimumDuration || duration > 3600 {
+            return ("duration", "must be between 0.001 and 3600 seconds, got \(Self.text(duration))")
         }
         if !delay.isFinite || delay < 0 || delay > 3600 { return ("delay", "must be between 0 and 3600 seconds, got \(Self.text(delay))") }
         if !damping.isFinite || damping <= 0 || damping > 1 { return ("damping", "must be in (0, 1], got \(Self.text(damping))") }
@@ -36,6 +38,9 @@ public struct AnimationTiming: Sendable, Hashable {
         }
         return nil
     }
+
+    /// The shortest duration accepted, in seconds (a millisecond).
+    public static let minimumDuration = 0.001
 
     /// The spring this timing describes.
     public var spring: Spring { Spring(response: duration, dampingRatio: damping, initialVelocity: initialVelocity) }

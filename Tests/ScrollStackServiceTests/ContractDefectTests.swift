@@ -90,4 +90,19 @@ final class ContractDefectTests: XCTestCase {
         XCTAssertEqual(try server.request("GET", "/v1/stacks/s/transitions/\(revision)").status, 200, "the plan itself is kept")
         XCTAssertEqual(try server.request("GET", "/healthz").status, 200)
     }
+
+    /// A duration so short that the spring's stiffness (2π / duration)² would overflow to
+    /// infinity (schemathesis sent 5.25e-212 s and got `"stiffness": null`) is refused, as is
+    /// anything under a millisecond; a millisecond itself is accepted with a finite stiffness.
+    func testADurationUnderAMillisecondIsRefused() throws {
+        for duration in [5.251998305341398e-212, 1e-154, 0.000999] {
+            let answer = try server.request("POST", "/v1/stacks/s/scroll", json: object(("offset", object()), ("animation", object(("duration", .real(duration)))), ("fps", 60)))
+            XCTAssertEqual(answer.status, 422, answer.text)
+            XCTAssertEqual(answer.errorField, "animation.duration", answer.text)
+            XCTAssertTrue(answer.text.contains("between 0.001 and 3600"), answer.text)
+        }
+        let shortest = try server.request("POST", "/v1/stacks/s/scroll", json: object(("offset", object()), ("animation", object(("duration", .real(0.001)))), ("fps", 60)))
+        XCTAssertEqual(shortest.status, 200, shortest.text)
+        XCTAssertTrue(shortest.text.contains(#""stiffness":39478417.604357,"#), shortest.text)  // (2π / 0.001)²
+    }
 }

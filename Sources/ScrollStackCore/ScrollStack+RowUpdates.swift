@@ -21,7 +21,7 @@ extension ScrollStack {
         let index = tree.index(of: n)
         let before = self.before
         tree.setRow(row, length: naturalLength(of: row), of: n)
-        visibleStates[old.id] = nil
+        visibleStates.removeAll { $0.id == old.id }
         var result = OperationResult()
         result.events = [.rowRemoved(id: old.id, index: index), .rowAdded(id: row.id, index: index)]
         result.changed = [row.id]
@@ -100,11 +100,11 @@ extension ScrollStack {
         let before = self.before
         var result = OperationResult()
         for ((node, index), row) in zip(targets, updated) {
-            let old = tree.row(node)
+            let oldHidden = tree[node].hidden
             let oldLength = tree[node].length
             let newLength = naturalLength(of: row)
             tree.setRow(row, length: newLength, of: node)
-            if old.hidden != row.hidden {
+            if oldHidden != row.hidden {
                 result.events.append(row.hidden ? .rowHidden(id: row.id, index: index) : .rowShown(id: row.id, index: index))
             }
             if oldLength != newLength {

@@ -12,9 +12,9 @@ public struct ScrollStack: Sendable {
     /// The stack-level settings.
     public internal(set) var settings: StackSettings
     var tree = RowTree()
-    /// The visibility of every row that was partial or entire after the last operation;
-    /// rows not in here were offscreen, hidden or not yet seen.
-    var visibleStates: [String: Visibility] = [:]
+    /// The rows that were partial or entire after the last operation, in row order, with
+    /// their visibility; rows not in here were offscreen, hidden or not yet seen.
+    var visibleStates: [VisibleState] = []
     let measurer: any ContentMeasuring
     /// Measures menu titles (the service plugs its text engine in); without one, titled rows
     /// must give their item widths (see `checkTitles`).

@@ -165,22 +165,27 @@ struct RowTree: Sendable {
     }
 
     /// The aggregate of one chunk, summed in row order (the same additions in the same order
-    /// as `advance`, so the same bits). O(B): it runs on every single-row edit, so it reads
-    /// the columns through buffer pointers, without a bounds check or a copy per row.
+    /// as `advance`, so the same bits). O(B). It runs on every single-row edit, and its
+    /// rows' columns are rarely in the cache: so the effective lengths are gathered first,
+    /// loads that do not wait on each other (the misses overlap), then added up in order.
     func aggregate(ofChunk chunk: Int) -> Prefix {
-        var length = 0.0, shown = 0
         chunks[chunk].withUnsafeBufferPointer { handles in
             store.lengths.withUnsafeBufferPointer { lengths in
                 store.hidden.withUnsafeBufferPointer { hidden in
-                    for h in handles {
-                        assert(Int(h) < lengths.count && Int(h) < hidden.count, "a chunk holds a handle the store lacks")
-                        let isHidden = hidden[Int(h)]
-                        length += isHidden ? 0 : lengths[Int(h)]
-                        shown += isHidden ? 0 : 1
+                    withUnsafeTemporaryAllocation(of: Double.self, capacity: handles.count) { effective in
+                        var shown = 0
+                        for (i, h) in handles.enumerated() {
+                            assert(Int(h) < lengths.count && Int(h) < hidden.count, "a chunk holds a handle the store lacks")
+                            let isHidden = hidden[Int(h)]
+                            effective[i] = isHidden ? 0 : lengths[Int(h)]
+                            shown += isHidden ? 0 : 1
+                        }
+                        var length = 0.0
+                        for i in 0..<handles.count { length += effective[i] }
+                        return Prefix(length: length, shown: shown, count: handles.count)
                     }
                 }
             }
         }
-        return Prefix(length: length, shown: shown, count: chunks[chunk].count)
     }
 }

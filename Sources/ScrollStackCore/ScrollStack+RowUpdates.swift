@@ -50,7 +50,7 @@ extension ScrollStack {
             tree.move(from: from, to: destination)
             result.events.append(.rowMoved(id: tree.id(n), from: from, to: destination))
         }
-        result.changed = [tree.row(tree.node(at: destination)).id]
+        result.changed = [tree.id(n)]
         finish(&result, since: before)
         return result
     }
@@ -77,8 +77,8 @@ extension ScrollStack {
     /// - Complexity: O(log n), plus measuring a fit row.
     @discardableResult
     public mutating func update(_ reference: RowReference, with change: RowChange) throws(StackError) -> OperationResult {
-        let n = try node(for: reference, field: "row")
-        return try apply(change, to: [(n, tree.index(of: n))], errorPrefix: { _ in nil })
+        guard let target = target(of: reference) else { throw .unknownRow(reference, field: "row") }
+        return try apply(change, to: [target], errorPrefix: { _ in nil })
     }
 
     private mutating func apply(

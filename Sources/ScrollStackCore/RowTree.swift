@@ -122,17 +122,23 @@ struct RowTree: Sendable {
     /// predicate is monotone along the order (false…false true…true). O(log C + B): a
     /// descent over chunks judged by their first rows, then a scan of one chunk.
     func first(where isAtOrAfter: (Prefix, Node) -> Bool) -> (node: NodeID, prefix: Prefix)? {
+        firstCursor(where: isAtOrAfter).map { (node(at: $0.cursor), $0.prefix) }
+    }
+
+    /// `first(where:)` giving where the node sits, so that a walk can start there without a
+    /// second descent. O(log C + B).
+    func firstCursor(where isAtOrAfter: (Prefix, Node) -> Bool) -> (cursor: Cursor, prefix: Prefix)? {
         guard !order.isEmpty else { return nil }
         let (position, before) = sums.lastFailing(chunks: order.count) { position, prefix in
             isAtOrAfter(prefix, self[chunks[Int(order[position])][0]])
         }
         var prefix = before
-        for h in chunks[Int(order[position])] {
-            if isAtOrAfter(prefix, self[h]) { return (h, prefix) }
+        for (slot, h) in chunks[Int(order[position])].enumerated() {
+            if isAtOrAfter(prefix, self[h]) { return (Cursor(position: position, slot: slot), prefix) }
             advance(&prefix, past: h)
         }
         guard position + 1 < order.count else { return nil }
-        return (chunks[Int(order[position + 1])][0], prefix)
+        return (Cursor(position: position + 1, slot: 0), prefix)
     }
 
     /// Every node in order. O(n).

@@ -26,9 +26,9 @@ extension ScrollStack {
         let cross = settings.viewport[axis.cross]
         var states: [VisibleState] = []
         var indexes: [Int] = []
-        guard let (_, startPrefix) = tree.first(where: { prefix, node in mainEnd(prefix, node) >= low }) else { return (states, indexes) }
+        guard let (start, startPrefix) = tree.firstCursor(where: { prefix, node in mainEnd(prefix, node) >= low }) else { return (states, indexes) }
         var prefix = startPrefix
-        tree.walk(from: tree.cursor(at: startPrefix.count)) { n in
+        tree.walk(from: start) { n in
             let node = tree[n]
             let start = mainStart(prefix, hidden: node.hidden)
             if start > high { return false }

@@ -172,10 +172,9 @@ struct RowStore: Sendable {
     /// Sets the natural length of the row at `h`.
     mutating func setLength(_ length: Double, of h: Handle) { lengths[Int(h)] = length }
 
-    /// Removes the row at `h` and returns it.
-    mutating func remove(_ h: Handle) -> Row {
+    /// Removes the row at `h` (without rebuilding its `Row`: callers that report it read it first).
+    mutating func remove(_ h: Handle) {
         let i = Int(h)
-        let row = row(h)
         index.remove(ids[i], keys: ids)
         contentTable.release(contents[i])
         frameStyles.release(frameStyleOf[i])
@@ -184,7 +183,6 @@ struct RowStore: Sendable {
         chunkOf[i] = -1
         live[i] = false
         freeHandles.append(h)
-        return row
     }
 
     mutating func removeAll() { self = RowStore() }

@@ -40,11 +40,9 @@ extension RowTree {
         }
     }
 
-    /// Removes the row at `index` and returns it. O(log C + B), plus O(C) if its chunk empties.
-    @discardableResult
-    mutating func remove(at index: Int) -> Row {
-        let h = detach(at: index)
-        return store.remove(h)
+    /// Removes the row at `index`. O(log C + B), plus O(C) if its chunk empties.
+    mutating func remove(at index: Int) {
+        store.remove(detach(at: index))
     }
 
     /// Moves the row at `index` so that it ends at `destination`, keeping its node.

@@ -122,17 +122,23 @@ struct RowTree: Sendable {
     /// predicate is monotone along the order (false…false true…true). O(log C + B): a
     /// descent over chunks judged by their first rows, then a scan of one chunk.
     func first(where isAtOrAfter: (Prefix, Node) -> Bool) -> (node: NodeID, prefix: Prefix)? {
+        firstCursor(where: isAtOrAfter).map { (node(at: $0.cursor), $0.prefix) }
+    }
+
+    /// `first(where:)` giving where the node sits, so that a walk can start there without a
+    /// second descent. O(log C + B).
+    func firstCursor(where isAtOrAfter: (Prefix, Node) -> Bool) -> (cursor: Cursor, prefix: Prefix)? {
         guard !order.isEmpty else { return nil }
         let (position, before) = sums.lastFailing(chunks: order.count) { position, prefix in
             isAtOrAfter(prefix, self[chunks[Int(order[position])][0]])
         }
         var prefix = before
-        for h in chunks[Int(order[position])] {
-            if isAtOrAfter(prefix, self[h]) { return (h, prefix) }
+        for (slot, h) in chunks[Int(order[position])].enumerated() {
+            if isAtOrAfter(prefix, self[h]) { return (Cursor(position: position, slot: slot), prefix) }
             advance(&prefix, past: h)
         }
         guard position + 1 < order.count else { return nil }
-        return (chunks[Int(order[position + 1])][0], prefix)
+        return (Cursor(position: position + 1, slot: 0), prefix)
     }
 
     /// Every node in order. O(n).
@@ -164,10 +170,28 @@ struct RowTree: Sendable {
         prefix.shown += hidden ? 0 : 1
     }
 
-    /// The aggregate of one chunk, summed in row order. O(B).
+    /// The aggregate of one chunk, summed in row order (the same additions in the same order
+    /// as `advance`, so the same bits). O(B). It runs on every single-row edit, and its
+    /// rows' columns are rarely in the cache: so the effective lengths are gathered first,
+    /// loads that do not wait on each other (the misses overlap), then added up in order.
     func aggregate(ofChunk chunk: Int) -> Prefix {
-        var result = Prefix()
-        for h in chunks[chunk] { advance(&result, past: h) }
-        return result
+        chunks[chunk].withUnsafeBufferPointer { handles in
+            store.lengths.withUnsafeBufferPointer { lengths in
+                store.hidden.withUnsafeBufferPointer { hidden in
+                    withUnsafeTemporaryAllocation(of: Double.self, capacity: handles.count) { effective in
+                        var shown = 0
+                        for (i, h) in handles.enumerated() {
+                            assert(Int(h) < lengths.count && Int(h) < hidden.count, "a chunk holds a handle the store lacks")
+                            let isHidden = hidden[Int(h)]
+                            effective[i] = isHidden ? 0 : lengths[Int(h)]
+                            shown += isHidden ? 0 : 1
+                        }
+                        var length = 0.0
+                        for i in 0..<handles.count { length += effective[i] }
+                        return Prefix(length: length, shown: shown, count: handles.count)
+                    }
+                }
+            }
+        }
     }
 }

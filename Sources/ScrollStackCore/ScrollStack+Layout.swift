@@ -106,11 +106,11 @@ extension ScrollStack {
         let low = viewport.min(axis)
         let high = viewport.max(axis)
         // Rows end in non-decreasing order, so the first row reaching the viewport is found by descent.
-        guard let (_, startPrefix) = tree.first(where: { prefix, node in mainEnd(prefix, node) >= low }) else { return [] }
+        guard let (start, startPrefix) = tree.firstCursor(where: { prefix, node in mainEnd(prefix, node) >= low }) else { return [] }
         let lastShown = tree.lastShown()
         var result: [RowLayout] = []
         var prefix = startPrefix
-        tree.walk(from: tree.cursor(at: startPrefix.count)) { n in
+        tree.walk(from: start) { n in
             let node = tree[n]
             if mainStart(prefix, hidden: node.hidden) > high { return false }
             let layout = rowLayout(n, prefix: prefix, lastShown: lastShown, viewport: viewport)

@@ -21,7 +21,7 @@ extension ScrollStack {
         let index = tree.index(of: n)
         let before = self.before
         tree.setRow(row, length: naturalLength(of: row), of: n)
-        visibleStates[old.id] = nil
+        visibleStates.removeAll { $0.id == old.id }
         var result = OperationResult()
         result.events = [.rowRemoved(id: old.id, index: index), .rowAdded(id: row.id, index: index)]
         result.changed = [row.id]
@@ -50,7 +50,7 @@ extension ScrollStack {
             tree.move(from: from, to: destination)
             result.events.append(.rowMoved(id: tree.id(n), from: from, to: destination))
         }
-        result.changed = [tree.row(tree.node(at: destination)).id]
+        result.changed = [tree.id(n)]
         finish(&result, since: before)
         return result
     }
@@ -77,8 +77,8 @@ extension ScrollStack {
     /// - Complexity: O(log n), plus measuring a fit row.
     @discardableResult
     public mutating func update(_ reference: RowReference, with change: RowChange) throws(StackError) -> OperationResult {
-        let n = try node(for: reference, field: "row")
-        return try apply(change, to: [(n, tree.index(of: n))], errorPrefix: { _ in nil })
+        guard let target = target(of: reference) else { throw .unknownRow(reference, field: "row") }
+        return try apply(change, to: [target], errorPrefix: { _ in nil })
     }
 
     private mutating func apply(
@@ -100,11 +100,11 @@ extension ScrollStack {
         let before = self.before
         var result = OperationResult()
         for ((node, index), row) in zip(targets, updated) {
-            let old = tree.row(node)
+            let oldHidden = tree[node].hidden
             let oldLength = tree[node].length
             let newLength = naturalLength(of: row)
             tree.setRow(row, length: newLength, of: node)
-            if old.hidden != row.hidden {
+            if oldHidden != row.hidden {
                 result.events.append(row.hidden ? .rowHidden(id: row.id, index: index) : .rowShown(id: row.id, index: index))
             }
             if oldLength != newLength {

@@ -7,11 +7,41 @@ extension ScrollStack {
 
     var before: Before { Before(contentSize: contentSize, offset: settings.offset) }
 
-    /// The states of the rows that are partial or entire now, by id. O(log n + k).
-    func currentVisibleStates() -> [String: Visibility] {
-        var states: [String: Visibility] = [:]
-        for layout in window(in: viewportRect) { states[layout.id] = layout.visibility }
-        return states
+    /// A row that is partial or entire, by id, and how much of it shows.
+    struct VisibleState: Sendable, Equatable {
+        var id: String
+        var visibility: Visibility
+    }
+
+    /// The states of the rows that are partial or entire now, in row order. O(log n + k).
+    func currentVisibleStates() -> [VisibleState] { visibleRows(in: viewportRect).states }
+
+    /// The rows that are partial or entire against `viewport`, in row order, with their
+    /// indexes: `window(in:)`'s rows and visibilities, without building their layouts
+    /// (no insets, separator or content frame). O(log n + k).
+    func visibleRows(in viewport: Rect) -> (states: [VisibleState], indexes: [Int]) {
+        let axis = settings.axis
+        let low = viewport.min(axis)
+        let high = viewport.max(axis)
+        let cross = settings.viewport[axis.cross]
+        var states: [VisibleState] = []
+        var indexes: [Int] = []
+        guard let (start, startPrefix) = tree.firstCursor(where: { prefix, node in mainEnd(prefix, node) >= low }) else { return (states, indexes) }
+        var prefix = startPrefix
+        tree.walk(from: start) { n in
+            let node = tree[n]
+            let start = mainStart(prefix, hidden: node.hidden)
+            if start > high { return false }
+            let frame = Rect(axis: axis, mainOrigin: start, mainLength: node.effectiveLength, crossOrigin: 0, crossLength: cross)
+            let visibility = Visibility.of(row: frame, hidden: node.hidden, in: viewport)
+            if visibility.isVisible {
+                states.append(VisibleState(id: tree.id(n), visibility: visibility))
+                indexes.append(prefix.count)
+            }
+            advance(&prefix, past: node)
+            return true
+        }
+        return (states, indexes)
     }
 
     /// Appends the events every operation ends with: `layoutUpdated`, `contentSizeChanged`,
@@ -25,6 +55,9 @@ extension ScrollStack {
     /// - partial or entire → offscreen or hidden: `becameHidden`.
     /// Removed rows emit no visibility event (their `rowRemoved` says it).
     ///
+    /// The new window is compared with the recorded one first, in order; only when they
+    /// differ are the recorded states put in a dictionary by id.
+    ///
     /// - Complexity: O(log n + k) for k rows in the old and the new window.
     mutating func finish(_ result: inout OperationResult, since before: Before) {
         result.events.append(.layoutUpdated)
@@ -32,20 +65,25 @@ extension ScrollStack {
         if size != before.contentSize { result.events.append(.contentSizeChanged(from: before.contentSize, to: size)) }
         if settings.offset != before.offset { result.events.append(.didScroll(from: before.offset, to: settings.offset)) }
 
+        let (states, indexes) = visibleRows(in: viewportRect)
+        // Most edits leave the window as it was: then no row changes state.
+        guard states != visibleStates else { return }
+        var previous: [String: Visibility] = [:]
+        previous.reserveCapacity(visibleStates.count)
+        for state in visibleStates { previous[state.id] = state.visibility }
         var transitions: [(index: Int, event: StackEvent)] = []
-        var states: [String: Visibility] = [:]
-        for layout in window(in: viewportRect) {
-            states[layout.id] = layout.visibility
-            switch (visibleStates[layout.id], layout.visibility) {
+        for (state, index) in zip(states, indexes) {
+            switch (previous.removeValue(forKey: state.id), state.visibility) {
             case (nil, _), (.partial?, .entire):
-                transitions.append((layout.index, .becameVisible(id: layout.id, index: layout.index, visibility: layout.visibility)))
+                transitions.append((index, .becameVisible(id: state.id, index: index, visibility: state.visibility)))
             case (.entire?, .partial):
-                transitions.append((layout.index, .becameHidden(id: layout.id, index: layout.index, visibility: layout.visibility)))
+                transitions.append((index, .becameHidden(id: state.id, index: index, visibility: state.visibility)))
             default:
                 break
             }
         }
-        let leaving = visibleStates.keys.compactMap { id in states[id] == nil ? tree.node(id: id) : nil }
+        // What is left of `previous` was visible and is not now.
+        let leaving = previous.keys.compactMap { id in tree.node(id: id) }
         for (n, index) in zip(leaving, tree.indexes(of: leaving)) {
             let row = tree.row(n)
             transitions.append((index, .becameHidden(id: row.id, index: index, visibility: row.hidden ? .hidden : .offscreen)))

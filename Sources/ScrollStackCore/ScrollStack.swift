@@ -12,9 +12,9 @@ public struct ScrollStack: Sendable {
     /// The stack-level settings.
     public internal(set) var settings: StackSettings
     var tree = RowTree()
-    /// The visibility of every row that was partial or entire after the last operation;
-    /// rows not in here were offscreen, hidden or not yet seen.
-    var visibleStates: [String: Visibility] = [:]
+    /// The rows that were partial or entire after the last operation, in row order, with
+    /// their visibility; rows not in here were offscreen, hidden or not yet seen.
+    var visibleStates: [VisibleState] = []
     let measurer: any ContentMeasuring
     /// Measures menu titles (the service plugs its text engine in); without one, titled rows
     /// must give their item widths (see `checkTitles`).
@@ -154,17 +154,35 @@ public struct ScrollStack: Sendable {
     /// two references to the same row. O(k log n).
     func resolveBatch(_ references: [RowReference], field: String) throws(StackError) -> [(node: RowTree.NodeID, index: Int)] {
         guard !references.isEmpty else { throw StackError(.emptyBatch, "must name at least one row", field: field) }
+        // A lone reference cannot repeat, and its field path is built only for an error.
+        if references.count == 1 {
+            let reference = references[0]
+            guard let target = target(of: reference) else { throw .unknownRow(reference, field: "\(field)[0]") }
+            return [target]
+        }
         var seen: [RowTree.NodeID: Int] = [:]
         var result: [(RowTree.NodeID, Int)] = []
         result.reserveCapacity(references.count)
         for (i, reference) in references.enumerated() {
-            let node = try node(for: reference, field: "\(field)[\(i)]")
+            guard let (node, index) = target(of: reference) else { throw .unknownRow(reference, field: "\(field)[\(i)]") }
             if let first = seen[node] {
                 throw .invalid("names the same row as \(field)[\(first)]", field: "\(field)[\(i)]")
             }
             seen[node] = i
-            result.append((node, tree.index(of: node)))
+            result.append((node, index))
         }
         return result
+    }
+
+    /// The node a reference names and its index, or nil when there is no such row. O(log n):
+    /// an index reference is its own index.
+    func target(of reference: RowReference) -> (node: RowTree.NodeID, index: Int)? {
+        switch reference {
+        case .id(let id):
+            return tree.node(id: id).map { ($0, tree.index(of: $0)) }
+        case .index(let index):
+            guard index >= 0 && index < count else { return nil }
+            return (tree.node(at: index), index)
+        }
     }
 }

@@ -5,7 +5,7 @@
 /// write for it. Every call is O(length of what it writes).
 public struct JSONCursor {
     /// Where the next byte goes.
-    private(set) var position: UnsafeMutablePointer<UInt8>
+    @usableFromInline var position: UnsafeMutablePointer<UInt8>
     /// Significant digits of reals (the writer's).
     private let realPrecision: Int
 
@@ -24,7 +24,7 @@ public struct JSONCursor {
     public static func stringRoom(_ text: String) -> Int { text.utf8.count * 6 + 2 }
 
     /// JSON text as it is: punctuation and keys such as `},"contentFrame":{"x":`.
-    public mutating func text(_ text: StaticString) {
+    @inlinable public mutating func text(_ text: StaticString) {
         let count = text.utf8CodeUnitCount
         position.update(from: text.utf8Start, count: count)
         position += count

@@ -50,26 +50,32 @@ enum NumberText {
         return nil
     }
 
-    /// Writes the `count` (`digitCount(magnitude)`) digits of `magnitude` at `start`. O(digits).
+    /// Writes the `count` (`digitCount(magnitude)`) digits of `magnitude` at `start`, two at a
+    /// time. O(digits).
     static func writeDigits(of magnitude: UInt64, count: Int, to start: UnsafeMutablePointer<UInt8>) {
+        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+        let table = pairs.utf8Start
         var rest = magnitude
         var at = count
-        repeat {
-            at -= 1
-            start[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-        } while at > 0
+        while at >= 2 {
+            let pair = Int(truncatingIfNeeded: rest % 100) * 2
+            rest /= 100
+            at -= 2
+            start[at] = table[pair]
+            start[at + 1] = table[pair + 1]
+        }
+        if at == 1 { start[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest) }
     }
 
-    /// How many decimal digits `value` has (1 for 0).
+    /// How many decimal digits `value` has (1 for 0). O(digits / 2).
     static func digitCount(_ value: UInt64) -> Int {
         var count = 1
         var rest = value
-        while rest >= 10 {
-            rest /= 10
-            count += 1
+        while rest >= 100 {
+            rest /= 100
+            count += 2
         }
-        return count
+        return rest >= 10 ? count + 1 : count
     }
 
     /// `digits · 10^-scale` (`digits` of at most 15 digits, `scale` at most 22) in `%g`'s form

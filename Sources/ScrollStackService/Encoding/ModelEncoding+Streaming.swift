@@ -33,18 +33,19 @@ extension ModelEncoding {
             }
             if next < layout.count {
                 let end = min(layout.count, next + rowsPerPiece)
+                let rows = layout  // read through a local, not the closure's box, row by row
                 for i in next..<end {
-                    let visibility = layout.visibility(at: i)
+                    let visibility = rows.visibility(at: i)
+                    let id = rows.id(at: i)
                     if contentFrames {
-                        writeLayoutRow(&w, layout[i], of: stack, contentFrames: true)
+                        writeLayoutRow(&w, rows[i], of: stack, contentFrames: true)
                     } else {
-                        writeLayoutRowOpening(&w, id: layout.id(at: i), index: i, frame: layout.frame(at: i),
-                                              contentFrame: layout.contentFrame(at: i), separatorFrame: layout.separatorFrame(at: i),
-                                              visibility: visibility)
+                        writeLayoutRowOpening(&w, id: id, index: i, frame: rows.frame(at: i), contentFrame: rows.contentFrame(at: i),
+                                              separatorFrame: rows.separatorFrame(at: i), visibility: visibility)
                         w.endObject()
                     }
-                    if visibility.isVisible { visible.append(layout.id(at: i)) }
-                    if visibility == .entire { entire.append(layout.id(at: i)) }
+                    if visibility.isVisible { visible.append(id) }
+                    if visibility == .entire { entire.append(id) }
                 }
                 next = end
                 w.flush(into: &out)

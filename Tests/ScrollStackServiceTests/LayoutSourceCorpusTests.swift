@@ -5,9 +5,9 @@ import Jansson
 @testable import ScrollStackService
 import XCTest
 
-/// The streamed full layout (rows written from a `LayoutBuffer`, a piece at a time) against
-/// the whole-body writer on seeded random stacks, offsets and piece sizes: the same bytes,
-/// whatever the pieces' boundaries.
+/// The streamed full layout (rows written from a `LayoutBuffer` filled once, or laid out per
+/// piece) against the whole-body writer on seeded random stacks, offsets and piece sizes: the
+/// same bytes, whatever the pieces' boundaries.
 final class LayoutSourceCorpusTests: XCTestCase {
     /// Every byte `source` produces, read as libmicrohttpd reads it, in reads of `chunk` bytes.
     func drain(_ source: HTTPBodySource, chunk: Int) -> [UInt8] {
@@ -40,10 +40,12 @@ final class LayoutSourceCorpusTests: XCTestCase {
                 var w = JSONWriter()
                 ModelEncoding.writeLayout(&w, revision: revision, LaidOut(stack: stack, layout: stack.layout(offset: offset), window: nil),
                                           page: nil, next: nil, contentFrames: frames)
-                let source = ModelEncoding.layoutSource(revision: revision, stack, offset: offset, contentFrames: frames, rowsPerPiece: piece)
+                let buffered = Bool.random(using: &r)  // laid out whole into a LayoutBuffer, or per piece
+                let source = ModelEncoding.layoutSource(revision: revision, stack, offset: offset, contentFrames: frames,
+                                                        rowsPerPiece: piece, bufferedRows: buffered ? .max : 0)
                 let streamed = drain(source, chunk: Int.random(in: 1...4096, using: &r))
                 guard streamed == w.bytes else {
-                    XCTFail("seed \(seed), stack \(stackNumber), query \(queryNumber), \(piece) rows per piece:\nstreamed \(String(decoding: streamed, as: UTF8.self))\nwhole    \(String(decoding: w.bytes, as: UTF8.self))")
+                    XCTFail("seed \(seed), stack \(stackNumber), query \(queryNumber), \(piece) rows per piece, buffered \(buffered):\nstreamed \(String(decoding: streamed, as: UTF8.self))\nwhole    \(String(decoding: w.bytes, as: UTF8.self))")
                     return
                 }
                 compared += 1

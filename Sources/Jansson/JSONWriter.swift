@@ -110,15 +110,6 @@ public struct JSONWriter: Sendable {
         separate = false
     }
 
-    /// JSON text written as it is: a fixed run of punctuation and keys, such as
-    /// `},"contentFrame":{"x":`, in one copy instead of a call per token. The caller writes
-    /// its commas and keeps the text well formed; `text` must end where a value begins (after
-    /// a colon, `{` or `[`), so no comma is due after it.
-    public mutating func fragment(_ text: StaticString) {
-        append(text)
-        separate = false
-    }
-
     // MARK: Scalars
 
     /// `null`.

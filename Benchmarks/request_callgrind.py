@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Instructions per request: scrollstackd runs under `valgrind --tool=callgrind`
 (instrumentation on from the start, so nothing is toggled), a 10,000-row stack is built, and
-for each kind of request the counters are zeroed (`callgrind_control -z`), N requests are sent
+for each kind of request (the last, a full layout of the whole stack, streamed, fewer
+times: `--full-requests`) the counters are zeroed (`callgrind_control -z`), N requests are sent
 one after another on one keep-alive connection, and the counters are dumped
 (`callgrind_control -d`); the dump's total of instructions (Ir) divided by N is the figure.
 Whatever the server does between requests (its idle threads) is included: it is part of the
@@ -41,6 +42,7 @@ def main():
     p.add_argument("--binary", required=True)
     p.add_argument("--rows", type=int, default=10_000)
     p.add_argument("--requests", type=int, default=300)
+    p.add_argument("--full-requests", type=int, default=5, help="full layouts of the whole stack (streamed), each about 250 bytes per row")
     p.add_argument("--keep", help="copy the dumps into this folder (for callgrind_annotate)")
     args = p.parse_args()
     work = tempfile.mkdtemp(prefix="sscg-")
@@ -84,13 +86,15 @@ def main():
             ("GET layout?window=visible, cached", lambda: send("GET", "/v1/stacks/bench/layout?window=visible")),
             ("GET layout?window=visible, uncached", lambda: send("GET", "/v1/stacks/bench/layout?window=visible", headers=uncached())),
             ("POST rows (insert 1)", lambda: send("POST", "/v1/stacks/bench/rows", insert)),
+            ("GET layout (full, streamed)", lambda: send("GET", "/v1/stacks/bench/layout")),
         ]
+        counts = [args.requests] * 4 + [args.full_requests]
         print(f"valgrind --tool=callgrind, {args.rows}-row stack in memory, {args.requests} requests of each kind on one connection")
         print(f"{'request':40} {'instructions/request':>22}")
-        for name, run in kinds:
+        for (name, run), count in zip(kinds, counts):
             run()  # warm: the cache holds the answer, the code is loaded
             control(["-z"], server.pid, port)
-            for _ in range(args.requests):
+            for _ in range(count):
                 run()
             before = set(glob.glob(os.path.join(work, "callgrind.out.*")))
             control(["-d"], server.pid, port)
@@ -103,7 +107,7 @@ def main():
                         if m:
                             total = max(total, int(m.group(1)))
                             break
-            print(f"{name:40} {total / args.requests:>22,.0f}")
+            print(f"{name:40} {total / count:>22,.0f}")
             sys.stdout.flush()
         conn.close()
         if args.keep:

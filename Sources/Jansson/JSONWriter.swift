@@ -110,15 +110,6 @@ public struct JSONWriter: Sendable {
         separate = false
     }
 
-    /// JSON text written as it is: a fixed run of punctuation and keys, such as
-    /// `},"contentFrame":{"x":`, in one copy instead of a call per token. The caller writes
-    /// its commas and keeps the text well formed; `text` must end where a value begins (after
-    /// a colon, `{` or `[`), so no comma is due after it.
-    public mutating func fragment(_ text: StaticString) {
-        append(text)
-        separate = false
-    }
-
     // MARK: Scalars
 
     /// `null`.
@@ -161,16 +152,7 @@ public struct JSONWriter: Sendable {
     /// A real with `realPrecision` significant digits (always with a fraction or an
     /// exponent), or `null` when it is not finite.
     public mutating func real(_ value: Double) {
-        comma()
-        if value.isFinite {
-            var text: [UInt8] = []
-            text.reserveCapacity(40)
-            NumberText.appendReal(value, precision: realPrecision, to: &text)
-            text.withUnsafeBufferPointer { append($0) }
-        } else {
-            append("null")
-        }
-        separate = true
+        write(room: JSONCursor.numberRoom) { $0.real(value) }
     }
 
     /// A number as `JSON.number(_:)` makes it: an integer when integral below 2^53, else a real.
@@ -180,6 +162,26 @@ public struct JSONWriter: Sendable {
         } else {
             real(value)
         }
+    }
+
+    /// A value (or an object's opening up to one of its members' values) written through a
+    /// cursor with room for `room` bytes after the comma due, if any: one capacity check for
+    /// a run of tokens, such as a row of a big answer. What `body` writes must fit in `room`
+    /// and end a value; the next key or value gets its comma.
+    public mutating func write(room: Int, _ body: (inout JSONCursor) -> Void) {
+        self.room(room + 1)
+        let comma = separate
+        let at = length
+        let precision = realPrecision
+        let written = buffer.withUnsafeMutableBufferPointer { b in
+            let start = b.baseAddress! + at
+            var cursor = JSONCursor(position: start, realPrecision: precision)
+            if comma { cursor.text(",") }
+            body(&cursor)
+            return cursor.position - start
+        }
+        length += written
+        separate = true
     }
 
     /// A string, escaped.

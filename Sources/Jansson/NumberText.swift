@@ -17,29 +17,18 @@ enum NumberText {
     /// Powers of ten exactly representable as doubles.
     private static let powers: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { partial, _ in partial * 10 } }
 
-    /// The digits of `magnitude`, most significant first. O(digits).
-    private static func appendDigits(of magnitude: UInt64, to bytes: inout [UInt8]) {
-        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes: room for 20 digits
-        var count = 0
-        var rest = magnitude
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[31 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(32 - count)...]))
+    /// Writes a finite real with `precision` significant digits, as jansson writes it, at
+    /// `start`; returns how many bytes it wrote, at most `realRoom`.
+    static func writeReal(_ value: Double, precision: Int, to start: UnsafeMutablePointer<UInt8>) -> Int {
+        if precision <= 15, value != 0, let (digits, scale) = shortDecimal(value, precision: precision) {
+            return writeDecimal(digits, scale: scale, negative: value < 0, precision: precision, to: start)
         }
+        return writePrinted(value, precision: precision, to: start)
     }
 
-    /// A finite real with `precision` significant digits, as jansson writes it.
-    static func appendReal(_ value: Double, precision: Int, to bytes: inout [UInt8]) {
-        if precision <= 15, value != 0, let (digits, scale) = shortDecimal(value, precision: precision) {
-            appendDecimal(digits, scale: scale, negative: value < 0, precision: precision, to: &bytes)
-        } else {
-            appendPrinted(value, precision: precision, to: &bytes)
-        }
-    }
+    /// The most bytes `writeReal` writes: `%.31g` of a negative real with a three-digit
+    /// exponent is 38.
+    static let realRoom = 48
 
     /// N and k with `|value| == N / 10^k` after one rounding, N without trailing zeros and with
     /// at most `precision` digits; nil when there is none with k ≤ 22 and N < 2^53. O(22).
@@ -61,62 +50,100 @@ enum NumberText {
         return nil
     }
 
-    /// Writes the `count` (`digitCount(magnitude)`) digits of `magnitude` at `start`. O(digits).
+    /// Writes the `count` (`digitCount(magnitude)`) digits of `magnitude` at `start`, two at a
+    /// time. O(digits).
     static func writeDigits(of magnitude: UInt64, count: Int, to start: UnsafeMutablePointer<UInt8>) {
+        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+        let table = pairs.utf8Start
         var rest = magnitude
         var at = count
-        repeat {
-            at -= 1
-            start[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-        } while at > 0
+        while at >= 2 {
+            let pair = Int(truncatingIfNeeded: rest % 100) * 2
+            rest /= 100
+            at -= 2
+            start[at] = table[pair]
+            start[at + 1] = table[pair + 1]
+        }
+        if at == 1 { start[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest) }
     }
 
-    /// How many decimal digits `value` has (1 for 0).
+    /// How many decimal digits `value` has (1 for 0). O(digits / 2).
     static func digitCount(_ value: UInt64) -> Int {
         var count = 1
         var rest = value
-        while rest >= 10 {
-            rest /= 10
-            count += 1
+        while rest >= 100 {
+            rest /= 100
+            count += 2
         }
-        return count
+        return rest >= 10 ? count + 1 : count
     }
 
-    /// `digits · 10^-scale` in `%g`'s form with jansson's touches.
-    private static func appendDecimal(_ digits: UInt64, scale: Int, negative: Bool, precision: Int, to bytes: inout [UInt8]) {
-        var text: [UInt8] = []
-        appendDigits(of: digits, to: &text)
-        let count = text.count
-        let exponent = count - 1 - scale
-        if negative { bytes.append(UInt8(ascii: "-")) }
-        if exponent < -4 || exponent >= precision {
-            bytes.append(text[0])
-            if count > 1 {
-                bytes.append(UInt8(ascii: "."))
-                bytes.append(contentsOf: text[1...])
-            }
-            bytes.append(UInt8(ascii: "e"))
-            if exponent < 0 { bytes.append(UInt8(ascii: "-")) }
-            appendDigits(of: UInt64(exponent.magnitude), to: &bytes)
-        } else if scale <= 0 {
-            bytes.append(contentsOf: text)
-            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: -scale))
-            bytes.append(contentsOf: [UInt8(ascii: "."), UInt8(ascii: "0")])
-        } else if count > scale {
-            bytes.append(contentsOf: text[..<(count - scale)])
-            bytes.append(UInt8(ascii: "."))
-            bytes.append(contentsOf: text[(count - scale)...])
-        } else {
-            bytes.append(contentsOf: [UInt8(ascii: "0"), UInt8(ascii: ".")])
-            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: scale - count))
-            bytes.append(contentsOf: text)
+    /// `digits · 10^-scale` (`digits` of at most 15 digits, `scale` at most 22) in `%g`'s form
+    /// with jansson's touches, written at `start`; returns the bytes written. O(digits).
+    private static func writeDecimal(_ digits: UInt64, scale: Int, negative: Bool, precision: Int,
+                                     to start: UnsafeMutablePointer<UInt8>) -> Int {
+        var p = start
+        if negative {
+            p.pointee = UInt8(ascii: "-")
+            p += 1
         }
+        let count = digitCount(digits)
+        let exponent = count - 1 - scale
+        if exponent < -4 || exponent >= precision {
+            writeDigits(of: digits, count: count, to: p)
+            if count > 1 {
+                insertPoint(at: 1, in: p, count: count)
+                p += count + 1
+            } else {
+                p += 1
+            }
+            p.pointee = UInt8(ascii: "e")
+            p += 1
+            if exponent < 0 {
+                p.pointee = UInt8(ascii: "-")
+                p += 1
+            }
+            let exponentDigits = digitCount(UInt64(exponent.magnitude))
+            writeDigits(of: UInt64(exponent.magnitude), count: exponentDigits, to: p)
+            p += exponentDigits
+        } else if scale <= 0 {
+            writeDigits(of: digits, count: count, to: p)
+            p += count
+            p.update(repeating: UInt8(ascii: "0"), count: -scale)
+            p += -scale
+            p[0] = UInt8(ascii: ".")
+            p[1] = UInt8(ascii: "0")
+            p += 2
+        } else if count > scale {
+            writeDigits(of: digits, count: count, to: p)
+            insertPoint(at: count - scale, in: p, count: count)
+            p += count + 1
+        } else {
+            p[0] = UInt8(ascii: "0")
+            p[1] = UInt8(ascii: ".")
+            p += 2
+            p.update(repeating: UInt8(ascii: "0"), count: scale - count)
+            p += scale - count
+            writeDigits(of: digits, count: count, to: p)
+            p += count
+        }
+        return p - start
+    }
+
+    /// Moves the digits from `index` on one place right and puts a point at `index`. O(digits).
+    private static func insertPoint(at index: Int, in digits: UnsafeMutablePointer<UInt8>, count: Int) {
+        var j = count
+        while j > index {
+            digits[j] = digits[j - 1]
+            j -= 1
+        }
+        digits[index] = UInt8(ascii: ".")
     }
 
     /// jansson's own way: `snprintf("%.*g")`, then `.0` when there is neither a point nor an
-    /// exponent, then the exponent without `+` and leading zeros.
-    static func appendPrinted(_ value: Double, precision: Int, to bytes: inout [UInt8]) {
+    /// exponent, then the exponent without `+` and leading zeros; written at `start`, returns
+    /// the bytes written.
+    private static func writePrinted(_ value: Double, precision: Int, to start: UnsafeMutablePointer<UInt8>) -> Int {
         var buffer = [CChar](repeating: 0, count: 64)
         let length = Int(cjansson_format_real(&buffer, buffer.count, Int32(precision), value))
         var text = buffer[..<length].map { UInt8(bitPattern: $0) }
@@ -130,6 +157,7 @@ enum NumberText {
             while end < text.count && text[end] == UInt8(ascii: "0") { end += 1 }
             text.removeSubrange(start..<end)
         }
-        bytes.append(contentsOf: text)
+        text.withUnsafeBufferPointer { start.update(from: $0.baseAddress!, count: $0.count) }
+        return text.count
     }
 }

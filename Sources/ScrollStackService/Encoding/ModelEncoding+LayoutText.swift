@@ -71,33 +71,46 @@ extension ModelEncoding {
         w.beginArray()
     }
 
-    /// One element of `rows`. Its fixed runs of keys are written as fragments (one copy each).
+    /// One element of `rows`.
     static func writeLayoutRow(_ w: inout JSONWriter, _ row: RowLayout, of stack: ScrollStack, contentFrames: Bool) {
-        w.beginObject()
-        w.key(ascii: "id")
-        w.string(row.id)
-        w.fragment(#","index":"#)
-        w.integer(Int64(row.index))
-        w.fragment(#","frame":"#)
-        writeRectMembers(&w, row.frame, opening: #"{"x":"#)
-        writeRectMembers(&w, row.contentFrame, opening: #"},"contentFrame":{"x":"#)
-        if let separator = row.separatorFrame {
-            writeRectMembers(&w, separator, opening: #"},"separatorFrame":{"x":"#)
-            w.fragment(#"},"visibility":"#)
-        } else {
-            w.fragment(#"},"separatorFrame":null,"visibility":"#)
-        }
-        var fraction = (row.visibility.fraction * 1_000_000).rounded() / 1_000_000
-        if case .partial = row.visibility { fraction = min(max(fraction, 0.000001), 0.999999) }
-        w.string(row.visibility.name)
-        w.fragment(#","visibleFraction":"#)
-        w.number(fraction)
+        writeLayoutRowOpening(&w, id: row.id, index: row.index, frame: row.frame, contentFrame: row.contentFrame,
+                              separatorFrame: row.separatorFrame, visibility: row.visibility)
         if contentFrames, let frames = stack.contentFrames(of: row) {
             w.key(ascii: "content")
             w.value(contentFrame(frames))
         }
         w.endObject()
     }
+
+    /// An element of `rows` up to its `visibleFraction` (the object stays open), in one
+    /// capacity check: the fixed runs of keys as fragments, numbers written in place.
+    static func writeLayoutRowOpening(_ w: inout JSONWriter, id: String, index: Int, frame: Rect, contentFrame: Rect,
+                                      separatorFrame: Rect?, visibility: Visibility) {
+        var fraction = (visibility.fraction * 1_000_000).rounded() / 1_000_000
+        if case .partial = visibility { fraction = min(max(fraction, 0.000001), 0.999999) }
+        let name = visibility.name
+        w.write(room: JSONCursor.stringRoom(id) + JSONCursor.stringRoom(name) + rowRoom) { c in
+            c.text(#"{"id":"#)
+            c.string(id)
+            c.text(#","index":"#)
+            c.integer(Int64(index))
+            writeRectMembers(&c, frame, opening: #","frame":{"x":"#)
+            writeRectMembers(&c, contentFrame, opening: #"},"contentFrame":{"x":"#)
+            if let separatorFrame {
+                writeRectMembers(&c, separatorFrame, opening: #"},"separatorFrame":{"x":"#)
+                c.text(#"},"visibility":"#)
+            } else {
+                c.text(#"},"separatorFrame":null,"visibility":"#)
+            }
+            c.string(name)
+            c.text(#","visibleFraction":"#)
+            c.number(fraction)
+        }
+    }
+
+    /// The most bytes of a row's opening besides its id and visibility name: 13 numbers, the
+    /// index, and under 200 bytes of keys and punctuation.
+    private static let rowRoom = 13 * JSONCursor.numberRoom + JSONCursor.integerRoom + 256
 
     /// From the end of `rows` to the carousel's members: `visibleRows`, `entirelyVisibleRows`
     /// and `paging`, `pageIndicator`, `menu` when the stack has them. The object stays open.
@@ -125,15 +138,15 @@ extension ModelEncoding {
 
     /// `opening` (which ends with `"x":`), then the rest of `rect(_:)`'s members (`x`, `y`,
     /// `width`, `height` as `computedValue`s), without the closing brace.
-    private static func writeRectMembers(_ w: inout JSONWriter, _ r: Rect, opening: StaticString) {
-        w.fragment(opening)
-        w.number(computedValue(r.minX))
-        w.fragment(#","y":"#)
-        w.number(computedValue(r.minY))
-        w.fragment(#","width":"#)
-        w.number(computedValue(r.size.width))
-        w.fragment(#","height":"#)
-        w.number(computedValue(r.size.height))
+    private static func writeRectMembers(_ c: inout JSONCursor, _ r: Rect, opening: StaticString) {
+        c.text(opening)
+        c.number(computedValue(r.minX))
+        c.text(#","y":"#)
+        c.number(computedValue(r.minY))
+        c.text(#","width":"#)
+        c.number(computedValue(r.size.width))
+        c.text(#","height":"#)
+        c.number(computedValue(r.size.height))
     }
 
     private static func writeSize(_ w: inout JSONWriter, _ s: Size, rounded: Bool) {

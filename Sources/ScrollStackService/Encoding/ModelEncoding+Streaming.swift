@@ -13,29 +13,59 @@ extension ModelEncoding {
     /// Rows encoded per piece.
     static let rowsPerPiece = 512
 
+    /// Stacks of up to this many rows are laid out whole into a `LayoutBuffer` for a streamed
+    /// full layout: about 90 bytes a row (11.5 MB here) held until the last piece, a third
+    /// of the answer's text. Bigger stacks are laid out a piece at a time, so that their
+    /// answers stay O(piece) in memory (issue 14's bound at a million rows).
+    static let bufferedLayoutRows = 1 << 17
+
     /// The full layout of `stack` at `offset`, as `writeLayout` writes it with no window, no
-    /// page and no device. O(log n + rows per piece) per piece, O(n) in all.
-    static func layoutSource(revision: Int?, _ stack: ScrollStack, offset: Point?, contentFrames: Bool) -> HTTPBodySource {
+    /// page and no device, in pieces of `rowsPerPiece` rows. A stack of at most `bufferedRows`
+    /// rows is laid out once, into a `LayoutBuffer`, when the first piece is produced: O(n)
+    /// then, O(rows per piece) per piece after. A bigger one is laid out per piece with
+    /// `layout(offset:rows:)`: O(log n + rows per piece) per piece.
+    static func layoutSource(revision: Int?, _ stack: ScrollStack, offset: Point?, contentFrames: Bool,
+                             rowsPerPiece: Int = rowsPerPiece, bufferedRows: Int = bufferedLayoutRows) -> HTTPBodySource {
         var w = JSONWriter(capacity: rowsPerPiece * 320)
         var next = -1
+        var layout = LayoutBuffer()
         var visible: [String] = []
         var entire: [String] = []
         return HTTPBodySource { out in
             if next < 0 {
                 writeLayoutHead(&w, revision: revision, stack.layout(offset: offset, rows: 0..<0), device: nil)
+                if stack.count <= bufferedRows { stack.layout(into: &layout, offset: offset) }
                 next = 0
             }
             if next < stack.count {
                 let end = min(stack.count, next + rowsPerPiece)
-                for row in stack.layout(offset: offset, rows: next..<end).rows {
-                    writeLayoutRow(&w, row, of: stack, contentFrames: contentFrames)
-                    if row.visibility.isVisible { visible.append(row.id) }
-                    if row.visibility == .entire { entire.append(row.id) }
+                if layout.count == stack.count {
+                    let rows = layout  // read through a local, not the closure's box, row by row
+                    for i in next..<end {
+                        let visibility = rows.visibility(at: i)
+                        let id = rows.id(at: i)
+                        if contentFrames {
+                            writeLayoutRow(&w, rows[i], of: stack, contentFrames: true)
+                        } else {
+                            writeLayoutRowOpening(&w, id: id, index: i, frame: rows.frame(at: i), contentFrame: rows.contentFrame(at: i),
+                                                  separatorFrame: rows.separatorFrame(at: i), visibility: visibility)
+                            w.endObject()
+                        }
+                        if visibility.isVisible { visible.append(id) }
+                        if visibility == .entire { entire.append(id) }
+                    }
+                } else {
+                    for row in stack.layout(offset: offset, rows: next..<end).rows {
+                        writeLayoutRow(&w, row, of: stack, contentFrames: contentFrames)
+                        if row.visibility.isVisible { visible.append(row.id) }
+                        if row.visibility == .entire { entire.append(row.id) }
+                    }
                 }
                 next = end
                 w.flush(into: &out)
                 return true
             }
+            layout = LayoutBuffer()
             let layoutOffset = stack.layout(offset: offset, rows: 0..<0).offset
             writeLayoutTail(&w, visible: visible, entire: entire, of: stack, offset: layoutOffset)
             w.endObject()

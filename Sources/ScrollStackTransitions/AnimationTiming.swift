@@ -36,6 +36,11 @@ public struct AnimationTiming: Sendable, Hashable {
         if !initialVelocity.isFinite || abs(initialVelocity) > 1000 {
             return ("initialVelocity", "must be within ±1000, got \(Self.text(initialVelocity))")
         }
+        // A damping near the smallest doubles (2e-309) makes ζω₀ so small that the settle time
+        // overflows to infinity; 1e-300 still settles (in ~10³⁰⁰ s, refused when sampled).
+        if !spring.settleTime.isFinite {
+            return ("damping", "is too small for the spring ever to settle (its settle time overflows), got \(Self.text(damping))")
+        }
         return nil
     }
 

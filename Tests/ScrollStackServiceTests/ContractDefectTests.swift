@@ -105,4 +105,17 @@ final class ContractDefectTests: XCTestCase {
         XCTAssertEqual(shortest.status, 200, shortest.text)
         XCTAssertTrue(shortest.text.contains(#""stiffness":39478417.604357,"#), shortest.text)  // (2π / 0.001)²
     }
+
+    /// A damping so close to 0 (2.2e-309, a subnormal, found by schemathesis) that the settle time overflows
+    /// to infinity (then written as `"settleTime": null`) is refused naming the damping; 1e-300
+    /// still settles in finite (if astronomical) time and is kept.
+    func testADampingWhoseSettleTimeOverflowsIsRefused() throws {
+        let refused = try server.request("PATCH", "/v1/stacks/s/rows/a", json: object(("hidden", true), ("animation", object(("duration", .real(1.900427)), ("damping", .real(Double.leastNormalMagnitude / 10))))))
+        XCTAssertEqual(refused.status, 422, refused.text)
+        XCTAssertEqual(refused.errorField, "animation.damping", refused.text)
+        XCTAssertTrue(refused.text.contains("never to settle") || refused.text.contains("ever to settle"), refused.text)
+        let kept = try server.request("PATCH", "/v1/stacks/s/rows/a", json: object(("hidden", true), ("animation", object(("duration", .real(1.900427)), ("damping", .real(1e-300))))))
+        XCTAssertEqual(kept.status, 200, kept.text)
+        XCTAssertFalse(kept.text.contains(#""settleTime":null"#), kept.text)
+    }
 }

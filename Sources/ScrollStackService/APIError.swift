@@ -81,9 +81,11 @@ public struct APIError: Error, Sendable, Equatable {
         APIError(status: 503, code: "storage_unavailable", message: "the change could not be made durable, so it was not applied: \(detail)")
     }
 
-    static func preconditionFailed(expected: String, current: Int) -> APIError {
+    /// 412 for an `If-Match` that does not name the current revision of a `resource`
+    /// ("stack" or "pile").
+    static func preconditionFailed(expected: String, current: Int, resource: String = "stack") -> APIError {
         APIError(status: 412, code: "precondition_failed",
-                 message: "If-Match \(expected) does not match the stack's revision \(current)",
+                 message: "If-Match \(expected) does not match the \(resource)'s revision \(current)",
                  revision: current, headers: [("ETag", "\"\(current)\"")])
     }
 

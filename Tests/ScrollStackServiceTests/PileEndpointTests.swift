@@ -88,7 +88,9 @@ final class PileEndpointTests: XCTestCase {
         XCTAssertEqual(try server.raw("POST", "/v1/piles/p/push", body: [], headers: [("Content-Type", "application/json")]).errorCode, "malformed_json")
         XCTAssertEqual(try server.request("POST", "/v1/piles/p/push", json: object(("view", object(("type", "V"))), ("animation", object(("damping", 0))))).errorField,
                        "animation.damping")
-        XCTAssertEqual(try server.request("POST", "/v1/piles/p/push", json: card("c"), headers: [("If-Match", "\"1\"")]).status, 412)
+        let stale = try server.request("POST", "/v1/piles/p/push", json: card("c"), headers: [("If-Match", "\"1\"")])
+        XCTAssertEqual(stale.status, 412)
+        XCTAssertEqual(stale["error.message"]?.stringValue?.contains("the pile's revision"), true, "a pile's 412 names the pile")
         XCTAssertEqual(try server.request("POST", "/v1/piles/nope/pop").errorCode, "pile_not_found")
         let badMetrics: [(JSON, String)] = [
             (object(("active", object(("alpha", 1.5)))), "metrics.active.alpha"),

@@ -49,10 +49,13 @@ struct RequestContext {
         }
     }
 
-    /// Throws 412 when the request has an `If-Match` that does not name `revision`.
-    func checkIfMatch(_ revision: Int) throws(APIError) {
+    /// Throws 412 when the request has an `If-Match` that does not name `revision` of the
+    /// `resource` ("stack" or "pile", for the message).
+    func checkIfMatch(_ revision: Int, of resource: String = "stack") throws(APIError) {
         guard let header = request.header("if-match") else { return }
-        guard Self.tags(header, include: revision) else { throw .preconditionFailed(expected: header, current: revision) }
+        guard Self.tags(header, include: revision) else {
+            throw .preconditionFailed(expected: header, current: revision, resource: resource)
+        }
     }
 
     /// Whether the request has an `If-None-Match` naming `revision` (the client's copy is current).

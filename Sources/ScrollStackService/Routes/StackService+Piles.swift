@@ -94,7 +94,7 @@ extension StackService {
     func deletePile(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
         let entry = try piles.entry(c.parameter("pile"))
-        try entry.delete(check: { revision throws(APIError) in try c.checkIfMatch(revision) },
+        try entry.delete(check: { revision throws(APIError) in try c.checkIfMatch(revision, of: "pile") },
                          remove: { () throws(APIError) in
                              do throws(JournalError) { try journal?.recordDeletion(id: Self.pileJournalPrefix + entry.id) } catch { throw APIError(error) }
                              piles.remove(entry.id)
@@ -196,7 +196,7 @@ extension StackService {
         var before = 0
         return try entry.write({ (pile: inout Pile, revision: Int) throws(APIError) -> (PileChange, PilePlan, PileOperation) in
             before = revision
-            try c.checkIfMatch(revision)
+            try c.checkIfMatch(revision, of: "pile")
             let operation = try operation(pile, revision)
             let change: PileChange
             do throws(PileError) { change = try operation.apply(to: &pile) } catch { throw APIError(error) }

@@ -398,7 +398,7 @@ def migration(binary, url, directory, rng):
         return done.returncode, done.stderr
 
     code, said = migrate()
-    check(code == 0 and "copied 2 stacks and 1 piles" in said, f"migrate copies the data dir: exit {code}, {said.strip().splitlines()[-1:]}")
+    check(code == 0 and "copied 2 stacks and 1 pile " in said, f"migrate copies the data dir: exit {code}, {said.strip().splitlines()[-1:]}")
     code, said = migrate()
     check(code == 1 and "nothing was copied" in said and "--replace" in said, f"a second migrate without --replace is refused (exit {code})")
     for attempt in range(2):
@@ -427,7 +427,7 @@ def migration(binary, url, directory, rng):
     subprocess.run([psql[-1], url, "-qc", "CREATE DATABASE fixture"], check=True, timeout=60)
     target = url.rsplit("/", 1)[0] + "/fixture"
     code, said = migrate(data_dir=old)
-    check(code == 0 and "copied 3 stacks and 1 piles" in said, f"the format-1 fixture data dir migrates: exit {code}, {said.strip().splitlines()[-1:]}")
+    check(code == 0 and "copied 3 stacks and 1 pile " in said, f"the format-1 fixture data dir migrates: exit {code}, {said.strip().splitlines()[-1:]}")
     expected = json.load(open(os.path.join(fixture, "expected.json")))
     replica = Replica(binary, target, "fixture")
     try:

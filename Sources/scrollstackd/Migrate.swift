@@ -101,6 +101,7 @@ struct Migrate: ParsableCommand {
         }
         let piles = keys.filter { $0.hasPrefix("pile:") }.count
         let milliseconds = (DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
-        logger.notice("copied \(keys.count - piles) stacks and \(piles) piles (\(records) revisions after their first) from \(server.dataDir) to \(server.storeDescription) in \(milliseconds) ms; every latest revision checked")
+        let stacks = keys.count - piles
+        logger.notice("copied \(stacks) \(stacks == 1 ? "stack" : "stacks") and \(piles) \(piles == 1 ? "pile" : "piles") (\(records) \(records == 1 ? "revision" : "revisions") after their first) from \(server.dataDir) to \(server.storeDescription) in \(milliseconds) ms; every latest revision checked")
     }
 }

@@ -69,8 +69,16 @@ func flatColumn(_ n: Int) -> ScrollStack {
     let rows = (0..<n).map { makeRow("r\($0)") }
     let fresh = (0..<n).map { makeRow("n\($0)") }
 
-    // Building: the stack from ready rows, against copying them into an array and an id map.
+    // Building: the stack from ready rows, against copying them into an array and an id map;
+    // and from each row's fields, as the decoders build it (no `Row` values).
     let create = median(3) { _ in sink += Double(try! ScrollStack(rows: rows).count) } / Double(n)
+    let rowIDs = rows.map(\.id)
+    let cell = RowContent.controller(ControllerDescriptor(type: "Cell"))
+    let createFromFields = median(3) { _ in
+        var builder = try! ScrollStackBuilder(capacity: n)
+        for id in rowIDs { try! builder.append(id: id, content: cell, size: .fixed(44)) }
+        sink += Double(try! builder.build().count)
+    } / Double(n)
     let batch = median(3) { _ in
         var stack = try! ScrollStack(rows: [makeRow("first")])
         try! stack.insert(rows, at: .bottom)
@@ -87,6 +95,7 @@ func flatColumn(_ n: Int) -> ScrollStack {
         sink += Double(copy.count + ids.count)
     } / Double(n)
     line("build: create from rows (per row)", create, "ns", "array + id dictionary", naive)
+    line("build: create from fields (per row)", createFromFields, "ns", "array + id dictionary", naive)
     line("build: batch insert (per row)", batch, "ns", "array + id dictionary", naive)
 
     // Memory: resident bytes the stack adds, against a plain array of the same rows.

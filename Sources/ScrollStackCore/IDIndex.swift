@@ -76,17 +76,7 @@ struct IDIndex: Sendable {
                 initialized = n
             }
         }
-        // Groups of home slots small enough to stay in the cache while they are filled.
-        let groupBits = Swift.max(0, mask.nonzeroBitCount - 12)
-        var starts = [Int](repeating: 0, count: (mask >> groupBits) + 2)
-        for entry in entries { starts[(Int(entry >> 32) & mask) >> groupBits + 1] += 1 }
-        for g in 1..<starts.count { starts[g] += starts[g - 1] }
-        var sorted = [UInt64](repeating: 0, count: n)
-        for entry in entries {
-            let g = (Int(entry >> 32) & mask) >> groupBits
-            sorted[starts[g]] = entry
-            starts[g] += 1
-        }
+        let sorted = sortedByHome(entries)
         for entry in sorted {
             let tag = UInt32(truncatingIfNeeded: entry >> 32)
             var b = Int(tag) & mask
@@ -101,6 +91,38 @@ struct IDIndex: Sendable {
         }
         count = n
         return true
+    }
+
+    /// Adds the rows at `handles` under their keys (`keys[h]`), none of which is present yet:
+    /// `insert` for each, but a large batch is placed in order of home slots, as `build`
+    /// does, so that the table is written front to back rather than at random.
+    ///
+    /// - Complexity: O(k) expected for k handles, plus growth.
+    mutating func insertAll(handles: [Int32], keys: [String]) {
+        guard handles.count >= 1024 else {
+            for h in handles { insert(keys[Int(h)], handle: h) }
+            return
+        }
+        reserve(count + handles.count)
+        let entries = handles.map { h in UInt64(Self.hash(keys[Int(h)])) << 32 | UInt64(UInt32(h) + 1) }
+        for entry in sortedByHome(entries) { place(entry) }
+        count += handles.count
+    }
+
+    /// `entries` grouped by their home slot's high bits (a counting sort), groups small
+    /// enough to stay in the cache while they are filled. O(n + groups).
+    private func sortedByHome(_ entries: [UInt64]) -> [UInt64] {
+        let groupBits = Swift.max(0, mask.nonzeroBitCount - 12)
+        var starts = [Int](repeating: 0, count: (mask >> groupBits) + 2)
+        for entry in entries { starts[(Int(entry >> 32) & mask) >> groupBits + 1] += 1 }
+        for g in 1..<starts.count { starts[g] += starts[g - 1] }
+        var sorted = [UInt64](repeating: 0, count: entries.count)
+        for entry in entries {
+            let g = (Int(entry >> 32) & mask) >> groupBits
+            sorted[starts[g]] = entry
+            starts[g] += 1
+        }
+        return sorted
     }
 
     /// Removes the entry of `id`, which must be present.

@@ -2,10 +2,15 @@
 /// so that a million rows with the same view type keep one copy of it. An entry whose last
 /// user releases it is freed and its index reused.
 ///
-/// `retain` and `release` are O(1) expected (one hash of the value).
+/// Values that rarely repeat (a row's own properties) may be stored unshared instead
+/// (`addUnshared`): one user, never looked up, so they cost no hash and no lookup entry.
+///
+/// `retain` and `release` are O(1) expected (one hash of the value); `addUnshared` is O(1).
 struct InternTable<Value: Hashable & Sendable>: Sendable {
     private var values: [Value?] = []
+    /// Users of each entry: 0 for a freed one, `unshared` for one stored by `addUnshared`.
     private var users: [Int32] = []
+    private static var unshared: Int32 { -1 }
     private var lookup: [Value: Int32] = [:]
     private var free: [Int32] = []
     /// The last value retained and its index: runs of equal values skip the hash.
@@ -30,44 +35,62 @@ struct InternTable<Value: Hashable & Sendable>: Sendable {
             users[Int(index)] += 1
             return index
         }
-        let index: Int32
-        if let reused = free.popLast() {
-            index = reused
-            values[Int(index)] = value
-            users[Int(index)] = 1
-        } else {
-            index = Int32(values.count)
-            values.append(value)
-            users.append(1)
-        }
+        let index = store(value, users: 1)
         lookup[value] = index
         last = (value, index)
         return index
     }
 
+    /// The index of a new entry holding `value` for one user, without looking it up: an
+    /// equal value already stored is not shared, and `retain` never finds this one. O(1).
+    mutating func addUnshared(_ value: Value) -> Int32 {
+        store(value, users: Self.unshared)
+    }
+
     /// One user fewer of `index`; the entry goes when it has none left.
     mutating func release(_ index: Int32) {
-        users[Int(index)] -= 1
-        guard users[Int(index)] == 0 else { return }
-        lookup[values[Int(index)]!] = nil
-        values[Int(index)] = nil
-        if last?.index == index { last = nil }
+        let i = Int(index)
+        if users[i] == Self.unshared {
+            users[i] = 0
+        } else {
+            users[i] -= 1
+            guard users[i] == 0 else { return }
+            lookup[values[i]!] = nil
+            if last?.index == index { last = nil }
+        }
+        values[i] = nil
         free.append(index)
+    }
+
+    private mutating func store(_ value: Value, users count: Int32) -> Int32 {
+        if let reused = free.popLast() {
+            values[Int(reused)] = value
+            users[Int(reused)] = count
+            return reused
+        }
+        values.append(value)
+        users.append(count)
+        return Int32(values.count - 1)
     }
 
     mutating func removeAll() { self = InternTable() }
 
     /// Traps unless every entry's user count equals `uses[index]` and the lookup agrees. O(entries).
     func checkInvariants(uses: [Int]) {
+        var unsharedCount = 0
         for (index, value) in values.enumerated() {
             let expected = index < uses.count ? uses[index] : 0
-            if let value {
+            if let value, users[index] == Self.unshared {
+                unsharedCount += 1
+                precondition(expected == 1, "unshared intern entry \(index): \(expected) users")
+                precondition(lookup[value] != Int32(index), "unshared intern entry \(index) is in the lookup")
+            } else if let value {
                 precondition(Int(users[index]) == expected, "intern entry \(index): \(users[index]) users, \(expected) expected")
                 precondition(lookup[value] == Int32(index), "intern entry \(index): lookup does not point back")
             } else {
                 precondition(expected == 0 && users[index] == 0, "freed intern entry \(index) still used")
             }
         }
-        precondition(lookup.count + free.count == values.count, "intern table: lost entries")
+        precondition(lookup.count + unsharedCount + free.count == values.count, "intern table: lost entries")
     }
 }

@@ -1,5 +1,5 @@
 /// Every row of a stack by handle, column by column: the id, the natural length, the
-/// hidden flag, the content (interned), the size rule (two doubles) and the rarely set
+/// hidden flag, the content (interned unless it has its own properties), the size rule (two doubles) and the rarely set
 /// fields (one reference, nil for most rows). Order is not kept here; `RowTree` keeps it.
 ///
 /// A row with an id of at most 15 UTF-8 bytes, a shared content and no extras takes
@@ -42,9 +42,16 @@ struct RowStore: Sendable {
         var insets: EdgeInsets?
         var separator: SeparatorOverride
 
+        /// The style of a row with neither insets nor a separator override.
+        static let plain = FrameStyle(insets: nil, separator: .none)
+
+        init(insets: EdgeInsets?, separator: SeparatorOverride) {
+            self.insets = insets
+            self.separator = separator
+        }
+
         init(_ row: Row) {
-            insets = row.insets
-            separator = row.separator
+            self.init(insets: row.insets, separator: row.separator)
         }
     }
 
@@ -109,34 +116,60 @@ struct RowStore: Sendable {
     /// Stores a row whose id is not in the store yet and returns its handle; unless
     /// `indexed`, the caller indexes it later (`indexAll`).
     mutating func add(_ row: Row, length: Double, indexed: Bool = true) -> Handle {
-        let content = contentTable.retain(row.content)
-        let frameStyle = frameStyles.retain(FrameStyle(row))
+        add(id: row.id, content: row.content, size: row.size, hidden: row.hidden, extras: RowExtras(row),
+            frameStyle: FrameStyle(row), length: length, indexed: indexed)
+    }
+
+    /// Stores a row given by its fields (`extras` nil and `frameStyle` `.plain` for a row
+    /// with none of them), as `add(_:length:indexed:)` does.
+    ///
+    /// A content with its own properties or instance is stored unshared: such contents
+    /// rarely repeat, and interning each would cost a hash of the whole content per row.
+    /// Contents naming only a type (which repeat) are interned.
+    mutating func add(id: String, content: RowContent, size: SizeRule, hidden: Bool, extras: RowExtras?,
+                      frameStyle: FrameStyle, length: Double, indexed: Bool) -> Handle {
+        let contentIndex = Self.isShared(content) ? contentTable.retain(content) : contentTable.addUnshared(content)
+        let frameStyleIndex = frameStyles.retain(frameStyle)
         let h: Handle
         if let reused = freeHandles.popLast() {
             h = reused
             let i = Int(h)
-            ids[i] = row.id
+            ids[i] = id
             lengths[i] = length
-            hidden[i] = row.hidden
-            extras[i] = RowExtras(row)
-            contents[i] = content
-            frameStyleOf[i] = frameStyle
-            sizes[i] = PackedSize(row.size)
+            self.hidden[i] = hidden
+            self.extras[i] = extras
+            contents[i] = contentIndex
+            frameStyleOf[i] = frameStyleIndex
+            sizes[i] = PackedSize(size)
             live[i] = true
         } else {
             h = Handle(ids.count)
-            ids.append(row.id)
+            ids.append(id)
             lengths.append(length)
-            hidden.append(row.hidden)
-            extras.append(RowExtras(row))
+            self.hidden.append(hidden)
+            self.extras.append(extras)
             chunkOf.append(-1)
-            contents.append(content)
-            frameStyleOf.append(frameStyle)
-            sizes.append(PackedSize(row.size))
+            contents.append(contentIndex)
+            frameStyleOf.append(frameStyleIndex)
+            sizes.append(PackedSize(size))
             live.append(true)
         }
-        if indexed { index.insert(row.id, handle: h) }
+        if indexed { index.insert(id, handle: h) }
         return h
+    }
+
+    /// Whether `content` is interned when added: it names a type and nothing of its own.
+    private static func isShared(_ content: RowContent) -> Bool {
+        switch content {
+        case .controller(let c): c.instance == nil && c.properties == nil
+        case .view(let v): v.properties == nil
+        }
+    }
+
+    /// Indexes rows added by `add(…, indexed: false)`, a large batch in bulk
+    /// (`IDIndex.insertAll`). O(k) expected.
+    mutating func index(_ handles: [Handle]) {
+        index.insertAll(handles: handles, keys: ids)
     }
 
     /// Builds the id index of a store filled by `add(_:length:indexed: false)`, in one

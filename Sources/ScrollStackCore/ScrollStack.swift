@@ -133,6 +133,7 @@ public struct ScrollStack: Sendable {
     /// against `existing` (ids in the stack that are allowed to clash: none, so pass the
     /// stack). O(k) expected, each id hashed once per index.
     static func validateNewRows(_ rows: [Row], field: String, existing: RowTree?, replacing: String? = nil) throws(StackError) {
+        if rows.count >= 1024, batchIsValid(rows, existing: existing, replacing: replacing) { return }
         // The batch's own ids, by position in `rows`.
         var seen = IDIndex()
         seen.reserve(rows.count)

@@ -48,6 +48,27 @@ public struct ScrollStackBuilder: Sendable {
         if fits { fitted.append(h) }
     }
 
+    /// Appends a row given by its fields, for a row with none of the rarely set ones (no
+    /// content description, insets, separator override, title or transition; neither
+    /// tappable nor highlightable): `append(Row(id:content:size:hidden:))` without the `Row`
+    /// value. Decoders call this for such rows and `append(_:)` for the others. O(1) expected.
+    ///
+    /// - Throws: what `append(_:)` throws for that row.
+    public mutating func append(id: String, content: RowContent, size: SizeRule, hidden: Bool = false) throws(StackError) {
+        let axis = stack.settings.axis
+        // A valid fixed size on both axes needs no measuring; anything else takes the
+        // general path, which checks the row and names its error.
+        guard !id.isEmpty, !content.typeName.isEmpty, case .fixed(let length) = size[axis],
+              case .fixed(let cross) = size[axis.cross], Check.isLength(length), Check.isLength(cross) else {
+            return try append(Row(id: id, content: content, size: size, hidden: hidden))
+        }
+        _ = stack.tree.store.add(id: id, content: content, size: size, hidden: hidden, extras: nil, frameStyle: .plain,
+                                 length: stack.settings.rowInsets.total(axis) + length, indexed: false)
+    }
+
+    /// The ids appended so far, in order.
+    public var ids: [String] { stack.tree.store.ids }
+
     /// The stack of the rows appended, in order; its initial visibility is recorded without
     /// events. O(n) plus measuring `fit` rows.
     ///

@@ -105,6 +105,15 @@ enum ModelDecoding {
     /// fits it; a row with neither is an error. `props` and `content` may nest at most
     /// `maxDepth` deep.
     static func row(_ field: Field, maxDepth: Int, makeID: () -> String) throws(APIError) -> Row {
+        switch try decodedRow(field, maxDepth: maxDepth, makeID: makeID) {
+        case .plain(let id, let content, let size, let hidden): Row(id: id, content: content, size: size, hidden: hidden)
+        case .full(let row): row
+        }
+    }
+
+    /// A row as `row` decodes it (the same checks in the same order), kept as its plain
+    /// fields when it sets none of the others, for `ScrollStackBuilder.append(id:content:size:hidden:)`.
+    static func decodedRow(_ field: Field, maxDepth: Int, makeID: () -> String) throws(APIError) -> DecodedRow {
         let object = try field.object()
         try object.allowOnly(rowKeys)
         let id = try object.optional("id").map { f throws(APIError) in try f.string() } ?? makeID()
@@ -118,15 +127,20 @@ enum ModelDecoding {
         } else {
             throw .missing(object.path.isEmpty ? "size" : object.path + ".size", "is required: give {\"fixed\": n}, \"fit\" with a content description, or a rule per axis")
         }
-        var row = Row(id: id, content: content, size: size, contentDescription: description)
-        if let f = try object.optional("insets") { row.insets = try insets(f) }
-        if let f = try object.optional("separator") { row.separator = try separatorOverride(f, base: .none) }
-        if let f = try object.optional("hidden") { row.hidden = try f.bool() }
-        if let f = try object.optional("transition") { row.transition = try rowTransition(f) }
-        if let f = try object.optional("tappable") { row.tappable = try f.bool() }
-        if let f = try object.optional("highlightable") { row.highlightable = try f.bool() }
-        if let f = try object.optional("title") { row.title = try title(f) }
-        return row
+        let ownInsets = try object.optional("insets").map { f throws(APIError) in try insets(f) }
+        let separator = try object.optional("separator").map { f throws(APIError) in try separatorOverride(f, base: .none) } ?? .none
+        let hidden = try object.optional("hidden")?.bool() ?? false
+        let transition = try object.optional("transition").map { f throws(APIError) in try rowTransition(f) }
+        let tappable = try object.optional("tappable")?.bool() ?? false
+        let highlightable = try object.optional("highlightable")?.bool() ?? false
+        let menuTitle = try object.optional("title").map { f throws(APIError) in try title(f) }
+        if description == nil, ownInsets == nil, separator.isEmpty, !tappable, !highlightable, menuTitle == nil, transition == nil {
+            return .plain(id: id, content: content, size: size, hidden: hidden)
+        }
+        var row = Row(id: id, content: content, size: size, contentDescription: description, insets: ownInsets, separator: separator,
+                      hidden: hidden, tappable: tappable, highlightable: highlightable, transition: transition)
+        row.title = menuTitle
+        return .full(row)
     }
 
     /// Exactly one of `controller` and `view`; `props` may nest at most `maxDepth` deep.

@@ -62,17 +62,29 @@ extension StackService {
     func decodeStack(_ body: ObjectReader, id: String) throws(APIError) -> ScrollStack {
         try body.allowOnly(["id", "rows", "revision", "contentSize"] + ModelDecoding.settingsKeys)
         let settings = try ModelDecoding.settings(body, base: StackSettings())
-        var rows: [Row] = []
-        var used = Set<String>()
-        var ids = RowIDGenerator(stack: id, revision: 1)
-        if let f = try body.optional("rows") {
-            for field in try f.array() {
-                let row = try ModelDecoding.row(field, maxDepth: limits.maxJSONDepth) { ids.next(isTaken: used.contains) }
-                used.insert(row.id)
-                rows.append(row)
-            }
+        let fields = try body.optional("rows").map { f throws(APIError) in try f.array() } ?? []
+        // Rows go straight into the builder as they are decoded. The model's first error is
+        // kept and thrown after every row has been decoded, so a decoding error anywhere
+        // still comes first, as when all rows were decoded before the stack was built.
+        var refused: StackError?
+        var builder: ScrollStackBuilder?
+        do { builder = try ScrollStackBuilder(settings: settings, measurer: measurer, titleMeasurer: titleMeasurer, capacity: fields.count) } catch {
+            refused = error
         }
-        return try model { () throws(StackError) in try ScrollStack(settings: settings, rows: rows, measurer: measurer, titleMeasurer: titleMeasurer) }
+        // The ids before a row without one, made only when such a row comes.
+        var used: Set<String>?
+        var ids = RowIDGenerator(stack: id, revision: 1)
+        for field in fields {
+            let row = try ModelDecoding.decodedRow(field, maxDepth: limits.maxJSONDepth) {
+                if used == nil { used = Set(builder?.ids ?? []) }
+                return ids.next(isTaken: { used!.contains($0) })
+            }
+            used?.insert(row.id)
+            guard refused == nil else { continue }
+            do { try builder!.append(row) } catch { refused = error }
+        }
+        if let refused { throw APIError(refused) }
+        return try model { () throws(StackError) in try builder!.build() }
     }
 
     /// `GET /v1/stacks/{stack}`: the whole model, rows in order; `?revision=N` as it was then.

@@ -78,7 +78,30 @@ extension SnapshotFormat {
         }
     }
 
+    /// Flags of the fields `ScrollStackBuilder.append(id:content:size:hidden:)` takes; a row
+    /// with any other is decoded into a `Row`.
+    static let plainFlags = RowFlag.controller | RowFlag.instance | RowFlag.properties | RowFlag.hidden
+
     static func row(_ r: inout ByteReader) throws(APIError) -> Row {
+        let (flags, id, content, size) = try rowHead(&r)
+        return try row(&r, flags: flags, id: id, content: content, size: size)
+    }
+
+    /// Reads the next row into `builder`: a row with only the plain fields goes in without a
+    /// `Row` value. `refused` maps the model's error.
+    static func appendRow(_ r: inout ByteReader, to builder: inout ScrollStackBuilder,
+                          refused: (StackError) -> APIError) throws(APIError) {
+        let (flags, id, content, size) = try rowHead(&r)
+        if flags & ~plainFlags == 0 {
+            do { try builder.append(id: id, content: content, size: size, hidden: flags & RowFlag.hidden != 0) } catch { throw refused(error) }
+        } else {
+            let row = try row(&r, flags: flags, id: id, content: content, size: size)
+            do { try builder.append(row) } catch { throw refused(error) }
+        }
+    }
+
+    /// A row's flags, id, content and size: the fields every row has.
+    private static func rowHead(_ r: inout ByteReader) throws(APIError) -> (flags: Int, id: String, content: RowContent, size: SizeRule) {
         let flags = try r.varint()
         guard flags & ~RowFlag.known == 0 else { throw r.damaged("a row has flags \(flags) this server does not know (a newer server wrote it?)") }
         let id = try r.string()
@@ -89,6 +112,11 @@ extension SnapshotFormat {
             ? .controller(ControllerDescriptor(type: type, instance: instance, properties: properties))
             : .view(ViewDescriptor(type: type, properties: properties))
         let size = SizeRule(vertical: try lengthRule(&r), horizontal: try lengthRule(&r))
+        return (flags, id, content, size)
+    }
+
+    /// The rest of a row whose head `rowHead` read.
+    private static func row(_ r: inout ByteReader, flags: Int, id: String, content: RowContent, size: SizeRule) throws(APIError) -> Row {
         let description = flags & RowFlag.content != 0 ? try contentDescription(&r, depth: 0) : nil
         var row = Row(id: id, content: content, size: size, contentDescription: description,
                       insets: flags & RowFlag.insets != 0 ? try insets(&r) : nil,

@@ -10,7 +10,8 @@ import ScrollStackCore
 /// The settings are few and change with features, so they keep the API's JSON and its
 /// decoder; the rows, O(n), are binary: strings with their lengths, numbers as their 8 bytes
 /// (exact), optional members behind presence bits. Decoding is one pass with no JSON, and
-/// the stack is built from the rows in O(n) as they are read (`ScrollStackBuilder`).
+/// the stack is built from the rows in O(n) as they are read (`ScrollStackBuilder`), rows
+/// with only an id, a content, a size and the hidden flag without a `Row` value each.
 ///
 /// Snapshots of format 1 (the API's JSON of the whole stack, written before this format)
 /// start with `{` and are still read (`StackService.rebuild`); they are never rewritten.
@@ -73,10 +74,7 @@ enum SnapshotFormat {
         do { builder = try ScrollStackBuilder(settings: settings, measurer: measurer, titleMeasurer: titleMeasurer, capacity: count) } catch {
             throw refused(error)
         }
-        for _ in 0..<count {
-            let row = try row(&reader)
-            do { try builder.append(row) } catch { throw refused(error) }
-        }
+        for _ in 0..<count { try appendRow(&reader, to: &builder, refused: refused) }
         guard reader.isAtEnd else { throw reader.damaged("bytes follow the last row") }
         do { return try builder.build() } catch { throw refused(error) }
     }

@@ -36,6 +36,19 @@ public final class PostgresConnection: @unchecked Sendable {
     /// `reset()` brings it back.
     public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK && PQpipelineStatus(handle) == PQ_PIPELINE_OFF }
 
+    /// `isConnected`, after reading whatever arrived while the connection sat idle: a
+    /// connection the server closed meanwhile (a restart) is found out here, before a
+    /// statement is sent on it. `poll(2)` calls that do not wait.
+    public var isUsableNow: Bool {
+        guard isConnected else { return false }
+        // The server's goodbye, then the end of the stream: reading that marks it bad.
+        for _ in 0..<4 {
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard descriptor.fd >= 0, poll(&descriptor, 1, 0) > 0, PQconsumeInput(handle) == 1 else { break }
+        }
+        return isConnected
+    }
+
     /// Closes and reopens the connection with the same parameters (after the server restarted).
     public func reset() throws(PostgresError) {
         PQreset(handle)

@@ -115,7 +115,8 @@ let package = Package(
         .testTarget(name: "JanssonTests", dependencies: ["Jansson", "CJansson"]),
         .testTarget(name: "ScrollStackTextTests", dependencies: ["ScrollStackText", "ScrollStackCore"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),
-        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresCluster", "ScrollStackPostgres", "ScrollStackStore"]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresCluster", "ScrollStackPostgres", "ScrollStackStore",
+                                                    "ScrollStackService", "Jansson", "MicroHTTP"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient"]),
         .testTarget(
             name: "ScrollStackServiceTests",

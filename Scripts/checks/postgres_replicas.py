@@ -8,11 +8,15 @@
 3. SIGKILL of a replica while clients write through it loses nothing acknowledged;
 4. a PostgreSQL restart: requests in between answer 503 with Retry-After, the replicas
    reconnect by themselves, and nothing answered 503 was applied;
-5. piles follow the same rules: a pile written on one replica is read on the others at once,
+5. batched writes (one stack's writes that arrive during a transaction go in the next one):
+   16 clients writing one stack through A and B lose no acknowledged write, get contiguous
+   revisions, and C's live stream sees each once, in order; a PostgreSQL restart while they
+   write loses nothing acknowledged and applies nothing answered 503;
+6. piles follow the same rules: a pile written on one replica is read on the others at once,
    concurrent pushes through different replicas lose nothing and get contiguous revisions,
    a stale If-Match answers 412 on another replica, live pile events on C carry A's and B's
    pushes, a duplicate id or a deletion is seen across replicas;
-6. `scrollstackd migrate`: a SQLite data dir with history, copied into a fresh database, is
+7. `scrollstackd migrate`: a SQLite data dir with history, copied into a fresh database, is
    served by a replica with every answer identical byte for byte (stacks, every past revision,
    history, transition plans, piles, the live event backlog); the format-1 fixture data dir
    (Tests/Fixtures/journal-format-1) migrates and answers as recorded; a database already
@@ -269,6 +273,99 @@ def postgres_restart(directory, replicas):
     check(stream_check == list(range(2, 2 + len(stream_check))), "the history stays contiguous across the restart")
 
 
+
+def batched_one_stack(replicas):
+    a, b, c = replicas
+    status, _, _ = a.request("POST", "/v1/stacks", {"id": "batched", "rows": []})
+    assert status == 201
+    stream = EventStream(c, "batched", last_event_id=1)
+    acked, other, lock = {}, [], threading.Lock()
+
+    def client(index):
+        for n in range(12):
+            row_id = f"b{index}-{n}"
+            status, _, body = insert([a, b][(index + n) % 2], "batched", row_id)
+            with lock:
+                if status == 200:
+                    acked[row_id] = body["revision"]
+                else:
+                    other.append((status, body))
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    check(not any(thread.is_alive() for thread in threads), "16 concurrent clients of one stack through A and B finished within 120 s")
+    latest = 1 + len(acked)
+    check(sorted(acked.values()) == list(range(2, latest + 1)) and len(acked) == 16 * 12,
+          f"batched: {len(acked)} of 192 writes acknowledged with the distinct contiguous revisions 2..{latest}{f' (others: {other[:3]})' if other else ''}")
+    for replica in replicas:
+        status, _, body = replica.request("GET", "/v1/stacks/batched")
+        check(status == 200 and body["revision"] == latest and {r["id"] for r in body["rows"]} == set(acked),
+              f"batched on replica {replica.name}: revision {body.get('revision')}, every acknowledged row and nothing else")
+    check(history_revisions(b, "batched") == list(range(2, latest + 1)), f"batched: history has revisions 2..{latest}, each once")
+    ids = stream.wait_for(latest)
+    stream.close()
+    check(ids == list(range(2, latest + 1)), f"batched: SSE on C saw revisions 2..{latest}, in order, once each ({len(ids)} events)")
+
+
+def restart_under_load(directory, replicas):
+    a, b, c = replicas
+    status, _, _ = a.request("POST", "/v1/stacks", {"id": "loaded", "rows": []})
+    assert status == 201
+    answered, changed, stop = {}, threading.Condition(), threading.Event()
+
+    def client(index):
+        n = 0
+        while not stop.is_set() and n < 400:
+            row_id = f"l{index}-{n}"
+            status, headers, body = insert([a, b][(index + n) % 2], "loaded", row_id)
+            with changed:
+                answered[row_id] = (status, body["revision"] if status == 200 else headers.get("Retry-After"))
+                changed.notify_all()
+            n += 1
+
+    def wait_for(what, condition, seconds=60):
+        deadline = time.time() + seconds
+        with changed:
+            while not condition() and time.time() < deadline:
+                changed.wait(timeout=deadline - time.time())
+            return condition()
+
+    def count(status):
+        return sum(1 for s, _ in answered.values() if s == status)
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    try:
+        wait_for("writes", lambda: count(200) >= 30)
+        subprocess.run([CLUSTER, "stop", directory], check=True, timeout=90)
+        down = wait_for("503s", lambda: count(503) >= 8)
+        before = count(200)
+        subprocess.run([CLUSTER, "start", directory, "off"], check=True, timeout=90, stdout=subprocess.DEVNULL)
+        up = wait_for("writes after the restart", lambda: count(200) >= before + 30)
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=60)
+    check(down and up, f"restart under load: writes answered 503 while PostgreSQL was down ({count(503)}) and succeeded again after ({count(200)})")
+    acked = {row_id: revision for row_id, (status, revision) in answered.items() if status == 200}
+    refused = {row_id for row_id, (status, retry) in answered.items() if status == 503}
+    check(all(retry for row_id, (status, retry) in answered.items() if status == 503) and set(s for s, _ in answered.values()) <= {200, 503},
+          f"restart under load: every answer is 200 or 503 with Retry-After ({sorted(set(s for s, _ in answered.values()), key=str)})")
+    bodies = [r.request("GET", "/v1/stacks/loaded")[2] for r in replicas]
+    ids = [{x["id"] for x in body["rows"]} for body in bodies]
+    check(len({frozenset(i) for i in ids}) == 1 and len({body["revision"] for body in bodies}) == 1,
+          "restart under load: the three replicas agree")
+    check(set(acked) <= ids[0] and not (refused & ids[0]) and ids[0] <= set(answered),
+          f"restart under load: all {len(acked)} acknowledged writes kept, none of the {len(refused)} answered 503 applied")
+    history = history_revisions(c, "loaded")
+    check(sorted(acked.values()) == sorted(set(acked.values())) and history == list(range(2, 2 + len(history))) and len(history) == len(ids[0]),
+          f"restart under load: distinct revisions, the history contiguous (2..{1 + len(history)})")
+
+
 def pile_history_revisions(replica, pile):
     status, _, body = replica.request("GET", f"/v1/piles/{pile}/events?after=0&limit=1000")
     assert status == 200, body
@@ -454,7 +551,8 @@ def main():
         replicas = [Replica(args.binary, url, name) for name in "ABC"]
         for step in (lambda: concurrent_writes(replicas, rng), lambda: live_events(replicas),
                      lambda: piles_across_replicas(replicas), lambda: kill_mid_write(args.binary, url, replicas),
-                     lambda: postgres_restart(directory, replicas), lambda: migration(args.binary, url, directory, rng)):
+                     lambda: postgres_restart(directory, replicas), lambda: batched_one_stack(replicas),
+                     lambda: restart_under_load(directory, replicas), lambda: migration(args.binary, url, directory, rng)):
             try:
                 step()
             except Exception as error:  # a step that breaks counts as one failure; the others still run

@@ -32,7 +32,22 @@ public final class PostgresConnection: @unchecked Sendable {
     deinit { PQfinish(handle) }
 
     /// Whether the connection is (as far as libpq knows) usable.
-    public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+    /// A connection left in pipeline mode by a pipeline that broke off counts as not usable:
+    /// `reset()` brings it back.
+    public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK && PQpipelineStatus(handle) == PQ_PIPELINE_OFF }
+
+    /// `isConnected`, after reading whatever arrived while the connection sat idle: a
+    /// connection the server closed meanwhile (a restart) is found out here, before a
+    /// statement is sent on it. `poll(2)` calls that do not wait.
+    public var isUsableNow: Bool {
+        guard isConnected else { return false }
+        // The server's goodbye, then the end of the stream: reading that marks it bad.
+        for _ in 0..<4 {
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard descriptor.fd >= 0, poll(&descriptor, 1, 0) > 0, PQconsumeInput(handle) == 1 else { break }
+        }
+        return isConnected
+    }
 
     /// Closes and reopens the connection with the same parameters (after the server restarted).
     public func reset() throws(PostgresError) {
@@ -56,24 +71,34 @@ public final class PostgresConnection: @unchecked Sendable {
     /// - Complexity: one round trip; O(size of the rows) to decode them.
     @discardableResult
     public func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> [[PostgresValue]] {
+        let result = Self.withBinary(parameters) { count, types, values, lengths, formats in
+            PQexecParams(handle, sql, count, types, values, lengths, formats, 1)
+        }
+        defer { PQclear(result) }
+        try check(result)
+        return try rows(of: result!)
+    }
+
+    /// Calls `body` with `parameters` as libpq takes them: their count, type OIDs, values in
+    /// binary format (NULL for `.null`), lengths and formats (all binary), valid only during
+    /// the call.
+    static func withBinary<T>(_ parameters: [PostgresValue],
+                              _ body: (Int32, [UInt32], [UnsafePointer<CChar>?], [Int32], [Int32]) -> T) -> T {
         let encoded = parameters.map(\.binary)
         let types = parameters.map(\.typeOID)
         let lengths = encoded.map { Int32($0?.count ?? 0) }
         let formats = [Int32](repeating: 1, count: parameters.count)
         // One buffer holds every value; each parameter points into it (NULL for .null).
         let storage = encoded.reduce(into: [UInt8]()) { $0 += $1 ?? [] } + [0]
-        let result = storage.withUnsafeBufferPointer { buffer in
+        return storage.withUnsafeBufferPointer { buffer in
             var offset = 0
             let pointers: [UnsafePointer<CChar>?] = encoded.map { value in
                 guard let value else { return nil }
                 defer { offset += value.count }
                 return UnsafeRawPointer(buffer.baseAddress! + offset).assumingMemoryBound(to: CChar.self)
             }
-            return PQexecParams(handle, sql, Int32(parameters.count), types, pointers, lengths, formats, 1)
+            return body(Int32(parameters.count), types, pointers, lengths, formats)
         }
-        defer { PQclear(result) }
-        try check(result)
-        return try rows(of: result!)
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws
@@ -95,7 +120,7 @@ public final class PostgresConnection: @unchecked Sendable {
         "\"" + identifier.replacingAll("\"", with: "\"\"") + "\""
     }
 
-    private func check(_ result: OpaquePointer?) throws(PostgresError) {
+    func check(_ result: OpaquePointer?) throws(PostgresError) {
         guard let result else { throw PostgresError(kind: .connection, message: lastMessage) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
@@ -103,12 +128,12 @@ public final class PostgresConnection: @unchecked Sendable {
         default:
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             let message = String(cString: PQresultErrorMessage(result)).trimmingTrailingNewlines
-            let broken = !isConnected || PQresultStatus(result) == PGRES_FATAL_ERROR && state == nil
+            let broken = PQstatus(handle) != CONNECTION_OK || PQresultStatus(result) == PGRES_FATAL_ERROR && state == nil
             throw PostgresError(kind: broken ? .connection : .query, sqlState: state, message: message.isEmpty ? lastMessage : message)
         }
     }
 
-    private func rows(of result: OpaquePointer) throws(PostgresError) -> [[PostgresValue]] {
+    func rows(of result: OpaquePointer) throws(PostgresError) -> [[PostgresValue]] {
         let rowCount = PQntuples(result), columnCount = PQnfields(result)
         let types = (0..<columnCount).map { PQftype(result, $0) }
         var rows: [[PostgresValue]] = []

@@ -4,7 +4,7 @@ import Synchronization
 /// A fixed number of connections to one server, each lent to one caller at a time.
 ///
 /// Connections are opened on first need. One found broken when lent (the server restarted,
-/// the network failed) is reset first; if that fails the caller gets `.connection` at once,
+/// the network failed; `isUsableNow` reads what arrived while it sat idle) is reset first; if that fails the caller gets `.connection` at once,
 /// and the next caller tries again — so the pool reconnects by itself once the server is
 /// back, and never holds a caller longer than one connect timeout.
 public final class PostgresPool: Sendable {
@@ -40,7 +40,7 @@ public final class PostgresPool: Sendable {
         }
         let connection: PostgresConnection
         if let existing = slot {
-            if !existing.isConnected { try existing.reset() }
+            if !existing.isUsableNow { try existing.reset() }
             connection = existing
         } else {
             connection = try PostgresConnection(url: url, connectTimeout: connectTimeout)

@@ -7,6 +7,9 @@ public enum PostgresValue: Sendable, Equatable {
     case text(String)
     case bytea([UInt8])
     case bool(Bool)
+    /// `bytea[]`, one dimension, NULL elements allowed (a parameter only: many rows in one
+    /// statement through `unnest`).
+    case byteaArray([[UInt8]?])
 
     /// The type OID a parameter is sent as (`pg_type.oid`; 0 lets the server infer it).
     var typeOID: UInt32 {
@@ -16,6 +19,7 @@ public enum PostgresValue: Sendable, Equatable {
         case .text: 25
         case .bytea: 17
         case .bool: 16
+        case .byteaArray: 1001
         }
     }
 
@@ -27,7 +31,31 @@ public enum PostgresValue: Sendable, Equatable {
         case .text(let value): Array(value.utf8)
         case .bytea(let value): value
         case .bool(let value): [value ? 1 : 0]
+        case .byteaArray(let elements): Self.binaryArray(elements, elementOID: 17)
         }
+    }
+
+    /// PostgreSQL's binary array format: dimensions (1, or 0 when empty), a has-NULL flag, the
+    /// element type, the length and lower bound (1), then each element as its length (-1 for
+    /// NULL) and bytes, every integer 4 bytes big-endian.
+    ///
+    /// - Complexity: O(total bytes).
+    static func binaryArray(_ elements: [[UInt8]?], elementOID: UInt32) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(20 + elements.reduce(0) { $0 + 4 + ($1?.count ?? 0) })
+        func int32(_ value: Int32) { withUnsafeBytes(of: value.bigEndian) { out += $0 } }
+        int32(elements.isEmpty ? 0 : 1)
+        int32(elements.contains { $0 == nil } ? 1 : 0)
+        int32(Int32(bitPattern: elementOID))
+        guard !elements.isEmpty else { return out }
+        int32(Int32(elements.count))
+        int32(1)
+        for element in elements {
+            guard let element else { int32(-1); continue }
+            int32(Int32(element.count))
+            out += element
+        }
+        return out
     }
 
     /// Decodes a binary result value of type `oid`.

@@ -10,23 +10,30 @@ import Synchronization
 /// its latest revision — and `snapshots (key, revision, model)`, `records (key, revision,
 /// operation, events, plan)`, each keyed by (key, revision).
 ///
-/// Every call is one statement or one transaction. An append is a single statement that
-/// moves `journals.latest` from n to n + 1 only if it is still n (the row lock makes a
-/// second replica's append of n + 1 wait and then find n + 1 there: a conflict, nothing
-/// written), inserts the record (and snapshot), and sends `NOTIFY scrollstack_journal`, which
-/// PostgreSQL delivers at commit, in commit order. Durable when it returns
+/// Every call is one statement or one transaction. An append moves `journals.latest` from n
+/// to n + 1 only if it is still n (the row lock makes a second replica's append of n + 1
+/// wait and then find n + 1 there: a conflict, nothing written), inserts the record (and
+/// snapshot), and sends `NOTIFY scrollstack_journal`, which PostgreSQL delivers at commit, in
+/// commit order. Appends are batched (`AppendQueue`): those queued while a transaction is
+/// committed share the next one, one key's as one run. Durable when they complete
 /// (`synchronous_commit` on, the server's default).
 public final class PostgresJournal: SharedJournalBackend {
     /// The channel every change is announced on: payload `REVISION KEY` (0: deleted).
     static let channel = "scrollstack_journal"
     let pool: PostgresPool
     private let watching = Mutex<Watcher?>(nil)
+    /// The group commit of appends; nil without batching (each append a transaction of its
+    /// own, on the calling thread, and `appendLater` complete when it returns).
+    let appends: AppendQueue?
 
     /// Connects to `url` with a pool of `connections` and creates the tables if missing.
+    /// `batching` false commits every append in a transaction of its own, on the caller's
+    /// thread (the behaviour before batching, to compare: `--no-group-commit`).
     ///
     /// - Throws: `.unavailable` when the server cannot be reached.
-    public init(url: String, connections: Int) throws(JournalError) {
+    public init(url: String, connections: Int, batching: Bool = true) throws(JournalError) {
         pool = PostgresPool(url: url, size: connections)
+        appends = batching ? AppendQueue(pool: pool) : nil
         try run { connection throws(PostgresError) in
             try connection.transaction { () throws(PostgresError) in
                 try connection.execute("""
@@ -51,8 +58,14 @@ public final class PostgresJournal: SharedJournalBackend {
         do throws(PostgresError) {
             return try pool.withConnection(body)
         } catch {
-            throw error.isUnavailable ? .unavailable(error.message) : .failed("\(error)")
+            throw Self.journalError(error)
         }
+    }
+
+    /// The journal's view of a PostgreSQL failure: an unreachable or restarting server is
+    /// `.unavailable` (503 with Retry-After), anything else `.failed`.
+    static func journalError(_ error: PostgresError) -> JournalError {
+        error.isUnavailable ? .unavailable(error.message) : .failed("\(error)")
     }
 
     /// Creates `key` at revision 1. Replicas share the key space, so a key that already has a
@@ -81,19 +94,37 @@ public final class PostgresJournal: SharedJournalBackend {
     }
 
     public func append(key: String, record: JournalRecord, snapshot: [UInt8]?) throws(JournalError) {
-        let appended = try run { connection throws(PostgresError) in
-            try connection.query("""
-                WITH bumped AS (UPDATE journals SET latest = $2 WHERE key = $1 AND latest = $2 - 1 RETURNING key),
-                record AS (INSERT INTO records (key, revision, operation, events, plan) SELECT key, $2, $3, $4, $5::bytea FROM bumped),
-                snapshot AS (INSERT INTO snapshots (key, revision, model) SELECT key, $2, $6::bytea FROM bumped WHERE $6::bytea IS NOT NULL),
-                note AS (SELECT pg_notify('\(Self.channel)', $2::text || ' ' || key) FROM bumped)
-                SELECT (SELECT count(*) FROM note)
-                """, [.text(key), .integer(Int64(record.revision)), .bytea(record.operation), .bytea(record.events),
-                      record.plan.map { .bytea($0) } ?? .null, snapshot.map { .bytea($0) } ?? .null])
+        let appended: Bool
+        if let appends {
+            switch appends.enqueue(key: key, record: record, snapshot: snapshot, after: nil).wait() {
+            case nil: appended = true
+            case .conflict?: appended = false
+            case let error?: throw error
+            }
+        } else {
+            let statement = Self.appendRun(key: key, [(record, snapshot)])
+            appended = try run { connection throws(PostgresError) in
+                try connection.query(statement.sql, statement.parameters)
+            }.first?.first?.integerValue == 1
         }
-        guard appended.first?.first?.integerValue == 1 else {
-            throw .conflict(key: key, latest: try head(key: key)?.revision)
+        guard appended else { throw .conflict(key: key, latest: try head(key: key)?.revision) }
+    }
+
+    public func appendLater(key: String, record: JournalRecord, snapshot: [UInt8]?) -> PendingWrite {
+        appendLater(key: key, record: record, snapshot: snapshot, after: nil)
+    }
+
+    /// Queued for the next batch (`AppendQueue`); without batching, appended before it returns.
+    public func appendLater(key: String, record: JournalRecord, snapshot: [UInt8]?, after: PendingWrite?) -> PendingWrite {
+        guard let appends else {
+            do throws(JournalError) {
+                try append(key: key, record: record, snapshot: snapshot)
+                return PendingWrite(completed: nil)
+            } catch {
+                return PendingWrite(completed: error)
+            }
         }
+        return appends.enqueue(key: key, record: record, snapshot: snapshot, after: after)
     }
 
     public func delete(key: String) throws(JournalError) {

@@ -26,6 +26,15 @@ public protocol JournalBackend: Sendable {
     /// The default runs `append` before returning (one write in flight at a time).
     func appendLater(key: String, record: JournalRecord, snapshot: [UInt8]?) -> PendingWrite
 
+    /// `appendLater` of a write built on the state `after` made: the queued write of the
+    /// revision before it (nil when that revision was already durable, or read from the
+    /// journal). The write is committed only if `after` is; otherwise it conflicts. This
+    /// matters where several processes append to one key: if `after` lost its revision to
+    /// another process, the revision `record` follows is that process's, not the one `record`
+    /// was built on. The default ignores `after` (a backend only this process writes to has
+    /// that rule already: a failed `after` leaves its revision free, so `record` conflicts).
+    func appendLater(key: String, record: JournalRecord, snapshot: [UInt8]?, after: PendingWrite?) -> PendingWrite
+
     /// Removes every revision, record, plan and snapshot of `key` (nothing when it has none).
     func delete(key: String) throws(JournalError)
 
@@ -56,5 +65,9 @@ extension JournalBackend {
         } catch {
             return PendingWrite(completed: error)
         }
+    }
+
+    public func appendLater(key: String, record: JournalRecord, snapshot: [UInt8]?, after: PendingWrite?) -> PendingWrite {
+        appendLater(key: key, record: record, snapshot: snapshot)
     }
 }

@@ -60,9 +60,10 @@ public final class StackJournal: Sendable {
     }
 
     /// `recordMutation`, queued (`JournalBackend.appendLater`): returns at once; the write is
-    /// durable once the returned `PendingWrite` completes without an error.
-    public func recordMutationLater(id: String, record: JournalRecord, snapshot: [UInt8]?) -> PendingWrite {
-        let pending = backend.appendLater(key: id, record: record, snapshot: snapshot)
+    /// durable once the returned `PendingWrite` completes without an error. `after` is the
+    /// write of the revision before, when still in flight (see `JournalBackend.appendLater`).
+    public func recordMutationLater(id: String, record: JournalRecord, snapshot: [UInt8]?, after: PendingWrite? = nil) -> PendingWrite {
+        let pending = backend.appendLater(key: id, record: record, snapshot: snapshot, after: after)
         if snapshot != nil {
             pending.whenDone { [self] error in if error == nil { known.withLock { $0.snapshots[id] = record.revision } } }
         }

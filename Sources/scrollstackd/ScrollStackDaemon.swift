@@ -146,7 +146,7 @@ struct ScrollStackDaemon: ParsableCommand {
         let journal: StackJournal
         do {
             if let store {
-                journal = StackJournal(backend: try PostgresJournal(url: store, connections: threads + 4))
+                journal = StackJournal(backend: try PostgresJournal(url: store, connections: threads + 4, batching: !noGroupCommit), pipelining: !noPipelining)
             } else if inMemory {
                 journal = try StackJournal(path: ":memory:", groupCommit: !noGroupCommit, pipelining: !noPipelining)
             } else {

@@ -26,9 +26,9 @@ extension StackService {
     /// which replays cannot re-run). A snapshot that is merely due is claimed now and
     /// scheduled once the mutation is durable, from a copy of the state taken now (O(1); the
     /// next write to the stack pays one O(rows) copy-on-write), and encoded and written off
-    /// the stack's lock.
+    /// the stack's lock. `after` is the write of the revision before, if still in flight.
     func journalMutation(_ id: String, _ operation: StackOperation, _ result: OperationResult, _ stack: ScrollStack, _ revision: Int,
-                         forceSnapshot: Bool = false, plan: JSON? = nil) throws(APIError) -> PendingWrite? {
+                         forceSnapshot: Bool = false, plan: JSON? = nil, after: PendingWrite? = nil) throws(APIError) -> PendingWrite? {
         guard let journal else {
             replay?.record(OperationRecord.stack(operation))
             return nil
@@ -63,7 +63,7 @@ extension StackService {
             durable()
             return nil
         }
-        let pending = journal.recordMutationLater(id: id, record: record, snapshot: snapshot)
+        let pending = journal.recordMutationLater(id: id, record: record, snapshot: snapshot, after: after)
         pending.whenDone { error in
             if let error { failed(error) } else { durable() }
         }

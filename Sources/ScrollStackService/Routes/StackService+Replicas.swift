@@ -49,9 +49,9 @@ extension StackService {
         if key.hasPrefix(Self.pileJournalPrefix) { return pileReplicaChanged(String(key.dropFirst(Self.pileJournalPrefix.count)), revision: revision) }
         guard let cached = try? store.cachedEntry(key),
               let replica = store.replication.withLock({ $0 }) else { return }
-        // This replica's own writes (and revisions already applied) need nothing.
-        if revision > 0, let cachedRevision = try? cached.read({ _, cachedRevision throws(APIError) in cachedRevision }),
-           cachedRevision >= revision { return }
+        // This replica's own writes (and revisions already applied) need nothing; writes
+        // still in flight count as held (if one fails, its retry brings the stack back).
+        if revision > 0, (try? cached.needsCatchingUp(to: revision)) != true { return }
         do { _ = try replica.current(key, cached: cached) } catch {
             logger.warning("replica: cannot apply revision \(revision) of \(key) now (the next request retries): \(error.message)")
         }
@@ -63,6 +63,25 @@ extension StackService {
             _ = try? replica.current(entry.id, cached: entry)
         }
         pileReplicaResynchronize()
+    }
+
+    /// The journal's state of `entry`'s stack, to go on from after a write of it failed: with
+    /// one process, its latest state; on a replica, the state at the newest revision the
+    /// entry knows durable, brought forward to the journal's latest with each revision after
+    /// it published to live streams (those of the failed writes never were; another
+    /// replica's may have taken their place).
+    ///
+    /// - Complexity: a rebuild from the nearest snapshot, and the records after it.
+    func journaledState(of entry: StackEntry) throws(APIError) -> (ScrollStack, Int) {
+        guard isReplicated, let backend = journal?.backend else { return try reload(entry.id) }
+        var revision = entry.durableRevision
+        var stack = try self.stack(entry.id, at: revision, current: revision, field: "revision")
+        while true {
+            let records: [JournalRecord]
+            do throws(JournalError) { records = try backend.records(key: entry.id, after: revision, limit: 1000) } catch { throw APIError(error) }
+            guard !records.isEmpty else { return (stack, revision) }
+            try apply(records, to: &stack, revision: &revision, key: entry.id)
+        }
     }
 
     /// Applies journaled `records` (the revisions after `revision`, in order) to `stack`,
@@ -122,8 +141,10 @@ final class ReplicaCache: StackReplication {
 
     /// Applies the revisions after the entry's, up to at least `target`.
     private func catchUp(_ entry: StackEntry, to target: Int) throws(APIError) {
-        // Most lookups find nothing to apply: decided under the read lock.
-        guard try entry.read({ _, revision throws(APIError) in revision < target }) else { return }
+        // Most lookups find nothing to apply: decided under the read lock, without waiting
+        // for this replica's writes in flight (a read waits for them; a write is built on
+        // them and fails with them).
+        guard try entry.needsCatchingUp(to: target) else { return }
         try entry.advance { stack, revision throws(APIError) in
             while revision < target {
                 let records: [JournalRecord]

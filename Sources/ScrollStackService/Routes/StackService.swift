@@ -173,9 +173,7 @@ public final class StackService: Sendable {
                             targets: ((ScrollStack) throws(APIError) -> [String])?, extra: ((ScrollStack) -> [(String, JSON)])?,
                             _ operation: (ScrollStack, _ revision: Int) throws(APIError) -> StackOperation) throws(APIError) -> HTTPResponse {
         let entry = try store.entry(context.parameter("stack"))
-        var before = 0
         return try entry.write({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> (OperationResult, TransitionPlan, StackOperation) in
-            before = revision
             answers.forget(entry)
             // The path's row first: an unknown one is 404 whatever If-Match says (RFC 9110 §13.2.1).
             if context.parameters["row"] != nil || context.parameters["index"] != nil { _ = try pathRow(context, in: stack) }
@@ -188,15 +186,13 @@ public final class StackService: Sendable {
             return (result, plan, operation.journaled(after: stack))
         }, persist: { planned, stack, revision throws(APIError) -> PendingWrite? in
             try journalMutation(entry.id, planned.2, planned.0, stack, revision, forceSnapshot: snapshot,
-                                plan: ModelEncoding.plan(planned.1, revision: revision))
+                                plan: ModelEncoding.plan(planned.1, revision: revision), after: entry.inFlight)
         }, restore: { () throws(APIError) in
-            // A replica goes back to the revision it started from; its next lookup applies
-            // (and publishes) the revisions others journaled since.
-            isReplicated ? (try stack(entry.id, at: before, current: before, field: "revision"), before) : try reload(entry.id)
+            try journaledState(of: entry)
         }, recover: { [weak self] () throws(APIError) in
             guard let self else { throw APIError.storageFailed("the service is gone") }
             answers.forget(entry)
-            return try reload(entry.id)
+            return try journaledState(of: entry)
         }, answer: { planned, stack, revision in
             var answer = ModelEncoding.mutation(revision: revision, planned.0, in: stack)
             if animation.answersPlan, case .object(var members) = answer {

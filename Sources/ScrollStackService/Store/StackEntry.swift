@@ -32,7 +32,9 @@ final class StackEntry: @unchecked Sendable {
     private var recovery: (() throws(APIError) -> (ScrollStack, Int))?
     /// `epoch` counts reloads; a failed write of the current epoch sets `poisoned` (from the
     /// committing thread), so later failures of writes already undone change nothing.
-    private let health = Mutex<(epoch: Int, poisoned: Bool)>((0, false))
+    /// `durable` is the newest revision known to be in the journal as this entry made or
+    /// applied it (and published to live streams): where a replica goes back to after a loss.
+    private let health = Mutex<(epoch: Int, poisoned: Bool, durable: Int)>((0, false, 0))
     /// How many times one request reads again after the state it read was lost.
     private static let attempts = 16
 
@@ -40,6 +42,24 @@ final class StackEntry: @unchecked Sendable {
         self.id = id
         self.stack = stack
         self.revision = revision
+        health.withLock { $0.durable = revision }
+    }
+
+    /// The newest revision known durable as this entry has it (see `health`).
+    var durableRevision: Int { health.withLock { $0.durable } }
+
+    /// The write of the newest revision while it may still be in flight: what a write being
+    /// persisted is built on. Only under the write lock (from `write`'s `persist`).
+    var inFlight: PendingWrite? { tail }
+
+    /// Whether the entry is behind `target` (the journal's latest revision) or must be brought
+    /// back to the journal first (a write failed), decided under the read lock without
+    /// waiting for writes in flight: their revisions count as held.
+    func needsCatchingUp(to target: Int) throws(APIError) -> Bool {
+        try lock.withReadLock { () throws(APIError) -> Bool in
+            guard !deleted else { throw .stackNotFound(id) }
+            return revision < target || health.withLock { $0.poisoned }
+        }
     }
 
     /// Runs `body` with the stack and its revision under the read lock, and answers what it
@@ -115,6 +135,7 @@ final class StackEntry: @unchecked Sendable {
                     if let error = outcome { throw APIError(error) }
                     pending = nil
                 }
+                if pending == nil { health.withLock { $0.durable = revision } }
             } catch {
                 do throws(APIError) {
                     (stack, revision) = try restore()
@@ -127,9 +148,12 @@ final class StackEntry: @unchecked Sendable {
             tail = pending
             if let pending {
                 recovery = recover
-                let epoch = health.withLock { $0.epoch }
+                let (epoch, made) = (health.withLock { $0.epoch }, revision)
                 pending.whenDone { [weak self] error in
-                    if error != nil { self?.health.withLock { if $0.epoch == epoch { $0.poisoned = true } } }
+                    self?.health.withLock {
+                        guard $0.epoch == epoch else { return }
+                        if error != nil { $0.poisoned = true } else { $0.durable = max($0.durable, made) }
+                    }
                 }
             }
             return (.success(answer(result, stack, revision)), pending)
@@ -159,14 +183,19 @@ final class StackEntry: @unchecked Sendable {
         }
         tail = nil
         isStale = false
-        health.withLock { $0 = (epoch: $0.epoch + 1, poisoned: false) }
+        health.withLock { $0 = (epoch: $0.epoch + 1, poisoned: false, durable: revision) }
     }
 
     /// Brings the cached stack forward under the write lock: `body` gets the stack and its
     /// revision and may replace both (a replica applying revisions another one journaled).
+    /// Writes in flight are waited for first, and a failed one's state replaced by the
+    /// journal's, so `body` applies others' revisions only on durable ones.
     func advance(_ body: (inout ScrollStack, inout Int) throws(APIError) -> Void) throws(APIError) {
         try lock.withWriteLock { () throws(APIError) in
             guard !deleted else { throw .stackNotFound(id) }
+            _ = tail?.wait()
+            try recoverLocked()
+            defer { health.withLock { $0.durable = revision } }
             try body(&stack, &revision)
         }
     }

@@ -1,0 +1,145 @@
+import Dispatch
+import Postgres
+import ScrollStackStore
+import Synchronization
+
+extension PostgresJournal {
+    /// Appends as one statement per *run*: revisions first…last of one key, in order, each
+    /// built on the one before. `journals.latest` moves from first − 1 to last only where it
+    /// is still first − 1 (the row lock makes a racing replica wait, then find it moved: no
+    /// row, nothing written), the records (and the snapshots some carry) are inserted from
+    /// arrays through `unnest`, and one notification announces `last`. The run is written
+    /// whole or not at all: if its first revision is taken, every later one was built on a
+    /// state that lost. Returns one row whose count is 1 when written, 0 on a conflict.
+    ///
+    /// Parameters: $1 key, $2 first, $3 last, $4 operations, $5 events, $6 plans, $7 snapshots
+    /// (the last three `bytea[]` with NULLs).
+    static let appendRun = """
+        WITH bumped AS (UPDATE journals SET latest = $3 WHERE key = $1 AND latest = $2 - 1 RETURNING key),
+        added AS (SELECT * FROM unnest($4::bytea[], $5::bytea[], $6::bytea[], $7::bytea[]) WITH ORDINALITY AS a(operation, events, plan, model, n)),
+        record AS (INSERT INTO records (key, revision, operation, events, plan)
+                   SELECT b.key, $2 + a.n - 1, a.operation, a.events, a.plan FROM bumped b, added a),
+        snapshot AS (INSERT INTO snapshots (key, revision, model)
+                     SELECT b.key, $2 + a.n - 1, a.model FROM bumped b, added a WHERE a.model IS NOT NULL),
+        note AS (SELECT pg_notify('\(channel)', $3::text || ' ' || key) FROM bumped)
+        SELECT (SELECT count(*) FROM note)
+        """
+
+    /// The statement and parameters appending `appends` (one key, contiguous revisions).
+    static func appendRun(key: String, _ appends: [(record: JournalRecord, snapshot: [UInt8]?)]) -> (sql: String, parameters: [PostgresValue]) {
+        (appendRun, [.text(key), .integer(Int64(appends[0].record.revision)), .integer(Int64(appends[appends.count - 1].record.revision)),
+                     .byteaArray(appends.map { $0.record.operation }), .byteaArray(appends.map { $0.record.events }),
+                     .byteaArray(appends.map { $0.record.plan }), .byteaArray(appends.map { $0.snapshot })])
+    }
+
+    /// Group commit on PostgreSQL: appends queued while a transaction is being committed go
+    /// together into the next one (Semantics.md, "Batched writes on PostgreSQL").
+    ///
+    /// One drain at a time (a serial dispatch queue, idle when nothing is queued) takes every
+    /// queued append, in queue order, and commits them as one pipelined transaction on one
+    /// pooled connection: one statement per key (`appendRun`, the key's appends as one run),
+    /// keys in sorted order so that two replicas' transactions always lock `journals` rows
+    /// in the same order and never deadlock; one round trip and one WAL flush for the batch.
+    /// Each append completes only once its transaction is committed (`synchronous_commit`
+    /// on: durable).
+    ///
+    /// An append built on a write still in flight (`after`) joins that write's run; one whose
+    /// `after` failed, or was left out, conflicts without being sent: it was built on a
+    /// revision another writer took. A run that finds its first revision taken conflicts
+    /// whole and the batch's other keys commit; an error of the statement or the commit
+    /// fails every append of the batch (nothing of it is kept).
+    final class AppendQueue: Sendable {
+        struct Append: Sendable {
+            let key: String
+            let record: JournalRecord
+            let snapshot: [UInt8]?
+            let after: PendingWrite?
+            let pending: PendingWrite
+        }
+
+        /// At most this many appends per transaction (the rest go in the next).
+        static let batchLimit = 512
+        let pool: PostgresPool
+        private let state = Mutex<(queued: [Append], draining: Bool)>(([], false))
+        private let queue = DispatchQueue(label: "scrollstack.journal.postgres-appends")
+        /// Transactions committed or rolled back here, and appends taken into them (for tests).
+        let transactions = Atomic<Int>(0), taken = Atomic<Int>(0)
+
+        init(pool: PostgresPool) {
+            self.pool = pool
+        }
+
+        /// Appends queued and not yet taken into a transaction.
+        var queuedCount: Int { state.withLock { $0.queued.count } }
+
+        /// Queues an append for the next transaction and returns at once.
+        func enqueue(key: String, record: JournalRecord, snapshot: [UInt8]?, after: PendingWrite?) -> PendingWrite {
+            let pending = PendingWrite()
+            let append = Append(key: key, record: record, snapshot: snapshot, after: after, pending: pending)
+            let start = state.withLock { state in
+                state.queued.append(append)
+                defer { state.draining = true }
+                return !state.draining
+            }
+            if start { queue.async { self.drain() } }
+            return pending
+        }
+
+        /// Commits batch after batch until nothing is queued.
+        private func drain() {
+            while true {
+                let batch = state.withLock { state -> [Append] in
+                    let batch = Array(state.queued.prefix(Self.batchLimit))
+                    state.queued.removeFirst(batch.count)
+                    if batch.isEmpty { state.draining = false }
+                    return batch
+                }
+                taken.add(batch.count, ordering: .relaxed)
+                guard !batch.isEmpty else { return }
+                commit(batch)
+            }
+        }
+
+        /// Sorts `batch` into one run per key and commits the runs in one transaction; then
+        /// completes every append, in queue order.
+        ///
+        /// - Complexity: O(appends) plus one round trip and one commit.
+        private func commit(_ batch: [Append]) {
+            var runs: [String: [Append]] = [:]
+            var refused = Set<ObjectIdentifier>()
+            for append in batch {
+                let run = runs[append.key] ?? []
+                if let after = append.after, let outcome = after.outcome {
+                    // Built on a write already done: a failed one leaves it nothing to stand on.
+                    if outcome != nil || !run.isEmpty { refused.insert(ObjectIdentifier(append.pending)); continue }
+                } else if let after = append.after {
+                    // Built on a write in this batch: it extends that write's run.
+                    guard run.last?.pending === after else { refused.insert(ObjectIdentifier(append.pending)); continue }
+                } else if !run.isEmpty {
+                    refused.insert(ObjectIdentifier(append.pending))
+                    continue
+                }
+                runs[append.key] = run + [append]
+            }
+            let keys = runs.keys.sorted()
+            var outcomes: [ObjectIdentifier: JournalError] = [:]
+            if !keys.isEmpty {
+                transactions.add(1, ordering: .relaxed)
+                let statements = keys.map { key in PostgresJournal.appendRun(key: key, runs[key]!.map { ($0.record, $0.snapshot) }) }
+                do throws(PostgresError) {
+                    let answers = try pool.withConnection { connection throws(PostgresError) in try connection.transactionPipeline(statements) }
+                    for (key, rows) in zip(keys, answers) where rows.first?.first?.integerValue != 1 {
+                        for append in runs[key]! { outcomes[ObjectIdentifier(append.pending)] = .conflict(key: key, latest: nil) }
+                    }
+                } catch {
+                    let failure = PostgresJournal.journalError(error)
+                    for append in batch where !refused.contains(ObjectIdentifier(append.pending)) { outcomes[ObjectIdentifier(append.pending)] = failure }
+                }
+            }
+            for append in batch {
+                let id = ObjectIdentifier(append.pending)
+                append.pending.complete(refused.contains(id) ? .conflict(key: append.key, latest: nil) : outcomes[id])
+            }
+        }
+    }
+}

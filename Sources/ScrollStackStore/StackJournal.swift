@@ -135,6 +135,11 @@ public final class StackJournal: Sendable {
         try backend.records(key: id, after: after, limit: limit).map { ($0.revision, $0.events) }
     }
 
+    /// The record of the mutation that made `revision` (without its plan), or nil.
+    public func record(id: String, revision: Int) throws(JournalError) -> JournalRecord? {
+        try backend.records(key: id, after: revision - 1, limit: 1).first { $0.revision == revision }
+    }
+
     /// The transition plan kept with the mutation that made `revision`, or nil.
     public func plan(id: String, revision: Int) throws(JournalError) -> [UInt8]? {
         try backend.plan(key: id, revision: revision)

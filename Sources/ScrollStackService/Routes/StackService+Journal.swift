@@ -14,7 +14,8 @@ extension StackService {
         SnapshotFormat.encode(stack)
     }
 
-    /// Journals one mutation (its operation as `OperationRecord` encodes it). 503 on failure.
+    /// Journals one mutation (its operation as `OperationRecord` encodes it) with `plan`, the
+    /// bytes kept for its transition plan (JSON text, or a `PlanRecipe`). 503 on failure.
     ///
     /// Pipelined (`StackJournal.pipelining`, the default): the record is queued and its
     /// pending write returned; the caller answers once it is durable. Without pipelining it
@@ -28,7 +29,7 @@ extension StackService {
     /// next write to the stack pays one O(rows) copy-on-write), and encoded and written off
     /// the stack's lock. `after` is the write of the revision before, if still in flight.
     func journalMutation(_ id: String, _ operation: StackOperation, _ result: OperationResult, _ stack: ScrollStack, _ revision: Int,
-                         forceSnapshot: Bool = false, plan: JSON? = nil, after: PendingWrite? = nil) throws(APIError) -> PendingWrite? {
+                         forceSnapshot: Bool = false, plan: [UInt8]? = nil, after: PendingWrite? = nil) throws(APIError) -> PendingWrite? {
         guard let journal else {
             replay?.record(OperationRecord.stack(operation))
             return nil
@@ -36,8 +37,7 @@ extension StackService {
         let eventsJSON = JSON.array(result.events.map(ModelEncoding.event))
         let events = eventsJSON.serialized(realPrecision: 17)
         let snapshot = forceSnapshot ? Self.snapshot(stack) : nil
-        let record = JournalRecord(revision: revision, operation: OperationRecord.stack(operation), events: events, plan: plan?.serialized(realPrecision: 17))
-        let message = EventHub.message(revision: revision, events: eventsJSON)
+        let record = JournalRecord(revision: revision, operation: OperationRecord.stack(operation), events: events, plan: plan)
         let due = !forceSnapshot && journal.claimSnapshot(id: id, revision: revision, rowCount: stack.count) ? stack : nil
         let (hub, logger) = (hub, logger)
         let durable: @Sendable () -> Void = {
@@ -45,7 +45,7 @@ extension StackService {
                 journal.recordSnapshotLater(id: id, revision: revision, encode: { Self.snapshot(due) },
                                             failed: { logger.warning("snapshot of \(id) at revision \(revision) not written (replays start from an older one): \($0)") })
             }
-            hub.publish(message, to: id)
+            hub.publish(EventHub.message(revision: revision, events: eventsJSON), to: id)
         }
         let failed: @Sendable (JournalError) -> Void = { error in
             // Between replicas a conflict is routine (the write is retried on the new state).

@@ -26,7 +26,7 @@ extension StackService {
 
     /// `GET /v1/stacks/{stack}/transitions/{revision}?fps=N`: the plan kept with the change
     /// that made `revision` (2…current; revision 1 created the stack), with keyframes at N
-    /// frames per second when asked.
+    /// frames per second when asked. A plan kept as a `PlanRecipe` is computed again here.
     func transition(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(["fps"])
         let (_, animation) = try ModelDecoding.animation(nil, c, defaults: .rows)
@@ -40,8 +40,12 @@ extension StackService {
             throw APIError(status: 404, code: "transition_not_found", message: "revision 1 created the stack: no change led to it", field: "revision")
         }
         guard let journal else { throw .storageFailed("this service keeps no journal") }
-        let stored: [UInt8]?
+        var stored: [UInt8]?
         do throws(JournalError) { stored = try journal.plan(id: entry.id, revision: revision) } catch { throw APIError(error) }
+        if let recipe = stored, PlanRecipe.isRecipe(recipe) {
+            stored = try derivedPlan(entry.id, revision: revision, current: current,
+                                     recipe: PlanRecipe.decode(recipe, what: "the plan of revision \(revision) of \(entry.id)"), journal: journal)
+        }
         guard let stored, let plan = try? JSON.parse(stored) else {
             throw APIError(status: 404, code: "transition_not_found", message: "no plan was kept for revision \(revision)", field: "revision")
         }

@@ -146,7 +146,9 @@ public final class StackService: Sendable {
     ///
     /// Every change gets a transition plan, from a capture of the stack taken just before
     /// it: `targets` names the rows the change will touch (nil: the capture keeps the whole
-    /// stack, see `TransitionCapture`). The answer carries the plan when `animation` asks.
+    /// stack, see `TransitionCapture`). The answer carries the plan when `animation` asks;
+    /// otherwise, for most operations (`derivesPlan`), only what computes it is journaled
+    /// (`PlanRecipe`) and the plan is computed when read.
     ///
     /// The operation is journaled (`OperationRecord`; replaying it rebuilds the state) with
     /// the events it answers with and its plan, durably, before the answer is sent (pipelined:
@@ -173,20 +175,27 @@ public final class StackService: Sendable {
                             targets: ((ScrollStack) throws(APIError) -> [String])?, extra: ((ScrollStack) -> [(String, JSON)])?,
                             _ operation: (ScrollStack, _ revision: Int) throws(APIError) -> StackOperation) throws(APIError) -> HTTPResponse {
         let entry = try store.entry(context.parameter("stack"))
-        return try entry.write({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> (OperationResult, TransitionPlan, StackOperation) in
+        return try entry.write({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> (OperationResult, TransitionPlan?, StackOperation, PlanRecipe?) in
             answers.forget(entry)
             // The path's row first: an unknown one is 404 whatever If-Match says (RFC 9110 §13.2.1).
             if context.parameters["row"] != nil || context.parameters["index"] != nil { _ = try pathRow(context, in: stack) }
             try context.checkIfMatch(revision)
-            let capture = TransitionCapture(stack, targets: try targets?(stack))
+            let named = try targets?(stack)
             let operation = try operation(stack, revision)
+            let (timing, animated) = (animation.timing ?? .rows, animation.timing != nil)
+            if !animation.answersPlan, Self.derivesPlan(of: operation) {
+                // Nobody sees this plan now: the journal keeps what computes it when read.
+                let result = try model { () throws(StackError) in try operation.apply(to: &stack) }
+                return (result, nil, operation.journaled(after: stack), PlanRecipe(animated: animated, timing: timing, targets: named))
+            }
+            let capture = TransitionCapture(stack, targets: named)
             let result = try model { () throws(StackError) in try operation.apply(to: &stack) }
-            let plan = TransitionPlanner.plan(from: capture, to: stack, result: result, timing: animation.timing ?? .rows,
-                                              animated: animation.timing != nil)
-            return (result, plan, operation.journaled(after: stack))
+            let plan = TransitionPlanner.plan(from: capture, to: stack, result: result, timing: timing, animated: animated)
+            return (result, plan, operation.journaled(after: stack), nil)
         }, persist: { planned, stack, revision throws(APIError) -> PendingWrite? in
             try journalMutation(entry.id, planned.2, planned.0, stack, revision, forceSnapshot: snapshot,
-                                plan: ModelEncoding.plan(planned.1, revision: revision), after: entry.inFlight)
+                                plan: planned.3?.encoded ?? planned.1.map { ModelEncoding.plan($0, revision: revision).serialized(realPrecision: 17) },
+                                after: entry.inFlight)
         }, restore: { () throws(APIError) in
             try journaledState(of: entry)
         }, recover: { [weak self] () throws(APIError) in
@@ -195,8 +204,8 @@ public final class StackService: Sendable {
             return try journaledState(of: entry)
         }, answer: { planned, stack, revision in
             var answer = ModelEncoding.mutation(revision: revision, planned.0, in: stack)
-            if animation.answersPlan, case .object(var members) = answer {
-                let plan = ModelEncoding.plan(planned.1, revision: revision)
+            if animation.answersPlan, let kept = planned.1, case .object(var members) = answer {
+                let plan = ModelEncoding.plan(kept, revision: revision)
                 members["transition"] = animation.fps.map { ModelEncoding.sampled(plan, fps: $0) } ?? plan
                 answer = .object(members)
             }

@@ -18,10 +18,13 @@ final class EventHub: Sendable {
         }
     }
 
-    /// Sends `message` to every subscriber of `stack`.
-    func publish(_ message: [UInt8], to stack: String) {
-        for stream in streams.withLock({ Array(($0[stack] ?? [:]).values) }) {
-            stream.write(message)
+    /// Sends `message` to every subscriber of `stack`; it is made only when there is one.
+    func publish(_ message: @autoclosure () -> [UInt8], to stack: String) {
+        let subscribers = streams.withLock { Array(($0[stack] ?? [:]).values) }
+        guard !subscribers.isEmpty else { return }
+        let bytes = message()
+        for stream in subscribers {
+            stream.write(bytes)
         }
     }
 

@@ -22,12 +22,14 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
 /// Every call holds one recursive lock, and a transaction holds it from BEGIN to COMMIT, so
 /// threads sharing the connection never interleave inside each other's transactions.
 public final class SQLiteDatabase: @unchecked Sendable {
-    private var handle: OpaquePointer?
+    var handle: OpaquePointer?
     /// Prepared statements by SQL text, reused (reset, bindings cleared) instead of compiled
     /// again for every call; under the connection's lock. Bounded: emptied when it reaches
     /// `statementCacheLimit` (callers with SQL built from values would otherwise grow it).
     private var statements: [String: OpaquePointer] = [:]
     private let statementCacheLimit = 64
+    /// The hook given to `onWALCommit`, kept alive as long as SQLite may call it.
+    var walHook: WALHook?
     private let lock: UnsafeMutablePointer<pthread_mutex_t> = {
         let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
@@ -38,7 +40,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
         return lock
     }()
 
-    private func locked<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+    func locked<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         return try body()
@@ -162,7 +164,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
         }
     }
 
-    private var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+    var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
 }
 
 /// SQLITE_TRANSIENT: SQLite copies bound text and blobs before the call returns.

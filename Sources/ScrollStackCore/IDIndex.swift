@@ -16,6 +16,16 @@ struct IDIndex: Sendable {
 
     /// The handle whose key (`keys[handle]`) equals `id`, if any.
     func find<Keys: RandomAccessCollection<String>>(_ id: String, keys: Keys) -> Int32? where Keys.Index == Int {
+        find(id, keys: keys, reading: { _ in () })?.handle
+    }
+
+    /// `find(_:keys:)` that calls `read` with each candidate handle (its hash matches) before
+    /// comparing the candidate's key, and returns what it read for the match. The caller's
+    /// loads for the handle then start while the key's is in flight: at a million rows both
+    /// are cache misses, which overlap instead of following each other.
+    @inline(__always)
+    func find<Keys: RandomAccessCollection<String>, T>(_ id: String, keys: Keys, reading read: (Int32) -> T) -> (handle: Int32, value: T)?
+    where Keys.Index == Int {
         guard count > 0 else { return nil }
         let tag = Self.hash(id)
         var b = Int(tag) & mask
@@ -24,7 +34,8 @@ struct IDIndex: Sendable {
             if slot == 0 { return nil }
             if UInt32(truncatingIfNeeded: slot >> 32) == tag {
                 let handle = Int32(truncatingIfNeeded: slot & 0xFFFF_FFFF) - 1
-                if keys[Int(handle)] == id { return handle }
+                let value = read(handle)
+                if keys[Int(handle)] == id { return (handle, value) }
             }
             b = (b + 1) & mask
         }

@@ -78,6 +78,14 @@ struct RowStore: Sendable {
     /// The handle of the row with `id`.
     func handle(id: String) -> Handle? { index.find(id, keys: ids) }
 
+    /// The handle of the row with `id` and the chunk holding it, read while the id is
+    /// confirmed (`IDIndex.find(_:keys:reading:)`).
+    func handleAndChunk(id: String) -> (handle: Handle, chunk: Int32)? {
+        chunkOf.withUnsafeBufferPointer { chunkOf in
+            index.find(id, keys: ids, reading: { chunkOf[Int($0)] }).map { ($0.handle, $0.value) }
+        }
+    }
+
     func row(_ h: Handle) -> Row {
         let i = Int(h)
         var row = Row(id: ids[i], content: contentTable[contents[i]], size: sizes[i].rule, hidden: hidden[i])
@@ -204,6 +212,18 @@ struct RowStore: Sendable {
 
     /// Sets the natural length of the row at `h`.
     mutating func setLength(_ length: Double, of h: Handle) { lengths[Int(h)] = length }
+
+    /// Sets the hidden flag, size rule and natural length of the row at `h`, keeping the rest
+    /// (no interning, no new extras: neither holds these fields). O(1).
+    mutating func setHidden(_ isHidden: Bool, size: SizeRule, length: Double, of h: Handle) {
+        let i = Int(h)
+        hidden[i] = isHidden
+        sizes[i] = PackedSize(size)
+        lengths[i] = length
+    }
+
+    /// The row's size rule.
+    func size(_ h: Handle) -> SizeRule { sizes[Int(h)].rule }
 
     /// Removes the row at `h` (without rebuilding its `Row`: callers that report it read it first).
     mutating func remove(_ h: Handle) {

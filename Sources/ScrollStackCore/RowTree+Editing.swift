@@ -32,8 +32,16 @@ extension RowTree {
         let chunk = Int(order[cursor.position])
         if chunks[chunk].count + handles.count <= Self.chunkCapacity {
             chunks[chunk].insert(contentsOf: handles, at: cursor.slot)
-            for h in handles { store.chunkOf[Int(h)] = Int32(chunk) }
-            sums.set(cursor.position, aggregate(ofChunk: chunk))
+            let wasExact = inexactRows[chunk] == 0
+            for h in handles {
+                store.chunkOf[Int(h)] = Int32(chunk)
+                if !Self.isExact(store.lengths[Int(h)]) { inexactRows[chunk] += 1 }
+            }
+            if handles.count == 1 {
+                resum(chunk, at: cursor.position, wasExact: wasExact, minus: nil, plus: self[handles[0]])
+            } else {
+                sums.set(cursor.position, aggregate(ofChunk: chunk))
+            }
         } else {
             var merged = chunks[chunk]
             merged.insert(contentsOf: handles, at: cursor.slot)
@@ -43,13 +51,19 @@ extension RowTree {
 
     /// Removes the row at `index`. O(log C + B), plus O(C) if its chunk empties.
     mutating func remove(at index: Int) {
-        store.remove(detach(at: index))
+        remove(at: cursor(at: index))
     }
 
-    /// Moves the row at `index` so that it ends at `destination`, keeping its node.
+    /// Removes the row at `cursor` (found by the caller, so not looked up again). O(log C),
+    /// plus O(B) to shift its chunk or sum it afresh, plus O(C) if its chunk empties.
+    mutating func remove(at cursor: Cursor) {
+        store.remove(detach(at: cursor))
+    }
+
+    /// Moves the row at `cursor` so that it ends at `destination`, keeping its node.
     /// O(log C + B), plus O(C) when a chunk empties or splits.
-    mutating func move(from index: Int, to destination: Int) {
-        let h = detach(at: index)
+    mutating func move(from cursor: Cursor, to destination: Int) {
+        let h = detach(at: cursor)
         insert(handles: [h], at: destination)
     }
 
@@ -58,8 +72,17 @@ extension RowTree {
 
     /// Replaces the row stored in `node`, keeping its place. O(log C + B).
     mutating func setRow(_ row: Row, length: Double, of node: NodeID) {
+        let old = self[node]
         store.set(node, to: row, length: length)
-        refresh(chunk: Int(store.chunkOf[Int(node)]))
+        rowChanged(node, from: old)
+    }
+
+    /// Sets one row's hidden flag, size rule and natural length, the rest of it unchanged.
+    /// O(log C), plus O(B) when its chunk must be summed afresh.
+    mutating func setHidden(_ hidden: Bool, size: SizeRule, length: Double, of node: NodeID) {
+        let old = self[node]
+        store.setHidden(hidden, size: size, length: length, of: node)
+        rowChanged(node, from: old)
     }
 
     /// Sets every row's length, given in row order, and rebuilds the aggregates. O(n).
@@ -77,9 +100,8 @@ extension RowTree {
 
     // MARK: Chunks
 
-    /// Takes the row at `index` out of its chunk, leaving it in the store.
-    private mutating func detach(at index: Int) -> NodeID {
-        let cursor = cursor(at: index)
+    /// Takes the row at `cursor` out of its chunk, leaving it in the store.
+    private mutating func detach(at cursor: Cursor) -> NodeID {
         let chunk = Int(order[cursor.position])
         let h = chunks[chunk].remove(at: cursor.slot)
         store.chunkOf[Int(h)] = -1
@@ -88,7 +110,9 @@ extension RowTree {
         } else if chunks[chunk].count < Self.chunkMinimum && order.count > 1 {
             mergeWithNeighbour(at: cursor.position)
         } else {
-            sums.set(cursor.position, aggregate(ofChunk: chunk))
+            let wasExact = inexactRows[chunk] == 0
+            if !Self.isExact(store.lengths[Int(h)]) { inexactRows[chunk] -= 1 }
+            resum(chunk, at: cursor.position, wasExact: wasExact, minus: self[h], plus: nil)
         }
         return h
     }
@@ -102,9 +126,37 @@ extension RowTree {
         replaceChunks(at: left, removing: 2, with: chunks[Int(order[left])] + chunks[Int(order[left + 1])])
     }
 
-    /// Recomputes one chunk's aggregate. O(B + log C).
-    private mutating func refresh(chunk: Int) {
-        sums.set(Int(positions[chunk]), aggregate(ofChunk: chunk))
+    /// Updates the sums after the row in `node` went from `old` to its stored length and
+    /// hidden flag, in place. O(log C), plus O(B) when its chunk must be summed afresh.
+    private mutating func rowChanged(_ node: NodeID, from old: Node) {
+        let chunk = Int(store.chunkOf[Int(node)])
+        let new = self[node]
+        let wasExact = inexactRows[chunk] == 0
+        inexactRows[chunk] += (Self.isExact(new.length) ? 0 : 1) - (Self.isExact(old.length) ? 0 : 1)
+        resum(chunk, at: Int(positions[chunk]), wasExact: wasExact, minus: old, plus: new)
+    }
+
+    /// Sets the aggregate of chunk `chunk` (at `position`) after one row left it (`old`),
+    /// joined it (`new`) or both. While every length in the chunk was and is exact
+    /// (`isExact`), by difference, which gives the bits of a fresh sum in row order;
+    /// otherwise by summing the chunk afresh. O(log C), plus O(B) for a fresh sum.
+    private mutating func resum(_ chunk: Int, at position: Int, wasExact: Bool, minus old: Node?, plus new: Node?) {
+        guard wasExact && inexactRows[chunk] == 0 else {
+            sums.set(position, aggregate(ofChunk: chunk))
+            return
+        }
+        var leaf = sums.leaf(position)
+        if let old {
+            leaf.length -= old.effectiveLength
+            leaf.shown -= old.hidden ? 0 : 1
+            leaf.count -= 1
+        }
+        if let new {
+            leaf.length += new.effectiveLength
+            leaf.shown += new.hidden ? 0 : 1
+            leaf.count += 1
+        }
+        sums.set(position, leaf)
     }
 
     /// Replaces `removing` chunks from `position` on with `handles` cut into chunks of at
@@ -129,14 +181,17 @@ extension RowTree {
                 id = Int32(chunks.count)
                 chunks.append(Array(handles[start..<end]))
                 positions.append(-1)
+                inexactRows.append(0)
             }
             for h in handles[start..<end] { store.chunkOf[Int(h)] = id }
+            inexactRows[Int(id)] = inexactCount(ofChunk: Int(id))
             newIDs.append(id)
             start = end
         }
         for id in freed {
             chunks[Int(id)] = []
             positions[Int(id)] = -1
+            inexactRows[Int(id)] = 0
             freeChunks.append(id)
         }
         for id in newIDs { leaves.append(aggregate(ofChunk: Int(id))) }
@@ -149,7 +204,10 @@ extension RowTree {
     private mutating func rebuildSums() {
         var leaves: [Prefix] = []
         leaves.reserveCapacity(order.count)
-        for chunk in order { leaves.append(aggregate(ofChunk: Int(chunk))) }
+        for chunk in order {
+            leaves.append(aggregate(ofChunk: Int(chunk)))
+            inexactRows[Int(chunk)] = inexactCount(ofChunk: Int(chunk))
+        }
         sums.rebuild(leaves)
     }
 
@@ -169,9 +227,12 @@ extension RowTree {
                 seen += 1
             }
             leaves.append(aggregate(ofChunk: Int(chunk)))
+            precondition(inexactRows[Int(chunk)] == inexactCount(ofChunk: Int(chunk)), "chunk \(chunk): stale count of inexact lengths")
         }
-        precondition(order.count + freeChunks.count == chunks.count, "leaked chunks")
-        for chunk in freeChunks { precondition(positions[Int(chunk)] == -1 && chunks[Int(chunk)].isEmpty, "free chunk \(chunk) in use") }
+        precondition(order.count + freeChunks.count == chunks.count && inexactRows.count == chunks.count, "leaked chunks")
+        for chunk in freeChunks {
+            precondition(positions[Int(chunk)] == -1 && chunks[Int(chunk)].isEmpty && inexactRows[Int(chunk)] == 0, "free chunk \(chunk) in use")
+        }
         precondition(seen == store.count, "\(store.count) rows stored, \(seen) in chunks")
         sums.checkInvariants(leaves: leaves)
         store.checkInvariants()

@@ -52,7 +52,22 @@ struct RowTree: Sendable {
     /// Each chunk id's position in `order`, or -1 for a free chunk id.
     var positions: [Int32] = []
     var freeChunks: [Int32] = []
+    /// Each chunk id's number of rows whose length is not `isExact` (0 for a free chunk id).
+    /// While a chunk has none, its aggregate is updated by differences (see `isExact`).
+    var inexactRows: [Int32] = []
     var sums = ChunkSums()
+
+    /// Whether `length` is a multiple of 1/64 in 0...2³⁰ (with a plus sign). A chunk of at
+    /// most 256 such lengths sums exactly in any order: every partial sum is a multiple of
+    /// 1/64 below 2³⁸, which a double holds exactly (44 significant bits). So while every
+    /// row of a chunk has an exact length, its aggregate can be updated by adding and
+    /// subtracting one row's effective length, and the result equals a fresh sum in row
+    /// order bit for bit. Fixed sizes in points and lengths measured in `LayoutUnit`s are
+    /// exact; a chunk holding any other length is summed afresh after each edit.
+    @inline(__always)
+    static func isExact(_ length: Double) -> Bool {
+        length >= 0 && length <= 0x1p30 && length.sign == .plus && (length * 64).rounded(.towardZero) == length * 64
+    }
 
     // MARK: Reading
 
@@ -89,15 +104,34 @@ struct RowTree: Sendable {
     func node(at index: Int) -> NodeID { node(at: cursor(at: index)) }
 
     /// The cursor of `node`. O(B).
-    func cursor(of node: NodeID) -> Cursor {
-        let chunk = Int(store.chunkOf[Int(node)])
-        return Cursor(position: Int(positions[chunk]), slot: chunks[chunk].firstIndex(of: node)!)
+    func cursor(of node: NodeID) -> Cursor { cursor(of: node, inChunk: Int(store.chunkOf[Int(node)])) }
+
+    /// The cursor of `node`, which `chunk` holds: a scan of the chunk's handles. O(B).
+    func cursor(of node: NodeID, inChunk chunk: Int) -> Cursor {
+        let slot = chunks[chunk].withUnsafeBufferPointer { handles in
+            var i = 0
+            while i < handles.count && handles[i] != node { i += 1 }
+            precondition(i < handles.count, "a row's chunk does not hold it")
+            return i
+        }
+        return Cursor(position: Int(positions[chunk]), slot: slot)
+    }
+
+    /// The node of the row with `id` and its index. O(log C + B) expected; the row's chunk is
+    /// read while its id is confirmed.
+    func locate(id: String) -> (node: NodeID, index: Int, cursor: Cursor)? {
+        guard let (node, chunk) = store.handleAndChunk(id: id) else { return nil }
+        let cursor = cursor(of: node, inChunk: Int(chunk))
+        return (node, sums.before(cursor.position).count + cursor.slot, cursor)
     }
 
     /// The index of `node`. O(log C + B).
-    func index(of node: NodeID) -> Int {
+    func index(of node: NodeID) -> Int { locate(node).index }
+
+    /// The index and the cursor of `node`. O(log C + B).
+    func locate(_ node: NodeID) -> (index: Int, cursor: Cursor) {
         let cursor = cursor(of: node)
-        return sums.before(cursor.position).count + cursor.slot
+        return (sums.before(cursor.position).count + cursor.slot, cursor)
     }
 
     /// What the rows before `node` add up to: the chunks before its own, then its chunk's
@@ -168,6 +202,13 @@ struct RowTree: Sendable {
         prefix.count += 1
         prefix.length += hidden ? 0 : store.lengths[Int(h)]
         prefix.shown += hidden ? 0 : 1
+    }
+
+    /// How many rows of one chunk have a length that is not `isExact`. O(B).
+    func inexactCount(ofChunk chunk: Int) -> Int32 {
+        var result: Int32 = 0
+        for h in chunks[chunk] where !Self.isExact(store.lengths[Int(h)]) { result += 1 }
+        return result
     }
 
     /// The aggregate of one chunk, summed in row order (the same additions in the same order

@@ -12,13 +12,18 @@ extension ScrollStack {
         let targets = try resolveBatch(references, field: "rows")
         let before = self.before
         var result = OperationResult()
-        for (node, index) in targets {
+        for (node, index, _) in targets {
             let row = tree.row(node)
             result.events.append(.rowRemoved(id: row.id, index: index))
             result.removed.append((row, index))
         }
-        for index in targets.map(\.index).sorted(by: >) {
-            tree.remove(at: index)
+        if targets.count == 1 {
+            // Its cursor is still valid: no row has moved yet.
+            tree.remove(at: targets[0].cursor)
+        } else {
+            for index in targets.map(\.index).sorted(by: >) {
+                tree.remove(at: index)
+            }
         }
         finish(&result, since: before)
         return result

@@ -39,15 +39,14 @@ extension ScrollStack {
     /// - Complexity: O(log n).
     @discardableResult
     public mutating func move(_ reference: RowReference, to destination: Int) throws(StackError) -> OperationResult {
-        let n = try node(for: reference, field: "row")
+        guard let (n, from, cursor) = target(of: reference) else { throw .unknownRow(reference, field: "row") }
         guard destination >= 0 && destination < count else {
             throw .indexOutOfRange(destination, 0...(count - 1), field: "to")
         }
-        let from = tree.index(of: n)
         let before = self.before
         var result = OperationResult()
         if from != destination {
-            tree.move(from: from, to: destination)
+            tree.move(from: cursor, to: destination)
             result.events.append(.rowMoved(id: tree.id(n), from: from, to: destination))
         }
         result.changed = [tree.id(n)]
@@ -82,8 +81,18 @@ extension ScrollStack {
     }
 
     private mutating func apply(
-        _ change: RowChange, to targets: [(node: RowTree.NodeID, index: Int)], errorPrefix: (Int) -> String?
+        _ change: RowChange, to targets: [Target], errorPrefix: (Int) -> String?
     ) throws(StackError) -> OperationResult {
+        if targets.count == 1, let plain = plainChange(change, of: targets[0].node) {
+            let (node, index, _) = targets[0]
+            let before = self.before
+            let old = tree[node]
+            tree.setHidden(plain.hidden, size: plain.size, length: plain.length, of: node)
+            var result = OperationResult()
+            report(tree.id(node), at: index, from: old, to: tree[node], into: &result)
+            finish(&result, since: before)
+            return result
+        }
         var updated: [Row] = []
         updated.reserveCapacity(targets.count)
         for (i, target) in targets.enumerated() {
@@ -99,21 +108,40 @@ extension ScrollStack {
         }
         let before = self.before
         var result = OperationResult()
-        for ((node, index), row) in zip(targets, updated) {
-            let oldHidden = tree[node].hidden
-            let oldLength = tree[node].length
-            let newLength = naturalLength(of: row)
-            tree.setRow(row, length: newLength, of: node)
-            if oldHidden != row.hidden {
-                result.events.append(row.hidden ? .rowHidden(id: row.id, index: index) : .rowShown(id: row.id, index: index))
-            }
-            if oldLength != newLength {
-                result.events.append(.rowResized(id: row.id, index: index, from: oldLength, to: newLength))
-            }
-            result.changed.append(row.id)
+        for ((node, index, _), row) in zip(targets, updated) {
+            let old = tree[node]
+            tree.setRow(row, length: naturalLength(of: row), of: node)
+            report(row.id, at: index, from: old, to: tree[node], into: &result)
         }
         finish(&result, since: before)
         return result
+    }
+
+    /// What a change that sets only `hidden` and `size` leaves the row in `node` with, when
+    /// the row has no content description and no title: then no other rule of the row can
+    /// change, nothing is measured, and the row is changed in its columns without being
+    /// rebuilt. Nil otherwise, and when the new size breaks a rule (the general path then
+    /// reports it). O(1).
+    private func plainChange(_ change: RowChange, of node: RowTree.NodeID) -> (hidden: Bool, size: SizeRule, length: Double)? {
+        guard change == RowChange(hidden: change.hidden, size: change.size) else { return nil }
+        let extras = tree.store.extras[Int(node)]
+        guard extras?.contentDescription == nil, extras?.title == nil else { return nil }
+        let size = change.size ?? tree.store.size(node)
+        guard case .fixed(let length) = size[settings.axis], !size.measuresContent, (try? size.validate("size")) != nil else { return nil }
+        // `naturalLength(of:)` of the changed row: its insets in force, then its fixed length.
+        return (change.hidden ?? tree[node].hidden, size, (extras?.insets ?? settings.rowInsets).total(settings.axis) + length)
+    }
+
+    /// Appends the events of one row's change (its hidden state, then its length) and names
+    /// it among the changed rows.
+    private func report(_ id: String, at index: Int, from old: RowTree.Node, to new: RowTree.Node, into result: inout OperationResult) {
+        if old.hidden != new.hidden {
+            result.events.append(new.hidden ? .rowHidden(id: id, index: index) : .rowShown(id: id, index: index))
+        }
+        if old.length != new.length {
+            result.events.append(.rowResized(id: id, index: index, from: old.length, to: new.length))
+        }
+        result.changed.append(id)
     }
 
     /// Hides or shows rows. O(k log n).

@@ -54,7 +54,7 @@ public struct ScrollStack: Sendable {
     public func row(id: String) -> Row? { tree.node(id: id).map(tree.row) }
 
     /// The index of the row with `id`. O(log n).
-    public func index(ofID id: String) -> Int? { tree.node(id: id).map(tree.index(of:)) }
+    public func index(ofID id: String) -> Int? { tree.locate(id: id)?.index }
 
     /// The first row, hidden or not. O(log n).
     public var firstRow: Row? { isEmpty ? nil : row(at: 0) }
@@ -153,7 +153,7 @@ public struct ScrollStack: Sendable {
 
     /// Resolves a batch of references against the current state; rejects empty batches and
     /// two references to the same row. O(k log n).
-    func resolveBatch(_ references: [RowReference], field: String) throws(StackError) -> [(node: RowTree.NodeID, index: Int)] {
+    func resolveBatch(_ references: [RowReference], field: String) throws(StackError) -> [Target] {
         guard !references.isEmpty else { throw StackError(.emptyBatch, "must name at least one row", field: field) }
         // A lone reference cannot repeat, and its field path is built only for an error.
         if references.count == 1 {
@@ -162,28 +162,33 @@ public struct ScrollStack: Sendable {
             return [target]
         }
         var seen: [RowTree.NodeID: Int] = [:]
-        var result: [(RowTree.NodeID, Int)] = []
+        var result: [Target] = []
         result.reserveCapacity(references.count)
         for (i, reference) in references.enumerated() {
-            guard let (node, index) = target(of: reference) else { throw .unknownRow(reference, field: "\(field)[\(i)]") }
-            if let first = seen[node] {
+            guard let target = target(of: reference) else { throw .unknownRow(reference, field: "\(field)[\(i)]") }
+            if let first = seen[target.node] {
                 throw .invalid("names the same row as \(field)[\(first)]", field: "\(field)[\(i)]")
             }
-            seen[node] = i
-            result.append((node, index))
+            seen[target.node] = i
+            result.append(target)
         }
         return result
     }
 
-    /// The node a reference names and its index, or nil when there is no such row. O(log n):
-    /// an index reference is its own index.
-    func target(of reference: RowReference) -> (node: RowTree.NodeID, index: Int)? {
+    /// A row an operation names: its node, its index and where it sits (valid until the
+    /// rows change).
+    typealias Target = (node: RowTree.NodeID, index: Int, cursor: RowTree.Cursor)
+
+    /// The row a reference names, or nil when there is no such row. O(log n): an index
+    /// reference is its own index, and one descent finds its node and cursor.
+    func target(of reference: RowReference) -> Target? {
         switch reference {
         case .id(let id):
-            return tree.node(id: id).map { ($0, tree.index(of: $0)) }
+            return tree.locate(id: id)
         case .index(let index):
             guard index >= 0 && index < count else { return nil }
-            return (tree.node(at: index), index)
+            let cursor = tree.cursor(at: index)
+            return (tree.node(at: cursor), index, cursor)
         }
     }
 }

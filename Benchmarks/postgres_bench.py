@@ -4,6 +4,9 @@ concurrent clients (wrk; on one stack and on separate stacks), restore speed (ro
 server to start over --stacks stacks of --rows rows), and the p99 of an insert in the middle
 of one growing stack (from --p99-rows rows, wrk -c32 for --p99-duration seconds), for: SQLite (the baseline, --data-dir),
 PostgreSQL with 1 replica, and PostgreSQL with 3 replicas (the clients split over them).
+With --baseline-flags (e.g. "--no-group-commit --no-pipelining": PostgreSQL without batching,
+each write its own transaction under its stack's lock) the two PostgreSQL modes are also run
+with those flags, as a baseline of the same binary in the same run.
 
 The PostgreSQL cluster is a throwaway one (Scripts/postgres-cluster.sh) with fsync on, so a
 commit is as durable as SQLite's synchronous=FULL. Prints medians of --runs runs.
@@ -97,20 +100,23 @@ def main():
     p.add_argument("--rows", type=int, default=10_000)
     p.add_argument("--p99-rows", type=int, default=10_000)
     p.add_argument("--p99-duration", type=int, default=20)
+    p.add_argument("--baseline-flags", default="", help="also run both PostgreSQL modes with these flags")
     args = p.parse_args()
+    baseline = args.baseline_flags.split()
+    modes = ["sqlite", "postgres x1", "postgres x3"] + (["pg x1 base", "pg x3 base"] if baseline else [])
     work = tempfile.mkdtemp(prefix="sspgbench-")
     os.chmod(work, 0o755)  # the cluster runs as the postgres user, which must reach its folder
     inserts, restores, growing = {}, {}, {}
     rows = [{"id": f"r{i}", "view": {"type": "Cell"}, "size": {"fixed": 44}} for i in range(args.rows)]
     try:
         for run in range(args.runs):
-            for mode in ("sqlite", "postgres x1", "postgres x3"):
+            for mode in modes:
                 cluster = os.path.join(work, f"pg-{run}")
                 if mode == "sqlite":
                     storages = [["--data-dir", os.path.join(work, f"data-{run}")]]
                 else:
                     url = subprocess.run([CLUSTER, "start", cluster, "on"], check=True, capture_output=True, text=True, timeout=180).stdout.strip()
-                    storages = [["--store", url]] * (3 if mode.endswith("x3") else 1)
+                    storages = [["--store", url] + (baseline if mode.endswith("base") else [])] * (3 if "x3" in mode else 1)
                 try:
                     # Restore: fill through one server, then time a fresh one starting over it.
                     port = free_port()
@@ -143,16 +149,23 @@ def main():
         print(f"{'store':<12} | {'restore rows/s':>14} {'vs SQLite':>9} | {args.clients} clients, one stack/s {'vs SQLite':>9} | separate stacks/s {'vs SQLite':>9}")
         base_restore = statistics.median(restores["sqlite"])
         base = {sep: statistics.median(inserts[("sqlite", sep)]) for sep in (False, True)}
-        for mode in ("sqlite", "postgres x1", "postgres x3"):
+        for mode in modes:
             r = statistics.median(restores[mode])
             one, sep = statistics.median(inserts[(mode, False)]), statistics.median(inserts[(mode, True)])
             print(f"{mode:<12} | {r:>14.0f} {r / base_restore:>9.2f} | {one:>24.0f} {one / base[False]:>9.2f} | {sep:>17.0f} {sep / base[True]:>9.2f}")
         print(f"insert into the middle of one growing stack from {args.p99_rows} rows, wrk -c32 (split over the replicas) for {args.p99_duration} s:")
         print(f"{'store':<12} | {'inserts/s':>9} | {'p50 ms':>7} | {'p99 ms':>7} {'vs SQLite':>9}")
         base_p99 = statistics.median(g[2] for g in growing["sqlite"])
-        for mode in ("sqlite", "postgres x1", "postgres x3"):
+        for mode in modes:
             rps, p50, p99 = (statistics.median(g[i] for g in growing[mode]) for i in range(3))
             print(f"{mode:<12} | {rps:>9.0f} | {p50:>7.2f} | {p99:>7.2f} {p99 / base_p99:>9.2f}")
+        if baseline:
+            print(f"batched (default) against the same binary with {args.baseline_flags}, same run:")
+            for replicas in ("x1", "x3"):
+                new, old = f"postgres {replicas}", f"pg {replicas} base"
+                one, sep = (statistics.median(inserts[(new, v)]) / statistics.median(inserts[(old, v)]) for v in (False, True))
+                rps, p99 = (statistics.median(g[i] for g in growing[new]) / statistics.median(g[i] for g in growing[old]) for i in (0, 2))
+                print(f"  {replicas}: one stack {one:.2f}x, separate stacks {sep:.2f}x, growing stack inserts/s {rps:.2f}x, p99 {p99:.2f}x")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -130,8 +130,8 @@ public final class SQLiteJournal: JournalBackend {
     /// Writes a snapshot on `snapshotWriter` while holding the commits' connection (so no
     /// creation or deletion of `key` interleaves, and neither connection waits for the
     /// other's write lock): that hold lasts while the pages are written, not synced. They are
-    /// synced right after, outside every lock; a crash before then may lose the snapshot,
-    /// which only shortens replays, and never a commit synced after it.
+    /// synced right after, outside the commits' lock; a crash before then may lose the
+    /// snapshot, which only shortens replays, and never a commit synced after it.
     @discardableResult
     public func writeSnapshot(key: String, revision: Int, snapshot: [UInt8], incarnation: Int64) throws(JournalError) -> Bool {
         let written = try sqlite { () throws(SQLiteError) -> Bool in

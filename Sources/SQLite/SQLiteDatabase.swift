@@ -28,8 +28,6 @@ public final class SQLiteDatabase: @unchecked Sendable {
     /// `statementCacheLimit` (callers with SQL built from values would otherwise grow it).
     private var statements: [String: OpaquePointer] = [:]
     private let statementCacheLimit = 64
-    /// The hook given to `onWALCommit`, kept alive as long as SQLite may call it.
-    var walHook: WALHook?
     private let lock: UnsafeMutablePointer<pthread_mutex_t> = {
         let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
@@ -164,7 +162,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
         }
     }
 
-    var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+    private var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
 }
 
 /// SQLITE_TRANSIENT: SQLite copies bound text and blobs before the call returns.

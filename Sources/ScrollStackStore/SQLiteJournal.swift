@@ -17,8 +17,6 @@ public final class SQLiteJournal: JournalBackend {
     let database: SQLiteDatabase
     /// Commits appends, several at once when they arrive together.
     let committer: GroupCommit
-    /// Checkpoints the WAL off the commit path (a file only; nil in memory).
-    let checkpointer: WALCheckpointer?
     /// The connection snapshots are written on (a file only; in memory, `database`): its
     /// commits do not wait for the disk, so the commits' connection is held only while a
     /// snapshot's pages are written, not while they are synced (`writeSnapshot`).
@@ -29,20 +27,16 @@ public final class SQLiteJournal: JournalBackend {
     private let incarnations = Mutex<(next: Int64, byKey: [String: Int64])>((1, [:]))
 
     /// Opens (creating) the journal in `path`; ":memory:" keeps it in memory only.
-    /// `groupCommit` false commits every append in a transaction of its own. From
-    /// `checkpointPages` pages in the WAL a checkpoint runs in the background; from 16 times
-    /// that, on the commit path (`WALCheckpointer`).
-    public init(path: String, groupCommit: Bool = true, checkpointPages: Int = 1_000) throws(JournalError) {
+    /// `groupCommit` false commits every append in a transaction of its own.
+    public init(path: String, groupCommit: Bool = true) throws(JournalError) {
         do throws(SQLiteError) {
             database = try SQLiteDatabase(path: path)
             committer = GroupCommit(database: database, enabled: groupCommit)
             if path != ":memory:" {
                 _ = try database.query("PRAGMA journal_mode = WAL")
-                checkpointer = try WALCheckpointer(database: database, path: path, threshold: checkpointPages, limit: 16 * checkpointPages)
                 snapshotWriter = try SQLiteDatabase(path: path)
                 try snapshotWriter.execute("PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0")
             } else {
-                checkpointer = nil
                 snapshotWriter = database
             }
             try database.execute("""
@@ -136,8 +130,8 @@ public final class SQLiteJournal: JournalBackend {
     /// Writes a snapshot on `snapshotWriter` while holding the commits' connection (so no
     /// creation or deletion of `key` interleaves, and neither connection waits for the
     /// other's write lock): that hold lasts while the pages are written, not synced. They are
-    /// synced right after, outside every lock; a crash before then may lose the snapshot,
-    /// which only shortens replays, and never a commit synced after it.
+    /// synced right after, outside the commits' lock; a crash before then may lose the
+    /// snapshot, which only shortens replays, and never a commit synced after it.
     @discardableResult
     public func writeSnapshot(key: String, revision: Int, snapshot: [UInt8], incarnation: Int64) throws(JournalError) -> Bool {
         let written = try sqlite { () throws(SQLiteError) -> Bool in

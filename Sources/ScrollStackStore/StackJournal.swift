@@ -32,12 +32,9 @@ public final class StackJournal: Sendable {
     }
 
     /// A journal in the SQLite file at `path` (":memory:" keeps it in memory only);
-    /// `groupCommit` false commits every mutation in a transaction of its own;
-    /// `checkpointPages`: see `SQLiteJournal.init`.
-    public convenience init(path: String, snapshotInterval: Int = 100, groupCommit: Bool = true, pipelining: Bool = true,
-                            checkpointPages: Int = 1_000) throws(JournalError) {
-        self.init(backend: try SQLiteJournal(path: path, groupCommit: groupCommit, checkpointPages: checkpointPages),
-                  snapshotInterval: snapshotInterval, pipelining: pipelining)
+    /// `groupCommit` false commits every mutation in a transaction of its own.
+    public convenience init(path: String, snapshotInterval: Int = 100, groupCommit: Bool = true, pipelining: Bool = true) throws(JournalError) {
+        self.init(backend: try SQLiteJournal(path: path, groupCommit: groupCommit), snapshotInterval: snapshotInterval, pipelining: pipelining)
     }
 
     /// Records a new stack at revision 1 (discarding whatever the key held).

@@ -86,9 +86,6 @@ struct ScrollStackDaemon: ParsableCommand {
     @Flag(help: "Hold a stack's lock until each of its writes is durable, instead of queuing the write and waiting after releasing it, so that one stack's writes share commits (for comparison; each write is still answered only once durable).")
     var noPipelining = false
 
-    @Option(help: "Pages (4 KiB each) the SQLite write-ahead log may hold before a checkpoint copies them into the database file, on a thread of its own while writes go on; at 16 times as many a write checkpoints itself, which bounds the log.")
-    var checkpointPages = 1_000
-
     @Option(help: "An origin browsers may call the API from (repeatable): '*' (the default: every origin, 'null' included) or scheme://host[:port] or null.")
     var corsOrigin: [String] = []
 
@@ -113,7 +110,6 @@ struct ScrollStackDaemon: ParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard threads >= 1 && threads <= 64 else { throw ValidationError("--threads must be 1…64") }
-        guard checkpointPages >= 1 else { throw ValidationError("--checkpoint-pages must be at least 1") }
         guard maxBodyBytes >= 1 else { throw ValidationError("--max-body-bytes must be at least 1") }
         guard connectionTimeout >= 1 else { throw ValidationError("--connection-timeout must be at least 1 second") }
         guard connectionLimit >= 1 else { throw ValidationError("--connection-limit must be at least 1") }
@@ -160,8 +156,7 @@ struct ScrollStackDaemon: ParsableCommand {
                     logger.critical("\(error)")
                     throw ExitCode.failure
                 }
-                journal = try StackJournal(path: dataDir + "/scrollstack.sqlite", groupCommit: !noGroupCommit, pipelining: !noPipelining,
-                                           checkpointPages: checkpointPages)
+                journal = try StackJournal(path: dataDir + "/scrollstack.sqlite", groupCommit: !noGroupCommit, pipelining: !noPipelining)
             }
         } catch let error as ExitCode {
             throw error

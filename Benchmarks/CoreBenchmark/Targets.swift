@@ -59,6 +59,25 @@ func flatColumn(_ n: Int) -> ScrollStack {
           + "buffer_ns_per_row=\(fixed3(buffer)) buffer_first_ns_per_row=\(fixed3(first)) content_height=\(stack.contentSize.height)")
 }
 
+/// Builds a stack of `n` rows from their fields, and inserts `n` rows as one batch, each
+/// `samples` times and nothing else: the two building targets alone, for a profiler.
+@MainActor func runBuild(_ n: Int, samples: Int) {
+    let ids = (0..<n).map { "r\($0)" }
+    let cell = RowContent.controller(ControllerDescriptor(type: "Cell"))
+    let create = median(samples) { _ in
+        var builder = try! ScrollStackBuilder(capacity: n)
+        for id in ids { try! builder.append(id: id, content: cell, size: .fixed(44)) }
+        sink += Double(try! builder.build().count)
+    } / Double(n)
+    let rows = ids.map { makeRow($0) }
+    let batch = median(samples) { _ in
+        var stack = try! ScrollStack(rows: [makeRow("first")])
+        try! stack.insert(rows, at: .bottom)
+        sink += Double(stack.count)
+    } / Double(n)
+    print("build rows=\(n) create_from_fields_ns_per_row=\(fixed3(create)) batch_insert_ns_per_row=\(fixed3(batch))")
+}
+
 @MainActor func runTargets(rows n: Int, samples: Int) {
     print("ScrollStackCore engine targets at n=\(n) (medians of \(clock == CLOCK_MONOTONIC ? "wall" : "thread CPU") time; ns per row or µs per operation)")
     print("empty timed body".rightPad(44) + (fixed3(median(samples) { _ in } / 1000) + " µs").leftPad(16))

@@ -62,6 +62,7 @@ var maxRows = 1_000_000
 var samples = 201
 var targetRows: Int?
 var flatColumnRows: Int?
+var buildRows: Int?
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
     switch flag {
@@ -71,10 +72,16 @@ while let flag = arguments.popFirst() {
     case "--rows": targetRows = Int(arguments.popFirst() ?? "") ?? 1_000_000
     case "--cpu-time": clock = CLOCK_THREAD_CPUTIME_ID
     case "--flat-column": flatColumnRows = Int(arguments.popFirst() ?? "") ?? 100_000
+    case "--build": buildRows = Int(arguments.popFirst() ?? "") ?? 1_000_000
     default:
-        print("usage: core-benchmark [--cpu-time] [--max-rows N] [--samples K] | --targets [--rows N] [--samples K] | --flat-column N [--samples K]")
+        print("usage: core-benchmark [--cpu-time] [--max-rows N] [--samples K] | --targets [--rows N] [--samples K] | --flat-column N [--samples K]"
+              + " | --build N [--samples K]")
         exit(2)
     }
+}
+if let buildRows {
+    runBuild(buildRows, samples: samples)
+    exit(0)
 }
 if let flatColumnRows {
     runFlatColumn(flatColumnRows, samples: samples)

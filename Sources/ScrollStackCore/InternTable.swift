@@ -13,8 +13,8 @@ struct InternTable<Value: Hashable & Sendable>: Sendable {
     private static var unshared: Int32 { -1 }
     private var lookup: [Value: Int32] = [:]
     private var free: [Int32] = []
-    /// The last value retained and its index: runs of equal values skip the hash.
-    private var last: (value: Value, index: Int32)?
+    /// The index of the last value retained (-1: none): runs of equal values skip the hash.
+    private var last: Int32 = -1
 
     subscript(index: Int32) -> Value { values[Int(index)]! }
 
@@ -26,19 +26,26 @@ struct InternTable<Value: Hashable & Sendable>: Sendable {
 
     /// The index of `value`, adding it if new, with one more user.
     mutating func retain(_ value: Value) -> Int32 {
-        if let last, last.value == value {
-            users[Int(last.index)] += 1
-            return last.index
+        // Compared in place: a copy of the last value would retain and release its strings.
+        if last >= 0, values[Int(last)] == value {
+            users[Int(last)] += 1
+            return last
         }
         if let index = lookup[value] {
-            last = (value, index)
+            last = index
             users[Int(index)] += 1
             return index
         }
         let index = store(value, users: 1)
         lookup[value] = index
-        last = (value, index)
+        last = index
         return index
+    }
+
+    /// One more user of the entry at `index`, which is in use and shared. O(1).
+    mutating func retain(index: Int32) {
+        precondition(users[Int(index)] > 0, "retaining a freed or unshared intern entry")
+        users[Int(index)] += 1
     }
 
     /// The index of a new entry holding `value` for one user, without looking it up: an
@@ -56,7 +63,7 @@ struct InternTable<Value: Hashable & Sendable>: Sendable {
             users[i] -= 1
             guard users[i] == 0 else { return }
             lookup[values[i]!] = nil
-            if last?.index == index { last = nil }
+            if last == index { last = -1 }
         }
         values[i] = nil
         free.append(index)

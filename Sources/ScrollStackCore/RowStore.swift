@@ -65,12 +65,22 @@ struct RowStore: Sendable {
     private var contents: [Int32] = []
     /// Each row's index in `frameStyles`.
     private(set) var frameStyleOf: [Int32] = []
+    /// Interned frame styles; `plainStyle` is pinned at index 0 (one user that is never
+    /// released), so a plain row takes it without a comparison.
     private(set) var frameStyles = InternTable<FrameStyle>()
     private var sizes: [PackedSize] = []
     private var live: [Bool] = []
     private var freeHandles: [Handle] = []
     private var contentTable = InternTable<RowContent>()
     private(set) var index = IDIndex()
+
+    /// The index of `FrameStyle.plain`: no insets, no separator override.
+    static let plainStyle: Int32 = 0
+
+    init() {
+        let pinned = frameStyles.retain(.plain)
+        assert(pinned == Self.plainStyle)
+    }
 
     /// Rows stored.
     var count: Int { index.count }
@@ -125,19 +135,25 @@ struct RowStore: Sendable {
     /// `indexed`, the caller indexes it later (`indexAll`).
     mutating func add(_ row: Row, length: Double, indexed: Bool = true) -> Handle {
         add(id: row.id, content: row.content, size: row.size, hidden: row.hidden, extras: RowExtras(row),
-            frameStyle: FrameStyle(row), length: length, indexed: indexed)
+            frameStyle: row.insets == nil && row.separator.isEmpty ? nil : FrameStyle(row), length: length, indexed: indexed)
     }
 
-    /// Stores a row given by its fields (`extras` nil and `frameStyle` `.plain` for a row
-    /// with none of them), as `add(_:length:indexed:)` does.
+    /// Stores a row given by its fields (`extras` nil for a row with none of them,
+    /// `frameStyle` nil for `FrameStyle.plain`), as `add(_:length:indexed:)` does.
     ///
     /// A content with its own properties or instance is stored unshared: such contents
     /// rarely repeat, and interning each would cost a hash of the whole content per row.
     /// Contents naming only a type (which repeat) are interned.
     mutating func add(id: String, content: RowContent, size: SizeRule, hidden: Bool, extras: RowExtras?,
-                      frameStyle: FrameStyle, length: Double, indexed: Bool) -> Handle {
+                      frameStyle: FrameStyle?, length: Double, indexed: Bool) -> Handle {
         let contentIndex = Self.isShared(content) ? contentTable.retain(content) : contentTable.addUnshared(content)
-        let frameStyleIndex = frameStyles.retain(frameStyle)
+        let frameStyleIndex: Int32
+        if let frameStyle {
+            frameStyleIndex = frameStyles.retain(frameStyle)
+        } else {
+            frameStyles.retain(index: Self.plainStyle)
+            frameStyleIndex = Self.plainStyle
+        }
         let h: Handle
         if let reused = freeHandles.popLast() {
             h = reused
@@ -244,7 +260,7 @@ struct RowStore: Sendable {
     /// the live rows. O(n).
     func checkInvariants() {
         var uses: [Int] = []
-        var styleUses: [Int] = []
+        var styleUses: [Int] = [1]  // the pin of the plain style
         var liveCount = 0
         for i in ids.indices where live[i] {
             liveCount += 1

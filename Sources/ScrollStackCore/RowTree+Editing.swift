@@ -8,7 +8,9 @@ extension RowTree {
         if count == 0 { store.reserve(rows.count) }
         var handles: [NodeID] = []
         handles.reserveCapacity(rows.count)
-        for i in rows.indices { handles.append(store.add(rows[i], length: lengths[i], indexed: false)) }
+        rows.withUnsafeBufferPointer { rows in
+            for i in rows.indices { handles.append(store.add(rows[i], length: lengths[i], indexed: false)) }
+        }
         store.index(handles)
         insert(handles: handles, at: index)
     }

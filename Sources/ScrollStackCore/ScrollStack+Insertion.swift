@@ -14,14 +14,16 @@ extension ScrollStack {
         try checkMeasurable(rows, field: "rows")
         let index = try insertionIndex(location)
         let before = self.before
-        tree.insert(rows, lengths: rows.indices.map { naturalLength(of: rows[$0]) }, at: index)
+        tree.insert(rows, lengths: naturalLengths(of: rows), at: index)
         var result = OperationResult()
         result.events.reserveCapacity(rows.count)
         result.changed.reserveCapacity(rows.count)
-        // By index: a `Row` copied per iteration cost more than the rest of the loop.
-        for offset in rows.indices {
-            result.events.append(.rowAdded(id: rows[offset].id, index: index + offset))
-            result.changed.append(rows[offset].id)
+        // Through the buffer: `rows[i]` copied the whole `Row` per row.
+        rows.withUnsafeBufferPointer { rows in
+            for offset in rows.indices {
+                result.events.append(.rowAdded(id: rows[offset].id, index: index + offset))
+                result.changed.append(rows[offset].id)
+            }
         }
         finish(&result, since: before)
         return result

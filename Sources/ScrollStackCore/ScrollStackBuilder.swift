@@ -62,7 +62,7 @@ public struct ScrollStackBuilder: Sendable {
               case .fixed(let cross) = size[axis.cross], Check.isLength(length), Check.isLength(cross) else {
             return try append(Row(id: id, content: content, size: size, hidden: hidden))
         }
-        _ = stack.tree.store.add(id: id, content: content, size: size, hidden: hidden, extras: nil, frameStyle: .plain,
+        _ = stack.tree.store.add(id: id, content: content, size: size, hidden: hidden, extras: nil, frameStyle: nil,
                                  length: stack.settings.rowInsets.total(axis) + length, indexed: false)
     }
 

@@ -15,7 +15,7 @@ extension ScrollStack {
         let index = try insertionIndex(location)
         let before = self.before
         tree.insert(rows, lengths: rows.indices.map { naturalLength(of: rows[$0]) }, at: index)
-        var result = OperationResult()
+        var result = OperationResult(reserving: rows.count + 3)
         for (offset, row) in rows.enumerated() {
             result.events.append(.rowAdded(id: row.id, index: index + offset))
             result.changed.append(row.id)

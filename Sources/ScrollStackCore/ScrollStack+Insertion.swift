@@ -15,9 +15,7 @@ extension ScrollStack {
         let index = try insertionIndex(location)
         let before = self.before
         tree.insert(rows, lengths: naturalLengths(of: rows), at: index)
-        var result = OperationResult()
-        result.events.reserveCapacity(rows.count)
-        result.changed.reserveCapacity(rows.count)
+        var result = OperationResult(reserving: rows.count + 3)
         // Through the buffer: `rows[i]` copied the whole `Row` per row.
         rows.withUnsafeBufferPointer { rows in
             for offset in rows.indices {

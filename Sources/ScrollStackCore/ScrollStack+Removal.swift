@@ -11,7 +11,7 @@ extension ScrollStack {
     public mutating func remove(_ references: [RowReference]) throws(StackError) -> OperationResult {
         let targets = try resolveBatch(references, field: "rows")
         let before = self.before
-        var result = OperationResult()
+        var result = OperationResult(reserving: targets.count + 3)
         for (node, index, _) in targets {
             let row = tree.row(node)
             result.events.append(.rowRemoved(id: row.id, index: index))

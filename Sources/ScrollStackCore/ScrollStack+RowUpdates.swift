@@ -44,7 +44,7 @@ extension ScrollStack {
             throw .indexOutOfRange(destination, 0...(count - 1), field: "to")
         }
         let before = self.before
-        var result = OperationResult()
+        var result = OperationResult(reserving: 4)
         if from != destination {
             tree.move(from: cursor, to: destination)
             result.events.append(.rowMoved(id: tree.id(n), from: from, to: destination))
@@ -88,7 +88,7 @@ extension ScrollStack {
             let before = self.before
             let old = tree[node]
             tree.setHidden(plain.hidden, size: plain.size, length: plain.length, of: node)
-            var result = OperationResult()
+            var result = OperationResult(reserving: 4)
             report(tree.id(node), at: index, from: old, to: tree[node], into: &result)
             finish(&result, since: before)
             return result
@@ -123,7 +123,9 @@ extension ScrollStack {
     /// rebuilt. Nil otherwise, and when the new size breaks a rule (the general path then
     /// reports it). O(1).
     private func plainChange(_ change: RowChange, of node: RowTree.NodeID) -> (hidden: Bool, size: SizeRule, length: Double)? {
-        guard change == RowChange(hidden: change.hidden, size: change.size) else { return nil }
+        // Every field of `RowChange` but `hidden` and `size` must be left alone.
+        guard change.insets == nil, change.separator == nil, change.contentDescription == nil, change.content == nil,
+              change.tappable == nil, change.highlightable == nil, change.title == nil, change.transition == nil else { return nil }
         let extras = tree.store.extras[Int(node)]
         guard extras?.contentDescription == nil, extras?.title == nil else { return nil }
         let size = change.size ?? tree.store.size(node)

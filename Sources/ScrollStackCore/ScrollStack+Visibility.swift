@@ -24,8 +24,11 @@ extension ScrollStack {
         let low = viewport.min(axis)
         let high = viewport.max(axis)
         let cross = settings.viewport[axis.cross]
+        // Sized like the last window, so that they do not grow row by row as they fill.
         var states: [VisibleState] = []
         var indexes: [Int] = []
+        states.reserveCapacity(visibleStates.count + 2)
+        indexes.reserveCapacity(visibleStates.count + 2)
         guard let (start, startPrefix) = tree.firstCursor(where: { prefix, node in mainEnd(prefix, node) >= low }) else { return (states, indexes) }
         var prefix = startPrefix
         tree.walk(from: start) { n in

@@ -134,15 +134,15 @@ public struct ScrollStack: Sendable {
     /// stack). O(k) expected, each id hashed once per index.
     static func validateNewRows(_ rows: [Row], field: String, existing: RowTree?, replacing: String? = nil) throws(StackError) {
         if rows.count >= 1024, batchIsValid(rows, existing: existing, replacing: replacing) { return }
-        // The batch's own ids, by position in `rows`.
+        // The batch's own ids, by position in `rows` (a lone row cannot repeat one).
         var seen = IDIndex()
-        seen.reserve(rows.count)
+        if rows.count > 1 { seen.reserve(rows.count) }
         let ids = rows.lazy.map(\.id)
         for i in rows.indices {
             // A row's path is built only for an error: for every row it cost more than the checks.
             do { try rows[i].validate(prefix: "") } catch { throw error.nested(under: "\(field)[\(i)]") }
             let id = rows[i].id
-            if let first = seen.insertIfAbsent(id, handle: Int32(i), keys: ids) {
+            if rows.count > 1, let first = seen.insertIfAbsent(id, handle: Int32(i), keys: ids) {
                 throw StackError(.duplicateID, "the id \"\(id)\" is used by \(field)[\(first)] too", field: "\(field)[\(i)].id")
             }
             if let existing, existing.node(id: id) != nil, id != replacing {

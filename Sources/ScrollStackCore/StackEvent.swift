@@ -56,6 +56,10 @@ public struct OperationResult: Sendable, Hashable {
 
     public init() {}
 
+    /// An empty result with room for `events` events, so that a small operation's events do
+    /// not grow the array one by one.
+    init(reserving events: Int) { self.events.reserveCapacity(events) }
+
     public static func == (a: OperationResult, b: OperationResult) -> Bool {
         a.events == b.events && a.changed == b.changed
             && a.removed.map(\.row) == b.removed.map(\.row) && a.removed.map(\.index) == b.removed.map(\.index)

@@ -4,6 +4,7 @@ extension JSONCursor {
     /// key, at most `memo.room` bytes to be kept. The room reserved for this write must be
     /// at least 16 bytes: a kept text of up to 16 bytes is copied as two 8-byte words (what
     /// follows it is overwritten by the next write). O(text).
+    @inlinable
     public mutating func write(_ key: UInt64, slot: Int, in memo: JSONTextMemo, _ body: (inout JSONCursor) -> Void) {
         if let kept = memo.text(slot, key: key) {
             let count = kept.count

@@ -8,11 +8,11 @@
 public final class JSONTextMemo {
     /// The most bytes one slot keeps; a longer text is written but not kept.
     public let room: Int
-    private let slots: Int
-    private let keys: UnsafeMutablePointer<UInt64>
+    @usableFromInline let slots: Int
+    @usableFromInline let keys: UnsafeMutablePointer<UInt64>
     /// A slot's text length, or -1 while it keeps none.
-    private let lengths: UnsafeMutablePointer<Int>
-    private let texts: UnsafeMutablePointer<UInt8>
+    @usableFromInline let lengths: UnsafeMutablePointer<Int>
+    @usableFromInline let texts: UnsafeMutablePointer<UInt8>
 
     /// A memo of `slots` empty slots of `room` bytes each (at least 16: a kept text is read
     /// as 16 bytes when shorter; one allocation).
@@ -32,8 +32,10 @@ public final class JSONTextMemo {
         UnsafeMutableRawPointer(keys).deallocate()
     }
 
-    /// The text `slot` keeps for `key`, if it is the key last kept there.
-    func text(_ slot: Int, key: UInt64) -> UnsafeBufferPointer<UInt8>? {
+    /// The text `slot` keeps for `key`, if it is the key last kept there. Inlinable, like
+    /// `keep` and the cursor's `write(_:slot:in:_:)`: a call per number would cost more than
+    /// formatting it.
+    @inlinable func text(_ slot: Int, key: UInt64) -> UnsafeBufferPointer<UInt8>? {
         precondition(slot >= 0 && slot < slots, "no such slot")
         guard lengths[slot] >= 0, keys[slot] == key else { return nil }
         return UnsafeBufferPointer(start: texts + slot * room, count: lengths[slot])
@@ -41,7 +43,7 @@ public final class JSONTextMemo {
 
     /// Keeps `text` in `slot` for `key` (nothing, and the slot emptied, when it is longer
     /// than `room`).
-    func keep(_ slot: Int, key: UInt64, _ text: UnsafeBufferPointer<UInt8>) {
+    @inlinable func keep(_ slot: Int, key: UInt64, _ text: UnsafeBufferPointer<UInt8>) {
         precondition(slot >= 0 && slot < slots, "no such slot")
         guard text.count <= room, let base = text.baseAddress else {
             lengths[slot] = -1

@@ -44,6 +44,7 @@ def main():
     p.add_argument("--requests", type=int, default=300)
     p.add_argument("--full-requests", type=int, default=5, help="full layouts of the whole stack (streamed), each about 250 bytes per row")
     p.add_argument("--keep", help="copy the dumps into this folder (for callgrind_annotate)")
+    p.add_argument("--start-timeout", type=float, default=600, help="seconds the server may take to start under valgrind (minutes on a loaded machine)")
     args = p.parse_args()
     work = tempfile.mkdtemp(prefix="sscg-")
     port = free_port()
@@ -54,7 +55,7 @@ def main():
                                "--port", str(port), "--log-level", "warning", "--in-memory"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.time() + 120
+        deadline = time.time() + args.start_timeout
         while True:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=0.5).close()

@@ -35,8 +35,36 @@ public struct HTTPRequest: Sendable {
             : self.rawPath + "?" + query.map { $0.value.isEmpty ? $0.name : "\($0.name)=\($0.value)" }.joined(separator: "&"))
     }
 
-    /// The first header field named `name` (case-insensitive).
+    /// A request whose header names are already lower case (the server's, lowered as they
+    /// are read): nothing is copied or lowered again.
+    init(method: String, path: String, rawPath: String, query: [(name: String, value: String)],
+         loweredHeaders: [(name: String, value: String)], body: [UInt8], rawTarget: String) {
+        self.method = method
+        self.path = path
+        self.rawPath = rawPath
+        self.query = query
+        self.headers = loweredHeaders
+        self.body = body
+        self.rawTarget = rawTarget
+    }
+
+    /// The first header field named `name` (case-insensitive). Names are compared byte by
+    /// byte, ASCII letters folded, with no `String` made; a name with other bytes (never a
+    /// valid field name) is compared as `lowercased()` strings, as it always was.
     public func header(_ name: String) -> String? {
+        var name = name
+        let found = name.withUTF8 { wanted -> String?? in
+            guard !wanted.contains(where: { $0 >= 0x80 }) else { return nil }
+            return .some(headers.first { field in
+                var stored = field.name
+                return stored.withUTF8 { stored in
+                    stored.count == wanted.count && zip(stored, wanted).allSatisfy { s, w in
+                        s == (w >= UInt8(ascii: "A") && w <= UInt8(ascii: "Z") ? w | 0x20 : w)
+                    }
+                }
+            }?.value)
+        }
+        if let found, found != nil || headers.allSatisfy({ $0.name.utf8.allSatisfy { $0 < 0x80 } }) { return found }
         let lower = name.lowercased()
         return headers.first { $0.name == lower }?.value
     }

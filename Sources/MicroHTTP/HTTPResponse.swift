@@ -33,8 +33,17 @@ public struct HTTPResponse: Sendable {
     }
 
     private static func sameFieldName(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) { x, y in
-            x == y || (x ^ y == 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
+        var a = a
+        var b = b
+        return a.withUTF8 { a in
+            b.withUTF8 { b in
+                guard a.count == b.count else { return false }
+                for i in 0..<a.count where a[i] != b[i] {
+                    let x = a[i]
+                    guard x ^ b[i] == 0x20, (x | 0x20) >= UInt8(ascii: "a"), (x | 0x20) <= UInt8(ascii: "z") else { return false }
+                }
+                return true
+            }
         }
     }
 }

@@ -57,6 +57,9 @@ struct ScrollStackDaemon: ParsableCommand {
     @Option(help: "The most connections one client address may have open (behind a reverse proxy, raise it to --connection-limit).")
     var connectionsPerAddress = 128
 
+    @Option(help: "Bytes of memory per connection for its request head and answer chunks (4096 or more); a longer request head gets 431.")
+    var connectionMemory = HTTPServer.Configuration.defaultConnectionMemory
+
     @Option(help: "How deeply a row's props and content may nest in arrays and objects (1…\(ServiceLimits.maxJSONDepthCeiling)); deeper ones get 422.")
     var maxJSONDepth = ServiceLimits.defaultMaxJSONDepth
     @Option(help: "Seconds a live event stream may stay quiet before a heartbeat comment is sent (notices clients gone without closing).")
@@ -115,6 +118,7 @@ struct ScrollStackDaemon: ParsableCommand {
         guard connectionLimit >= 1 else { throw ValidationError("--connection-limit must be at least 1") }
         guard requestDeadline >= 1 else { throw ValidationError("--request-deadline must be at least 1 second") }
         guard connectionsPerAddress >= 1 else { throw ValidationError("--connections-per-address must be at least 1") }
+        guard connectionMemory >= 4096 else { throw ValidationError("--connection-memory must be at least 4096 bytes") }
         guard (1...ServiceLimits.maxJSONDepthCeiling).contains(maxJSONDepth) else {
             throw ValidationError("--max-json-depth must be 1…\(ServiceLimits.maxJSONDepthCeiling)")
         }
@@ -198,7 +202,8 @@ struct ScrollStackDaemon: ParsableCommand {
                 host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes,
                 connectionTimeout: connectionTimeout, connectionLimit: connectionLimit,
                 streamHeartbeat: Double(streamHeartbeat), streamIdleTimeout: Double(streamIdleTimeout),
-                requestDeadline: Double(requestDeadline), connectionsPerAddress: connectionsPerAddress
+                requestDeadline: Double(requestDeadline), connectionsPerAddress: connectionsPerAddress,
+                connectionMemory: connectionMemory
             ),
             handler: { edge.handle($0) },
             errorResponder: { edge.respond(to: $0, failure: $1) }

@@ -9,11 +9,17 @@ struct RouteTable: Sendable {
             if case .literal = self { return true }
             return false
         }
+
+        var isParameter: Bool { !isLiteral }
     }
 
     private struct Route: Sendable {
         let method: String
         let segments: [Segment]
+        /// Each segment's literal as UTF-8 (empty for a parameter), for matching on bytes.
+        let literalBytes: [[UInt8]]
+        /// Whether every literal is ASCII (then bytes equal exactly when the strings do).
+        let asciiLiterals: Bool
         let handler: Int
         /// The pattern as added (`/v1/stacks/{stack}`).
         let pattern: String
@@ -26,8 +32,8 @@ struct RouteTable: Sendable {
         case notFound
     }
 
-    /// Routes grouped by their number of segments, in the order they were added.
-    private var routesBySegmentCount: [Int: [Route]] = [:]
+    /// Routes grouped by their number of segments (the index), in the order they were added.
+    private var routesBySegmentCount: [[Route]] = []
 
     /// Adds a route for `method` (upper-cased) and `pattern`, answered with `handler`.
     mutating func add(_ method: String, _ pattern: String, handler: Int) {
@@ -35,8 +41,14 @@ struct RouteTable: Sendable {
             part.count >= 2 && part.hasPrefix("{") && part.hasSuffix("}")
                 ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
-        routesBySegmentCount[segments.count, default: []].append(Route(method: method.uppercased(), segments: segments, handler: handler,
-                                                                        pattern: pattern))
+        let literalBytes = segments.map { segment -> [UInt8] in
+            if case .literal(let literal) = segment { return Array(literal.utf8) }
+            return []
+        }
+        while routesBySegmentCount.count <= segments.count { routesBySegmentCount.append([]) }
+        routesBySegmentCount[segments.count].append(Route(method: method.uppercased(), segments: segments, literalBytes: literalBytes,
+                                                          asciiLiterals: literalBytes.allSatisfy { $0.allSatisfy { $0 < 0x80 } },
+                                                          handler: handler, pattern: pattern))
     }
 
     /// The route for `method` and the raw `path`: the most specific pattern matching the path
@@ -46,11 +58,72 @@ struct RouteTable: Sendable {
     }
 
     /// `match`'s outcome, and the pattern that owns the path (nil when none matches it).
+    ///
+    /// A path of ASCII bytes (every path a client percent-encodes) is matched on its bytes:
+    /// split at `/` in place and literals compared byte for byte, with nothing allocated but
+    /// the winner's parameters. For ASCII, that is exactly `String`'s matching (each byte is
+    /// a character of its own, and equal ASCII strings are equal bytes). Any other path is
+    /// matched by `routeBySplitting`, with `String`'s rules (a combining mark after `/` joins
+    /// it into one character; literals compare by canonical equivalence).
     func route(method: String, path: String) -> (match: Match, pattern: String?) {
+        var path = path
+        if let routed = path.withUTF8({ routeASCII(method: method, path: $0) }) { return routed }
+        return routeBySplitting(method: method, path: path)
+    }
+
+    /// `route`'s matching on a path's bytes; nil when the path holds a byte outside ASCII.
+    /// O(path + routes × segments).
+    private func routeASCII(method: String, path: UnsafeBufferPointer<UInt8>) -> (match: Match, pattern: String?)? {
+        let slash = UInt8(ascii: "/")
+        let most = routesBySegmentCount.count
+        return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: most + 1) { parts -> (match: Match, pattern: String?)? in
+            var count = 0
+            var i = 0
+            while i < path.count {
+                if path[i] == slash {
+                    i += 1
+                    continue
+                }
+                let start = i
+                while i < path.count && path[i] != slash {
+                    if path[i] >= 0x80 { return nil }
+                    i += 1
+                }
+                if count < most { parts[count] = start..<i }
+                count += 1
+            }
+            guard count < most else { return (.notFound, nil) }
+            return select(method: method, routesBySegmentCount[count], matches: { route in
+                for position in 0..<count where !route.segments[position].isParameter {
+                    let segment = UnsafeBufferPointer(rebasing: path[parts[position]])
+                    if route.asciiLiterals {
+                        if !route.literalBytes[position].elementsEqual(segment) { return false }
+                    } else if case .literal(let literal) = route.segments[position],
+                              literal != String(decoding: segment, as: UTF8.self) {
+                        return false
+                    }
+                }
+                return true
+            }, capture: { position in Self.percentDecoded(UnsafeBufferPointer(rebasing: path[parts[position]])) })
+        }
+    }
+
+    /// `route`'s matching with `String`'s rules: the path split into `Substring`s at the
+    /// character `/`, literals compared as strings. O(path + routes × segments).
+    func routeBySplitting(method: String, path: String) -> (match: Match, pattern: String?) {
         let parts = Self.split(path)
-        guard let candidates = routesBySegmentCount[parts.count] else { return (.notFound, nil) }
+        guard parts.count < routesBySegmentCount.count else { return (.notFound, nil) }
+        return select(method: method, routesBySegmentCount[parts.count], matches: { Self.matches($0.segments, parts) },
+                      capture: { Self.percentDecoded(parts[$0]) })
+    }
+
+    /// Among `candidates` (the routes with the path's segment count), the owner of the path
+    /// (`matches` says which match it) and its route for `method`; `capture` gives a
+    /// parameter's decoded segment.
+    private func select(method: String, _ candidates: [Route], matches: (Route) -> Bool,
+                        capture: (Int) -> String) -> (match: Match, pattern: String?) {
         var owner: Int?
-        for index in candidates.indices where Self.matches(candidates[index].segments, parts) {
+        for index in candidates.indices where matches(candidates[index]) {
             if let current = owner, !Self.isMoreSpecific(candidates[index].segments, than: candidates[current].segments) { continue }
             owner = index
         }
@@ -77,7 +150,7 @@ struct RouteTable: Sendable {
         let route = candidates[chosen]
         var parameters: [String: String] = [:]
         for position in route.segments.indices {
-            if case .parameter(let name) = route.segments[position] { parameters[name] = Self.percentDecoded(parts[position]) }
+            if case .parameter(let name) = route.segments[position] { parameters[name] = capture(position) }
         }
         return (.found(handler: route.handler, parameters: parameters), owning)
     }
@@ -115,6 +188,12 @@ struct RouteTable: Sendable {
     /// escape, and `%00`, stay as written.
     static func percentDecoded(_ segment: Substring) -> String {
         guard segment.utf8.contains(UInt8(ascii: "%")) else { return String(segment) }
+        return Array(segment.utf8).withUnsafeBufferPointer { percentDecoded($0) }
+    }
+
+    /// `percentDecoded(_:)` of a segment's UTF-8 bytes.
+    static func percentDecoded(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard bytes.contains(UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }
         func hex(_ byte: UInt8) -> UInt8? {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
@@ -123,7 +202,6 @@ struct RouteTable: Sendable {
             default: nil
             }
         }
-        let bytes = Array(segment.utf8)
         var decoded: [UInt8] = []
         decoded.reserveCapacity(bytes.count)
         var i = 0

@@ -27,8 +27,10 @@
 /// **Slashes.** Empty segments are ignored, so a trailing slash (`/v1/stacks/`) matches the
 /// same routes as without it (`/v1/stacks`), and so does `//v1//stacks`.
 ///
-/// - Complexity: O(routes × segments) per match, with no allocation per route tried: only
-///   the path's segments and the winner's decoded parameters are allocated. The matching
+/// - Complexity: O(path + routes × segments) per match, with no allocation per route tried:
+///   an ASCII path is matched on its bytes and only the winner's decoded parameters are
+///   allocated; another path is split into `Substring`s first (`String`'s rules: see
+///   `RouteTable.route`). The matching
 ///   itself is `RouteTable`'s, which is not generic: a generic type is not specialized across
 ///   modules, and each generic operation in it would cost a runtime metadata lookup per
 ///   request.

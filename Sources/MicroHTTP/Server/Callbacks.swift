@@ -121,7 +121,8 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
 /// Refuses a target holding a space or a control byte (libmicrohttpd lets them through):
 /// they are not allowed in a URI (RFC 3986), and would make log lines ambiguous.
 private func checkTarget(_ target: String) throws(HTTPError) {
-    if let byte = target.utf8.first(where: { $0 <= 0x20 || $0 == 0x7F }) {
+    var target = target
+    if let byte = target.withUTF8({ $0.first(where: { $0 <= 0x20 || $0 == 0x7F }) }) {
         throw .badRequest("the request target holds the byte 0x\(RequestHead.hex(byte)); encode it as %\(RequestHead.hex(byte))")
     }
 }

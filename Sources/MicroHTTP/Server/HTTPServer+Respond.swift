@@ -22,7 +22,7 @@ extension HTTPServer {
         var query: [(name: String, value: String)] = []
         _ = withUnsafeMutablePointer(to: &query) { MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectPair, $0) }
         let request = HTTPRequest(method: state.method, path: state.path, rawPath: state.rawPath,
-                                  query: query, headers: state.headers, body: state.body, rawTarget: state.rawTarget)
+                                  query: query, loweredHeaders: state.headers, body: state.body, rawTarget: state.rawTarget)
         state.body = []
         var response: HTTPResponse
         if let error {
@@ -53,8 +53,8 @@ extension HTTPServer {
     /// then drains or drops the rest of the body and never queues another response.
     func answerMidBody(_ connection: OpaquePointer, _ state: RequestState, _ error: HTTPError) {
         state.answered = true
-        let request = HTTPRequest(method: state.method, path: state.path, rawPath: state.rawPath, headers: state.headers,
-                                  rawTarget: state.rawTarget)
+        let request = HTTPRequest(method: state.method, path: state.path, rawPath: state.rawPath, query: [],
+                                  loweredHeaders: state.headers, body: [], rawTarget: state.rawTarget)
         var response = errorResponder(request, error)
         response.setConnectionClose()
         let socket = cmhd_connection_socket(connection)

@@ -146,6 +146,7 @@ public final class HTTPServer: @unchecked Sendable {
             // libmicrohttpd splits the limit between the pool's threads: each needs one.
             MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(clamping: max(threads, configuration.connectionLimit)),
             MHD_OPTION.PER_IP_CONNECTION_LIMIT.rawValue, UInt32(clamping: max(1, configuration.connectionsPerAddress)),
+            MHD_OPTION.CONNECTION_MEMORY_LIMIT.rawValue, UInt(max(4096, configuration.connectionMemory)),
             MHD_OPTION.NOTIFY_CONNECTION.rawValue, OpaquePointer(unsafeBitCast(connectionEvent, to: UnsafeRawPointer.self)), OpaquePointer(context),
             MHD_OPTION.NOTIFY_COMPLETED.rawValue, OpaquePointer(unsafeBitCast(completed, to: UnsafeRawPointer.self)), OpaquePointer(context),
             MHD_OPTION.URI_LOG_CALLBACK.rawValue, OpaquePointer(unsafeBitCast(uriLog, to: UnsafeRawPointer.self)), OpaquePointer(context),

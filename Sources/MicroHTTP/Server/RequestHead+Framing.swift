@@ -53,9 +53,8 @@ extension RequestHead {
         }
     }
 
-    /// Whether a field name is `lowercased` (an ASCII name), ignoring case; lowers only names
-    /// of the right length.
+    /// Whether a field name (lowered by `RequestHead`) is `lowercased`.
     private static func named(_ name: String, _ lowercased: String) -> Bool {
-        name.utf8.count == lowercased.utf8.count && name.lowercased() == lowercased
+        name == lowercased
     }
 }

@@ -18,7 +18,7 @@ import Glibc
 ///
 /// - Complexity: O(head size).
 struct RequestHead {
-    /// Header fields in order, names as received.
+    /// Header fields in order, names lower-cased (ASCII letters: a name is a token).
     let headers: [(name: String, value: String)]
 
     /// One header field as libmicrohttpd reports it: pointers into the head and lengths.
@@ -27,6 +27,26 @@ struct RequestHead {
         let nameLength: Int
         let value: UnsafePointer<CChar>
         let valueLength: Int
+
+        /// The name as received.
+        var receivedName: String {
+            String(decoding: UnsafeRawBufferPointer(start: name, count: nameLength), as: UTF8.self)
+        }
+
+        /// The name with ASCII letters lowered, made from its bytes in one pass.
+        var loweredName: String {
+            let bytes = UnsafeRawBufferPointer(start: name, count: nameLength)
+            guard bytes.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+                return String(decoding: bytes, as: UTF8.self)
+            }
+            return String(unsafeUninitializedCapacity: nameLength) { buffer in
+                for i in 0..<nameLength {
+                    let byte = bytes[i]
+                    buffer[i] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                }
+                return nameLength
+            }
+        }
     }
 
     /// Checks the head of the request on `connection` whose method, target and version
@@ -63,7 +83,7 @@ struct RequestHead {
 
         // Each field: line break (1 or 2 NULs), name, NUL (was the colon), spaces, value.
         var cursor = versionStart + 8
-        var previous: String?
+        var previous: Field?
         var headers: [(name: String, value: String)] = []
         headers.reserveCapacity(fields.count)
         for field in fields {
@@ -74,24 +94,23 @@ struct RequestHead {
             guard (1...2).contains(gap), nameEnd < valueStart, valueStart + field.valueLength < size,
                   only(cursor..<nameStart, { $0 == 0 }), byte(nameEnd) == 0,
                   only(nameEnd + 1..<valueStart, { $0 == 0x20 || $0 == 0x09 }) else {
-                throw previous.map { .badRequest("the header \($0) holds a NUL byte (0x00) or is folded over two lines", field: $0) }
+                throw previous.map { .badRequest("the header \($0.receivedName) holds a NUL byte (0x00) or is folded over two lines", field: $0.receivedName) }
                     ?? .badRequest("the request line is followed by a NUL byte (0x00) or a folded line")
             }
-            let name = String(decoding: UnsafeRawBufferPointer(start: field.name, count: field.nameLength), as: UTF8.self)
             guard field.nameLength > 0, only(nameStart..<nameEnd, Self.isTokenByte) else {
-                throw .badRequest("the header name \"\(HTTPRequest.printable(name))\" is not an HTTP token")
+                throw .badRequest("the header name \"\(HTTPRequest.printable(field.receivedName))\" is not an HTTP token")
             }
             let value = UnsafeRawBufferPointer(start: field.value, count: field.valueLength)
             if let control = value.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
-                throw .badRequest("the header \(name) holds the control byte 0x\(Self.hex(control))", field: name)
+                throw .badRequest("the header \(field.receivedName) holds the control byte 0x\(Self.hex(control))", field: field.receivedName)
             }
-            headers.append((name, String(decoding: value, as: UTF8.self)))
-            previous = name
+            headers.append((field.loweredName, String(decoding: value, as: UTF8.self)))
+            previous = field
             cursor = valueStart + field.valueLength
         }
         // The last line break and the blank line: 2 to 4 NULs, up to the end of the head.
         guard (2...4).contains(size - cursor), only(cursor..<size, { $0 == 0 }) else {
-            throw previous.map { .badRequest("the header \($0) holds a NUL byte (0x00), or a line starts with one", field: $0) }
+            throw previous.map { .badRequest("the header \($0.receivedName) holds a NUL byte (0x00), or a line starts with one", field: $0.receivedName) }
                 ?? .badRequest("the request line is followed by a NUL byte (0x00)")
         }
         self.headers = headers
@@ -100,8 +119,11 @@ struct RequestHead {
     /// RFC 9110 §5.6.2 `tchar`: what methods and header names are made of.
     static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"): true
+        default: false
         }
     }
 

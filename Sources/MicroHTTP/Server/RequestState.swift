@@ -43,13 +43,16 @@ final class RequestState {
 
     /// Whether the path (not the query) holds `%00`.
     var pathHoldsEncodedNUL: Bool {
-        var previous: (UInt8, UInt8) = (0, 0)
-        for byte in rawTarget.utf8 {
-            if byte == UInt8(ascii: "?") { return false }
-            if previous == (UInt8(ascii: "%"), UInt8(ascii: "0")) && byte == UInt8(ascii: "0") { return true }
-            previous = (previous.1, byte)
+        var target = rawTarget
+        return target.withUTF8 { bytes in
+            var previous: (UInt8, UInt8) = (0, 0)
+            for byte in bytes {
+                if byte == UInt8(ascii: "?") { return false }
+                if previous == (UInt8(ascii: "%"), UInt8(ascii: "0")) && byte == UInt8(ascii: "0") { return true }
+                previous = (previous.1, byte)
+            }
+            return false
         }
-        return false
     }
 
     /// The raw target without its query string.

@@ -31,6 +31,7 @@ extension ModelEncoding {
         var layout = LayoutBuffer()
         var visible: [String] = []
         var entire: [String] = []
+        let memo = rowMemo()
         return HTTPBodySource { out in
             if next < 0 {
                 writeLayoutHead(&w, revision: revision, stack.layout(offset: offset, rows: 0..<0), device: nil)
@@ -45,10 +46,10 @@ extension ModelEncoding {
                         let visibility = rows.visibility(at: i)
                         let id = rows.id(at: i)
                         if contentFrames {
-                            writeLayoutRow(&w, rows[i], of: stack, contentFrames: true)
+                            writeLayoutRow(&w, rows[i], of: stack, contentFrames: true, memo: memo)
                         } else {
                             writeLayoutRowOpening(&w, id: id, index: i, frame: rows.frame(at: i), contentFrame: rows.contentFrame(at: i),
-                                                  separatorFrame: rows.separatorFrame(at: i), visibility: visibility)
+                                                  separatorFrame: rows.separatorFrame(at: i), visibility: visibility, memo: memo)
                             w.endObject()
                         }
                         if visibility.isVisible { visible.append(id) }
@@ -56,7 +57,7 @@ extension ModelEncoding {
                     }
                 } else {
                     for row in stack.layout(offset: offset, rows: next..<end).rows {
-                        writeLayoutRow(&w, row, of: stack, contentFrames: contentFrames)
+                        writeLayoutRow(&w, row, of: stack, contentFrames: contentFrames, memo: memo)
                         if row.visibility.isVisible { visible.append(row.id) }
                         if row.visibility == .entire { entire.append(row.id) }
                     }

@@ -46,9 +46,18 @@ final class AnswerCache: Sendable {
         self.largestAnswer = largestAnswer
     }
 
-    /// The request's key: method, raw target and `Accept`.
+    /// The request's key: method, raw target and `Accept`, written into one string of the
+    /// right capacity (one allocation, where concatenating made one per `+`).
     static func key(_ request: HTTPRequest) -> String {
-        request.method + " " + request.rawTarget + "\n" + (request.header("accept") ?? "")
+        let accept = request.header("accept") ?? ""
+        var key = ""
+        key.reserveCapacity(request.method.utf8.count + request.rawTarget.utf8.count + accept.utf8.count + 2)
+        key += request.method
+        key += " "
+        key += request.rawTarget
+        key += "\n"
+        key += accept
+        return key
     }
 
     /// The answer kept for `key` on `entry` at `revision`, if any.

@@ -3,9 +3,18 @@ import MicroHTTP
 import ScrollStackCore
 
 /// A matched request: the HTTP request and the path parameters its route captured.
-struct RequestContext {
+///
+/// A class: handlers pass it to every step and closure, and a struct of this many
+/// reference-counted fields cost thousands of instructions per request in copies
+/// (Docs/Benchmarks.md, session 5). Immutable, so sharing it changes nothing.
+final class RequestContext: Sendable {
     let request: HTTPRequest
     let parameters: [String: String]
+
+    init(request: HTTPRequest, parameters: [String: String]) {
+        self.request = request
+        self.parameters = parameters
+    }
 
     /// A path parameter the route pattern guarantees.
     func parameter(_ name: String) -> String { parameters[name] ?? "" }

@@ -1,22 +1,10 @@
 @testable import MicroHTTP
+import TestHTTPClient
 import XCTest
 
 /// The byte matching of ASCII paths against `String`'s matching (`routeBySplitting`, the rules
 /// it replaced for them) on seeded random paths: the same outcome for every path, ASCII or not.
 final class RouterBytesTests: XCTestCase {
-    /// SplitMix64, so a printed seed replays a failure.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     /// The service's patterns, and literals outside ASCII: one equal to an ASCII word by
     /// canonical equivalence (the Kelvin sign is `K`), one composed (`é`).
     var table: RouteTable {
@@ -44,7 +32,7 @@ final class RouterBytesTests: XCTestCase {
     func testBytesAndStringsAgreeOnRandomPaths() {
         let seed = ProcessInfo.processInfo.environment["SCROLLSTACK_ROUTER_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
         print("RouterBytesTests seed: \(seed) (replay with SCROLLSTACK_ROUTER_SEED=\(seed))")
-        var random = Random(state: seed)
+        var random = SeededRandom(seed)
         let table = table
         let pieces = ["v1", "stacks", "rows", "batch", "at", "layout", "layout.svg", "move", "healthz", "view", "a", "b", "c", "3", "s1",
                       "%62atch", "%2F", "%00", "%zz", "%", "{", "}", "{}", "rows%2Fbatch", "Kelvin", "\u{212A}elvin", "caf\u{E9}",

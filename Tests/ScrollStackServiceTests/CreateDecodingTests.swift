@@ -1,6 +1,7 @@
 import Jansson
 import ScrollStackCore
 @testable import ScrollStackService
+import TestHTTPClient
 import XCTest
 
 /// The create body's rows go straight into a `ScrollStackBuilder` as they are decoded. On
@@ -33,7 +34,7 @@ final class CreateDecodingTests: XCTestCase {
     /// A row body: mostly valid plain rows, some with rarely set members, some without an id
     /// (or with the id a generated one would take), and faults of both kinds.
     /// Unless `faulty`, the row is valid (its id may still be left out).
-    func randomRow(_ rng: inout CreateDecodingRandom, _ i: Int, ids: inout [String], faulty: Bool) -> JSON {
+    func randomRow(_ rng: inout SeededRandom, _ i: Int, ids: inout [String], faulty: Bool) -> JSON {
         var members: [(String, JSON)] = []
         let roll = rng.below(100)
         if roll >= 8 {
@@ -72,7 +73,7 @@ final class CreateDecodingTests: XCTestCase {
         let given = ProcessInfo.processInfo.environment["SCROLLSTACK_SEED"].flatMap { UInt64($0) }
         let seed = given ?? UInt64(Date().timeIntervalSince1970 * 1000)
         print("CreateDecodingTests: seed \(seed) (replay with SCROLLSTACK_SEED=\(seed))")
-        var rng = CreateDecodingRandom(seed)
+        var rng = SeededRandom(seed)
         var outcomes: [String: Int] = [:]
         for trial in 0..<400 {
             var ids: [String] = []
@@ -111,16 +112,3 @@ final class CreateDecodingTests: XCTestCase {
     }
 }
 
-/// SplitMix64, for the seeded bodies above.
-struct CreateDecodingRandom {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}

@@ -80,6 +80,13 @@ struct InternTable<Value: Hashable & Sendable>: Sendable {
         return Int32(values.count - 1)
     }
 
+    /// Makes room for `total` entries without regrowth (a builder of rows with their own
+    /// contents adds one entry per row). Untouched capacity is not resident. O(total).
+    mutating func reserveCapacity(_ total: Int) {
+        values.reserveCapacity(total)
+        users.reserveCapacity(total)
+    }
+
     mutating func removeAll() { self = InternTable() }
 
     /// Traps unless every entry's user count equals `uses[index]` and the lookup agrees. O(entries).

@@ -128,6 +128,7 @@ struct RowStore: Sendable {
         frameStyleOf.reserveCapacity(total)
         sizes.reserveCapacity(total)
         live.reserveCapacity(total)
+        contentTable.reserveCapacity(total)
         index.reserve(total)
     }
 

@@ -39,7 +39,7 @@ struct ScrollStackDaemon: ParsableCommand {
     @Option(help: "The TCP port to listen on (0 picks a free one, logged at start).")
     var port = 8080
 
-    @Option(help: "Worker threads serving connections (1 to the core count; default: the core count, at most 2).")
+    @Option(help: "Worker threads serving connections (1…64; default: the core count, at most 2; a durable write holds one until its commit, so raise it for many concurrent writers).")
     var threads = HTTPServer.Configuration().threads
 
     @Option(help: "The largest request body accepted, in bytes; larger ones get 413 unread.")

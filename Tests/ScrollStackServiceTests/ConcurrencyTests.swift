@@ -108,7 +108,8 @@ final class ConcurrencyTests: XCTestCase {
             }
             thread.start()
         }
-        XCTAssertEqual(group.wait(timeout: .now() + 120), .success, "clients did not finish")
+        // A hang guard, not a speed check: a debug build under load 20 needs over 120 s here.
+        XCTAssertEqual(group.wait(timeout: .now() + 300), .success, "clients did not finish")
         XCTAssertEqual(failures.withLock { $0 }, [])
 
         let all = acknowledged.withLock { $0 }

@@ -76,6 +76,7 @@ extension HTTPServer {
             state.deferred = nil
             if stopping.load(ordering: .relaxed) { response.setConnectionClose() }
             queue(response, on: connection)
+            deferredSent.add(1, ordering: .relaxed)
             if let requestObserver, let request = state.deferredRequest {
                 requestObserver(request, response, Int((monotonicNanoseconds() - state.started) / 1000))
             }

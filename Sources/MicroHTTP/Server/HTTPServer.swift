@@ -99,6 +99,10 @@ public final class HTTPServer: @unchecked Sendable {
     /// Deferred answers pending (each holds a suspended connection): for tests.
     public var pendingDeferredResponses: Int { deferreds.withLock { $0.open.count } }
 
+    /// Deferred answers sent since the start: for tests.
+    public var deferredResponsesSent: Int { deferredSent.load(ordering: .relaxed) }
+    let deferredSent = Atomic<Int>(0)
+
     /// Streams being served (each holds a connection): for metrics and tests.
     public var openStreams: Int { streams.withLock { $0.count } }
 

@@ -38,14 +38,15 @@ public final class StackService: Sendable {
     let replay: ReplayContext?
 
     /// A service recording into `journal` (by default one held in memory: history and past
-    /// revisions work, nothing survives the process), enforcing `limits` on request values and
+    /// revisions work, nothing survives the process; its commits on a thread of their own, so
+    /// a server answers writes later), enforcing `limits` on request values and
     /// measuring text with `fonts` (by default Debian's Inter and DejaVu). Call `restore()`
     /// before serving.
     public convenience init(logger: Logger = Logger(label: "scrollstack.service"), journal: StackJournal? = nil,
                             limits: ServiceLimits = ServiceLimits(),
                             fonts: FontCatalog = FontCatalog(directories: FontCatalog.defaultDirectories)) {
         let text = TextEngine(catalog: fonts)
-        self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:")), limits: limits,
+        self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:", committerThread: true)), limits: limits,
                   measurer: FlexMeasurer(text: text), titleMeasurer: text, fonts: fonts)
     }
 

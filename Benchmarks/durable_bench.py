@@ -16,8 +16,8 @@ def free_port():
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
-def start(binary, data, port, extra):
-    process = subprocess.Popen([binary, "--port", str(port), "--data-dir", data, "--log-level", "warning", "--threads", "64", "--metrics"] + extra)
+def start(binary, data, port, extra, threads=64):
+    process = subprocess.Popen([binary, "--port", str(port), "--data-dir", data, "--log-level", "warning", "--threads", str(threads), "--metrics"] + extra)
     deadline = time.time() + 60
     while time.time() < deadline:
         try:
@@ -73,7 +73,12 @@ def main():
     p.add_argument("--duration", type=int, default=3)
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--clients", default="1,4,16,64")
+    p.add_argument("--baseline", help="compare deferred answers instead: --binary as it is, --binary --no-deferred-writes "
+                                      "and this binary (e.g. main's), all at --threads, alternating")
+    p.add_argument("--threads", type=int, default=64, help="the servers' --threads")
     args = p.parse_args()
+    if args.baseline:
+        return compare_deferred(args)
     clients = [int(c) for c in args.clients.split(",")]
     work = tempfile.mkdtemp(prefix="ssdurable-")
     modes = {"pipelined": [], "not pipelined": ["--no-pipelining"], "no group commit": ["--no-group-commit", "--no-pipelining"],
@@ -113,6 +118,53 @@ def main():
                 ms = statistics.median(commit_ms[(c, separate, "pipelined")])
                 size = statistics.median(batch[(c, separate, "pipelined")])
                 print(f"{c:>7} | {on:>9.0f} {unpiped:>8.0f} {off:>8.0f} {memory:>8.0f} | {on / off:>11.2f} {on / unpiped:>10.2f} | {ms:>9.2f} {size:>13.1f}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+def compare_deferred(args):
+    """Durable inserts/s of three servers at the same --threads, alternating in each run:
+    deferred answers (the default), --no-deferred-writes (each write holds a worker thread
+    until its commit) and the --baseline binary; with commit ms and writes per commit."""
+    clients = [int(c) for c in args.clients.split(",")]
+    work = tempfile.mkdtemp(prefix="ssdeferred-")
+    modes = {"deferred": (args.binary, []), "waiting": (args.binary, ["--no-deferred-writes"]), "baseline": (args.baseline, [])}
+    results, commit_ms, batch = {}, {}, {}
+    try:
+        for run in range(args.runs):
+            for index, (mode, (binary, extra)) in enumerate(modes.items()):
+                data = os.path.join(work, f"data-{run}-{index}")
+                port = free_port()
+                server = start(binary, data, port, extra, threads=args.threads)
+                try:
+                    rows = [{"id": f"r{i}", "view": {"type": "Cell"}, "size": {"fixed": 44}} for i in range(100)]
+                    for s in range(max(clients)):
+                        call(port, "POST", "/v1/stacks", {"id": f"s{s}", "rows": rows})
+                    for c in clients:
+                        for separate in (False, True):
+                            before = commits(port)
+                            results.setdefault((c, separate, mode), []).append(wrk(port, c, separate, args.duration, work))
+                            after = commits(port)
+                            n = max(1.0, after[1] - before[1])
+                            commit_ms.setdefault((c, separate, mode), []).append(1000 * (after[0] - before[0]) / n)
+                            batch.setdefault((c, separate, mode), []).append((after[2] - before[2]) / n)
+                finally:
+                    server.send_signal(signal.SIGTERM)
+                    server.wait(timeout=60)
+                shutil.rmtree(data, ignore_errors=True)
+        print(f"durable inserts/s (synchronous=FULL), wrk -d{args.duration}s, median of {args.runs} alternating runs; "
+              f"every server --threads {args.threads}; {os.cpu_count()} cores shared by wrk and the servers")
+        print("deferred = --binary (durable writes answered later); waiting = --binary --no-deferred-writes; baseline = --baseline")
+        for separate in (False, True):
+            print("separate stacks" if separate else "one stack")
+            print(f"{'clients':>7} | {'deferred':>8} {'waiting':>8} {'baseline':>8} | {'vs waiting':>10} {'vs baseline':>11} | "
+                  f"{'commit ms':>9} {'writes/commit':>13} | {'waiting':>7} {'baseline':>8}")
+            for c in clients:
+                on, off, base = (statistics.median(results[(c, separate, m)]) for m in modes)
+                ms, size = (statistics.median(commit_ms[(c, separate, m)]) for m in modes), (statistics.median(batch[(c, separate, m)]) for m in modes)
+                ms, size = list(ms), list(size)
+                print(f"{c:>7} | {on:>8.0f} {off:>8.0f} {base:>8.0f} | {on / off:>10.2f} {on / base:>11.2f} | "
+                      f"{ms[0]:>9.2f} {size[0]:>13.1f} | {size[1]:>7.1f} {size[2]:>8.1f}")
+        print("(writes/commit of the three modes: deferred, then waiting and baseline at the right)")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

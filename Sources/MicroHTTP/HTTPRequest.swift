@@ -20,6 +20,9 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// The request target as received: `rawPath` and, if any, `?` and the query string.
     public var rawTarget: String
+    /// Whether the caller can send a deferred answer (`HTTPResponse.deferred`): set by an
+    /// `HTTPServer` whose configuration allows it; false for a request made in code.
+    public var acceptsDeferredResponse = false
 
     /// A request; header names are lowered here. `rawPath` defaults to `path`, `rawTarget` to
     /// `rawPath` and the query.

@@ -15,6 +15,9 @@ public struct HTTPResponse: Sendable {
     /// `body` gzip-compressed, when already made (an answer kept for repeated reads): a layer
     /// that compresses sends it rather than compressing again. The server never reads it.
     public var gzipBody: [UInt8]?
+    /// When set, the answer is given later through it (see `DeferredResponse`); the other
+    /// members are then a placeholder and not sent.
+    public var deferred: DeferredResponse?
 
     /// A response; `headers` are (name, value) pairs.
     public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], stream: HTTPStream? = nil,
@@ -24,6 +27,20 @@ public struct HTTPResponse: Sendable {
         self.body = body
         self.stream = stream
         self.source = source
+    }
+
+    /// An answer given later through `deferred` (only where `HTTPRequest.acceptsDeferredResponse`).
+    public static func deferred(_ deferred: DeferredResponse) -> HTTPResponse {
+        var response = HTTPResponse(status: 0)
+        response.deferred = deferred
+        return response
+    }
+
+    /// `transform` applied to this answer: now, or when a deferred one is sent.
+    public func mapped(_ transform: @escaping @Sendable (HTTPResponse) -> HTTPResponse) -> HTTPResponse {
+        guard let deferred else { return transform(self) }
+        deferred.map(transform)
+        return self
     }
 
     /// The first header field named `name` (case-insensitive: field names are ASCII tokens,

@@ -19,6 +19,12 @@ import Synchronization
 ///
 /// With `enabled` false each write is a transaction of its own, still in queue order (the
 /// behaviour before, kept to compare: `--no-group-commit`).
+///
+/// With `committer` true (deferred answers, issue 12) no waiter drives: the first write
+/// queued while no drain runs starts one on `queue` at once, the commits' own thread, so
+/// writes complete whether or not anyone waits for them (`PendingWrite.completesOnItsOwn`),
+/// and owners may answer from `whenDone` without holding a thread. False keeps the
+/// waiting threads committing (`--no-deferred-writes`).
 final class GroupCommit: Sendable {
     /// One queued write, run inside the batch's transaction: nil when written, or the
     /// refusal that leaves it out (its transaction goes on with the others).
@@ -45,6 +51,8 @@ final class GroupCommit: Sendable {
 
     let database: SQLiteDatabase
     let enabled: Bool
+    /// Commits run on `queue` only, started by `enqueue` (see above).
+    let committer: Bool
     private let state = Mutex(State())
     private let queue = DispatchQueue(label: "scrollstack.journal.commits")
     /// Transactions committed or rolled back through here (for tests).
@@ -52,9 +60,10 @@ final class GroupCommit: Sendable {
     /// Told of every transaction run here, committed or rolled back (see `CommitObserver`).
     let observer = Mutex<CommitObserver?>(nil)
 
-    init(database: SQLiteDatabase, enabled: Bool) {
+    init(database: SQLiteDatabase, enabled: Bool, committer: Bool = false) {
         self.database = database
         self.enabled = enabled
+        self.committer = committer
     }
 
     /// Writes queued and not yet taken into a transaction.
@@ -62,11 +71,14 @@ final class GroupCommit: Sendable {
 
     /// Queues `write` for the next transaction and returns at once.
     func enqueue(_ write: @escaping Write) -> PendingWrite {
-        let pending = PendingWrite { [self] waiting in drive(until: waiting) }
-        state.withLock { state in
+        let pending = committer ? PendingWrite() : PendingWrite { [self] waiting in drive(until: waiting) }
+        let start = state.withLock { state -> Bool in
             state.queued.append(Member(write: write, pending: pending))
-            if state.drainer == .idle { state.drainer = .unclaimed }
+            guard state.drainer == .idle else { return false }
+            state.drainer = committer ? .running : .unclaimed
+            return committer
         }
+        if start { queue.async { self.drain() } }
         return pending
     }
 

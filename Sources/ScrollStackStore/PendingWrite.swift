@@ -76,6 +76,11 @@ public final class PendingWrite: Sendable {
         }
     }
 
+    /// Whether the write completes without anyone waiting for it (no `driver`: its backend
+    /// commits on a thread of its own), so an owner may take its outcome from `whenDone`
+    /// instead of blocking in `wait`.
+    public var completesOnItsOwn: Bool { driver == nil }
+
     /// Threads blocked in `wait` now.
     public var waiting: Int { state.withLock { $0.waiters } }
 }

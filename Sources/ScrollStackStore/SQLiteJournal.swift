@@ -27,11 +27,13 @@ public final class SQLiteJournal: JournalBackend {
     private let incarnations = Mutex<(next: Int64, byKey: [String: Int64])>((1, [:]))
 
     /// Opens (creating) the journal in `path`; ":memory:" keeps it in memory only.
-    /// `groupCommit` false commits every append in a transaction of its own.
-    public init(path: String, groupCommit: Bool = true) throws(JournalError) {
+    /// `groupCommit` false commits every append in a transaction of its own. `committerThread`
+    /// commits on a thread of its own, so appends complete with nobody waiting (see
+    /// `GroupCommit`); false lets the threads waiting for them commit.
+    public init(path: String, groupCommit: Bool = true, committerThread: Bool = false) throws(JournalError) {
         do throws(SQLiteError) {
             database = try SQLiteDatabase(path: path)
-            committer = GroupCommit(database: database, enabled: groupCommit)
+            committer = GroupCommit(database: database, enabled: groupCommit, committer: committerThread)
             if path != ":memory:" {
                 _ = try database.query("PRAGMA journal_mode = WAL")
                 snapshotWriter = try SQLiteDatabase(path: path)

@@ -32,9 +32,13 @@ public final class StackJournal: Sendable {
     }
 
     /// A journal in the SQLite file at `path` (":memory:" keeps it in memory only);
-    /// `groupCommit` false commits every mutation in a transaction of its own.
-    public convenience init(path: String, snapshotInterval: Int = 100, groupCommit: Bool = true, pipelining: Bool = true) throws(JournalError) {
-        self.init(backend: try SQLiteJournal(path: path, groupCommit: groupCommit), snapshotInterval: snapshotInterval, pipelining: pipelining)
+    /// `groupCommit` false commits every mutation in a transaction of its own;
+    /// `committerThread` commits on a thread of its own (`SQLiteJournal`), which deferred
+    /// answers need.
+    public convenience init(path: String, snapshotInterval: Int = 100, groupCommit: Bool = true, pipelining: Bool = true,
+                            committerThread: Bool = false) throws(JournalError) {
+        self.init(backend: try SQLiteJournal(path: path, groupCommit: groupCommit, committerThread: committerThread),
+                  snapshotInterval: snapshotInterval, pipelining: pipelining)
     }
 
     /// Records a new stack at revision 1 (discarding whatever the key held).

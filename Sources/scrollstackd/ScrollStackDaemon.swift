@@ -39,7 +39,7 @@ struct ScrollStackDaemon: ParsableCommand {
     @Option(help: "The TCP port to listen on (0 picks a free one, logged at start).")
     var port = 8080
 
-    @Option(help: "Worker threads serving connections (1…64; default: the core count, at most 2; a durable write holds one until its commit, so raise it for many concurrent writers).")
+    @Option(help: "Worker threads serving connections (1…64; default: the core count, at most 2; a durable write holds none while it waits for its commit, unless --no-deferred-writes; pile writes still do).")
     var threads = HTTPServer.Configuration().threads
 
     @Option(help: "The largest request body accepted, in bytes; larger ones get 413 unread.")
@@ -88,6 +88,9 @@ struct ScrollStackDaemon: ParsableCommand {
 
     @Flag(help: "Hold a stack's lock until each of its writes is durable, instead of queuing the write and waiting after releasing it, so that one stack's writes share commits (for comparison; each write is still answered only once durable).")
     var noPipelining = false
+
+    @Flag(help: "Answer each durable write on the worker thread that waits for its commit, instead of suspending its connection and answering from the commits' own thread once durable (for comparison; each write is still answered only once durable).")
+    var noDeferredWrites = false
 
     @Option(help: "An origin browsers may call the API from (repeatable): '*' (the default: every origin, 'null' included) or scheme://host[:port] or null.")
     var corsOrigin: [String] = []
@@ -152,7 +155,8 @@ struct ScrollStackDaemon: ParsableCommand {
             if let store {
                 journal = StackJournal(backend: try PostgresJournal(url: store, connections: threads + 4, batching: !noGroupCommit), pipelining: !noPipelining)
             } else if inMemory {
-                journal = try StackJournal(path: ":memory:", groupCommit: !noGroupCommit, pipelining: !noPipelining)
+                journal = try StackJournal(path: ":memory:", groupCommit: !noGroupCommit, pipelining: !noPipelining,
+                                           committerThread: !noDeferredWrites)
             } else {
                 do {
                     try DataDirectory(path: dataDir).prepare()
@@ -160,7 +164,8 @@ struct ScrollStackDaemon: ParsableCommand {
                     logger.critical("\(error)")
                     throw ExitCode.failure
                 }
-                journal = try StackJournal(path: dataDir + "/scrollstack.sqlite", groupCommit: !noGroupCommit, pipelining: !noPipelining)
+                journal = try StackJournal(path: dataDir + "/scrollstack.sqlite", groupCommit: !noGroupCommit, pipelining: !noPipelining,
+                                           committerThread: !noDeferredWrites)
             }
         } catch let error as ExitCode {
             throw error
@@ -197,14 +202,16 @@ struct ScrollStackDaemon: ParsableCommand {
         }
         // Replicas: from now on, changes other processes journal are applied here as announced.
         service.startReplication()
+        var configuration = HTTPServer.Configuration(
+            host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes,
+            connectionTimeout: connectionTimeout, connectionLimit: connectionLimit,
+            streamHeartbeat: Double(streamHeartbeat), streamIdleTimeout: Double(streamIdleTimeout),
+            requestDeadline: Double(requestDeadline), connectionsPerAddress: connectionsPerAddress,
+            connectionMemory: connectionMemory
+        )
+        configuration.deferredResponses = !noDeferredWrites
         let server = HTTPServer(
-            configuration: HTTPServer.Configuration(
-                host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes,
-                connectionTimeout: connectionTimeout, connectionLimit: connectionLimit,
-                streamHeartbeat: Double(streamHeartbeat), streamIdleTimeout: Double(streamIdleTimeout),
-                requestDeadline: Double(requestDeadline), connectionsPerAddress: connectionsPerAddress,
-                connectionMemory: connectionMemory
-            ),
+            configuration: configuration,
             handler: { edge.handle($0) },
             errorResponder: { edge.respond(to: $0, failure: $1) }
         )

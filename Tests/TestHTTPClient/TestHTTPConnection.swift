@@ -185,6 +185,14 @@ public final class TestHTTPConnection {
         return n == 0 || (n < 0 && errno == ECONNRESET)
     }
 
+    /// Whether bytes (or the end of the connection) arrive within `timeout` seconds, without
+    /// reading them.
+    public func isReadable(within timeout: Double) -> Bool {
+        guard buffer.isEmpty else { return true }
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, Int32(timeout * 1000)) > 0
+    }
+
     /// Closes the connection (idempotent).
     public func close() {
         if fd >= 0 {

@@ -107,12 +107,15 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
 
     // Answered in the middle of the body: the answer is sent; close.
     if state.rejected { return .NO }
+    // Resumed: the deferred answer is complete (or cancelled).
+    if state.deferred != nil { return server.deliverDeferred(connection, state) }
     server.deadlines?.lift(cmhd_connection_socket(connection))
     if !state.answered {
         if let refusal = state.refusal {
             server.answer(connection, state, refusing: refusal)
         } else {
             server.answer(connection, state)
+            if state.deferred != nil { return server.deliverDeferred(connection, state) }
         }
     }
     return .YES
@@ -133,6 +136,11 @@ let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestC
     guard let cls, let requestContext, let pointer = requestContext.pointee else { return }
     // The next request on the connection is timed from now.
     if let connection { Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().deadlines?.restart(cmhd_connection_socket(connection)) }
+    // A deferred answer never sent (the connection closed after a resume): dropped.
+    if let deferred = Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue().deferred {
+        deferred.cancel()
+        Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().forget(deferred)
+    }
     Unmanaged<RequestState>.fromOpaque(pointer).release()
     requestContext.pointee = nil
     Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing)

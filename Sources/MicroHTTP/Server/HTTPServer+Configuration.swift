@@ -41,6 +41,9 @@ extension HTTPServer {
         /// bodies are read through it in pieces, whatever their size. libmicrohttpd zeroes the
         /// whole of it after every request, so it is a cost per request (Docs/Benchmarks.md).
         public var connectionMemory: Int
+        /// Whether requests tell handlers they may answer later (`HTTPRequest.acceptsDeferredResponse`,
+        /// `DeferredResponse`). A deferred answer is sent whatever this says.
+        public var deferredResponses = true
 
         /// libmicrohttpd's own default, 32 KiB: request heads of up to 32.3 KB, and streamed
         /// answers sent in chunks of up to about 32 KB. 16 KiB halves the zeroing, but a

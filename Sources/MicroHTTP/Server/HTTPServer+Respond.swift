@@ -21,8 +21,9 @@ extension HTTPServer {
         state.answered = true
         var query: [(name: String, value: String)] = []
         _ = withUnsafeMutablePointer(to: &query) { MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectPair, $0) }
-        let request = HTTPRequest(method: state.method, path: state.path, rawPath: state.rawPath,
+        var request = HTTPRequest(method: state.method, path: state.path, rawPath: state.rawPath,
                                   query: query, loweredHeaders: state.headers, body: state.body, rawTarget: state.rawTarget)
+        request.acceptsDeferredResponse = configuration.deferredResponses
         state.body = []
         var response: HTTPResponse
         if let error {
@@ -34,6 +35,12 @@ extension HTTPServer {
             }
         } else {
             response = handler(request)
+            if let deferred = response.deferred {
+                // Sent by `deliverDeferred`, now or once completed.
+                state.deferred = deferred
+                state.deferredRequest = request
+                return
+            }
         }
         if stopping.load(ordering: .relaxed) {
             // Stopping: answer, but let keep-alive clients know not to send another request.
@@ -42,6 +49,39 @@ extension HTTPServer {
         queue(response, on: connection)
         if let requestObserver {
             requestObserver(request, response, Int((monotonicNanoseconds() - state.started) / 1000))
+        }
+    }
+
+    /// Sends the request's deferred answer if it is complete; otherwise suspends the connection
+    /// until it is (or is cancelled), watching the socket for a hang-up meanwhile. Called on
+    /// the access handler's last call, and again each time the connection is resumed.
+    /// Returns `.NO` (close the connection) once the answer was cancelled.
+    func deliverDeferred(_ connection: OpaquePointer, _ state: RequestState) -> MHD_Result {
+        guard let deferred = state.deferred else { return .YES }
+        switch deferred.take(suspending: connection) {
+        case .wait:
+            if admit(deferred) {
+                monitor?.watch(deferred, socket: cmhd_connection_socket(connection))
+            } else {
+                // The server is stopping: resumed at once, and closed on the next call.
+                deferred.cancel()
+            }
+            return .YES
+        case .close:
+            forget(deferred)
+            state.deferred = nil
+            return .NO
+        case .answer(var response):
+            forget(deferred)
+            state.deferred = nil
+            if stopping.load(ordering: .relaxed) { response.setConnectionClose() }
+            queue(response, on: connection)
+            deferredSent.add(1, ordering: .relaxed)
+            if let requestObserver, let request = state.deferredRequest {
+                requestObserver(request, response, Int((monotonicNanoseconds() - state.started) / 1000))
+            }
+            state.deferredRequest = nil
+            return .YES
         }
     }
 

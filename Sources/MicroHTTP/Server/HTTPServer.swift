@@ -60,6 +60,9 @@ public final class HTTPServer: @unchecked Sendable {
     /// Streams being served, closed on stop (libmicrohttpd must not stop with a connection
     /// suspended).
     private let streams = Mutex<[ObjectIdentifier: HTTPStream]>([:])
+    /// Deferred answers not yet sent, cancelled on stop (after the grace period); `closed`
+    /// once that sweep began: an answer deferred later is cancelled at once.
+    private let deferreds = Mutex<(open: [ObjectIdentifier: DeferredResponse], closed: Bool)>(([:], false))
     /// Notices streams whose client went away, writes heartbeats, ends idle streams. Set by
     /// `start()` before libmicrohttpd's threads exist.
     private(set) var monitor: StreamMonitor?
@@ -92,6 +95,13 @@ public final class HTTPServer: @unchecked Sendable {
     /// Requests received (request line parsed) and not yet complete (response sent, or the
     /// connection gone): for metrics and tests.
     public var requestsInFlight: Int { inFlight.load(ordering: .acquiring) }
+
+    /// Deferred answers pending (each holds a suspended connection): for tests.
+    public var pendingDeferredResponses: Int { deferreds.withLock { $0.open.count } }
+
+    /// Deferred answers sent since the start: for tests.
+    public var deferredResponsesSent: Int { deferredSent.load(ordering: .relaxed) }
+    let deferredSent = Atomic<Int>(0)
 
     /// Streams being served (each holds a connection): for metrics and tests.
     public var openStreams: Int { streams.withLock { $0.count } }
@@ -202,8 +212,31 @@ public final class HTTPServer: @unchecked Sendable {
         while inFlight.load(ordering: .acquiring) > 0 && monotonicNanoseconds() < deadline {
             usleep(2_000)
         }
+        // Deferred answers still pending: cancelled, so their connections are resumed (and
+        // closed); libmicrohttpd must not stop with a connection suspended.
+        let pending = deferreds.withLock { deferreds -> [DeferredResponse] in
+            deferreds.closed = true
+            return Array(deferreds.open.values)
+        }
+        for deferred in pending { deferred.cancel() }
         MHD_stop_daemon(daemon)
         deadlines?.stop()
+    }
+
+    /// Tracks a deferred answer until it is sent or cancelled; false once `stop` has
+    /// cancelled the pending ones (it must then be cancelled at once).
+    func admit(_ deferred: DeferredResponse) -> Bool {
+        deferreds.withLock { deferreds in
+            guard !deferreds.closed else { return false }
+            deferreds.open[ObjectIdentifier(deferred)] = deferred
+            return true
+        }
+    }
+
+    /// Stops tracking and watching a deferred answer (sent, cancelled, or its connection gone).
+    func forget(_ deferred: DeferredResponse) {
+        monitor?.forget(deferred)
+        deferreds.withLock { _ = $0.open.removeValue(forKey: ObjectIdentifier(deferred)) }
     }
 
     /// Remembers a stream being served until it ends, so that `stop()` can end it; one that

@@ -33,6 +33,10 @@ final class RequestState {
     var rejected = false
     /// Bytes discarded after the body went over the limit.
     var discarded = 0
+    /// The answer the handler deferred, until it is sent or cancelled, and the request it
+    /// answers (for the request observer).
+    var deferred: DeferredResponse?
+    var deferredRequest: HTTPRequest?
 
     init(target: UnsafePointer<CChar>?, started: UInt64) {
         let length = target.map { strlen($0) } ?? 0

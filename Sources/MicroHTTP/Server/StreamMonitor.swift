@@ -5,7 +5,17 @@ import Synchronization
 import Glibc
 #endif
 
-/// Watches the connections of open streams, on a thread of its own.
+/// What `StreamMonitor` watches: an open stream, or a deferred answer's suspended
+/// connection. `abandon` is called when its client hangs up; `sweep` a few times per
+/// heartbeat interval.
+protocol HangUpWatched: AnyObject, Sendable {
+    func abandon()
+    func sweep(now: UInt64, interval: UInt64, idleTimeout: UInt64)
+}
+
+extension HTTPStream: HangUpWatched {}
+
+/// Watches the connections of open streams (and of deferred answers), on a thread of its own.
 ///
 /// A streaming connection spends its life suspended, and libmicrohttpd does not poll a
 /// suspended connection's socket: a client that went away would hold its slot and descriptor
@@ -21,7 +31,7 @@ import Glibc
 /// - Complexity: O(1) per hang-up; O(streams) per sweep.
 final class StreamMonitor: @unchecked Sendable {
     private struct Watched {
-        let stream: HTTPStream
+        let stream: any HangUpWatched
         let socket: Int32
     }
 
@@ -62,7 +72,7 @@ final class StreamMonitor: @unchecked Sendable {
     }
 
     /// Watches `stream`, served on `socket`, until `forget`.
-    func watch(_ stream: HTTPStream, socket: Int32) {
+    func watch(_ stream: any HangUpWatched, socket: Int32) {
         guard socket >= 0 else { return }
         let token = watched.withLock { watched -> UInt64 in
             let token = watched.next
@@ -77,7 +87,7 @@ final class StreamMonitor: @unchecked Sendable {
 
     /// Stops watching `stream` (it ended). libmicrohttpd frees a stream before it closes the
     /// socket, so the descriptor still names this connection here.
-    func forget(_ stream: HTTPStream) {
+    func forget(_ stream: any HangUpWatched) {
         guard let entry = watched.withLock({ watched -> Watched? in
             guard let token = watched.tokens.removeValue(forKey: ObjectIdentifier(stream)) else { return nil }
             return watched.byToken.removeValue(forKey: token)

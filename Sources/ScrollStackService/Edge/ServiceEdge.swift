@@ -45,6 +45,19 @@ public final class ServiceEdge: Sendable {
             response = service.handle(request, route: &route)
             routed = true
         }
+        if response.deferred != nil {
+            // Steps 4 to 6 when the answer is sent (`DeferredResponse`).
+            let label = route
+            return response.mapped { [self] answer in finish(answer, for: request, started: started, route: label, routed: true, forMetrics: false) }
+        }
+        return finish(response, for: request, started: started, route: route, routed: routed, forMetrics: forMetrics)
+    }
+
+    /// Steps 4 to 6 for `response`, the answer to `request` (handled from `started`).
+    private func finish(_ response: HTTPResponse, for request: HTTPRequest, started: UInt64, route: String?, routed: Bool,
+                        forMetrics: Bool) -> HTTPResponse {
+        var response = response
+        var route = route
         if !response.isPreflight {
             response.headers += cors.responseHeaders(origin: request.header("origin")).map { (name: $0.0, value: $0.1) }
         }

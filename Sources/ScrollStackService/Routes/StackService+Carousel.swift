@@ -61,7 +61,7 @@ extension StackService {
             }
         }
         var planned: (settle: Settle, release: Point, target: Point)?
-        let response = try mutate(c) { stack, _ throws(APIError) in
+        let response = try mutate(c, deferrable: false) { stack, _ throws(APIError) in
             let p = try plan(stack)
             planned = p
             return .scroll(.offset(p.2))

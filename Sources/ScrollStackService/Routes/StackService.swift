@@ -38,14 +38,15 @@ public final class StackService: Sendable {
     let replay: ReplayContext?
 
     /// A service recording into `journal` (by default one held in memory: history and past
-    /// revisions work, nothing survives the process), enforcing `limits` on request values and
+    /// revisions work, nothing survives the process; its commits on a thread of their own, so
+    /// a server answers writes later), enforcing `limits` on request values and
     /// measuring text with `fonts` (by default Debian's Inter and DejaVu). Call `restore()`
     /// before serving.
     public convenience init(logger: Logger = Logger(label: "scrollstack.service"), journal: StackJournal? = nil,
                             limits: ServiceLimits = ServiceLimits(),
                             fonts: FontCatalog = FontCatalog(directories: FontCatalog.defaultDirectories)) {
         let text = TextEngine(catalog: fonts)
-        self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:")), limits: limits,
+        self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:", committerThread: true)), limits: limits,
                   measurer: FlexMeasurer(text: text), titleMeasurer: text, fonts: fonts)
     }
 
@@ -152,16 +153,20 @@ public final class StackService: Sendable {
     ///
     /// The operation is journaled (`OperationRecord`; replaying it rebuilds the state) with
     /// the events it answers with and its plan, durably, before the answer is sent (pipelined:
-    /// after the stack's lock is released, see `StackEntry.write`). `extra` adds members to
-    /// the answer, computed from the stack after the operation.
+    /// after the stack's lock is released, see `StackEntry.write`; deferred, without holding
+    /// a server thread meanwhile: `answerWhenDurable`). `extra` adds members to the answer,
+    /// computed from the stack after the operation. A caller that changes the answer must
+    /// pass `deferrable: false` (a deferred answer is only a placeholder when returned).
     ///
     /// Replicas: another one may journal the same revision first (the journal's 409
     /// `revision_conflict`); the change is then tried again on the new state, where an
     /// `If-Match` naming the revision the client saw answers 412.
     func mutate(_ context: RequestContext, snapshot: Bool = false, animation: AnimationRequest = AnimationRequest(),
                 targets: ((ScrollStack) throws(APIError) -> [String])? = nil, extra: ((ScrollStack) -> [(String, JSON)])? = nil,
+                deferrable: Bool = true,
                 _ operation: (ScrollStack, _ revision: Int) throws(APIError) -> StackOperation) throws(APIError) -> HTTPResponse {
         var attempts = 0
+        let context = deferrable ? context : context.answeringNow
         while true {
             do {
                 return try mutateOnce(context, snapshot: snapshot, animation: animation, targets: targets, extra: extra, operation)
@@ -175,7 +180,7 @@ public final class StackService: Sendable {
                             targets: ((ScrollStack) throws(APIError) -> [String])?, extra: ((ScrollStack) -> [(String, JSON)])?,
                             _ operation: (ScrollStack, _ revision: Int) throws(APIError) -> StackOperation) throws(APIError) -> HTTPResponse {
         let entry = try store.entry(context.parameter("stack"))
-        return try entry.write({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> (OperationResult, TransitionPlan?, StackOperation, PlanRecipe?) in
+        let (outcome, pending) = try entry.writeQueued({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> (OperationResult, TransitionPlan?, StackOperation, PlanRecipe?) in
             answers.forget(entry)
             // The path's row first: an unknown one is 404 whatever If-Match says (RFC 9110 §13.2.1).
             if context.parameters["row"] != nil || context.parameters["index"] != nil { _ = try pathRow(context, in: stack) }
@@ -202,7 +207,7 @@ public final class StackService: Sendable {
             guard let self else { throw APIError.storageFailed("the service is gone") }
             answers.forget(entry)
             return try journaledState(of: entry)
-        }, answer: { planned, stack, revision in
+        }, answer: { planned, stack, revision -> HTTPResponse in
             var answer = ModelEncoding.mutation(revision: revision, planned.0, in: stack)
             if animation.answersPlan, let kept = planned.1, case .object(var members) = answer {
                 let plan = ModelEncoding.plan(kept, revision: revision)
@@ -215,6 +220,7 @@ public final class StackService: Sendable {
             }
             return .json(200, answer, revision: revision)
         })
+        return try answerWhenDurable(context, entry, outcome, pending)
     }
 
     /// Answers a read of the stack a request names under its read lock: `body`'s answer, or

@@ -120,7 +120,22 @@ final class StackEntry: @unchecked Sendable {
         recover: @escaping () throws(APIError) -> (ScrollStack, Int) = { () throws(APIError) in throw APIError.storageFailed("no journal to restore from") },
         answer: (R, ScrollStack, Int) -> T
     ) throws(APIError) -> T {
-        let (outcome, pending) = try lock.withWriteLock { () throws(APIError) -> (Result<T, APIError>, PendingWrite?) in
+        let (outcome, pending) = try writeQueued(body, persist: persist, restore: restore, recover: recover, answer: answer)
+        return try settle(outcome, pending?.wait())
+    }
+
+    /// `write` up to the wait: applies and queues under the write lock, and returns the
+    /// answer (or `body`'s error) with the write it must wait for (nil: none). The caller
+    /// waits for it, or takes its outcome from `whenDone`, then calls `settle` (off the
+    /// committing thread: `settle` may take the lock).
+    func writeQueued<R, T>(
+        _ body: (inout ScrollStack, Int) throws(APIError) -> R,
+        persist: (R, ScrollStack, Int) throws(APIError) -> PendingWrite?,
+        restore: () throws(APIError) -> (ScrollStack, Int),
+        recover: @escaping () throws(APIError) -> (ScrollStack, Int),
+        answer: (R, ScrollStack, Int) -> T
+    ) throws(APIError) -> (outcome: Result<T, APIError>, pending: PendingWrite?) {
+        try lock.withWriteLock { () throws(APIError) -> (Result<T, APIError>, PendingWrite?) in
             guard !deleted else { throw .stackNotFound(id) }
             try recoverLocked()
             // Mutated in place: the stored value is uniquely referenced, so nothing is copied.
@@ -158,7 +173,13 @@ final class StackEntry: @unchecked Sendable {
             }
             return (.success(answer(result, stack, revision)), pending)
         }
-        guard let pending, let error = pending.wait() else { return try outcome.get() }
+    }
+
+    /// What `write` answers once the write `writeQueued` returned completed with `error`
+    /// (nil: durable, or there was none): the outcome; else, the journal's state reloaded,
+    /// the write's error (a conflict when `body` had failed: `mutate` tries again).
+    func settle<T>(_ outcome: Result<T, APIError>, _ error: JournalError?) throws(APIError) -> T {
+        guard let error else { return try outcome.get() }
         try reloadIfPoisoned()
         if case .failure = outcome { throw APIError(JournalError.conflict(key: id, latest: nil)) }
         throw APIError(error)

@@ -1,0 +1,69 @@
+import Dispatch
+import MicroHTTP
+import ScrollStackStore
+
+extension StackService {
+    /// The answer to a mutation applied and queued by `StackEntry.writeQueued`, given once
+    /// its journal write is durable (or failed), without holding a server thread meanwhile
+    /// where it can (Architecture.md, "Durable writes answered later").
+    ///
+    /// - No write in flight: the outcome, now.
+    /// - The request accepts a deferred answer (`HTTPRequest.acceptsDeferredResponse`) and
+    ///   the write completes on its own (the journal commits on a thread of its own,
+    ///   `PendingWrite.completesOnItsOwn`): a deferred answer, completed from `whenDone` on
+    ///   the committing thread once the write is durable; that thread only hands over the
+    ///   answer already encoded. A failed write (or an error judged on a state whose write
+    ///   then failed, or a conflict) is settled off that thread, on a global queue, exactly
+    ///   as a waiting thread would: the journal's state reloaded, then the error answered
+    ///   (503, 500, …, the same bytes), or, for a revision conflict, the request handled
+    ///   again from the start, answering now (`mutate` tries a conflict again the same way).
+    /// - Otherwise: waits for the write on this thread, as before (`--no-deferred-writes`).
+    func answerWhenDurable(_ context: RequestContext, _ entry: StackEntry, _ outcome: Result<HTTPResponse, APIError>,
+                           _ pending: PendingWrite?) throws(APIError) -> HTTPResponse {
+        guard let pending else { return try outcome.get() }
+        guard context.request.acceptsDeferredResponse, pending.completesOnItsOwn else {
+            return try entry.settle(outcome, pending.wait())
+        }
+        let later = DeferredResponse()
+        let request = context.request
+        pending.whenDone { [self] error in
+            if error == nil, case .success(let response) = outcome {
+                later.complete(response)
+                return
+            }
+            if error == nil, case .failure(let failure) = outcome, failure.code != "revision_conflict" {
+                later.complete(.error(failure))
+                return
+            }
+            // Settling may take the stack's lock and read the journal: not on the committing thread.
+            DispatchQueue.global().async { [self] in
+                later.complete(settledLater(request, entry, outcome, error))
+            }
+        }
+        return .deferred(later)
+    }
+
+    /// What a waiting thread would have answered after `error`: `settle`'s outcome, its error,
+    /// or for a revision conflict the request handled again, answering now.
+    private func settledLater(_ request: HTTPRequest, _ entry: StackEntry, _ outcome: Result<HTTPResponse, APIError>,
+                              _ error: JournalError?) -> HTTPResponse {
+        do throws(APIError) {
+            return try entry.settle(outcome, error)
+        } catch where error.code == "revision_conflict" {
+            var again = request
+            again.acceptsDeferredResponse = false
+            return handle(again)
+        } catch {
+            return .error(error)
+        }
+    }
+}
+
+extension RequestContext {
+    /// The same request, told that its answer cannot be deferred.
+    var answeringNow: RequestContext {
+        var request = request
+        request.acceptsDeferredResponse = false
+        return RequestContext(request: request, parameters: parameters)
+    }
+}

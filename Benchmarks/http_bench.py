@@ -75,7 +75,7 @@ def main():
     p.add_argument("--big-rows", type=int, default=100_000, help="rows of the stack whose full layout is timed to the last byte (0: skip)")
     p.add_argument("--server-arg", action="append", default=[], help="an extra scrollstackd argument (repeatable)")
     p.add_argument("--baseline", help="another scrollstackd binary measured in the same runs")
-    p.add_argument("--cases", default="cached,uncached,insert", help="comma-separated: cached, uncached, insert")
+    p.add_argument("--cases", default="cached,uncached,insert", help="comma-separated: cached, uncached, insert (empty: none, only the full layout)")
     args = p.parse_args()
 
     work = tempfile.mkdtemp(prefix="ssbench-")
@@ -137,7 +137,7 @@ def main():
             "insert": ("POST rows (insert 1)", "/v1/stacks/bench/rows", lua,
                        f"http://127.0.0.1:{nginx_port}/insert.json", len(insert_bytes)),
         }
-        cases = [all_cases[c] for c in args.cases.split(",")]
+        cases = [all_cases[c] for c in args.cases.split(",") if c]
         print(f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s, median of {args.runs} alternating runs; "
               f"stack of {args.rows} rows; {'durable (SQLite, synchronous=FULL)' if args.durable else 'in memory'}; "
               f"{os.cpu_count()} cores shared by wrk, the server and nginx")

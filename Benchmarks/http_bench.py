@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """HTTP benchmark: wrk on loopback against scrollstackd and, in the same run, against nginx
 serving the very same response bytes as a static file (the ceiling). Prints medians of
-requests/s and p50/p99 latency over several runs, and the ratio to nginx."""
+requests/s and p50/p99 latency over several runs, and the ratio to nginx. With `--baseline
+BINARY`, a second scrollstackd (another build) serves the same stacks and is measured in the
+same runs, alternating with the two others; `--cases` picks which endpoints are measured."""
 import argparse, json, os, re, shutil, signal, socket, statistics, subprocess, sys, tempfile, time, urllib.request
 
 def free_port():
@@ -72,6 +74,8 @@ def main():
     p.add_argument("--durable", action="store_true", help="journal to a data dir (fsync per write) instead of --in-memory")
     p.add_argument("--big-rows", type=int, default=100_000, help="rows of the stack whose full layout is timed to the last byte (0: skip)")
     p.add_argument("--server-arg", action="append", default=[], help="an extra scrollstackd argument (repeatable)")
+    p.add_argument("--baseline", help="another scrollstackd binary measured in the same runs")
+    p.add_argument("--cases", default="cached,uncached,insert", help="comma-separated: cached, uncached, insert (empty: none, only the full layout)")
     args = p.parse_args()
 
     work = tempfile.mkdtemp(prefix="ssbench-")
@@ -79,11 +83,19 @@ def main():
     port = free_port()
     storage = ["--data-dir", os.path.join(work, "data")] if args.durable else ["--in-memory"]
     server = subprocess.Popen([args.binary, "--port", str(port), "--log-level", "warning"] + storage + args.server_arg)
+    servers = [server]
+    base_port = None
+    if args.baseline:
+        base_port = free_port()
+        base_storage = ["--data-dir", os.path.join(work, "base-data")] if args.durable else ["--in-memory"]
+        servers.append(subprocess.Popen([args.baseline, "--port", str(base_port), "--log-level", "warning"] + base_storage + args.server_arg))
+    ports = [port] + ([base_port] if base_port else [])
     nginx = None
     try:
-        wait_port(port)
         rows = [{"id": f"r{i}", "controller": {"type": "Cell"}, "size": {"fixed": 44}} for i in range(args.rows)]
-        request(port, "POST", "/v1/stacks", {"id": "bench", "viewport": {"width": 375, "height": 667}, "rows": rows})
+        for each in ports:
+            wait_port(each)
+            request(each, "POST", "/v1/stacks", {"id": "bench", "viewport": {"width": 375, "height": 667}, "rows": rows})
         insert_body = {"rows": [{"view": {"type": "Cell"}, "size": {"fixed": 44}}], "at": {"index": args.rows // 2}}
         # Every request with its own Accept parameter: the same answer, never from the answer cache.
         uncached_lua = os.path.join(work, "uncached.lua")
@@ -100,6 +112,11 @@ def main():
         os.makedirs(www, mode=0o755)
         _, layout_bytes = request(port, "GET", "/v1/stacks/bench/layout?window=visible")
         _, insert_bytes = request(port, "POST", "/v1/stacks/bench/rows", insert_body)
+        if base_port:
+            _, base_layout = request(base_port, "GET", "/v1/stacks/bench/layout?window=visible")
+            _, base_insert = request(base_port, "POST", "/v1/stacks/bench/rows", insert_body)
+            if base_layout != layout_bytes or base_insert != insert_bytes:
+                raise SystemExit("the baseline's answers differ from the binary's")
         with open(os.path.join(www, "layout.json"), "wb") as f:
             f.write(layout_bytes)
         with open(os.path.join(www, "insert.json"), "wb") as f:
@@ -112,62 +129,91 @@ def main():
         nginx = subprocess.Popen([nginx_bin, "-c", conf, "-g", "daemon off;"])
         wait_port(nginx_port)
 
-        cases = [
-            ("GET layout?window=visible", f"http://127.0.0.1:{port}/v1/stacks/bench/layout?window=visible", None,
-             f"http://127.0.0.1:{nginx_port}/layout.json", len(layout_bytes)),
-            ("GET …, uncached", f"http://127.0.0.1:{port}/v1/stacks/bench/layout?window=visible", uncached_lua,
-             f"http://127.0.0.1:{nginx_port}/layout.json", len(layout_bytes)),
-            ("POST rows (insert 1)", f"http://127.0.0.1:{port}/v1/stacks/bench/rows", lua,
-             f"http://127.0.0.1:{nginx_port}/insert.json", len(insert_bytes)),
-        ]
+        all_cases = {
+            "cached": ("GET layout?window=visible", "/v1/stacks/bench/layout?window=visible", None,
+                       f"http://127.0.0.1:{nginx_port}/layout.json", len(layout_bytes)),
+            "uncached": ("GET …, uncached", "/v1/stacks/bench/layout?window=visible", uncached_lua,
+                         f"http://127.0.0.1:{nginx_port}/layout.json", len(layout_bytes)),
+            "insert": ("POST rows (insert 1)", "/v1/stacks/bench/rows", lua,
+                       f"http://127.0.0.1:{nginx_port}/insert.json", len(insert_bytes)),
+        }
+        cases = [all_cases[c] for c in args.cases.split(",") if c]
         print(f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s, median of {args.runs} alternating runs; "
               f"stack of {args.rows} rows; {'durable (SQLite, synchronous=FULL)' if args.durable else 'in memory'}; "
               f"{os.cpu_count()} cores shared by wrk, the server and nginx")
         print(f"{'endpoint':28} {'bytes':>6} | {'scrollstackd req/s':>18} {'p50 ms':>7} {'p99 ms':>7} | {'nginx req/s':>11} {'p50 ms':>7} {'p99 ms':>7} | ratio")
-        for name, url, script, static_url, size in cases:
-            ours, theirs = [], []
+        for name, path, script, static_url, size in cases:
+            ours, base, theirs = [], [], []
             for _ in range(args.runs):
-                ours.append(wrk(url, args.duration, args.connections, args.threads, script))
+                ours.append(wrk(f"http://127.0.0.1:{port}{path}", args.duration, args.connections, args.threads, script))
+                if base_port:
+                    base.append(wrk(f"http://127.0.0.1:{base_port}{path}", args.duration, args.connections, args.threads, script))
                 theirs.append(wrk(static_url, args.duration, args.connections, args.threads, script))
             med = lambda xs, i: statistics.median(x[i] for x in xs)
             o = [med(ours, i) for i in range(3)]
             t = [med(theirs, i) for i in range(3)]
             print(f"{name:28} {size:>6} | {o[0]:>18.0f} {o[1]:>7.2f} {o[2]:>7.2f} | {t[0]:>11.0f} {t[1]:>7.2f} {t[2]:>7.2f} | {o[0] / t[0]:.2f}")
+            if base:
+                b = [med(base, i) for i in range(3)]
+                print(f"{'  baseline, same runs':28} {size:>6} | {b[0]:>18.0f} {b[1]:>7.2f} {b[2]:>7.2f} | {t[0]:>11.0f} {t[1]:>7.2f} {t[2]:>7.2f} | {b[0] / t[0]:.2f}")
         _, info = request(port, "GET", "/v1/stacks")
         print("rows at the end:", {s["id"]: s["rowCount"] for s in json.loads(info)})
         if args.big_rows:
-            big_time_to_last_byte(args, port, nginx_port, www)
+            big_time_to_last_byte(args, ports, nginx_port, www)
     finally:
-        server.send_signal(signal.SIGTERM)
-        code = server.wait(timeout=30)
+        codes = []
+        for each in servers:
+            each.send_signal(signal.SIGTERM)
+            codes.append(each.wait(timeout=30))
         if nginx:
             nginx.terminate()
             nginx.wait(timeout=10)
         shutil.rmtree(work, ignore_errors=True)
-        if code != 0:
-            sys.exit(f"scrollstackd exited with {code} after SIGTERM")
+        if any(codes):
+            sys.exit(f"scrollstackd exited with {codes} after SIGTERM")
 
-def big_time_to_last_byte(args, port, nginx_port, www):
-    """The full layout of a big stack (streamed) against nginx sending the same bytes: the
-    median time to the last byte of one request at a time, curl discarding the body."""
+def big_time_to_last_byte(args, ports, nginx_port, www):
+    """The full layout of a big stack against nginx sending the same bytes: the median time to
+    the last byte of one request at a time, curl discarding the body. "repeated" asks the same
+    again and again (a server that keeps streamed answers sends the kept bytes); "uncached"
+    sends a new `Accept` parameter each time (the same answer, never kept: laid out, encoded
+    and streamed every time). With a baseline, each line also has the baseline's time."""
     batch = 10_000
-    request(port, "POST", "/v1/stacks", {"id": "big", "viewport": {"width": 375, "height": 667}})
-    for first in range(0, args.big_rows, batch):
-        rows = [{"id": f"b{i}", "view": {"type": "Cell"}, "size": {"fixed": 44}} for i in range(first, min(args.big_rows, first + batch))]
-        request(port, "POST", "/v1/stacks/big/rows", {"rows": rows})
-    _, big = request(port, "GET", "/v1/stacks/big/layout")
+    for port in ports:
+        request(port, "POST", "/v1/stacks", {"id": "big", "viewport": {"width": 375, "height": 667}})
+        for first in range(0, args.big_rows, batch):
+            rows = [{"id": f"b{i}", "view": {"type": "Cell"}, "size": {"fixed": 44}} for i in range(first, min(args.big_rows, first + batch))]
+            request(port, "POST", "/v1/stacks/big/rows", {"rows": rows})
+    answers = [request(port, "GET", "/v1/stacks/big/layout")[1] for port in ports]
+    big = answers[0]
+    if any(a != big for a in answers):
+        raise SystemExit("the baseline's full layout differs from the binary's")
     with open(os.path.join(www, "big.json"), "wb") as f:
         f.write(big)
-    def ttlb(url):
-        out = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{time_total}", url], capture_output=True, text=True, check=True).stdout
+    counter = [0]
+    def ttlb(url, uncached=False):
+        headers = []
+        if uncached:
+            counter[0] += 1
+            headers = ["-H", f"Accept: application/json;n={counter[0]}"]
+        out = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{time_total}"] + headers + [url],
+                             capture_output=True, text=True, check=True).stdout
         return float(out) * 1000
-    ours, theirs = [], []
-    for _ in range(max(5, args.runs)):
-        ours.append(ttlb(f"http://127.0.0.1:{port}/v1/stacks/big/layout"))
-        theirs.append(ttlb(f"http://127.0.0.1:{nginx_port}/big.json"))
-    o, t = statistics.median(ours), statistics.median(theirs)
-    print(f"full layout of {args.big_rows} rows, {len(big)} bytes, time to last byte (median of {len(ours)}, curl): "
-          f"scrollstackd {o:.1f} ms, nginx {t:.1f} ms, ratio (nginx time / ours) {t / o:.2f}")
+    for kind in ("repeated", "uncached"):
+        servers = [[] for _ in ports]
+        theirs = []
+        for _ in range(max(5, args.runs)):
+            for i, port in enumerate(ports):
+                servers[i].append(ttlb(f"http://127.0.0.1:{port}/v1/stacks/big/layout", uncached=kind == "uncached"))
+            theirs.append(ttlb(f"http://127.0.0.1:{nginx_port}/big.json"))
+        t = statistics.median(theirs)
+        o = statistics.median(servers[0])
+        line = (f"full layout of {args.big_rows} rows, {kind}, {len(big)} bytes, time to last byte (median of {len(theirs)}, curl): "
+                f"scrollstackd {o:.1f} ms, nginx {t:.1f} ms, ratio (nginx time / ours) {t / o:.2f}")
+        if len(ports) > 1:
+            b = statistics.median(servers[1])
+            line += f"; baseline {b:.1f} ms, ratio {t / b:.2f}"
+        print(line)
 
 if __name__ == "__main__":
     main()

@@ -4,14 +4,18 @@
 # requests fetched one at a time by curl (little disturbed by other load on a shared machine,
 # unlike times to the last byte).
 #
-#   Benchmarks/layout_cpu.sh BASELINE_BINARY CANDIDATE_BINARY [ROWS] [REQUESTS] [RUNS]
+#   Benchmarks/layout_cpu.sh BASELINE_BINARY CANDIDATE_BINARY [ROWS] [REQUESTS] [RUNS] [uncached]
+#
+# With `uncached`, every request sends its own `Accept` parameter (the same answer, never
+# from the answer cache: laid out, encoded and streamed each time); without, the same request
+# is repeated (a server that keeps streamed answers sends its kept bytes).
 #
 # Both serve --in-memory a stack of ROWS (default 100000) fixed rows; for each of RUNS
 # alternating rounds, REQUESTS (default 10) full layouts per binary. Prints the bytes of one
 # answer (the same from both, checked), the median ms of CPU per layout and per row in ns,
 # and candidate / baseline.
 set -euo pipefail
-base=$1 candidate=$2 rows=${3:-100000} requests=${4:-10} runs=${5:-3}
+base=$1 candidate=$2 rows=${3:-100000} requests=${4:-10} runs=${5:-3} mode=${6:-repeated}
 hz=$(getconf CLK_TCK)
 work=$(mktemp -d)
 "$base" --in-memory --port 18911 --log-level warning 2>/dev/null & pids=($!)
@@ -41,14 +45,18 @@ for _ in $(seq "$runs"); do
     for i in 0 1; do
         pid=${pids[$i]} port=$((18911 + i))
         before=$(ticks "$pid")
-        for _ in $(seq "$requests"); do curl -sf "127.0.0.1:$port/v1/stacks/big/layout" -o /dev/null; done
+        for n in $(seq "$requests"); do
+            accept=application/json
+            [ "$mode" = uncached ] && accept="application/json;n=$RANDOM$n"
+            curl -sf -H "Accept: $accept" "127.0.0.1:$port/v1/stacks/big/layout" -o /dev/null
+        done
         after=$(ticks "$pid")
         results[$i]+="$(awk -v a="$before" -v b="$after" -v n="$requests" -v hz="$hz" 'BEGIN {printf "%.2f", (b - a) / hz * 1e3 / n}') "
     done
 done
 b=$(tr ' ' '\n' <<<"${results[0]}" | grep . | median)
 c=$(tr ' ' '\n' <<<"${results[1]}" | grep . | median)
-echo "full layout of $rows rows ($(stat -c %s "$work/18911.json") bytes, identical), $requests curl requests per run, median of $runs alternating runs"
+echo "full layout of $rows rows ($(stat -c %s "$work/18911.json") bytes, identical), $mode, $requests curl requests per run, median of $runs alternating runs"
 printf '%-10s %14s %12s\n' binary "ms CPU/layout" "ns/row"
 printf '%-10s %14.1f %12.0f\n' baseline "$b" "$(awk -v b="$b" -v n="$rows" 'BEGIN {print b * 1e6 / n}')"
 printf '%-10s %14.1f %12.0f\n' candidate "$c" "$(awk -v c="$c" -v n="$rows" 'BEGIN {print c * 1e6 / n}')"

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Instructions per request: scrollstackd runs under `valgrind --tool=callgrind`
 (instrumentation on from the start, so nothing is toggled), a 10,000-row stack is built, and
-for each kind of request (the last, a full layout of the whole stack, streamed, fewer
-times: `--full-requests`) the counters are zeroed (`callgrind_control -z`), N requests are sent
+for each kind of request (the last two, a full layout of the whole stack, fewer
+times: `--full-requests`; "repeated" asks the same again, which a server keeping streamed
+answers answers from the kept bytes, "uncached" with a new `Accept` parameter each time, so
+it is always laid out, encoded and streamed) the counters are zeroed (`callgrind_control -z`), N requests are sent
 one after another on one keep-alive connection, and the counters are dumped
 (`callgrind_control -d`); the dump's total of instructions (Ir) divided by N is the figure.
 Whatever the server does between requests (its idle threads) is included: it is part of the
@@ -87,9 +89,10 @@ def main():
             ("GET layout?window=visible, cached", lambda: send("GET", "/v1/stacks/bench/layout?window=visible")),
             ("GET layout?window=visible, uncached", lambda: send("GET", "/v1/stacks/bench/layout?window=visible", headers=uncached())),
             ("POST rows (insert 1)", lambda: send("POST", "/v1/stacks/bench/rows", insert)),
-            ("GET layout (full, streamed)", lambda: send("GET", "/v1/stacks/bench/layout")),
+            ("GET layout (full), repeated", lambda: send("GET", "/v1/stacks/bench/layout")),
+            ("GET layout (full, streamed), uncached", lambda: send("GET", "/v1/stacks/bench/layout", headers=uncached())),
         ]
-        counts = [args.requests] * 4 + [args.full_requests]
+        counts = [args.requests] * 4 + [args.full_requests] * 2
         print(f"valgrind --tool=callgrind, {args.rows}-row stack in memory, {args.requests} requests of each kind on one connection")
         print(f"{'request':40} {'instructions/request':>22}")
         for (name, run), count in zip(kinds, counts):

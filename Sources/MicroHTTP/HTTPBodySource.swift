@@ -13,6 +13,10 @@ public final class HTTPBodySource: @unchecked Sendable {
     private var pending: [UInt8] = []
     private var sent = 0
     private var complete = false
+    /// What `record(upTo:_:)` asked for: the bytes produced so far, and who gets them.
+    private var recorded: [UInt8] = []
+    private var recordLimit = 0
+    private var recordFinished: (@Sendable ([UInt8]?) -> Void)?
 
     private static let alive = Atomic<Int>(0)
 
@@ -27,7 +31,37 @@ public final class HTTPBodySource: @unchecked Sendable {
     }
 
     deinit {
+        recordFinished?(nil)
         Self.alive.subtract(1, ordering: .relaxed)
+    }
+
+    /// Keeps a copy of what is produced, up to `limit` bytes, for whoever wants to send the
+    /// same body again whole: `finished` is called once, with the whole body when it was
+    /// produced to its end within `limit` bytes, else with nil (it grew past the limit, or the
+    /// source was released before its end: a client that went away). Call it before the
+    /// source is sent. Costs one more copy of each piece while recording.
+    public func record(upTo limit: Int, _ finished: @escaping @Sendable ([UInt8]?) -> Void) {
+        recordLimit = limit
+        recordFinished = finished
+    }
+
+    /// Adds the piece just produced to the recording; hands it over at the end, or gives up
+    /// past the limit.
+    private func recordPiece() {
+        guard let finished = recordFinished else { return }
+        if recorded.count + pending.count > recordLimit {
+            recordFinished = nil
+            recorded = []
+            finished(nil)
+            return
+        }
+        recorded.append(contentsOf: pending)
+        if complete {
+            recordFinished = nil
+            let body = recorded
+            recorded = []
+            finished(body)
+        }
     }
 
     /// Copies up to `capacity` bytes of the body into `buffer`, producing the next piece when
@@ -38,6 +72,7 @@ public final class HTTPBodySource: @unchecked Sendable {
             pending.removeAll(keepingCapacity: true)
             sent = 0
             complete = !produce(&pending)
+            recordPiece()
         }
         let count = min(capacity, pending.count - sent)
         pending.withUnsafeBufferPointer { source in

@@ -18,6 +18,14 @@ public struct HTTPResponse: Sendable {
     /// When set, the answer is given later through it (see `DeferredResponse`); the other
     /// members are then a placeholder and not sent.
     public var deferred: DeferredResponse?
+    /// When set, the server queues the libmicrohttpd response it made for an earlier send of
+    /// the same status, fields and body instead of making one per request (`ResponseReuse`):
+    /// for answers sent many times. Copies share it.
+    public var reuse: ResponseReuse?
+    /// The body is a streamed answer (`source`) recorded whole to be sent again
+    /// (`HTTPBodySource.record(upTo:_:)`): layers that encode bodies leave it as it was
+    /// streamed. The server never reads it.
+    public var keptStream = false
 
     /// A response; `headers` are (name, value) pairs.
     public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], stream: HTTPStream? = nil,

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The matching behind `Router` (see its rules), on handler numbers instead of handlers, so
 /// that it is not generic.
 struct RouteTable: Sendable {
@@ -97,7 +101,7 @@ struct RouteTable: Sendable {
                 for position in 0..<count where !route.segments[position].isParameter {
                     let segment = UnsafeBufferPointer(rebasing: path[parts[position]])
                     if route.asciiLiterals {
-                        if !route.literalBytes[position].elementsEqual(segment) { return false }
+                        if !Self.equal(route.literalBytes[position], segment) { return false }
                     } else if case .literal(let literal) = route.segments[position],
                               literal != String(decoding: segment, as: UTF8.self) {
                         return false
@@ -115,6 +119,14 @@ struct RouteTable: Sendable {
         guard parts.count < routesBySegmentCount.count else { return (.notFound, nil) }
         return select(method: method, routesBySegmentCount[parts.count], matches: { Self.matches($0.segments, parts) },
                       capture: { Self.percentDecoded(parts[$0]) })
+    }
+
+    /// Whether `literal` and `segment` are the same bytes: lengths, then `memcmp` (the generic
+    /// `elementsEqual` compared byte by byte through the sequences' iterators).
+    private static func equal(_ literal: [UInt8], _ segment: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard literal.count == segment.count else { return false }
+        guard !literal.isEmpty else { return true }
+        return literal.withUnsafeBufferPointer { memcmp($0.baseAddress!, segment.baseAddress!, segment.count) == 0 }
     }
 
     /// Among `candidates` (the routes with the path's segment count), the owner of the path

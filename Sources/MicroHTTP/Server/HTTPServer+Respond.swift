@@ -130,6 +130,11 @@ extension HTTPServer {
     }
 
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer) {
+        if response.stream == nil, response.source == nil, let reused = response.reuse?.libmicrohttpdResponse(for: response) {
+            // Made once, queued again: libmicrohttpd counts its users (`ResponseReuse`).
+            _ = MHD_queue_response(connection, UInt32(clamping: response.status), reused)
+            return
+        }
         let mhdResponse: OpaquePointer?
         if let stream = response.stream {
             stream.attach(to: connection)

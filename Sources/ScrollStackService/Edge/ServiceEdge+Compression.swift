@@ -36,9 +36,10 @@ extension ServiceEdge {
         return wildcard
     }
 
-    /// Whether `response` is a whole body of a compressible type, not yet encoded.
+    /// Whether `response` is a whole body of a compressible type, not yet encoded (a streamed
+    /// answer kept whole is sent as it was streamed: not compressed).
     static func hasCompressibleType(_ response: HTTPResponse) -> Bool {
-        guard response.stream == nil, response.source == nil, response.header("content-encoding") == nil,
+        guard response.stream == nil, response.source == nil, !response.keptStream, response.header("content-encoding") == nil,
               let type = response.header("content-type") else { return false }
         return ASCIIText.token(of: type, isOneOf: compressibleTypes, upToParameters: true)
     }

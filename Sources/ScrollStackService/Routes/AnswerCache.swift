@@ -17,6 +17,9 @@ import Synchronization
 ///   with its body.
 /// - At most `capacity` bytes of bodies are kept; beyond, the stacks least recently read lose
 ///   all their answers. An answer larger than `largestAnswer` is never kept.
+/// - A streamed answer is kept too, recorded as it is sent (`beginRecording`): at most
+///   `capacity / largestAnswer` recordings at once, each given up past `largestAnswer`
+///   bytes, so recording holds at most `capacity` bytes more.
 ///
 /// - Complexity: lookups and insertions O(1) (hashing the request), an eviction O(stacks kept).
 final class AnswerCache: Sendable {
@@ -40,11 +43,31 @@ final class AnswerCache: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Streamed answers being recorded now.
+    private let recordings = Atomic<Int>(0)
 
-    init(capacity: Int = 64 << 20, largestAnswer: Int = 8 << 20) {
+    /// 32 MiB: a streamed full layout of 100,000 rows (24.7 MB) is kept; two at most.
+    init(capacity: Int = 64 << 20, largestAnswer: Int = 32 << 20) {
         self.capacity = capacity
         self.largestAnswer = largestAnswer
     }
+
+    /// Takes one of the `capacity / largestAnswer` (at least one) recording slots, or says
+    /// there is none free; give it back with `endRecording()`.
+    func beginRecording() -> Bool {
+        let slots = max(1, capacity / max(1, largestAnswer))
+        if recordings.add(1, ordering: .relaxed).newValue <= slots { return true }
+        recordings.subtract(1, ordering: .relaxed)
+        return false
+    }
+
+    /// Gives back a slot `beginRecording()` took.
+    func endRecording() {
+        recordings.subtract(1, ordering: .relaxed)
+    }
+
+    /// Recordings under way (for tests).
+    var recordingsUnderWay: Int { recordings.load(ordering: .relaxed) }
 
     /// The request's key: method, raw target and `Accept`, written into one string of the
     /// right capacity (one allocation, where concatenating made one per `+`).

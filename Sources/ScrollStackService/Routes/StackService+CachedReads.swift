@@ -17,8 +17,39 @@ extension StackService {
         return try entry.read { stack, revision throws(APIError) in
             if let kept = answers.answer(entry, revision: revision, key: key) { return sent(kept, context, entry, revision, key) }
             let response = try body(stack, revision)
+            if response.status == 200, let source = response.source {
+                record(response, source, rows: stack.count, entry, revision, key)
+            }
             let keep = response.status == 200 && response.stream == nil && response.source == nil
             return sent(response, context, entry, revision, key, keep: keep)
+        }
+    }
+
+    /// The fewest bytes a streamed answer writes per row (a full layout writes about 250, a
+    /// whole stack about 130): a stack with more rows than `largestAnswer` over this is not
+    /// recorded, its answer could not be kept.
+    static let streamedBytesPerRow = 100
+
+    /// Records a streamed 200 answer as it is sent (`HTTPBodySource.record`) and keeps it
+    /// whole once sent to its end, when the stack is still at `revision`: a repeated read is
+    /// then answered from its bytes, with a `Content-Length`, as whole answers are, and not
+    /// compressed, as when streamed (`HTTPResponse.keptStream`). Nothing is recorded for a
+    /// stack too big for the cache, nor past the cache's recording slots.
+    private func record(_ response: HTTPResponse, _ source: HTTPBodySource, rows: Int, _ entry: StackEntry, _ revision: Int, _ key: String) {
+        guard rows <= answers.largestAnswer / Self.streamedBytesPerRow, answers.beginRecording() else { return }
+        let status = response.status
+        let headers = response.headers.map { ($0.name, $0.value) }
+        source.record(upTo: answers.largestAnswer) { [answers] body in
+            answers.endRecording()
+            guard let body else { return }
+            var kept = HTTPResponse(status: status, headers: headers, body: body)
+            kept.keptStream = true
+            kept.reuse = ResponseReuse()
+            // Under the read lock: a change (which forgets the stack's answers under the
+            // write lock) either came before, and the revision differs, or comes after.
+            try? entry.read { _, current throws(APIError) in
+                if current == revision { answers.keep(kept, for: entry, revision: revision, key: key) }
+            }
         }
     }
 
@@ -43,7 +74,8 @@ extension StackService {
     }
 
     /// `response` as this request gets it: gzipped once and kept again when the request
-    /// accepts gzip and no gzip encoding is kept yet, kept when `keep`, and 304 when
+    /// accepts gzip and no gzip encoding is kept yet, kept when `keep` (with a
+    /// `ResponseReuse`, so that its sends share one libmicrohttpd response), and 304 when
     /// `If-None-Match` names its revision.
     private func sent(_ response: HTTPResponse, _ context: RequestContext, _ entry: StackEntry, _ revision: Int, _ key: String,
                       keep: Bool = false) -> HTTPResponse {
@@ -54,7 +86,11 @@ extension StackService {
             response.gzipBody = gzipped
             keep = true
         }
-        if keep { answers.keep(response, for: entry, revision: revision, key: key) }
+        if keep {
+            // Sent again until the stack changes: the HTTP layer makes its response once.
+            if response.reuse == nil { response.reuse = ResponseReuse() }
+            answers.keep(response, for: entry, revision: revision, key: key)
+        }
         return notModified(context, response) ?? response
     }
 }

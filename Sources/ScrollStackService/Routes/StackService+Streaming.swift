@@ -3,8 +3,9 @@ import ScrollStackCore
 
 extension StackService {
     /// A streamed JSON answer (`HTTPBodySource`): sent chunked, never compressed (gzip would
-    /// need the whole body, or a compressor per stream), never kept in the answer cache. The
-    /// ETag is known before the first byte, so conditional requests work as for any answer.
+    /// need the whole body, or a compressor per stream), kept by the answer cache only once
+    /// sent to its end (`cachedRead`). The ETag is known before the first byte, so
+    /// conditional requests work as for any answer.
     func streamedJSON(_ source: HTTPBodySource, revision: Int?, headers: [(String, String)] = []) -> HTTPResponse {
         var all: [(String, String)] = [("Content-Type", "application/json")]
         if let revision { all.append(("ETag", "\"\(revision)\"")) }

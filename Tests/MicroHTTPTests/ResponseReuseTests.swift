@@ -1,0 +1,89 @@
+import Foundation
+@testable import MicroHTTP
+import TestHTTPClient
+import XCTest
+
+/// A response with a `ResponseReuse` is sent from one libmicrohttpd response per version
+/// (status, fields, body storage): every send is the response it stands for, a changed field
+/// or body is sent as it is, and at most `ResponseReuse.variants` versions are made.
+final class ResponseReuseTests: XCTestCase {
+    func testEverySendOfAReusedResponseIsTheResponseItStandsFor() throws {
+        let reuse = ResponseReuse()
+        let body = Array(#"{"answer": "the same bytes every time"}"#.utf8)
+        let other = Array("another body of the same length!!!!!!!!".utf8)
+        XCTAssertEqual(body.count, other.count)
+        let kept = HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("ETag", "\"7\"")], body: body)
+        let server = HTTPServer(
+            configuration: .init(host: "127.0.0.1", port: 0),
+            handler: { request in
+                var response = kept
+                response.reuse = reuse
+                // What a layer in front may change per request: a field, the status, the body.
+                switch request.path {
+                case "/field": response.headers.append((name: "X-Variant", value: request.header("x-variant") ?? "none"))
+                case "/status": response.status = 203
+                case "/body": response.body = other
+                case "/copy": response.body = Array(body)  // the same bytes, another storage
+                default: break
+                }
+                return response
+            },
+            errorResponder: { _, error in HTTPResponse(status: error.status) })
+        try server.start()
+        defer { server.stop(gracePeriod: 0) }
+        let connection = try TestHTTPConnection(port: server.port)
+        for round in 0..<3 {
+            for path in ["/", "/status", "/body", "/copy"] {
+                let answer = try connection.send(method: "GET", path: path)
+                XCTAssertEqual(answer.status, path == "/status" ? 203 : 200, "\(path), round \(round)")
+                XCTAssertEqual(answer.body, path == "/body" ? other : body, "\(path), round \(round)")
+                XCTAssertEqual(answer.header("content-type"), "application/json")
+                XCTAssertEqual(answer.header("etag"), "\"7\"")
+                XCTAssertEqual(answer.header("content-length"), String(body.count))
+                XCTAssertNil(answer.header("x-variant"))
+            }
+            for variant in ["a", "b", "c"] {
+                let answer = try connection.send(method: "GET", path: "/field", headers: [("X-Variant", variant)])
+                XCTAssertEqual(answer.header("x-variant"), variant, "round \(round)")
+                XCTAssertEqual(answer.body, body)
+            }
+            let head = try connection.send(method: "HEAD", path: "/")
+            XCTAssertEqual(head.status, 200)
+            XCTAssertEqual(head.body, [], "HEAD gets the fields, not the body")
+        }
+        // "/", "/status", "/body" and "/copy" took the four versions; the fields' variants were
+        // sent as they are, each time.
+        XCTAssertEqual(reuse.versionsMade, ResponseReuse.variants)
+    }
+
+    func testAResponseOutlivesItsReuseWhileItIsSent() throws {
+        // A big body still being sent when its reuse goes away (the answer forgotten): the
+        // client gets all of it.
+        let body = (0..<4_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let current = LockedReuse()
+        let server = HTTPServer(
+            configuration: .init(host: "127.0.0.1", port: 0),
+            handler: { _ in
+                var response = HTTPResponse(status: 200, body: body)
+                response.reuse = current.take()
+                return response
+            },
+            errorResponder: { _, error in HTTPResponse(status: error.status) })
+        try server.start()
+        defer { server.stop(gracePeriod: 0) }
+        for _ in 0..<3 {
+            current.set(ResponseReuse())
+            let answer = try httpRequest(port: server.port, method: "GET", path: "/")
+            XCTAssertEqual(answer.status, 200)
+            XCTAssertTrue(answer.body == body, "\(answer.body.count) bytes of \(body.count)")
+        }
+    }
+}
+
+/// One reuse handed to the next request only: the response queued is then its last holder.
+private final class LockedReuse: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reuse: ResponseReuse?
+    func set(_ value: ResponseReuse) { lock.withLock { reuse = value } }
+    func take() -> ResponseReuse? { lock.withLock { defer { reuse = nil }; return reuse } }
+}

@@ -54,20 +54,38 @@ public struct HTTPRequest: Sendable {
     /// The first header field named `name` (case-insensitive). Names are compared byte by
     /// byte, ASCII letters folded, with no `String` made; a name with other bytes (never a
     /// valid field name) is compared as `lowercased()` strings, as it always was.
+    /// One pass over the fields' bytes with plain loops (no closures per byte): this runs
+    /// several times per request.
     public func header(_ name: String) -> String? {
         var name = name
         let found = name.withUTF8 { wanted -> String?? in
-            guard !wanted.contains(where: { $0 >= 0x80 }) else { return nil }
-            return .some(headers.first { field in
+            for byte in wanted where byte >= 0x80 { return nil }
+            var asciiNames = true
+            for field in headers {
                 var stored = field.name
-                return stored.withUTF8 { stored in
-                    stored.count == wanted.count && zip(stored, wanted).allSatisfy { s, w in
-                        s == (w >= UInt8(ascii: "A") && w <= UInt8(ascii: "Z") ? w | 0x20 : w)
+                let same = stored.withUTF8 { stored -> Bool in
+                    var equal = stored.count == wanted.count
+                    var i = 0
+                    while i < stored.count {
+                        let s = stored[i]
+                        if s >= 0x80 {
+                            asciiNames = false
+                            return false
+                        }
+                        if equal {
+                            let w = wanted[i]
+                            equal = s == (w >= UInt8(ascii: "A") && w <= UInt8(ascii: "Z") ? w | 0x20 : w)
+                        }
+                        i += 1
                     }
+                    return equal
                 }
-            }?.value)
+                if same { return .some(field.value) }
+            }
+            // Not found: certain only when every name is ASCII (else compared as strings).
+            return asciiNames ? .some(nil) : nil
         }
-        if let found, found != nil || headers.allSatisfy({ $0.name.utf8.allSatisfy { $0 < 0x80 } }) { return found }
+        if let found { return found }
         let lower = name.lowercased()
         return headers.first { $0.name == lower }?.value
     }

@@ -4,8 +4,8 @@ import ScrollStackCore
 import TestHTTPClient
 import XCTest
 
-/// `POST …/rows` decodes its rows straight into a `RowBatch` and inserts them through
-/// `ScrollStack.insert(_: RowBatch, at:)`. On seeded random stacks and bodies — valid and
+/// `POST …/rows` decodes its rows straight into a `RowBatch` (plain rows in one pass,
+/// `RowFields`) and inserts them through `ScrollStack.insert(_: RowBatch, at:)`. On seeded random stacks and bodies — valid and
 /// faulty rows, ids repeated within the body and taken by the stack (a generated id's
 /// included), small batches and batches of more than 1,024 rows, at the top, in the middle,
 /// at the end and at bad places — the outcome is the one of decoding every row into a `Row`
@@ -70,6 +70,19 @@ final class BatchInsertDecodingTests: XCTestCase {
         if rng.below(60) == 0 { members.append(("separator", object(("thickness", 2)))) }
         if rng.below(80) == 0 { members.append(("title", "T")) }
         if faulty && rng.below(300) == 0 { members.append(("colour", "red")) }
+        // Members the one-pass reading of plain rows leaves to the field-by-field one.
+        if rng.below(60) == 0 { members.append(("index", .integer(Int64(i)))) }
+        if faulty {
+            switch rng.below(400) {
+            case 0: members.append(("hidden", .null))
+            case 1: members = members.map { $0.0 == "id" ? ("id", .null) : $0 }
+            case 2: members = members.map { $0.0 == "size" ? ("size", object(("fixed", "tall")))  : $0 }
+            case 3: members = members.map { $0.0 == "size" ? ("size", object(("fixed", .null))) : $0 }
+            case 4: members.append(members.contains { $0.0 == "view" } ? ("controller", object(("type", "C"))) : ("view", object(("type", "V"))))
+            case 5: members = members.map { $0.0 == "id" ? ("id", 12) : $0 }
+            default: break
+            }
+        }
         return .object(JSONObject(members))
     }
 
@@ -99,9 +112,8 @@ final class BatchInsertDecodingTests: XCTestCase {
             let faulty = rng.below(2) == 0
             let count = rng.below(10) == 0 ? 1024 + rng.below(200) : rng.below(30)
             let taken = existing.map { (row: Row) in row.id }
-            let fields = (0..<count).map { i in
-                Field(randomRow(&rng, i, taken: taken, faulty: faulty && rng.below(count > 100 ? 400 : 8) == 0), path: "rows[\(i)]")
-            }
+            let elements = (0..<count).map { i in randomRow(&rng, i, taken: taken, faulty: faulty && rng.below(count > 100 ? 400 : 8) == 0) }
+            let array = Field(.array(elements), path: "rows")
             let location: InsertLocation = switch rng.below(8) {
             case 0: .top
             case 1: .bottom
@@ -123,10 +135,10 @@ final class BatchInsertDecodingTests: XCTestCase {
                 }
             }
             let got = outcome { () throws(APIError) in
-                .insertBatch(try service.insertedRows(fields, into: stack, stackID: stackID, revision: revision), at: location)
+                .insertBatch(try service.insertedRows(try RowFields(array), into: stack, stackID: stackID, revision: revision), at: location)
             }
             let want = outcome { () throws(APIError) in
-                try operationThroughRows(fields, stack: stack, stackID: stackID, revision: revision, at: location)
+                try operationThroughRows(try array.array(), stack: stack, stackID: stackID, revision: revision, at: location)
             }
             switch (got, want) {
             case (.success(let (operation, result, after)), .success(let (expectedOperation, expectedResult, expected))):

@@ -8,12 +8,12 @@ extension StackService {
     /// only when such a row comes. The first decoding error is thrown as it is found.
     ///
     /// - Complexity: O(k) for k rows, plus O(k) once if a row has no id.
-    func insertedRows(_ fields: [Field], into stack: ScrollStack, stackID: String, revision: Int) throws(APIError) -> RowBatch {
-        var batch = RowBatch(capacity: fields.count)
+    func insertedRows(_ rows: RowFields, into stack: ScrollStack, stackID: String, revision: Int) throws(APIError) -> RowBatch {
+        var batch = RowBatch(capacity: rows.count)
         var used: Set<String>?
         var ids = RowIDGenerator(stack: stackID, revision: revision + 1)
-        for field in fields {
-            let row = try ModelDecoding.decodedRow(field, maxDepth: limits.maxJSONDepth) {
+        for i in 0..<rows.count {
+            let row = try rows.row(i, maxDepth: limits.maxJSONDepth) {
                 if used == nil { used = Set(batch.ids) }
                 return ids.next { used!.contains($0) || stack.row(id: $0) != nil }
             }

@@ -8,10 +8,10 @@ extension StackService {
         try c.allowQuery(["fps"])
         let (body, animation) = try animatedBody(c)
         try body.allowOnly(["rows", "at"] + ModelDecoding.animationKeys)
-        let fields = try body.required("rows").array()
+        let rows = try RowFields(body.required("rows"))
         let location = try body.optional("at").map { f throws(APIError) in try ModelDecoding.location(f) } ?? .bottom
         return try mutate(c, animation: animation, targets: { _ in [] }) { stack, revision throws(APIError) -> StackOperation in
-            .insertBatch(try insertedRows(fields, into: stack, stackID: c.parameter("stack"), revision: revision), at: location)
+            .insertBatch(try insertedRows(rows, into: stack, stackID: c.parameter("stack"), revision: revision), at: location)
         }
     }
 

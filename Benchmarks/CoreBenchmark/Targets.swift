@@ -75,7 +75,19 @@ func flatColumn(_ n: Int) -> ScrollStack {
         try! stack.insert(rows, at: .bottom)
         sink += Double(stack.count)
     } / Double(n)
-    print("build rows=\(n) create_from_fields_ns_per_row=\(fixed3(create)) batch_insert_ns_per_row=\(fixed3(batch))")
+    let batchFromFields = median(samples) { _ in batchInsertFromFields(ids, cell) } / Double(n)
+    print("build rows=\(n) create_from_fields_ns_per_row=\(fixed3(create)) batch_insert_ns_per_row=\(fixed3(batch))"
+          + " batch_insert_from_fields_ns_per_row=\(fixed3(batchFromFields))")
+}
+
+/// A batch of rows given by their fields (as the insert route decodes them) inserted at the
+/// bottom of a one-row stack: the batch filled, then inserted.
+@MainActor func batchInsertFromFields(_ ids: [String], _ cell: RowContent) {
+    var stack = try! ScrollStack(rows: [makeRow("first")])
+    var batch = RowBatch(capacity: ids.count)
+    for id in ids { batch.append(id: id, content: cell, size: .fixed(44)) }
+    try! stack.insert(batch, at: .bottom)
+    sink += Double(stack.count)
 }
 
 @MainActor func runTargets(rows n: Int, samples: Int) {
@@ -103,6 +115,7 @@ func flatColumn(_ n: Int) -> ScrollStack {
         try! stack.insert(rows, at: .bottom)
         sink += Double(stack.count)
     } / Double(n)
+    let batchFromFields = median(3) { _ in batchInsertFromFields(rowIDs, cell) } / Double(n)
     let naive = median(3) { _ in
         var copy: [Row] = []
         var ids: [String: Int] = [:]
@@ -116,6 +129,7 @@ func flatColumn(_ n: Int) -> ScrollStack {
     line("build: create from rows (per row)", create, "ns", "array + id dictionary", naive)
     line("build: create from fields (per row)", createFromFields, "ns", "array + id dictionary", naive)
     line("build: batch insert (per row)", batch, "ns", "array + id dictionary", naive)
+    line("build: batch insert from fields (per row)", batchFromFields, "ns", "array + id dictionary", naive)
 
     // Memory: resident bytes the stack adds, against a plain array of the same rows.
     let ids = (0..<n).map { "m\($0)" }

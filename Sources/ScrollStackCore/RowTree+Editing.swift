@@ -23,7 +23,7 @@ extension RowTree {
     }
 
     /// Places stored rows' handles at `index`, in order.
-    private mutating func insert(handles: [NodeID], at index: Int) {
+    mutating func insert(handles: [NodeID], at index: Int) {
         guard !order.isEmpty else {
             replaceChunks(at: 0, removing: 0, with: handles)
             return

@@ -6,6 +6,9 @@ import ScrollStackCore
 /// keeps it (`OperationRecord`) and a replay applies it again, with no request in sight.
 enum StackOperation: Sendable {
     case insert([Row], at: InsertLocation)
+    /// `POST …/rows`: the rows as decoded, without a `Row` per plain row. Journaled as the
+    /// `insert` of the same rows (the same bytes; a replay reads back `insert`).
+    case insertBatch(RowBatch, at: InsertLocation)
     /// `PUT …/rows/{row}`: the row at `index` becomes `row`.
     case replace(index: Int, row: Row)
     /// `PATCH …/rows/{row}`: `change` applied to the row at `index`. Journaled as `setRow`
@@ -31,6 +34,7 @@ enum StackOperation: Sendable {
     func apply(to stack: inout ScrollStack) throws(StackError) -> OperationResult {
         switch self {
         case .insert(let rows, let location): try stack.insert(rows, at: location)
+        case .insertBatch(let batch, let location): try stack.insert(batch, at: location)
         case .replace(let index, let row): try stack.replace(.index(index), with: row)
         case .update(let index, let change): try stack.update(.index(index), with: change)
         case .setRow(let index, let row): try stack.update(.index(index), with: Self.wholeChange(to: row))

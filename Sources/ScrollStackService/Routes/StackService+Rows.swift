@@ -8,20 +8,10 @@ extension StackService {
         try c.allowQuery(["fps"])
         let (body, animation) = try animatedBody(c)
         try body.allowOnly(["rows", "at"] + ModelDecoding.animationKeys)
-        let fields = try body.required("rows").array()
+        let rows = try RowFields(body.required("rows"))
         let location = try body.optional("at").map { f throws(APIError) in try ModelDecoding.location(f) } ?? .bottom
         return try mutate(c, animation: animation, targets: { _ in [] }) { stack, revision throws(APIError) -> StackOperation in
-            var rows: [Row] = []
-            var used = Set<String>()
-            var ids = RowIDGenerator(stack: c.parameter("stack"), revision: revision + 1)
-            for field in fields {
-                let row = try ModelDecoding.row(field, maxDepth: limits.maxJSONDepth) {
-                    ids.next { used.contains($0) || stack.row(id: $0) != nil }
-                }
-                used.insert(row.id)
-                rows.append(row)
-            }
-            return .insert(rows, at: location)
+            .insertBatch(try insertedRows(rows, into: stack, stackID: c.parameter("stack"), revision: revision), at: location)
         }
     }
 

@@ -62,20 +62,20 @@ extension StackService {
     func decodeStack(_ body: ObjectReader, id: String) throws(APIError) -> ScrollStack {
         try body.allowOnly(["id", "rows", "revision", "contentSize"] + ModelDecoding.settingsKeys)
         let settings = try ModelDecoding.settings(body, base: StackSettings())
-        let fields = try body.optional("rows").map { f throws(APIError) in try f.array() } ?? []
+        let rows = try body.optional("rows").map { f throws(APIError) in try RowFields(f) }
         // Rows go straight into the builder as they are decoded. The model's first error is
         // kept and thrown after every row has been decoded, so a decoding error anywhere
         // still comes first, as when all rows were decoded before the stack was built.
         var refused: StackError?
         var builder: ScrollStackBuilder?
-        do { builder = try ScrollStackBuilder(settings: settings, measurer: measurer, titleMeasurer: titleMeasurer, capacity: fields.count) } catch {
+        do { builder = try ScrollStackBuilder(settings: settings, measurer: measurer, titleMeasurer: titleMeasurer, capacity: rows?.count ?? 0) } catch {
             refused = error
         }
         // The ids before a row without one, made only when such a row comes.
         var used: Set<String>?
         var ids = RowIDGenerator(stack: id, revision: 1)
-        for field in fields {
-            let row = try ModelDecoding.decodedRow(field, maxDepth: limits.maxJSONDepth) {
+        for i in 0..<(rows?.count ?? 0) {
+            let row = try rows!.row(i, maxDepth: limits.maxJSONDepth) {
                 if used == nil { used = Set(builder?.ids ?? []) }
                 return ids.next(isTaken: { used!.contains($0) })
             }

@@ -23,6 +23,11 @@ extension OperationRecord {
             w.varint(rows.count)
             for row in rows { SnapshotFormat.encode(row, into: &w) }
             encode(location, into: &w)
+        case .insertBatch(let batch, let location):
+            w.byte(1)
+            w.varint(batch.count)
+            for i in 0..<batch.count { SnapshotFormat.encode(batch[i], into: &w) }
+            encode(location, into: &w)
         case .replace(let index, let row):
             w.byte(2)
             w.varint(index)

@@ -29,16 +29,6 @@ extension SnapshotFormat {
 
     static func encode(_ row: Row, into w: inout ByteWriter) {
         var flags = 0
-        let type: String, instance: String?, properties: String?
-        switch row.content {
-        case .controller(let c):
-            (type, instance, properties) = (c.type, c.instance, c.properties)
-            flags |= RowFlag.controller
-        case .view(let v):
-            (type, instance, properties) = (v.type, nil, v.properties)
-        }
-        if instance != nil { flags |= RowFlag.instance }
-        if properties != nil { flags |= RowFlag.properties }
         if row.contentDescription != nil { flags |= RowFlag.content }
         if row.insets != nil { flags |= RowFlag.insets }
         if row.hidden { flags |= RowFlag.hidden }
@@ -47,13 +37,7 @@ extension SnapshotFormat {
         if !row.separator.isEmpty { flags |= RowFlag.separator }
         if row.title != nil { flags |= RowFlag.title }
         if row.transition != nil { flags |= RowFlag.transition }
-        w.varint(flags)
-        w.string(row.id)
-        w.string(type)
-        if let instance { w.string(instance) }
-        if let properties { w.string(properties) }
-        encode(row.size.vertical, into: &w)
-        encode(row.size.horizontal, into: &w)
+        encodeHead(flags: flags, id: row.id, content: row.content, size: row.size, into: &w)
         if let content = row.contentDescription { encode(content, into: &w) }
         if let insets = row.insets { encode(insets, into: &w) }
         if !row.separator.isEmpty {
@@ -76,6 +60,38 @@ extension SnapshotFormat {
                 for value in [look.alpha, look.translate.x, look.translate.y, look.scale] { w.double(value) }
             }
         }
+    }
+
+    /// A row of a batch, as `encode(_: Row, into:)` writes the same row.
+    static func encode(_ element: RowBatch.Element, into w: inout ByteWriter) {
+        switch element {
+        case .plain(let id, let content, let size, let hidden):
+            encodeHead(flags: hidden ? RowFlag.hidden : 0, id: id, content: content, size: size, into: &w)
+        case .whole(let row):
+            encode(row, into: &w)
+        }
+    }
+
+    /// The fields every row has, after its flags: `flags` with the content's own added.
+    private static func encodeHead(flags: Int, id: String, content: RowContent, size: SizeRule, into w: inout ByteWriter) {
+        var flags = flags
+        let type: String, instance: String?, properties: String?
+        switch content {
+        case .controller(let c):
+            (type, instance, properties) = (c.type, c.instance, c.properties)
+            flags |= RowFlag.controller
+        case .view(let v):
+            (type, instance, properties) = (v.type, nil, v.properties)
+        }
+        if instance != nil { flags |= RowFlag.instance }
+        if properties != nil { flags |= RowFlag.properties }
+        w.varint(flags)
+        w.string(id)
+        w.string(type)
+        if let instance { w.string(instance) }
+        if let properties { w.string(properties) }
+        encode(size.vertical, into: &w)
+        encode(size.horizontal, into: &w)
     }
 
     /// Flags of the fields `ScrollStackBuilder.append(id:content:size:hidden:)` takes; a row

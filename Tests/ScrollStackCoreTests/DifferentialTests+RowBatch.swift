@@ -1,0 +1,73 @@
+import XCTest
+import ScrollStackCore
+
+/// `insert(_: RowBatch, at:)` against `insert(_: [Row], at:)` on the same stack, on seeded
+/// random batches: plain rows (some broken: empty id or type, a length out of range, `fit`
+/// with nothing to measure) and rows with rarely set fields (some breaking one rule), ids
+/// repeated within the batch or taken by the stack, batches smaller and larger than the
+/// stack, at random places (some out of range).
+extension DifferentialTests {
+    func testBatchInsertsFromFieldsMatchInsertsOfRows() throws {
+        let given = ProcessInfo.processInfo.environment["SCROLLSTACK_CORE_SEED"].flatMap { UInt64($0) }
+        let seed = given ?? UInt64(Date().timeIntervalSince1970 * 1000)
+        print("DifferentialTests.testBatchInsertsFromFieldsMatchInsertsOfRows: seed \(seed) (replay with SCROLLSTACK_CORE_SEED=\(seed))")
+        var run = try Run(seed: seed, initialRows: 0...0)
+        var outcomes: [String: Int] = [:]
+        for trial in 0..<200 {
+            let settings = run.randomSettings()
+            let existing = (0..<run.rng.pick([0, 1, 3, 30, 300])).map { run.randomRow(id: "e\($0)") }
+            let stack = try ScrollStack(settings: settings, rows: existing)
+            let faulty = run.rng.chance(0.5)
+            var batch = RowBatch()
+            var rows: [Row] = []
+            for i in 0..<run.rng.pick([0, 1, 2, 10, 60, 1100]) {
+                var id = "b\(i)"
+                if faulty, run.rng.chance(0.004) { id = run.rng.chance(0.5) && !existing.isEmpty ? run.rng.pick(existing).id : "b\(run.rng.below(i + 1))" }
+                if faulty, run.rng.chance(0.002) { id = "" }
+                if run.rng.chance(0.1) {
+                    let row = faulty && run.rng.chance(0.02) ? run.invalidRow(id: id) : run.randomRow(id: id)
+                    batch.append(row)
+                    rows.append(row)
+                } else {
+                    let type = faulty && run.rng.chance(0.002) ? "" : run.rng.pick(["Cell", "Header"])
+                    let content: RowContent = run.rng.chance(0.5) ? .controller(ControllerDescriptor(type: type)) : .view(ViewDescriptor(type: type))
+                    var size = SizeRule.fixed(Double(run.rng.range(0...80)))
+                    if faulty, run.rng.chance(0.003) { size = run.rng.chance(0.5) ? .fit : .fixed(-1) }
+                    let hidden = run.rng.chance(0.1)
+                    batch.append(id: id, content: content, size: size, hidden: hidden)
+                    rows.append(Row(id: id, content: content, size: size, hidden: hidden))
+                }
+            }
+            // Compared as text: an invalid row's NaN is not equal to itself.
+            XCTAssertTrue(batch.rows.map { "\($0)" } == rows.map { "\($0)" }, "seed \(seed) trial \(trial): the batch's rows differ")
+            let location: InsertLocation = switch run.rng.below(5) {
+            case 0: .top
+            case 1: .bottom
+            case 2: .index(run.rng.below(stack.count + 2))
+            case 3: .after(.index(run.rng.below(stack.count + 1)))
+            default: .before(.id(existing.isEmpty ? "none" : run.rng.pick(existing).id))
+            }
+            var fromFields = stack, fromRows = stack
+            var got: Result<OperationResult, StackError>, want: Result<OperationResult, StackError>
+            do throws(StackError) { got = .success(try fromFields.insert(batch, at: location)) } catch { got = .failure(error) }
+            do throws(StackError) { want = .success(try fromRows.insert(rows, at: location)) } catch { want = .failure(error) }
+            switch (got, want) {
+            case (.success(let result), .success(let expected)):
+                outcomes["inserted", default: 0] += 1
+                fromFields.checkInvariants()
+                XCTAssertEqual(result, expected, "seed \(seed) trial \(trial)")
+                XCTAssertEqual(fromFields.rows, fromRows.rows, "seed \(seed) trial \(trial)")
+                XCTAssertEqual(fromFields.layout(), fromRows.layout(), "seed \(seed) trial \(trial)")
+            case (.failure(let e), .failure(let f)):
+                outcomes[e.code.rawValue, default: 0] += 1
+                XCTAssertTrue(e.code == f.code && e.field == f.field && e.message == f.message, "seed \(seed) trial \(trial): \(e) vs \(f)")
+                XCTAssertEqual(fromFields.rows, stack.rows, "seed \(seed) trial \(trial): a refused batch changed the stack")
+            default:
+                XCTFail("seed \(seed) trial \(trial): fields \(got), rows \(want)")
+            }
+        }
+        print("DifferentialTests.testBatchInsertsFromFieldsMatchInsertsOfRows: outcomes \(outcomes.sorted { $0.key < $1.key })")
+        XCTAssertGreaterThan(outcomes["inserted", default: 0], 40, "seed \(seed)")
+        XCTAssertGreaterThan(outcomes.count, 3, "seed \(seed)")
+    }
+}

@@ -63,6 +63,8 @@ var samples = 201
 var targetRows: Int?
 var flatColumnRows: Int?
 var buildRows: Int?
+var editRows: Int?
+var onlyOperation: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
     switch flag {
@@ -73,14 +75,20 @@ while let flag = arguments.popFirst() {
     case "--cpu-time": clock = CLOCK_THREAD_CPUTIME_ID
     case "--flat-column": flatColumnRows = Int(arguments.popFirst() ?? "") ?? 100_000
     case "--build": buildRows = Int(arguments.popFirst() ?? "") ?? 1_000_000
+    case "--edits": editRows = Int(arguments.popFirst() ?? "") ?? 1_000_000
+    case "--only": onlyOperation = arguments.popFirst()
     default:
         print("usage: core-benchmark [--cpu-time] [--max-rows N] [--samples K] | --targets [--rows N] [--samples K] | --flat-column N [--samples K]"
-              + " | --build N [--samples K]")
+              + " | --build N [--samples K] | --edits N [--samples K] [--only OP]")
         exit(2)
     }
 }
 if let buildRows {
     runBuild(buildRows, samples: samples)
+    exit(0)
+}
+if let editRows {
+    if let onlyOperation { runOnly(onlyOperation, rows: editRows, samples: samples) } else { runEdits(rows: editRows, samples: samples) }
     exit(0)
 }
 if let flatColumnRows {

@@ -60,7 +60,8 @@ struct RowStore: Sendable {
     private(set) var lengths: [Double] = []
     private(set) var hidden: [Bool] = []
     private(set) var extras: [RowExtras?] = []
-    /// The chunk (`RowTree`'s) holding each row.
+    /// Where each row sits in `RowTree`: its chunk and its local number there, packed as
+    /// `chunk << 8 | local` (`RowTree.place`), or -1 while it is in no chunk.
     var chunkOf: [Int32] = []
     private var contents: [Int32] = []
     /// Each row's index in `frameStyles`.
@@ -88,7 +89,7 @@ struct RowStore: Sendable {
     /// The handle of the row with `id`.
     func handle(id: String) -> Handle? { index.find(id, keys: ids) }
 
-    /// The handle of the row with `id` and the chunk holding it, read while the id is
+    /// The handle of the row with `id` and its place (`chunkOf`), read while the id is
     /// confirmed (`IDIndex.find(_:keys:reading:)`).
     func handleAndChunk(id: String) -> (handle: Handle, chunk: Int32)? {
         chunkOf.withUnsafeBufferPointer { chunkOf in

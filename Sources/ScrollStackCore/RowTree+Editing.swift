@@ -34,11 +34,9 @@ extension RowTree {
         let chunk = Int(order[cursor.position])
         if chunks[chunk].count + handles.count <= Self.chunkCapacity {
             chunks[chunk].insert(contentsOf: handles, at: cursor.slot)
+            slotsInserted(chunk, at: cursor.slot, count: handles.count)
             let wasExact = inexactRows[chunk] == 0
-            for h in handles {
-                store.chunkOf[Int(h)] = Int32(chunk)
-                if !Self.isExact(store.lengths[Int(h)]) { inexactRows[chunk] += 1 }
-            }
+            for h in handles where !Self.isExact(store.lengths[Int(h)]) { inexactRows[chunk] += 1 }
             if handles.count == 1 {
                 resum(chunk, at: cursor.position, wasExact: wasExact, minus: nil, plus: self[handles[0]])
             } else {
@@ -106,6 +104,7 @@ extension RowTree {
     private mutating func detach(at cursor: Cursor) -> NodeID {
         let chunk = Int(order[cursor.position])
         let h = chunks[chunk].remove(at: cursor.slot)
+        slotRemoved(chunk, at: cursor.slot)
         store.chunkOf[Int(h)] = -1
         if chunks[chunk].isEmpty {
             replaceChunks(at: cursor.position, removing: 1, with: [])
@@ -131,7 +130,7 @@ extension RowTree {
     /// Updates the sums after the row in `node` went from `old` to its stored length and
     /// hidden flag, in place. O(log C), plus O(B) when its chunk must be summed afresh.
     private mutating func rowChanged(_ node: NodeID, from old: Node) {
-        let chunk = Int(store.chunkOf[Int(node)])
+        let chunk = Int(store.chunkOf[Int(node)] >> 8)
         let new = self[node]
         let wasExact = inexactRows[chunk] == 0
         inexactRows[chunk] += (Self.isExact(new.length) ? 0 : 1) - (Self.isExact(old.length) ? 0 : 1)
@@ -184,8 +183,9 @@ extension RowTree {
                 chunks.append(Array(handles[start..<end]))
                 positions.append(-1)
                 inexactRows.append(0)
+                appendSlotTable()
             }
-            for h in handles[start..<end] { store.chunkOf[Int(h)] = id }
+            numberChunk(Int(id))
             inexactRows[Int(id)] = inexactCount(ofChunk: Int(id))
             newIDs.append(id)
             start = end
@@ -194,6 +194,7 @@ extension RowTree {
             chunks[Int(id)] = []
             positions[Int(id)] = -1
             inexactRows[Int(id)] = 0
+            clearSlotTable(Int(id))
             freeChunks.append(id)
         }
         for id in newIDs { leaves.append(aggregate(ofChunk: Int(id))) }
@@ -224,16 +225,16 @@ extension RowTree {
             precondition(positions[Int(chunk)] == Int32(p), "chunk \(chunk): position \(positions[Int(chunk)]), expected \(p)")
             precondition(!chunks[Int(chunk)].isEmpty && chunks[Int(chunk)].count <= Self.chunkCapacity, "chunk \(chunk): bad size")
             precondition(order.count == 1 || chunks[Int(chunk)].count >= Self.chunkMinimum, "chunk \(chunk): underfull")
-            for h in chunks[Int(chunk)] {
-                precondition(store.chunkOf[Int(h)] == chunk, "row \(store.ids[Int(h)]): chunk link")
-                seen += 1
-            }
+            checkSlotTable(Int(chunk))
+            seen += chunks[Int(chunk)].count
             leaves.append(aggregate(ofChunk: Int(chunk)))
             precondition(inexactRows[Int(chunk)] == inexactCount(ofChunk: Int(chunk)), "chunk \(chunk): stale count of inexact lengths")
         }
-        precondition(order.count + freeChunks.count == chunks.count && inexactRows.count == chunks.count, "leaked chunks")
+        precondition(order.count + freeChunks.count == chunks.count && inexactRows.count == chunks.count
+                     && slotTables.count == chunks.count << 9 && usedLocals.count == chunks.count << 2, "leaked chunks")
         for chunk in freeChunks {
             precondition(positions[Int(chunk)] == -1 && chunks[Int(chunk)].isEmpty && inexactRows[Int(chunk)] == 0, "free chunk \(chunk) in use")
+            checkSlotTable(Int(chunk))
         }
         precondition(seen == store.count, "\(store.count) rows stored, \(seen) in chunks")
         sums.checkInvariants(leaves: leaves)

@@ -3,7 +3,8 @@
 /// summed effective length, and the rows themselves in a `RowStore` by handle. A row's
 /// handle is its node id: it stays the same while the row is in the stack, moves included.
 ///
-/// For n rows in C ≈ n/B chunks (B ≤ 256): finding a row by index, a row's index or prefix,
+/// For n rows in C ≈ n/B chunks (B ≤ 256): a row's index costs O(log C) (its slot in its
+/// chunk is kept, `RowTree+Slots`); finding a row by index, a row's prefix,
 /// and the first row meeting a monotone predicate cost O(log C + B) with B a short
 /// sequential scan; one row's insertion, removal, change or move O(log C + B), plus O(C + B)
 /// when a chunk splits or merges with a neighbour (at most once every B/4 edits to one
@@ -55,6 +56,11 @@ struct RowTree: Sendable {
     /// Each chunk id's number of rows whose length is not `isExact` (0 for a free chunk id).
     /// While a chunk has none, its aggregate is updated by differences (see `isExact`).
     var inexactRows: [Int32] = []
+    /// Each chunk id's slot of each local number and local number at each slot, 512 bytes
+    /// (see `RowTree+Slots`).
+    var slotTables: [UInt8] = []
+    /// Each chunk id's local numbers in use, 4 words of bits.
+    var usedLocals: [UInt64] = []
     var sums = ChunkSums()
 
     /// Whether `length` is a multiple of 1/64 in 0...2³⁰ (with a plus sign). A chunk of at
@@ -103,32 +109,21 @@ struct RowTree: Sendable {
     /// The node at `index` (0..<count). O(log C).
     func node(at index: Int) -> NodeID { node(at: cursor(at: index)) }
 
-    /// The cursor of `node`. O(B).
-    func cursor(of node: NodeID) -> Cursor { cursor(of: node, inChunk: Int(store.chunkOf[Int(node)])) }
+    /// The cursor of `node`, from its place (`RowTree+Slots`). O(1).
+    func cursor(of node: NodeID) -> Cursor { cursor(atPlace: store.chunkOf[Int(node)]) }
 
-    /// The cursor of `node`, which `chunk` holds: a scan of the chunk's handles. O(B).
-    func cursor(of node: NodeID, inChunk chunk: Int) -> Cursor {
-        let slot = chunks[chunk].withUnsafeBufferPointer { handles in
-            var i = 0
-            while i < handles.count && handles[i] != node { i += 1 }
-            precondition(i < handles.count, "a row's chunk does not hold it")
-            return i
-        }
-        return Cursor(position: Int(positions[chunk]), slot: slot)
-    }
-
-    /// The node of the row with `id` and its index. O(log C + B) expected; the row's chunk is
+    /// The node of the row with `id` and its index. O(log C) expected; the row's place is
     /// read while its id is confirmed.
     func locate(id: String) -> (node: NodeID, index: Int, cursor: Cursor)? {
-        guard let (node, chunk) = store.handleAndChunk(id: id) else { return nil }
-        let cursor = cursor(of: node, inChunk: Int(chunk))
+        guard let (node, place) = store.handleAndChunk(id: id) else { return nil }
+        let cursor = cursor(atPlace: place)
         return (node, sums.before(cursor.position).count + cursor.slot, cursor)
     }
 
-    /// The index of `node`. O(log C + B).
+    /// The index of `node`. O(log C).
     func index(of node: NodeID) -> Int { locate(node).index }
 
-    /// The index and the cursor of `node`. O(log C + B).
+    /// The index and the cursor of `node`. O(log C).
     func locate(_ node: NodeID) -> (index: Int, cursor: Cursor) {
         let cursor = cursor(of: node)
         return (sums.before(cursor.position).count + cursor.slot, cursor)
@@ -143,7 +138,7 @@ struct RowTree: Sendable {
         return result
     }
 
-    /// Indexes of many nodes. O(k (log C + B)).
+    /// Indexes of many nodes. O(k log C).
     func indexes(of targets: [NodeID]) -> [Int] { targets.map(index(of:)) }
 
     /// The last row that is not hidden. O(log C + B).

@@ -10,12 +10,15 @@ extension PostgresJournal {
     /// row, nothing written), the records (and the snapshots some carry) are inserted from
     /// arrays through `unnest`, and one notification announces `last`. The run is written
     /// whole or not at all: if its first revision is taken, every later one was built on a
-    /// state that lost. Returns one row whose count is 1 when written, 0 on a conflict.
+    /// state that lost. With an incarnation, only that incarnation of the key is written (one
+    /// deleted and created again since the writer loaded it conflicts). Returns one row whose
+    /// count is 1 when written, 0 on a conflict.
     ///
     /// Parameters: $1 key, $2 first, $3 last, $4 operations, $5 events, $6 plans, $7 snapshots
-    /// (the last three `bytea[]` with NULLs).
+    /// (the last three `bytea[]` with NULLs), $8 the incarnation or NULL.
     static let appendRun = """
-        WITH bumped AS (UPDATE journals SET latest = $3 WHERE key = $1 AND latest = $2 - 1 RETURNING key),
+        WITH bumped AS (UPDATE journals SET latest = $3
+                        WHERE key = $1 AND latest = $2 - 1 AND ($8::bigint IS NULL OR incarnation = $8) RETURNING key),
         added AS (SELECT * FROM unnest($4::bytea[], $5::bytea[], $6::bytea[], $7::bytea[]) WITH ORDINALITY AS a(operation, events, plan, model, n)),
         record AS (INSERT INTO records (key, revision, operation, events, plan)
                    SELECT b.key, $2 + a.n - 1, a.operation, a.events, a.plan FROM bumped b, added a),
@@ -25,11 +28,14 @@ extension PostgresJournal {
         SELECT (SELECT count(*) FROM note)
         """
 
-    /// The statement and parameters appending `appends` (one key, contiguous revisions).
-    static func appendRun(key: String, _ appends: [(record: JournalRecord, snapshot: [UInt8]?)]) -> (sql: String, parameters: [PostgresValue]) {
+    /// The statement and parameters appending `appends` (one key, contiguous revisions) to
+    /// `incarnation` of the key (nil: whichever it is).
+    static func appendRun(key: String, _ appends: [(record: JournalRecord, snapshot: [UInt8]?)],
+                          incarnation: Int64?) -> (sql: String, parameters: [PostgresValue]) {
         (appendRun, [.text(key), .integer(Int64(appends[0].record.revision)), .integer(Int64(appends[appends.count - 1].record.revision)),
                      .byteaArray(appends.map { $0.record.operation }), .byteaArray(appends.map { $0.record.events }),
-                     .byteaArray(appends.map { $0.record.plan }), .byteaArray(appends.map { $0.snapshot })])
+                     .byteaArray(appends.map { $0.record.plan }), .byteaArray(appends.map { $0.snapshot }),
+                     incarnation.map { .integer($0) } ?? .null])
     }
 
     /// Group commit on PostgreSQL: appends queued while a transaction is being committed go
@@ -47,35 +53,40 @@ extension PostgresJournal {
     /// `after` failed, or was left out, conflicts without being sent: it was built on a
     /// revision another writer took. A run that finds its first revision taken conflicts
     /// whole and the batch's other keys commit; an error of the statement or the commit
-    /// fails every append of the batch (nothing of it is kept).
+    /// fails every append of the batch (nothing of it is kept). An append for another
+    /// incarnation than its run's first conflicts without being sent.
     final class AppendQueue: Sendable {
         struct Append: Sendable {
             let key: String
             let record: JournalRecord
             let snapshot: [UInt8]?
             let after: PendingWrite?
+            let incarnation: Int64?
             let pending: PendingWrite
         }
 
         /// At most this many appends per transaction (the rest go in the next).
         static let batchLimit = 512
         let pool: PostgresPool
+        /// Told of each transaction (`CommitReporting`).
+        let report: CommitReport
         private let state = Mutex<(queued: [Append], draining: Bool)>(([], false))
         private let queue = DispatchQueue(label: "scrollstack.journal.postgres-appends")
         /// Transactions committed or rolled back here, and appends taken into them (for tests).
         let transactions = Atomic<Int>(0), taken = Atomic<Int>(0)
 
-        init(pool: PostgresPool) {
+        init(pool: PostgresPool, report: CommitReport) {
             self.pool = pool
+            self.report = report
         }
 
         /// Appends queued and not yet taken into a transaction.
         var queuedCount: Int { state.withLock { $0.queued.count } }
 
         /// Queues an append for the next transaction and returns at once.
-        func enqueue(key: String, record: JournalRecord, snapshot: [UInt8]?, after: PendingWrite?) -> PendingWrite {
+        func enqueue(key: String, record: JournalRecord, snapshot: [UInt8]?, after: PendingWrite?, incarnation: Int64?) -> PendingWrite {
             let pending = PendingWrite()
-            let append = Append(key: key, record: record, snapshot: snapshot, after: after, pending: pending)
+            let append = Append(key: key, record: record, snapshot: snapshot, after: after, incarnation: incarnation, pending: pending)
             let start = state.withLock { state in
                 state.queued.append(append)
                 defer { state.draining = true }
@@ -109,6 +120,10 @@ extension PostgresJournal {
             var refused = Set<ObjectIdentifier>()
             for append in batch {
                 let run = runs[append.key] ?? []
+                if let first = run.first, first.incarnation != append.incarnation {
+                    refused.insert(ObjectIdentifier(append.pending))
+                    continue
+                }
                 if let after = append.after, let outcome = after.outcome {
                     // Built on a write already done: a failed one leaves it nothing to stand on.
                     if outcome != nil || !run.isEmpty { refused.insert(ObjectIdentifier(append.pending)); continue }
@@ -125,9 +140,13 @@ extension PostgresJournal {
             var outcomes: [ObjectIdentifier: JournalError] = [:]
             if !keys.isEmpty {
                 transactions.add(1, ordering: .relaxed)
-                let statements = keys.map { key in PostgresJournal.appendRun(key: key, runs[key]!.map { ($0.record, $0.snapshot) }) }
+                let statements = keys.map { key in
+                    PostgresJournal.appendRun(key: key, runs[key]!.map { ($0.record, $0.snapshot) }, incarnation: runs[key]![0].incarnation)
+                }
                 do throws(PostgresError) {
-                    let answers = try pool.withConnection { connection throws(PostgresError) in try connection.transactionPipeline(statements) }
+                    let answers = try report.timed(writes: runs.values.reduce(0) { $0 + $1.count }) { () throws(PostgresError) in
+                        try pool.withConnection { connection throws(PostgresError) in try connection.transactionPipeline(statements) }
+                    }
                     for (key, rows) in zip(keys, answers) where rows.first?.first?.integerValue != 1 {
                         for append in runs[key]! { outcomes[ObjectIdentifier(append.pending)] = .conflict(key: key, latest: nil) }
                     }

@@ -25,6 +25,8 @@ public final class PostgresJournal: SharedJournalBackend {
     /// The group commit of appends; nil without batching (each append a transaction of its
     /// own, on the calling thread, and `appendLater` complete when it returns).
     let appends: AppendQueue?
+    /// Told of each transaction of appends (`observeCommits`).
+    let report = CommitReport()
 
     /// Connects to `url` with a pool of `connections` and creates the tables if missing.
     /// `batching` false commits every append in a transaction of its own, on the caller's
@@ -33,7 +35,7 @@ public final class PostgresJournal: SharedJournalBackend {
     /// - Throws: `.unavailable` when the server cannot be reached.
     public init(url: String, connections: Int, batching: Bool = true) throws(JournalError) {
         pool = PostgresPool(url: url, size: connections)
-        appends = batching ? AppendQueue(pool: pool) : nil
+        appends = batching ? AppendQueue(pool: pool, report: report) : nil
         try run { connection throws(PostgresError) in
             try connection.transaction { () throws(PostgresError) in
                 try connection.execute("""
@@ -94,37 +96,38 @@ public final class PostgresJournal: SharedJournalBackend {
     }
 
     public func append(key: String, record: JournalRecord, snapshot: [UInt8]?) throws(JournalError) {
-        let appended: Bool
-        if let appends {
-            switch appends.enqueue(key: key, record: record, snapshot: snapshot, after: nil).wait() {
-            case nil: appended = true
-            case .conflict?: appended = false
-            case let error?: throw error
-            }
-        } else {
-            let statement = Self.appendRun(key: key, [(record, snapshot)])
-            appended = try run { connection throws(PostgresError) in
-                try connection.query(statement.sql, statement.parameters)
-            }.first?.first?.integerValue == 1
+        switch append(key: key, record: record, snapshot: snapshot, after: nil, incarnation: nil).wait() {
+        case nil: return
+        case .conflict?: throw .conflict(key: key, latest: try head(key: key)?.revision)
+        case let error?: throw error
         }
-        guard appended else { throw .conflict(key: key, latest: try head(key: key)?.revision) }
     }
 
     public func appendLater(key: String, record: JournalRecord, snapshot: [UInt8]?) -> PendingWrite {
-        appendLater(key: key, record: record, snapshot: snapshot, after: nil)
+        append(key: key, record: record, snapshot: snapshot, after: nil, incarnation: nil)
     }
 
-    /// Queued for the next batch (`AppendQueue`); without batching, appended before it returns.
     public func appendLater(key: String, record: JournalRecord, snapshot: [UInt8]?, after: PendingWrite?) -> PendingWrite {
-        guard let appends else {
-            do throws(JournalError) {
-                try append(key: key, record: record, snapshot: snapshot)
-                return PendingWrite(completed: nil)
-            } catch {
-                return PendingWrite(completed: error)
+        append(key: key, record: record, snapshot: snapshot, after: after, incarnation: nil)
+    }
+
+    public func appendLater(key: String, record: JournalRecord, snapshot: [UInt8]?, after: PendingWrite?, incarnation: Int64) -> PendingWrite {
+        append(key: key, record: record, snapshot: snapshot, after: after, incarnation: incarnation)
+    }
+
+    /// Queued for the next batch (`AppendQueue`); without batching, appended (a transaction of
+    /// its own) before it returns. A conflict completes the write with `.conflict(latest: nil)`.
+    private func append(key: String, record: JournalRecord, snapshot: [UInt8]?, after: PendingWrite?, incarnation: Int64?) -> PendingWrite {
+        if let appends { return appends.enqueue(key: key, record: record, snapshot: snapshot, after: after, incarnation: incarnation) }
+        let statement = Self.appendRun(key: key, [(record, snapshot)], incarnation: incarnation)
+        do throws(JournalError) {
+            let rows = try run { connection throws(PostgresError) in
+                try report.timed(writes: 1) { () throws(PostgresError) in try connection.query(statement.sql, statement.parameters) }
             }
+            return PendingWrite(completed: rows.first?.first?.integerValue == 1 ? nil : .conflict(key: key, latest: nil))
+        } catch {
+            return PendingWrite(completed: error)
         }
-        return appends.enqueue(key: key, record: record, snapshot: snapshot, after: after)
     }
 
     public func delete(key: String) throws(JournalError) {

@@ -5,6 +5,11 @@ public protocol SharedJournalBackend: JournalBackend {
     /// none. One indexed read: what a replica checks before answering from its cache.
     func head(key: String) throws(JournalError) -> JournalHead?
 
+    /// `appendLater` only while `key` is still incarnation `incarnation` (the one the writer's
+    /// state was loaded as): a key deleted and created again by another process up to the
+    /// same revision conflicts instead of taking a write built on its former incarnation.
+    func appendLater(key: String, record: JournalRecord, snapshot: [UInt8]?, after: PendingWrite?, incarnation: Int64) -> PendingWrite
+
     /// Every journal's head, by key.
     func heads() throws(JournalError) -> [String: JournalHead]
 

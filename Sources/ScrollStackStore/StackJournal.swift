@@ -58,16 +58,28 @@ public final class StackJournal: Sendable {
     /// latest), with a snapshot of the result when given (a revert), durably: it returns once
     /// the backend's transaction holding it is committed. Older snapshots stay: they serve
     /// reads of past revisions.
-    public func recordMutation(id: String, record: JournalRecord, snapshot: [UInt8]?) throws(JournalError) {
-        try backend.append(key: id, record: record, snapshot: snapshot)
+    /// `incarnation`, on a shared backend, is the one the writer's state was loaded as
+    /// (`SharedJournalBackend.appendLater(…incarnation:)`).
+    public func recordMutation(id: String, record: JournalRecord, snapshot: [UInt8]?, incarnation: Int64? = nil) throws(JournalError) {
+        if let incarnation, let shared = backend as? any SharedJournalBackend {
+            if let error = shared.appendLater(key: id, record: record, snapshot: snapshot, after: nil, incarnation: incarnation).wait() { throw error }
+        } else {
+            try backend.append(key: id, record: record, snapshot: snapshot)
+        }
         if snapshot != nil { known.withLock { $0.snapshots[id] = record.revision } }
     }
 
     /// `recordMutation`, queued (`JournalBackend.appendLater`): returns at once; the write is
     /// durable once the returned `PendingWrite` completes without an error. `after` is the
-    /// write of the revision before, when still in flight (see `JournalBackend.appendLater`).
-    public func recordMutationLater(id: String, record: JournalRecord, snapshot: [UInt8]?, after: PendingWrite? = nil) -> PendingWrite {
-        let pending = backend.appendLater(key: id, record: record, snapshot: snapshot, after: after)
+    /// write of the revision before, when still in flight (see `JournalBackend.appendLater`);
+    /// `incarnation` as for `recordMutation`.
+    public func recordMutationLater(id: String, record: JournalRecord, snapshot: [UInt8]?, after: PendingWrite? = nil,
+                                    incarnation: Int64? = nil) -> PendingWrite {
+        let pending = if let incarnation, let shared = backend as? any SharedJournalBackend {
+            shared.appendLater(key: id, record: record, snapshot: snapshot, after: after, incarnation: incarnation)
+        } else {
+            backend.appendLater(key: id, record: record, snapshot: snapshot, after: after)
+        }
         if snapshot != nil {
             pending.whenDone { [self] error in if error == nil { known.withLock { $0.snapshots[id] = record.revision } } }
         }

@@ -27,9 +27,11 @@ extension StackService {
     /// which replays cannot re-run). A snapshot that is merely due is claimed now and
     /// scheduled once the mutation is durable, from a copy of the state taken now (O(1); the
     /// next write to the stack pays one O(rows) copy-on-write), and encoded and written off
-    /// the stack's lock. `after` is the write of the revision before, if still in flight.
+    /// the stack's lock. `after` is the write of the revision before, if still in flight;
+    /// `incarnation`, on replicas, the one the stack's state was loaded as.
     func journalMutation(_ id: String, _ operation: StackOperation, _ result: OperationResult, _ stack: ScrollStack, _ revision: Int,
-                         forceSnapshot: Bool = false, plan: [UInt8]? = nil, after: PendingWrite? = nil) throws(APIError) -> PendingWrite? {
+                         forceSnapshot: Bool = false, plan: [UInt8]? = nil, after: PendingWrite? = nil,
+                         incarnation: Int64? = nil) throws(APIError) -> PendingWrite? {
         guard let journal else {
             replay?.record(OperationRecord.stack(operation))
             return nil
@@ -56,14 +58,14 @@ extension StackService {
             }
         }
         guard journal.pipelining else {
-            do throws(JournalError) { try journal.recordMutation(id: id, record: record, snapshot: snapshot) } catch {
+            do throws(JournalError) { try journal.recordMutation(id: id, record: record, snapshot: snapshot, incarnation: incarnation) } catch {
                 failed(error)
                 throw APIError(error)
             }
             durable()
             return nil
         }
-        let pending = journal.recordMutationLater(id: id, record: record, snapshot: snapshot, after: after)
+        let pending = journal.recordMutationLater(id: id, record: record, snapshot: snapshot, after: after, incarnation: incarnation)
         pending.whenDone { error in
             if let error { failed(error) } else { durable() }
         }

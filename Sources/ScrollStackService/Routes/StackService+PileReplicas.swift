@@ -1,7 +1,6 @@
 import Jansson
 import ScrollStackStore
 import ScrollStackTransitions
-import Synchronization
 
 extension StackService {
     /// Replicas: brings every pile the journal holds into this replica's cache (and drops
@@ -76,87 +75,5 @@ extension StackService {
         let replayed = try Self.rebuildPile(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
         guard replayed.revision == revision else { throw .storageFailed("rebuilt revision \(replayed.revision) of pile \(id), not \(revision)") }
         return replayed.pile
-    }
-}
-
-/// A replica's cache of piles over a shared journal (`PileReplication`), by the rules of
-/// `ReplicaCache` for stacks: before a pile is used, one indexed read (`head`) says where its
-/// journal stands; the cached entry is brought forward to it (its records applied, their
-/// events published under the pile's write lock), loaded whole when this replica has not seen
-/// this incarnation (or a failed write left it stale), or forgotten when the journal no
-/// longer has it. So every read includes every write acknowledged before it on any replica,
-/// and each live stream gets every revision once, in order.
-final class PileReplicaCache: PileReplication {
-    unowned let service: StackService
-    let backend: any SharedJournalBackend
-    /// The incarnation each cached pile was loaded as.
-    private let incarnations = Mutex<[String: Int64]>([:])
-    /// Held while an entry is loaded whole, so two requests never load one pile twice.
-    private let loading = Mutex<Void>(())
-
-    init(service: StackService, backend: any SharedJournalBackend) {
-        self.service = service
-        self.backend = backend
-    }
-
-    func current(_ id: String, cached: PileEntry?) throws(APIError) -> PileEntry {
-        let head: JournalHead?
-        do throws(JournalError) { head = try backend.head(key: StackService.pileJournalPrefix + id) } catch { throw APIError(error) }
-        guard let head else {
-            if let cached { forget(cached) }
-            throw .pileNotFound(id)
-        }
-        if let cached, !cached.isStale, incarnations.withLock({ $0[id] }) == head.incarnation {
-            try catchUp(cached, to: head.revision)
-            return cached
-        }
-        return try load(id, head: head, replacing: cached)
-    }
-
-    /// Applies the revisions after the entry's, up to at least `target`.
-    private func catchUp(_ entry: PileEntry, to target: Int) throws(APIError) {
-        guard try entry.read({ _, revision throws(APIError) in revision < target }) else { return }
-        try entry.advance { pile, revision throws(APIError) in
-            while revision < target {
-                let records: [JournalRecord]
-                do throws(JournalError) {
-                    records = try backend.records(key: StackService.pileJournalPrefix + entry.id, after: revision, limit: 1000)
-                } catch { throw APIError(error) }
-                guard !records.isEmpty else { return }
-                try service.applyPile(records, to: &pile, revision: &revision, id: entry.id)
-            }
-        }
-    }
-
-    private func load(_ id: String, head: JournalHead, replacing cached: PileEntry?) throws(APIError) -> PileEntry {
-        try loading.withLock { _ throws(APIError) -> PileEntry in
-            if let now = try? service.piles.cachedEntry(id), now !== cached, !now.isStale,
-               incarnations.withLock({ $0[id] }) == head.incarnation {
-                try catchUp(now, to: head.revision)
-                return now
-            }
-            let key = StackService.pileJournalPrefix + id
-            let stored = try service.storedJournal(key, notFound: .pileNotFound(id))
-            let replayed = try StackService.rebuildPile(stored, logger: service.logger, measurer: service.measurer,
-                                                        titleMeasurer: service.titleMeasurer, fonts: service.fonts)
-            let entry = PileEntry(id: id, pile: replayed.pile, revision: replayed.revision)
-            if let cached {
-                // Its streams started from a state this replica no longer trusts: they end,
-                // and clients resume from their Last-Event-ID on the fresh entry.
-                if let known = incarnations.withLock({ $0[id] }), known != stored.incarnation { cached.markDeleted() }
-                service.hub.closeAll(key)
-            }
-            incarnations.withLock { $0[id] = stored.incarnation }
-            service.piles.replace(entry)
-            return entry
-        }
-    }
-
-    /// Drops a pile another replica deleted: holders get 404, its streams end.
-    private func forget(_ entry: PileEntry) {
-        entry.markDeleted()
-        service.piles.evict(entry)
-        incarnations.withLock { $0[entry.id] = nil }
-        service.hub.closeAll(StackService.pileJournalPrefix + entry.id)
     }
 }

@@ -176,22 +176,26 @@ extension StackService {
     ///
     /// Replicas: as `mutate` for stacks, a write that another replica's revision beat (the
     /// journal's 409 `revision_conflict`) is tried again on the new state, at most 32 times;
-    /// an `If-Match` naming the revision the client saw then answers 412.
+    /// an `If-Match` naming the revision the client saw then answers 412. As for stacks, the
+    /// first try is built on the cached pile without a `head` read (the request read it just
+    /// before, `pileBody`), and an error it answers is judged again on a checked one.
     func mutatePile(_ c: RequestContext, animation: AnimationRequest,
                     _ operation: (Pile, Int) throws(APIError) -> PileOperation) throws(APIError) -> HTTPResponse {
         var attempts = 0
         while true {
             do {
-                return try mutatePileOnce(c, animation: animation, operation)
+                return try mutatePileOnce(c, checked: attempts > 0, animation: animation, operation)
             } catch where error.code == "revision_conflict" && attempts < 32 {
+                attempts += 1
+            } catch where attempts == 0 && error.status < 500 && isReplicated {
                 attempts += 1
             }
         }
     }
 
-    private func mutatePileOnce(_ c: RequestContext, animation: AnimationRequest,
+    private func mutatePileOnce(_ c: RequestContext, checked: Bool, animation: AnimationRequest,
                                 _ operation: (Pile, Int) throws(APIError) -> PileOperation) throws(APIError) -> HTTPResponse {
-        let entry = try piles.entry(c.parameter("pile"))
+        let (entry, incarnation) = try piles.entryForWriting(c.parameter("pile"), checked: checked)
         let key = Self.pileJournalPrefix + entry.id
         var before = 0
         return try entry.write({ (pile: inout Pile, revision: Int) throws(APIError) -> (PileChange, PilePlan, PileOperation) in
@@ -207,7 +211,7 @@ extension StackService {
             let record = JournalRecord(revision: revision, operation: OperationRecord.pile(planned.2), events: events.serialized(realPrecision: 17),
                                        plan: ModelEncoding.pilePlan(planned.1, revision: revision).serialized(realPrecision: 17))
             do throws(JournalError) {
-                try journal.recordMutation(id: key, record: record, snapshot: nil)
+                try journal.recordMutation(id: key, record: record, snapshot: nil, incarnation: incarnation)
             } catch {
                 // Between replicas a conflict is routine (the write is retried on the new state).
                 if case .conflict = error {

@@ -15,9 +15,9 @@ extension StackService {
     /// only this process uses.
     public func startReplication() {
         guard let backend = journal?.backend as? any SharedJournalBackend else { return }
-        let replica = ReplicaCache(service: self, backend: backend)
+        let replica = ReplicaCache<StackEntry>(service: self, backend: backend)
         store.replication.withLock { $0 = replica }
-        let pileReplica = PileReplicaCache(service: self, backend: backend)
+        let pileReplica = ReplicaCache<PileEntry>(service: self, backend: backend)
         piles.replication.withLock { $0 = pileReplica }
         backend.watch(changed: { [weak self] key, revision in self?.replicaChanged(key, revision: revision) },
                       resynchronize: { [weak self] in self?.replicaResynchronize() })
@@ -100,90 +100,5 @@ extension StackService {
             revision = record.revision
             hub.publish(EventHub.message(revision: record.revision, events: (try? JSON.parse(record.events)) ?? .array([])), to: key)
         }
-    }
-}
-
-/// A replica's cache of stacks over a shared journal (`StackReplication`).
-///
-/// The rule: before a stack is used, one indexed read (`head`) says where its journal
-/// stands; the cached entry is brought forward to it (its records applied, their events
-/// published), or loaded whole when this replica has not seen this incarnation of the stack
-/// (new to it, deleted and created again, or left stale by a write that failed), or
-/// forgotten when the journal no longer has it. Every cached revision change publishes the
-/// revisions it passes, under the stack's write lock, so each live stream gets every
-/// revision exactly once, in order.
-final class ReplicaCache: StackReplication {
-    unowned let service: StackService
-    let backend: any SharedJournalBackend
-    /// The incarnation each cached stack was loaded as.
-    private let incarnations = Mutex<[String: Int64]>([:])
-    /// Held while an entry is loaded whole, so two requests never load one stack twice.
-    private let loading = Mutex<Void>(())
-
-    init(service: StackService, backend: any SharedJournalBackend) {
-        self.service = service
-        self.backend = backend
-    }
-
-    func current(_ id: String, cached: StackEntry?) throws(APIError) -> StackEntry {
-        let head: JournalHead?
-        do throws(JournalError) { head = try backend.head(key: id) } catch { throw APIError(error) }
-        guard let head else {
-            if let cached { forget(cached) }
-            throw .stackNotFound(id)
-        }
-        if let cached, !cached.isStale, incarnations.withLock({ $0[id] }) == head.incarnation {
-            try catchUp(cached, to: head.revision)
-            return cached
-        }
-        return try load(id, head: head, replacing: cached)
-    }
-
-    /// Applies the revisions after the entry's, up to at least `target`.
-    private func catchUp(_ entry: StackEntry, to target: Int) throws(APIError) {
-        // Most lookups find nothing to apply: decided under the read lock, without waiting
-        // for this replica's writes in flight (a read waits for them; a write is built on
-        // them and fails with them).
-        guard try entry.needsCatchingUp(to: target) else { return }
-        try entry.advance { stack, revision throws(APIError) in
-            while revision < target {
-                let records: [JournalRecord]
-                do throws(JournalError) { records = try backend.records(key: entry.id, after: revision, limit: 1000) } catch { throw APIError(error) }
-                guard !records.isEmpty else { return }
-                try service.apply(records, to: &stack, revision: &revision, key: entry.id)
-            }
-        }
-    }
-
-    private func load(_ id: String, head: JournalHead, replacing cached: StackEntry?) throws(APIError) -> StackEntry {
-        try loading.withLock { _ throws(APIError) -> StackEntry in
-            // Another request may have loaded it while this one waited.
-            if let now = try? service.store.cachedEntry(id), now !== cached, !now.isStale,
-               incarnations.withLock({ $0[id] }) == head.incarnation {
-                try catchUp(now, to: head.revision)
-                return now
-            }
-            let stored = try service.storedJournal(id, notFound: .stackNotFound(id))
-            let replayed = try StackService.rebuild(stored, logger: service.logger, measurer: service.measurer,
-                                                    titleMeasurer: service.titleMeasurer, fonts: service.fonts)
-            let entry = StackEntry(id: id, stack: replayed.stack, revision: replayed.revision)
-            if let cached {
-                // Its streams started from a state this replica no longer trusts: they end,
-                // and clients resume from their Last-Event-ID on the fresh entry.
-                if let known = incarnations.withLock({ $0[id] }), known != stored.incarnation { cached.markDeleted() }
-                service.hub.closeAll(id)
-            }
-            incarnations.withLock { $0[id] = stored.incarnation }
-            service.store.replace(entry)
-            return entry
-        }
-    }
-
-    /// Drops a stack another replica deleted: holders get 404, its streams end.
-    private func forget(_ entry: StackEntry) {
-        entry.markDeleted()
-        service.store.evict(entry)
-        incarnations.withLock { $0[entry.id] = nil }
-        service.hub.closeAll(entry.id)
     }
 }

@@ -160,7 +160,9 @@ public final class StackService: Sendable {
     ///
     /// Replicas: another one may journal the same revision first (the journal's 409
     /// `revision_conflict`); the change is then tried again on the new state, where an
-    /// `If-Match` naming the revision the client saw answers 412.
+    /// `If-Match` naming the revision the client saw answers 412. The first try is built on
+    /// the cached stack without asking the journal where it stands (`entryForWriting`): an
+    /// error it answers is judged again on a checked one.
     func mutate(_ context: RequestContext, snapshot: Bool = false, animation: AnimationRequest = AnimationRequest(),
                 targets: ((ScrollStack) throws(APIError) -> [String])? = nil, extra: ((ScrollStack) -> [(String, JSON)])? = nil,
                 deferrable: Bool = true,
@@ -169,17 +171,19 @@ public final class StackService: Sendable {
         let context = deferrable ? context : context.answeringNow
         while true {
             do {
-                return try mutateOnce(context, snapshot: snapshot, animation: animation, targets: targets, extra: extra, operation)
+                return try mutateOnce(context, checked: attempts > 0, snapshot: snapshot, animation: animation, targets: targets, extra: extra, operation)
             } catch where error.code == "revision_conflict" && attempts < 32 {
+                attempts += 1
+            } catch where attempts == 0 && error.status < 500 && isReplicated {
                 attempts += 1
             }
         }
     }
 
-    private func mutateOnce(_ context: RequestContext, snapshot: Bool, animation: AnimationRequest,
+    private func mutateOnce(_ context: RequestContext, checked: Bool, snapshot: Bool, animation: AnimationRequest,
                             targets: ((ScrollStack) throws(APIError) -> [String])?, extra: ((ScrollStack) -> [(String, JSON)])?,
                             _ operation: (ScrollStack, _ revision: Int) throws(APIError) -> StackOperation) throws(APIError) -> HTTPResponse {
-        let entry = try store.entry(context.parameter("stack"))
+        let (entry, incarnation) = try store.entryForWriting(context.parameter("stack"), checked: checked)
         let (outcome, pending) = try entry.writeQueued({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> (OperationResult, TransitionPlan?, StackOperation, PlanRecipe?) in
             answers.forget(entry)
             // The path's row first: an unknown one is 404 whatever If-Match says (RFC 9110 §13.2.1).
@@ -200,7 +204,7 @@ public final class StackService: Sendable {
         }, persist: { planned, stack, revision throws(APIError) -> PendingWrite? in
             try journalMutation(entry.id, planned.2, planned.0, stack, revision, forceSnapshot: snapshot,
                                 plan: planned.3?.encoded ?? planned.1.map { ModelEncoding.plan($0, revision: revision).serialized(realPrecision: 17) },
-                                after: entry.inFlight)
+                                after: entry.inFlight, incarnation: incarnation)
         }, restore: { () throws(APIError) in
             try journaledState(of: entry)
         }, recover: { [weak self] () throws(APIError) in

@@ -5,7 +5,7 @@ final class PileStore: Sendable {
     private let entries = Mutex<[String: PileEntry]>([:])
     /// Set when replicas share the journal: every lookup first brings the cached pile up to
     /// the journal's latest revision (or loads, or forgets it), as `StackStore.replication`.
-    let replication = Mutex<(any PileReplication)?>(nil)
+    let replication = Mutex<ReplicaCache<PileEntry>?>(nil)
 
     func insert(_ entry: PileEntry) throws(APIError) {
         try entries.withLock { (entries) throws(APIError) in
@@ -19,6 +19,15 @@ final class PileStore: Sendable {
             return try replication.current(id, cached: entries.withLock { $0[id] })
         }
         return try cachedEntry(id)
+    }
+
+    /// The pile a write of `id` is built on, and on replicas the incarnation its journal
+    /// append must find, as `StackStore.entryForWriting`.
+    func entryForWriting(_ id: String, checked: Bool) throws(APIError) -> (PileEntry, Int64?) {
+        if let replication = replication.withLock({ $0 }) {
+            return try replication.forWriting(id, cached: entries.withLock { $0[id] }, checked: checked)
+        }
+        return (try cachedEntry(id), nil)
     }
 
     /// The pile with `id` as this process holds it (no replica check). - Throws: 404.

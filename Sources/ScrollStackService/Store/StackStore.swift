@@ -12,7 +12,7 @@ final class StackStore: Sendable {
     private let unreadable = Mutex<[String: String]>([:])
     /// Set when replicas share the journal: every lookup first brings the cached entry up to
     /// the journal's latest revision (or loads, or forgets it).
-    let replication = Mutex<(any StackReplication)?>(nil)
+    let replication = Mutex<ReplicaCache<StackEntry>?>(nil)
 
     /// Adds a stack. - Throws: 409 if the id is taken, also by an unreadable stack.
     func insert(_ entry: StackEntry) throws(APIError) {
@@ -29,6 +29,16 @@ final class StackStore: Sendable {
             return try replication.current(id, cached: entries.withLock { $0[id] })
         }
         return try cachedEntry(id)
+    }
+
+    /// The stack a write of `id` is built on, and on replicas the incarnation its journal
+    /// append must find (`ReplicaCache.forWriting`: unless `checked`, the cached entry with
+    /// no `head` read). - Throws: as `entry`.
+    func entryForWriting(_ id: String, checked: Bool) throws(APIError) -> (StackEntry, Int64?) {
+        if let replication = replication.withLock({ $0 }), unreadable.withLock({ $0[id] == nil }) {
+            return try replication.forWriting(id, cached: entries.withLock { $0[id] }, checked: checked)
+        }
+        return (try cachedEntry(id), nil)
     }
 
     /// The stack with `id` as this process holds it (no replica check). - Throws: as `entry`.

@@ -153,7 +153,7 @@ final class MediaTypeTests: XCTestCase {
         if let text = ProcessInfo.processInfo.environment["SCROLLSTACK_MEDIA_TYPE_SEED"], let fixed = UInt64(text) { seed = fixed }
         print("MediaTypeTests seed \(seed) (replay with SCROLLSTACK_MEDIA_TYPE_SEED=\(seed))")
         var r = SplitMix64(seed: seed)
-        let pieces = [";", " ", "\t", "application/json", "Application/JSON", "charset=utf-8", "text/plain", "é", "="]
+        let pieces = [";", " ", "\t", "application/json", "Application/JSON", "charset=utf-8", "text/plain", "é", "=", "\u{301}", "\r\n"]
         for _ in 0..<5_000 {
             let value = (0..<Int.random(in: 0..<6, using: &r)).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &r)] }.joined()
             // The caller compares with "application/json" only, so no piece and an empty one are alike.

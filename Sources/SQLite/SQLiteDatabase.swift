@@ -148,12 +148,14 @@ public final class SQLiteDatabase: @unchecked Sendable {
     }
 
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
+    /// `BEGIN` and `COMMIT` run as cached prepared statements (`sqlite3_exec` compiled them
+    /// again for every transaction: about 8k instructions of an in-memory insert's 77k commit).
     public func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
         try locked { () throws(SQLiteError) -> T in
-            try executeUnlocked("BEGIN IMMEDIATE")
+            _ = try queryUnlocked("BEGIN IMMEDIATE", [])
             do throws(SQLiteError) {
                 let result = try body()
-                try executeUnlocked("COMMIT")
+                _ = try queryUnlocked("COMMIT", [])
                 return result
             } catch {
                 try? executeUnlocked("ROLLBACK")

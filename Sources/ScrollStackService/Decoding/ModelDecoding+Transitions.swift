@@ -31,6 +31,8 @@ extension ModelDecoding {
             guard frames <= AnimationRequest.maxFrames else { throw .invalid("fps", message) }
         }
         guard let body else { return (nil, request) }
+        // Most bodies have neither key: they are the rest as they are (no copy of the object).
+        guard body.object.contains(where: { animationKeys.contains($0.key) }) else { return (body, request) }
         let rest = JSONObject(body.object.filter { !animationKeys.contains($0.key) }.map { ($0.key, $0.value) })
         return (ObjectReader(object: rest, path: body.path), request)
     }

@@ -33,7 +33,7 @@ final class RequestContext: Sendable {
     /// line and column if it does not parse; 422 if it is not an object.
     func jsonObject() throws(APIError) -> ObjectReader {
         let contentType = request.header("content-type")
-        let mediaType = contentType?.split(separator: ";").first?.trimmingSpaces.lowercased()
+        let mediaType = contentType.map(Self.mediaType)
         guard mediaType == "application/json" else { throw .unsupportedMediaType(contentType) }
         let json: JSON
         do {
@@ -45,6 +45,23 @@ final class RequestContext: Sendable {
             throw APIError(status: 422, code: "wrong_type", message: "the body must be a JSON object, got \(json.typeName)")
         }
         return ObjectReader(object: object, path: "")
+    }
+
+    /// The media type of a `Content-Type` value, lower-cased: its first non-empty
+    /// `;`-separated piece, trimmed of spaces and tabs, as `split(separator: ";").first`
+    /// finds it; empty when there is none. An ASCII value is cut on its bytes (each ASCII
+    /// byte but CR LF is a character of its own, so the pieces are the same) instead of
+    /// splitting characters into an array (9k instructions a request); others are split.
+    static func mediaType(_ contentType: String) -> String {
+        let bytes = contentType.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            return contentType.split(separator: ";").first?.trimmingSpaces.lowercased() ?? ""
+        }
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var piece = bytes.drop { $0 == UInt8(ascii: ";") }.prefix { $0 != UInt8(ascii: ";") }
+        while let first = piece.first, isBlank(first) { piece.removeFirst() }
+        while let last = piece.last, isBlank(last) { piece.removeLast() }
+        return String(Substring(piece)).lowercased()
     }
 
     /// Whether an entity-tag list header (`If-Match`, `If-None-Match`) names `revision`:

@@ -36,8 +36,7 @@ extension StackService {
             replay?.record(OperationRecord.stack(operation))
             return nil
         }
-        let eventsJSON = JSON.array(result.events.map(ModelEncoding.event))
-        let events = eventsJSON.serialized(realPrecision: 17)
+        let events = ModelEncoding.eventsText(result.events, realPrecision: 17)
         let snapshot = forceSnapshot ? Self.snapshot(stack) : nil
         let record = JournalRecord(revision: revision, operation: OperationRecord.stack(operation), events: events, plan: plan)
         let due = !forceSnapshot && journal.claimSnapshot(id: id, revision: revision, rowCount: stack.count) ? stack : nil
@@ -47,7 +46,7 @@ extension StackService {
                 journal.recordSnapshotLater(id: id, revision: revision, encode: { Self.snapshot(due) },
                                             failed: { logger.warning("snapshot of \(id) at revision \(revision) not written (replays start from an older one): \($0)") })
             }
-            hub.publish(EventHub.message(revision: revision, events: eventsJSON), to: id)
+            hub.publish(EventHub.message(revision: revision, events: JSON.array(result.events.map(ModelEncoding.event))), to: id)
         }
         let failed: @Sendable (JournalError) -> Void = { error in
             // Between replicas a conflict is routine (the write is retried on the new state).

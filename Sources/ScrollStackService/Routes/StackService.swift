@@ -212,6 +212,10 @@ public final class StackService: Sendable {
             answers.forget(entry)
             return try journaledState(of: entry)
         }, answer: { planned, stack, revision -> HTTPResponse in
+            if extra == nil, !animation.answersPlan || planned.1 == nil {
+                // The common answer, written straight (the same bytes as the tree below).
+                return .json(200, text: ModelEncoding.mutationText(revision: revision, planned.0, in: stack), revision: revision)
+            }
             var answer = ModelEncoding.mutation(revision: revision, planned.0, in: stack)
             if animation.answersPlan, let kept = planned.1, case .object(var members) = answer {
                 let plan = ModelEncoding.plan(kept, revision: revision)

@@ -1,0 +1,230 @@
+import Jansson
+import ScrollStackCore
+
+/// The mutation answer and its events written straight into a `JSONWriter`, with no `JSON`
+/// tree in between: the bytes are those of `mutation(revision:_:in:)`, `row(_:index:)` and
+/// `event(_:)` serialized (tested on random rows and events). Rare parts (props, content
+/// descriptions, titles, row transitions) are still built as trees and written whole.
+extension ModelEncoding {
+    /// The text of `mutation(revision:_:in:).serialized()`.
+    ///
+    /// - Complexity: O(changed and removed rows × log n + events).
+    static func mutationText(revision: Int, _ result: OperationResult, in stack: ScrollStack) -> [UInt8] {
+        var w = JSONWriter(capacity: 256 + 192 * (result.changed.count + result.removed.count) + 64 * result.events.count)
+        w.beginObject()
+        w.key(ascii: "revision")
+        w.integer(Int64(revision))
+        w.key(ascii: "changed")
+        w.beginArray()
+        for id in result.changed {
+            if let index = stack.index(ofID: id) { writeRow(stack.row(at: index), index: index, into: &w) }
+        }
+        w.endArray()
+        if !result.removed.isEmpty {
+            w.key(ascii: "removed")
+            w.beginArray()
+            for removed in result.removed { writeRow(removed.row, index: removed.index, into: &w) }
+            w.endArray()
+        }
+        w.key(ascii: "events")
+        writeEvents(result.events, into: &w)
+        w.endObject()
+        return w.take()
+    }
+
+    /// The text of `JSON.array(events.map(event)).serialized(realPrecision:)`: the journal's
+    /// copy of a revision's events (at 17 digits).
+    static func eventsText(_ events: [StackEvent], realPrecision: Int) -> [UInt8] {
+        var w = JSONWriter(realPrecision: realPrecision, capacity: 2 + 64 * events.count)
+        writeEvents(events, into: &w)
+        return w.take()
+    }
+
+    /// `row(_:index:)`, written.
+    static func writeRow(_ row: Row, index: Int?, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key(ascii: "id")
+        w.string(row.id)
+        if let index {
+            w.key(ascii: "index")
+            w.integer(Int64(index))
+        }
+        switch row.content {
+        case .controller(let c):
+            w.key(ascii: "controller")
+            w.beginObject()
+            w.key(ascii: "type")
+            w.string(c.type)
+            if let instance = c.instance {
+                w.key(ascii: "instance")
+                w.string(instance)
+            }
+            if let props = c.properties {
+                w.key(ascii: "props")
+                w.value(properties(props))
+            }
+            w.endObject()
+        case .view(let v):
+            w.key(ascii: "view")
+            w.beginObject()
+            w.key(ascii: "type")
+            w.string(v.type)
+            if let props = v.properties {
+                w.key(ascii: "props")
+                w.value(properties(props))
+            }
+            w.endObject()
+        }
+        w.key(ascii: "size")
+        writeSizeRule(row.size, into: &w)
+        if let content = row.contentDescription {
+            w.key(ascii: "content")
+            w.value(contentDescription(content))
+        }
+        if let rowInsets = row.insets {
+            w.key(ascii: "insets")
+            writeInsets(rowInsets, into: &w)
+        }
+        if !row.separator.isEmpty {
+            w.key(ascii: "separator")
+            w.beginObject()
+            if let hidden = row.separator.hidden {
+                w.key(ascii: "hidden")
+                w.bool(hidden)
+            }
+            if let thickness = row.separator.thickness {
+                w.key(ascii: "thickness")
+                w.number(thickness)
+            }
+            if let separatorInsets = row.separator.insets {
+                w.key(ascii: "insets")
+                writeInsets(separatorInsets, into: &w)
+            }
+            if let color = row.separator.color {
+                w.key(ascii: "color")
+                w.string(color)
+            }
+            w.endObject()
+        }
+        w.key(ascii: "hidden")
+        w.bool(row.hidden)
+        w.key(ascii: "tappable")
+        w.bool(row.tappable)
+        w.key(ascii: "highlightable")
+        w.bool(row.highlightable)
+        if let rowTitle = row.title {
+            w.key(ascii: "title")
+            w.value(title(rowTitle))
+        }
+        if let transition = row.transition {
+            w.key(ascii: "transition")
+            w.value(rowTransition(transition))
+        }
+        w.endObject()
+    }
+
+    /// `JSON.array(events.map(event))`, written.
+    static func writeEvents(_ events: [StackEvent], into w: inout JSONWriter) {
+        w.beginArray()
+        for event in events { writeEvent(event, into: &w) }
+        w.endArray()
+    }
+
+    /// `event(_:)`, written.
+    static func writeEvent(_ event: StackEvent, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key(ascii: "type")
+        w.string(event.name)
+        func idIndex(_ id: String, _ index: Int) {
+            w.key(ascii: "id")
+            w.string(id)
+            w.key(ascii: "index")
+            w.integer(Int64(index))
+        }
+        switch event {
+        case .rowAdded(let id, let index), .rowRemoved(let id, let index), .rowHidden(let id, let index), .rowShown(let id, let index):
+            idIndex(id, index)
+        case .rowMoved(let id, let from, let to):
+            w.key(ascii: "id")
+            w.string(id)
+            w.key(ascii: "from")
+            w.integer(Int64(from))
+            w.key(ascii: "to")
+            w.integer(Int64(to))
+        case .rowResized(let id, let index, let from, let to):
+            idIndex(id, index)
+            w.key(ascii: "from")
+            writeComputed(from, into: &w)
+            w.key(ascii: "to")
+            writeComputed(to, into: &w)
+        case .becameVisible(let id, let index, let v), .becameHidden(let id, let index, let v):
+            idIndex(id, index)
+            for (key, value) in visibility(v) {
+                w.key(key)
+                w.value(value)
+            }
+        case .contentSizeChanged(let from, let to):
+            w.key(ascii: "from")
+            writeComputedSize(from, into: &w)
+            w.key(ascii: "to")
+            writeComputedSize(to, into: &w)
+        case .didScroll(let from, let to):
+            w.key(ascii: "from")
+            writePoint(from, into: &w)
+            w.key(ascii: "to")
+            writePoint(to, into: &w)
+        case .layoutUpdated:
+            break
+        }
+        w.endObject()
+    }
+
+    /// `computed(_:)`, written.
+    private static func writeComputed(_ value: Double, into w: inout JSONWriter) {
+        guard value.isFinite, abs(value) < 1e12 else { return w.number(value) }
+        w.number((value * 1_000_000).rounded() / 1_000_000)
+    }
+
+    private static func writeComputedSize(_ s: Size, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key(ascii: "width")
+        writeComputed(s.width, into: &w)
+        w.key(ascii: "height")
+        writeComputed(s.height, into: &w)
+        w.endObject()
+    }
+
+    private static func writePoint(_ p: Point, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key(ascii: "x")
+        w.number(p.x)
+        w.key(ascii: "y")
+        w.number(p.y)
+        w.endObject()
+    }
+
+    private static func writeInsets(_ i: EdgeInsets, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key(ascii: "top")
+        w.number(i.top)
+        w.key(ascii: "left")
+        w.number(i.left)
+        w.key(ascii: "bottom")
+        w.number(i.bottom)
+        w.key(ascii: "right")
+        w.number(i.right)
+        w.endObject()
+    }
+
+    private static func writeSizeRule(_ rule: SizeRule, into w: inout JSONWriter) {
+        guard rule.vertical == rule.horizontal else { return w.value(sizeRule(rule)) }
+        switch rule.vertical {
+        case .fit: w.string("fit")
+        case .fixed(let length):
+            w.beginObject()
+            w.key(ascii: "fixed")
+            w.number(length)
+            w.endObject()
+        }
+    }
+}

@@ -21,6 +21,8 @@ import Glibc
 ///   `streamIdleTimeout` without a write (see `StreamMonitor`).
 /// - Every other response is queued on a later libmicrohttpd call than the first, which keeps
 ///   keep-alive connections open.
+/// - A handler that would wait may answer later (`HTTPResponse.deferred`, `DeferredResponse`):
+///   the connection is suspended, holding no thread, until the answer is completed.
 /// - A request whose head holds a NUL byte where libmicrohttpd's C strings would hide it, a
 ///   control byte, a folded line or a non-token method or header name is answered 400
 ///   `bad_request` (see `RequestHead`) and the connection closed; one whose path holds `%00`

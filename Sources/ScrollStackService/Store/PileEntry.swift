@@ -26,8 +26,9 @@ final class PileEntry: @unchecked Sendable {
         }
     }
 
-    /// As `StackEntry.write`: `body` changes the pile, `persist` journals the new revision
-    /// (on failure `restore` brings back the journaled state), `answer` builds the response.
+    /// As `StackEntry.writeQueued` and `settle` together, durable when it returns: `body`
+    /// changes the pile, `persist` journals the new revision (on failure `restore` brings back
+    /// the journaled state), `answer` builds the response.
     func write<R, T>(
         _ body: (inout Pile, Int) throws(APIError) -> R,
         persist: (R, Pile, Int) throws(APIError) -> Void,

@@ -103,31 +103,19 @@ final class StackEntry: @unchecked Sendable {
     /// Runs `body` with the stack and its current revision under the write lock. When it
     /// returns, the revision grows by one and `answer` builds the response from the new state
     /// and revision; when it throws, the stack is as it was (model operations apply whole or
-    /// not at all) and the revision stays.
+    /// not at all) and the revision stays. Returns that answer (or `body`'s error) with the
+    /// write it must wait for (nil: none); the caller waits for it (`PendingWrite.wait`), or
+    /// takes its outcome from `whenDone`, and then answers what `settle` gives (off the
+    /// committing thread: `settle` may take the lock).
     ///
     /// `persist` journals the new state: returning nil or a completed write, it is durable
-    /// already (or kept nowhere); if it throws or its write failed, `restore` supplies the state before the change (from the
-    /// journal) and the error is rethrown. Returning a pending write (pipelined), the lock
-    /// is released and the answer given once that write is durable; if it fails, `recover`
-    /// reloads the journal's state and the write's error is thrown (409
-    /// `revision_conflict` for a write lost behind an earlier failure: `mutate` applies it
-    /// again). An error of `body` is thrown once the state it was judged on is durable, and
-    /// as a conflict if that state was lost.
-    func write<R, T>(
-        _ body: (inout ScrollStack, Int) throws(APIError) -> R,
-        persist: (R, ScrollStack, Int) throws(APIError) -> PendingWrite? = { _, _, _ in nil },
-        restore: () throws(APIError) -> (ScrollStack, Int) = { () throws(APIError) in throw APIError.storageFailed("no journal to restore from") },
-        recover: @escaping () throws(APIError) -> (ScrollStack, Int) = { () throws(APIError) in throw APIError.storageFailed("no journal to restore from") },
-        answer: (R, ScrollStack, Int) -> T
-    ) throws(APIError) -> T {
-        let (outcome, pending) = try writeQueued(body, persist: persist, restore: restore, recover: recover, answer: answer)
-        return try settle(outcome, pending?.wait())
-    }
-
-    /// `write` up to the wait: applies and queues under the write lock, and returns the
-    /// answer (or `body`'s error) with the write it must wait for (nil: none). The caller
-    /// waits for it, or takes its outcome from `whenDone`, then calls `settle` (off the
-    /// committing thread: `settle` may take the lock).
+    /// already (or kept nowhere); if it throws or its write failed, `restore` supplies the
+    /// state before the change (from the journal) and the error is thrown. Returning a
+    /// pending write (pipelined), the lock is released and the answer is due once that
+    /// write is durable; if it fails, `recover` reloads the journal's state and `settle`
+    /// throws the write's error (409 `revision_conflict` for a write lost behind an earlier
+    /// failure: `mutate` applies it again). An error of `body` is answered once the state it
+    /// was judged on is durable, and as a conflict if that state was lost.
     func writeQueued<R, T>(
         _ body: (inout ScrollStack, Int) throws(APIError) -> R,
         persist: (R, ScrollStack, Int) throws(APIError) -> PendingWrite?,

@@ -198,6 +198,41 @@ struct RowStore: Sendable {
         index.insertAll(handles: handles, keys: ids)
     }
 
+    /// Whether no handle below `ids.count` is free: every handle is then its row's position
+    /// in `ids`, and the index can be built afresh over them (`reindexAll`).
+    var isDense: Bool { freeHandles.isEmpty }
+
+    /// Builds the index afresh over every row of a dense store, those added with `indexed:
+    /// false` included, in one bulk pass (`IDIndex.build`); returns false, leaving the index
+    /// as it was, when two rows have the same id. O(n) expected.
+    mutating func reindexAll() -> Bool {
+        precondition(freeHandles.isEmpty)
+        var fresh = IDIndex()
+        guard fresh.build(keys: ids) else { return false }
+        index = fresh
+        return true
+    }
+
+    /// Takes back the rows from handle `count` on, added last with `indexed: false` to a
+    /// dense store (so appended, and not in the index). O(rows taken back).
+    mutating func removeUnindexed(from count: Int) {
+        precondition(freeHandles.isEmpty && count <= ids.count)
+        for i in count..<ids.count {
+            contentTable.release(contents[i])
+            frameStyles.release(frameStyleOf[i])
+        }
+        let k = ids.count - count
+        ids.removeLast(k)
+        lengths.removeLast(k)
+        hidden.removeLast(k)
+        extras.removeLast(k)
+        chunkOf.removeLast(k)
+        contents.removeLast(k)
+        frameStyleOf.removeLast(k)
+        sizes.removeLast(k)
+        live.removeLast(k)
+    }
+
     /// Builds the id index of a store filled by `add(_:length:indexed: false)`, in one
     /// bulk pass (`IDIndex.build`). Returns false, leaving the index empty, when two rows
     /// have the same id. O(n) expected.

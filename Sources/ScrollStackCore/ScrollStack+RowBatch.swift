@@ -2,8 +2,9 @@ extension ScrollStack {
     /// Inserts the rows of `batch` as one block at `location`, in order: what
     /// `insert(batch.rows, at: location)` does (the same checks, errors, events and
     /// resulting stack), without a `Row` value per plain row. The batch is checked in bulk
-    /// (`batchIsValid`); only when that finds a fault are its rows checked one by one, to
-    /// name the first error as `insert(_: [Row], at:)` does.
+    /// (`batchIsValid`, or while the index is built afresh when the stack is the smaller);
+    /// only when that finds a fault are its rows checked one by one, to name the first
+    /// error as `insert(_: [Row], at:)` does.
     ///
     /// - Throws: what `insert(_: [Row], at:)` throws.
     /// - Complexity: O(k + min(k, n) + log n) expected for k rows into n, plus measuring
@@ -11,16 +12,34 @@ extension ScrollStack {
     @discardableResult
     public mutating func insert(_ batch: RowBatch, at location: InsertLocation = .bottom) throws(StackError) -> OperationResult {
         guard !batch.isEmpty else { throw StackError(.emptyBatch, "must hold at least one row", field: "rows") }
-        if !batchIsValid(batch) { try Self.validateNewRows(batch.rows, field: "rows", existing: tree) }
-        // Only rows kept whole can have a title or a content description.
-        let positions = batch.wholePositions
-        try checkTitles(batch.wholeRows, field: { "rows[\(positions[$0])].title.width" })
-        for (k, row) in batch.wholeRows.enumerated() {
-            guard let description = row.contentDescription else { continue }
-            try measurer.check(description, field: "rows[\(positions[k])].content")
+        // Into a smaller stack with no freed handle, the ids are checked for repeats as the
+        // stack's index is built afresh over stack and batch, one hash per id; otherwise in
+        // bulk first (`batchIsValid`), then the batch's ids join the index.
+        let buildsIndex = tree.store.isDense && tree.count < batch.count
+        if buildsIndex {
+            if batch.wholeRows.contains(where: { (try? $0.validate(prefix: "")) == nil }) {
+                try Self.validateNewRows(batch.rows, field: "rows", existing: tree)
+            }
+        } else if !batchIsValid(batch) {
+            try Self.validateNewRows(batch.rows, field: "rows", existing: tree)
         }
-        let index = try insertionIndex(location)
+        let index: Int
+        do throws(StackError) {
+            // Only rows kept whole can have a title or a content description.
+            let positions = batch.wholePositions
+            try checkTitles(batch.wholeRows, field: { "rows[\(positions[$0])].title.width" })
+            for (k, row) in batch.wholeRows.enumerated() {
+                guard let description = row.contentDescription else { continue }
+                try measurer.check(description, field: "rows[\(positions[k])].content")
+            }
+            index = try insertionIndex(location)
+        } catch {
+            // A repeated id, not yet ruled out when the index is to be built, comes first.
+            if buildsIndex { try Self.validateNewRows(batch.rows, field: "rows", existing: tree) }
+            throw error
+        }
         let before = self.before
+        let stored = tree.store.ids.count
         if tree.count == 0 { tree.store.reserve(batch.count) }
         let axis = settings.axis
         let insets = settings.rowInsets.total(axis)
@@ -44,7 +63,13 @@ extension ScrollStack {
                 }
             }
         }
-        tree.store.index(handles)
+        if !buildsIndex {
+            tree.store.index(handles)
+        } else if !tree.store.reindexAll() {
+            tree.store.removeUnindexed(from: stored)
+            try Self.validateNewRows(batch.rows, field: "rows", existing: tree)
+            preconditionFailure("two rows have one id, which row-by-row validation does not find")
+        }
         tree.insert(handles: handles, at: index)
         var result = OperationResult(reserving: batch.count + 3)
         result.changed.reserveCapacity(batch.count)

@@ -61,7 +61,11 @@ extension DifferentialTests {
             case (.failure(let e), .failure(let f)):
                 outcomes[e.code.rawValue, default: 0] += 1
                 XCTAssertTrue(e.code == f.code && e.field == f.field && e.message == f.message, "seed \(seed) trial \(trial): \(e) vs \(f)")
+                // A refused batch leaves the stack as it was, its columns, contents and index
+                // included (a batch into a smaller stack is taken back out of the columns).
+                fromFields.checkInvariants()
                 XCTAssertEqual(fromFields.rows, stack.rows, "seed \(seed) trial \(trial): a refused batch changed the stack")
+                XCTAssertEqual(fromFields.layout(), stack.layout(), "seed \(seed) trial \(trial): a refused batch changed the layout")
             default:
                 XCTFail("seed \(seed) trial \(trial): fields \(got), rows \(want)")
             }
@@ -69,5 +73,29 @@ extension DifferentialTests {
         print("DifferentialTests.testBatchInsertsFromFieldsMatchInsertsOfRows: outcomes \(outcomes.sorted { $0.key < $1.key })")
         XCTAssertGreaterThan(outcomes["inserted", default: 0], 40, "seed \(seed)")
         XCTAssertGreaterThan(outcomes.count, 3, "seed \(seed)")
+    }
+
+    /// A batch into a smaller stack whose ids repeat (within the batch, or one of the stack's)
+    /// is found out while the index is built afresh: the rows already stored are taken back,
+    /// the error names the first repeat, and the stack takes a valid batch afterwards.
+    func testARefusedBatchIntoASmallerStackIsTakenBack() throws {
+        var stack = try ScrollStack(rows: [Row(id: "a", content: .view(ViewDescriptor(type: "Cell")), size: .fixed(10))])
+        let before = stack.layout()
+        for (ids, field) in [(["b", "c", "b"], "rows[2].id"), (["b", "a", "c"], "rows[1].id")] {
+            var batch = RowBatch()
+            for id in ids { batch.append(id: id, content: .view(ViewDescriptor(type: "Cell")), size: .fixed(20)) }
+            XCTAssertThrowsError(try stack.insert(batch)) { error in
+                XCTAssertEqual((error as? StackError)?.code, .duplicateID)
+                XCTAssertEqual((error as? StackError)?.field, field)
+            }
+            stack.checkInvariants()
+            XCTAssertEqual(stack.layout(), before)
+        }
+        var batch = RowBatch()
+        for id in ["b", "c", "d"] { batch.append(id: id, content: .view(ViewDescriptor(type: "Cell")), size: .fixed(20)) }
+        try stack.insert(batch, at: .top)
+        stack.checkInvariants()
+        XCTAssertEqual(stack.rows.map(\.id), ["b", "c", "d", "a"])
+        XCTAssertEqual(stack.index(ofID: "a"), 3)
     }
 }

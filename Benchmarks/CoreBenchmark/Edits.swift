@@ -34,11 +34,14 @@ typealias Edit = (inout ScrollStack, Int) -> Void
     ]
 }
 
-/// Prints each single-row target at `n` rows measured two ways, in the same process:
+/// Prints each single-row target at `n` rows measured three ways, in the same process:
 /// - "as --targets": one pair of clock reads per operation, the random index drawn inside
 ///   the timed body (`SystemRandomNumberGenerator` is a `getrandom` system call);
 /// - "net": the random numbers drawn before timing, and the clock's own median cost (an
-///   empty timed body) subtracted from the operation's median.
+///   empty timed body) subtracted from the operation's median;
+/// - "batch of 8": the random numbers drawn before timing, one pair of clock reads around 8
+///   operations, the median batch divided by 8 (the clock adds an eighth of its cost, and a
+///   rare slow operation such as a chunk split counts in its batch's mean).
 /// The cost of one draw and of the empty body are printed too, so that a figure of one
 /// method can be turned into the other's.
 @MainActor func runEdits(rows n: Int, samples: Int) {
@@ -49,7 +52,7 @@ typealias Edit = (inout ScrollStack, Int) -> Void
     let draw = median(samples) { _ in sink += Double(random(n)) } / 1000 - emptyBody
     print("empty timed body (the clock)".rightPad(36) + (fixed3(emptyBody) + " µs").leftPad(12))
     print("one random draw (getrandom)".rightPad(36) + (fixed3(draw) + " µs").leftPad(12) + "   (net of the clock)")
-    print("operation".rightPad(36) + "as --targets".leftPad(14) + "net".leftPad(12))
+    print("operation".rightPad(36) + "as --targets".leftPad(14) + "net".leftPad(12) + "batch of 8".leftPad(14))
     for (name, _, draws, edit) in singleRowEdits(rows: n) {
         let asBefore = median(samples) { i in
             switch draws {
@@ -60,7 +63,9 @@ typealias Edit = (inout ScrollStack, Int) -> Void
         } / 1000
         let drawn = (0..<samples).map { _ in random(1 << 48) }
         let net = median(samples) { edit(&stack, drawn[$0]) } / 1000 - emptyBody
-        print(name.rightPad(36) + (fixed3(asBefore) + " µs").leftPad(14) + (fixed3(net) + " µs").leftPad(12))
+        let batches = (0..<(8 * samples)).map { _ in random(1 << 48) }
+        let batched = median(samples) { b in for j in 0..<8 { edit(&stack, batches[8 * b + j]) } } / 8000
+        print(name.rightPad(36) + (fixed3(asBefore) + " µs").leftPad(14) + (fixed3(net) + " µs").leftPad(12) + (fixed3(batched) + " µs").leftPad(14))
     }
     print("(rows at the end: \(stack.count); checksum \(sink > 0 ? "ok" : "zero"))")
 }

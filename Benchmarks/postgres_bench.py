@@ -6,7 +6,9 @@ of one growing stack (from --p99-rows rows, wrk -c32 for --p99-duration seconds)
 PostgreSQL with 1 replica, and PostgreSQL with 3 replicas (the clients split over them).
 With --baseline-flags (e.g. "--no-group-commit --no-pipelining": PostgreSQL without batching,
 each write its own transaction under its stack's lock) the two PostgreSQL modes are also run
-with those flags, as a baseline of the same binary in the same run.
+with those flags, as a baseline of the same binary in the same run. With --baseline-binary
+(e.g. a release build of main) the two PostgreSQL modes also run that binary ("main x1",
+"main x3"), and the ratios against it are printed.
 
 The PostgreSQL cluster is a throwaway one (Scripts/postgres-cluster.sh) with fsync on, so a
 commit is as durable as SQLite's synchronous=FULL. Prints medians of --runs runs.
@@ -101,9 +103,11 @@ def main():
     p.add_argument("--p99-rows", type=int, default=10_000)
     p.add_argument("--p99-duration", type=int, default=20)
     p.add_argument("--baseline-flags", default="", help="also run both PostgreSQL modes with these flags")
+    p.add_argument("--baseline-binary", help="also run both PostgreSQL modes with this binary")
     args = p.parse_args()
     baseline = args.baseline_flags.split()
-    modes = ["sqlite", "postgres x1", "postgres x3"] + (["pg x1 base", "pg x3 base"] if baseline else [])
+    modes = ["sqlite", "postgres x1", "postgres x3"] + (["pg x1 base", "pg x3 base"] if baseline else []) \
+        + (["main x1", "main x3"] if args.baseline_binary else [])
     work = tempfile.mkdtemp(prefix="sspgbench-")
     os.chmod(work, 0o755)  # the cluster runs as the postgres user, which must reach its folder
     inserts, restores, growing = {}, {}, {}
@@ -117,22 +121,23 @@ def main():
                 else:
                     url = subprocess.run([CLUSTER, "start", cluster, "on"], check=True, capture_output=True, text=True, timeout=180).stdout.strip()
                     storages = [["--store", url] + (baseline if mode.endswith("base") else [])] * (3 if "x3" in mode else 1)
+                binary = args.baseline_binary if mode.startswith("main") else args.binary
                 try:
                     # Restore: fill through one server, then time a fresh one starting over it.
                     port = free_port()
-                    server, _ = start(args.binary, storages[0], port)
+                    server, _ = start(binary, storages[0], port)
                     for s in range(args.stacks):
                         call(port, "POST", "/v1/stacks", {"id": f"big{s}", "rows": rows})
                     stop(server)
                     port = free_port()
-                    server, seconds = start(args.binary, storages[0], port)
+                    server, seconds = start(binary, storages[0], port)
                     restores.setdefault(mode, []).append(args.stacks * args.rows / seconds)
                     stop(server)
                     # Durable inserts through every replica at once.
                     servers, ports = [], []
                     for storage in storages:
                         ports.append(free_port())
-                        servers.append(start(args.binary, storage, ports[-1])[0])
+                        servers.append(start(binary, storage, ports[-1])[0])
                     small = rows[:100]
                     for s in range(args.clients):
                         call(ports[0], "POST", "/v1/stacks", {"id": f"s{s}", "rows": small})
@@ -159,6 +164,11 @@ def main():
         for mode in modes:
             rps, p50, p99 = (statistics.median(g[i] for g in growing[mode]) for i in range(3))
             print(f"{mode:<12} | {rps:>9.0f} | {p50:>7.2f} | {p99:>7.2f} {p99 / base_p99:>9.2f}")
+        for replicas in ("x1", "x3") if args.baseline_binary else ():
+            new, old = f"postgres {replicas}", f"main {replicas}"
+            one, sep = (statistics.median(inserts[(new, v)]) / statistics.median(inserts[(old, v)]) for v in (False, True))
+            rps, p99 = (statistics.median(g[i] for g in growing[new]) / statistics.median(g[i] for g in growing[old]) for i in (0, 2))
+            print(f"  {replicas} against {args.baseline_binary}: one stack {one:.2f}x, separate stacks {sep:.2f}x, growing stack inserts/s {rps:.2f}x, p99 {p99:.2f}x")
         if baseline:
             print(f"batched (default) against the same binary with {args.baseline_flags}, same run:")
             for replicas in ("x1", "x3"):

@@ -23,6 +23,7 @@ extension StackService {
     /// The watcher heard that another process changed pile `id` (revision 0: deleted): a
     /// cached pile is brought forward at once, so its live streams hear of it.
     func pileReplicaChanged(_ id: String, revision: Int) {
+        piles.replication.withLock { $0 }?.heard(id, revision: revision)
         guard let cached = try? piles.cachedEntry(id), let replica = piles.replication.withLock({ $0 }) else { return }
         if revision > 0, let cachedRevision = try? cached.read({ _, cachedRevision throws(APIError) in cachedRevision }),
            cachedRevision >= revision { return }

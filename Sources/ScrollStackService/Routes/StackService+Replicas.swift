@@ -47,6 +47,7 @@ extension StackService {
 
     private func replicaChanged(_ key: String, revision: Int) {
         if key.hasPrefix(Self.pileJournalPrefix) { return pileReplicaChanged(String(key.dropFirst(Self.pileJournalPrefix.count)), revision: revision) }
+        store.replication.withLock { $0 }?.heard(key, revision: revision)
         guard let cached = try? store.cachedEntry(key),
               let replica = store.replication.withLock({ $0 }) else { return }
         // This replica's own writes (and revisions already applied) need nothing; writes

@@ -16,7 +16,8 @@ import Synchronization
 /// only while the journal's latest revision is the one the write was built on and the key
 /// is still the incarnation the entry was loaded as. A write that loses is tried again on a
 /// checked entry; so is one refused on a cached state (Semantics.md, "Writes on a replica
-/// without a head read").
+/// without a head read"). An entry behind the newest revision announced for it (`heard`)
+/// is checked first, so that a write does not build on a state already known to be lost.
 final class ReplicaCache<Entry: ReplicatedEntry>: Sendable {
     unowned let service: StackService
     let backend: any SharedJournalBackend
@@ -25,6 +26,8 @@ final class ReplicaCache<Entry: ReplicatedEntry>: Sendable {
     private let incarnations = Mutex<[String: (entry: ObjectIdentifier, incarnation: Int64)]>([:])
     /// Held while an entry is loaded whole, so two requests never load one entry twice.
     private let loading = Mutex<Void>(())
+    /// The newest revision announced for each id (`heard`) since its entry was loaded.
+    private let announced = Mutex<[String: Int]>([:])
 
     init(service: StackService, backend: any SharedJournalBackend) {
         self.service = service
@@ -51,13 +54,22 @@ final class ReplicaCache<Entry: ReplicatedEntry>: Sendable {
 
     /// The entry a write of `id` is built on, and the incarnation its append must find:
     /// unless `checked`, the cached entry as it is, with no `head` read, when it is not stale
-    /// and its incarnation is known; otherwise `current`'s.
+    /// and its incarnation is known and it is not behind a revision announced for it;
+    /// otherwise `current`'s.
     ///
     /// - Complexity: O(1) without the check.
     func forWriting(_ id: String, cached: Entry?, checked: Bool) throws(APIError) -> (Entry, Int64?) {
-        if !checked, let cached, !cached.isStale, let incarnation = incarnation(of: cached) { return (cached, incarnation) }
+        if !checked, let cached, !cached.isStale, let incarnation = incarnation(of: cached),
+           try !cached.needsCatchingUp(to: announced.withLock({ $0[id] }) ?? 0) {
+            return (cached, incarnation)
+        }
         let entry = try current(id, cached: cached)
         return (entry, incarnation(of: entry))
+    }
+
+    /// The watcher heard that `id` reached `revision` (0: deleted) on some replica.
+    func heard(_ id: String, revision: Int) {
+        announced.withLock { $0[id] = max($0[id] ?? 0, revision) }
     }
 
     /// The incarnation `entry` was loaded as, nil when this cache did not load it.
@@ -99,6 +111,8 @@ final class ReplicaCache<Entry: ReplicatedEntry>: Sendable {
                 service.hub.closeAll(key)
             }
             incarnations.withLock { $0[id] = (ObjectIdentifier(entry), stored.incarnation) }
+            // Revisions announced for a former incarnation say nothing of this one.
+            announced.withLock { $0[id] = nil }
             Entry.replace(entry, in: service)
             return entry
         }

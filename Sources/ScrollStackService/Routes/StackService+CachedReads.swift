@@ -30,16 +30,18 @@ extension StackService {
     /// recorded, its answer could not be kept.
     static let streamedBytesPerRow = 100
 
-    /// Records a streamed 200 answer as it is sent (`HTTPBodySource.record`) and keeps it
-    /// whole once sent to its end, when the stack is still at `revision`: a repeated read is
+    /// Records a streamed 200 answer asked for the second time at this revision as it is
+    /// sent (`HTTPBodySource.record`) and keeps it whole once sent to its end, when the stack
+    /// is still at `revision`: a repeated read is
     /// then answered from its bytes, with a `Content-Length`, as whole answers are, and not
     /// compressed, as when streamed (`HTTPResponse.keptStream`). Nothing is recorded for a
     /// stack too big for the cache, nor past the cache's recording slots.
     private func record(_ response: HTTPResponse, _ source: HTTPBodySource, rows: Int, _ entry: StackEntry, _ revision: Int, _ key: String) {
-        guard rows <= answers.largestAnswer / Self.streamedBytesPerRow, answers.beginRecording() else { return }
+        guard rows <= answers.largestAnswer / Self.streamedBytesPerRow, answers.secondAsk(entry, revision: revision, key: key),
+              answers.beginRecording() else { return }
         let status = response.status
         let headers = response.headers.map { ($0.name, $0.value) }
-        source.record(upTo: answers.largestAnswer) { [answers] body in
+        source.record(upTo: answers.largestAnswer, expecting: rows * 256) { [answers] body in
             answers.endRecording()
             guard let body else { return }
             var kept = HTTPResponse(status: status, headers: headers, body: body)

@@ -39,9 +39,11 @@ public final class HTTPBodySource: @unchecked Sendable {
     /// same body again whole: `finished` is called once, with the whole body when it was
     /// produced to its end within `limit` bytes, else with nil (it grew past the limit, or the
     /// source was released before its end: a client that went away). Call it before the
-    /// source is sent. Costs one more copy of each piece while recording.
-    public func record(upTo limit: Int, _ finished: @escaping @Sendable ([UInt8]?) -> Void) {
+    /// source is sent. Costs one more copy of each piece while recording; `expecting` bytes
+    /// (at most `limit`) are reserved up front, so that the copy does not grow by doubling.
+    public func record(upTo limit: Int, expecting: Int = 0, _ finished: @escaping @Sendable ([UInt8]?) -> Void) {
         recordLimit = limit
+        recorded.reserveCapacity(min(limit, expecting))
         recordFinished = finished
     }
 

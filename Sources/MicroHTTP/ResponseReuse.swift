@@ -12,7 +12,8 @@ import Synchronization
 /// which the reuse keeps alive, so equal storage is equal bytes. Whatever differs (a field
 /// added for this request, another encoding, `Connection: close` while stopping) is sent as
 /// usual, and up to `variants` such versions are made and kept too (a gzip client and an
-/// identity one, say).
+/// identity one, say). Nothing is made on the first send: an answer sent only once (kept,
+/// never asked again) costs what any answer costs and holds no libmicrohttpd response.
 ///
 /// A libmicrohttpd response made here holds the body it sends until libmicrohttpd is done
 /// with it, so dropping the reuse (the answer forgotten) while a connection still sends it is
@@ -29,34 +30,39 @@ public final class ResponseReuse: Sendable {
         let pointer: OpaquePointer
     }
 
-    private let made = Mutex<[Made]>([])
+    /// The versions made, and whether a response was sent through this reuse before.
+    private let made = Mutex<(versions: [Made], sentOnce: Bool)>(([], false))
 
     /// A reuse with nothing made yet: the first send of each version makes it.
     public init() {}
 
     deinit {
         made.withLock { made in
-            for version in made { MHD_destroy_response(version.pointer) }
+            for version in made.versions { MHD_destroy_response(version.pointer) }
         }
     }
 
     /// The libmicrohttpd response for `response`, made now if it is a new version and there
-    /// is room for it; nil when there is not (send it as usual). The pointer is valid for as
+    /// is room for it; nil on the first send and when there is no room (send it as usual). The pointer is valid for as
     /// long as this reuse is alive (the caller holds `response`, which holds it).
     ///
     /// - Complexity: O(versions × header fields) comparisons, the first send of a version
     ///   O(body) to make it.
     func libmicrohttpdResponse(for response: HTTPResponse) -> OpaquePointer? {
         made.withLock { made in
-            if let version = made.first(where: { Self.matches($0, response) }) { return version.pointer }
-            guard made.count < Self.variants, let pointer = Self.make(response) else { return nil }
-            made.append(Made(status: response.status, headers: response.headers, body: response.body, pointer: pointer))
+            guard made.sentOnce else {
+                made.sentOnce = true
+                return nil
+            }
+            if let version = made.versions.first(where: { Self.matches($0, response) }) { return version.pointer }
+            guard made.versions.count < Self.variants, let pointer = Self.make(response) else { return nil }
+            made.versions.append(Made(status: response.status, headers: response.headers, body: response.body, pointer: pointer))
             return pointer
         }
     }
 
     /// How many versions were made (for tests).
-    var versionsMade: Int { made.withLock { $0.count } }
+    var versionsMade: Int { made.withLock { $0.versions.count } }
 
     private static func matches(_ version: Made, _ response: HTTPResponse) -> Bool {
         guard version.status == response.status, version.body.count == response.body.count,

@@ -32,6 +32,8 @@ final class ResponseReuseTests: XCTestCase {
         try server.start()
         defer { server.stop(gracePeriod: 0) }
         let connection = try TestHTTPConnection(port: server.port)
+        XCTAssertEqual(try connection.send(method: "GET", path: "/").body, body)
+        XCTAssertEqual(reuse.versionsMade, 0, "nothing is made for the first send")
         for round in 0..<3 {
             for path in ["/", "/status", "/body", "/copy"] {
                 let answer = try connection.send(method: "GET", path: path)
@@ -51,8 +53,8 @@ final class ResponseReuseTests: XCTestCase {
             XCTAssertEqual(head.status, 200)
             XCTAssertEqual(head.body, [], "HEAD gets the fields, not the body")
         }
-        // "/", "/status", "/body" and "/copy" took the four versions; the fields' variants were
-        // sent as they are, each time.
+        // The first send made nothing; "/status", "/body", "/copy" and the first field variant
+        // took the four versions; the rest were sent as they are, each time.
         XCTAssertEqual(reuse.versionsMade, ResponseReuse.variants)
     }
 
@@ -65,25 +67,41 @@ final class ResponseReuseTests: XCTestCase {
             configuration: .init(host: "127.0.0.1", port: 0),
             handler: { _ in
                 var response = HTTPResponse(status: 200, body: body)
-                response.reuse = current.take()
+                response.reuse = current.use()
                 return response
             },
             errorResponder: { _, error in HTTPResponse(status: error.status) })
         try server.start()
         defer { server.stop(gracePeriod: 0) }
         for _ in 0..<3 {
-            current.set(ResponseReuse())
-            let answer = try httpRequest(port: server.port, method: "GET", path: "/")
-            XCTAssertEqual(answer.status, 200)
-            XCTAssertTrue(answer.body == body, "\(answer.body.count) bytes of \(body.count)")
+            var reuse: ResponseReuse? = ResponseReuse()
+            weak var released = reuse
+            current.set(reuse!)
+            reuse = nil
+            // The first send makes nothing; the second sends the response made, and drops the
+            // last reference to the reuse as soon as it is queued.
+            for _ in 0..<2 {
+                let answer = try httpRequest(port: server.port, method: "GET", path: "/")
+                XCTAssertEqual(answer.status, 200)
+                XCTAssertTrue(answer.body == body, "\(answer.body.count) bytes of \(body.count)")
+            }
+            XCTAssertTrue(eventually(10) { released == nil }, "the reuse went with the answer that made its response")
         }
     }
 }
 
-/// One reuse handed to the next request only: the response queued is then its last holder.
+/// One reuse handed to the next two requests: on the second, it is forgotten here, so the
+/// response queued (and the test's own variable) are its last holders.
 private final class LockedReuse: @unchecked Sendable {
     private let lock = NSLock()
     private var reuse: ResponseReuse?
-    func set(_ value: ResponseReuse) { lock.withLock { reuse = value } }
-    func take() -> ResponseReuse? { lock.withLock { defer { reuse = nil }; return reuse } }
+    private var uses = 0
+    func set(_ value: ResponseReuse) { lock.withLock { reuse = value; uses = 0 } }
+    func use() -> ResponseReuse? {
+        lock.withLock {
+            uses += 1
+            defer { if uses == 2 { reuse = nil } }
+            return reuse
+        }
+    }
 }

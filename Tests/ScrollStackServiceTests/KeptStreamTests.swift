@@ -4,9 +4,10 @@ import MicroHTTP
 @testable import ScrollStackService
 import XCTest
 
-/// A streamed answer is recorded as it is sent and kept: a repeated read of an unchanged stack
-/// gets the same bytes whole (`Content-Length`, never compressed, as when streamed), and every
-/// change, deletion and re-creation is seen at once.
+/// A streamed answer asked again is recorded as it is sent and kept: a repeated read of an
+/// unchanged stack then gets the same bytes whole (`Content-Length`, never compressed, as when
+/// streamed), and every change, deletion and re-creation is seen at once. An answer asked
+/// once is never recorded.
 final class KeptStreamTests: XCTestCase {
     func service(streamingFrom rows: Int) -> StackService {
         var limits = ServiceLimits()
@@ -40,6 +41,9 @@ final class KeptStreamTests: XCTestCase {
                 let first = try streaming.request("GET", path)
                 XCTAssertEqual(first.header("transfer-encoding")?.lowercased(), "chunked", "\(path): the first read is streamed")
                 XCTAssertTrue(first.body == expected.body, "\(path), round \(round)")
+                let second = try streaming.request("GET", path)
+                XCTAssertEqual(second.header("transfer-encoding")?.lowercased(), "chunked", "\(path): the second read is streamed, and recorded")
+                XCTAssertTrue(second.body == expected.body, "\(path), round \(round)")
                 for headers in [[], [("Accept-Encoding", "gzip")]] {
                     let again = try streaming.request("GET", path, headers: headers)
                     XCTAssertEqual(again.status, 200)
@@ -67,6 +71,22 @@ final class KeptStreamTests: XCTestCase {
         let recreated = try streaming.request("GET", "/v1/stacks/big/layout")
         XCTAssertEqual(recreated.header("transfer-encoding")?.lowercased(), "chunked", "the re-created stack's answer is its own")
         XCTAssertEqual(try streaming.request("GET", "/v1/stacks/big/layout").body, recreated.body)
+    }
+
+    func testAnAnswerAskedOnceIsNeverRecorded() throws {
+        let streaming = try ServerHarness(service: service(streamingFrom: 100), maxBodyBytes: 8 << 20)
+        defer { streaming.stop() }
+        XCTAssertEqual(try streaming.request("POST", "/v1/stacks", json: create(1200)).status, 201)
+        var keys = 0
+        for n in 0..<(AnswerCache.askedKeys + 20) {
+            let accept = "application/json;n=\(n)"
+            let answer = try streaming.request("GET", "/v1/stacks/big/layout", headers: [("Accept", accept)])
+            XCTAssertEqual(answer.header("transfer-encoding")?.lowercased(), "chunked")
+            if n < AnswerCache.askedKeys { keys += AnswerCache.key(HTTPRequest(method: "GET", path: "/v1/stacks/big/layout",
+                                                                                headers: [("Accept", accept)])).utf8.count }
+        }
+        XCTAssertEqual(streaming.service.answers.bytesKept, keys, "only the keys asked, at most askedKeys of them")
+        XCTAssertEqual(streaming.service.answers.recordingsUnderWay, 0)
     }
 
     func testRecordingIsBoundedInSlotsAndBytes() throws {

@@ -17,7 +17,8 @@ import Synchronization
 ///   with its body.
 /// - At most `capacity` bytes of bodies are kept; beyond, the stacks least recently read lose
 ///   all their answers. An answer larger than `largestAnswer` is never kept.
-/// - A streamed answer is kept too, recorded as it is sent (`beginRecording`): at most
+/// - A streamed answer is kept too, recorded as it is sent, from its second request at the
+///   same revision on (`secondAsk`: a one-off request costs no recording), at most
 ///   `capacity / largestAnswer` recordings at once, each given up past `largestAnswer`
 ///   bytes, so recording holds at most `capacity` bytes more.
 ///
@@ -32,6 +33,9 @@ final class AnswerCache: Sendable {
         weak var entry: StackEntry?
         let revision: Int
         var responses: [String: HTTPResponse] = [:]
+        /// Keys of streamed answers asked once at this revision (`secondAsk`), at most
+        /// `askedKeys`; counted in `bytes`.
+        var asked: Set<String> = []
         var bytes = 0
         var lastUse: UInt64
     }
@@ -50,6 +54,34 @@ final class AnswerCache: Sendable {
     init(capacity: Int = 64 << 20, largestAnswer: Int = 32 << 20) {
         self.capacity = capacity
         self.largestAnswer = largestAnswer
+    }
+
+    /// The most keys `secondAsk` remembers per stack and revision.
+    static let askedKeys = 64
+
+    /// Whether `key` was asked before on `entry` at `revision` (and so is worth recording);
+    /// remembers it when not. A change of revision forgets what was asked.
+    func secondAsk(_ entry: StackEntry, revision: Int, key: String) -> Bool {
+        // What is dropped is returned, so that it is freed after the lock.
+        let (asked, _) = state.withLock { state -> (Bool, [StackAnswers]) in
+            let id = ObjectIdentifier(entry)
+            state.clock += 1
+            var dropped: [StackAnswers] = []
+            if let kept = state.stacks[id], kept.entry !== entry || kept.revision != revision {
+                state.bytes -= kept.bytes
+                dropped.append(state.stacks.removeValue(forKey: id)!)
+            }
+            if state.stacks[id] == nil { state.stacks[id] = StackAnswers(entry: entry, revision: revision, lastUse: state.clock) }
+            if state.stacks[id]!.asked.contains(key) { return (true, dropped) }
+            if state.stacks[id]!.asked.count < Self.askedKeys {
+                state.stacks[id]!.asked.insert(key)
+                state.stacks[id]!.bytes += key.utf8.count
+                state.bytes += key.utf8.count
+                dropped += evict(&state)
+            }
+            return (false, dropped)
+        }
+        return asked
     }
 
     /// Takes one of the `capacity / largestAnswer` (at least one) recording slots, or says
@@ -100,12 +132,14 @@ final class AnswerCache: Sendable {
     func keep(_ response: HTTPResponse, for entry: StackEntry, revision: Int, key: String) {
         let size = Self.size(of: response, key: key)
         guard size <= largestAnswer else { return }
-        state.withLock { state in
+        // What is dropped is returned, so that it is freed after the lock.
+        _ = state.withLock { state -> [StackAnswers] in
             let id = ObjectIdentifier(entry)
             state.clock += 1
+            var dropped: [StackAnswers] = []
             if let kept = state.stacks[id], kept.entry !== entry || kept.revision != revision {
                 state.bytes -= kept.bytes
-                state.stacks[id] = nil
+                dropped.append(state.stacks.removeValue(forKey: id)!)
             }
             if state.stacks[id] == nil { state.stacks[id] = StackAnswers(entry: entry, revision: revision, lastUse: state.clock) }
             // Changed in place (`[id]!`), so the stack's table of answers is never copied.
@@ -114,11 +148,20 @@ final class AnswerCache: Sendable {
             state.stacks[id]!.bytes += added
             state.stacks[id]!.lastUse = state.clock
             state.bytes += added
-            while state.bytes > capacity, let oldest = state.stacks.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                state.bytes -= oldest.value.bytes
-                state.stacks[oldest.key] = nil
-            }
+            return dropped + evict(&state)
         }
+    }
+
+    /// Takes the least recently used stacks' answers out while over `capacity`, and hands
+    /// them back so that the caller frees them after the lock (tens of thousands of small
+    /// answers at once, which other threads should not wait for).
+    private func evict(_ state: inout State) -> [StackAnswers] {
+        var dropped: [StackAnswers] = []
+        while state.bytes > capacity, let oldest = state.stacks.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            state.bytes -= oldest.value.bytes
+            dropped.append(state.stacks.removeValue(forKey: oldest.key)!)
+        }
+        return dropped
     }
 
     /// What an answer kept under `key` counts: its body, its gzip encoding, and the key.
@@ -128,8 +171,11 @@ final class AnswerCache: Sendable {
 
     /// Forgets every answer kept for `entry`.
     func forget(_ entry: StackEntry) {
-        state.withLock { state in
-            if let kept = state.stacks.removeValue(forKey: ObjectIdentifier(entry)) { state.bytes -= kept.bytes }
+        // Returned, so that it is freed after the lock.
+        _ = state.withLock { state -> StackAnswers? in
+            guard let kept = state.stacks.removeValue(forKey: ObjectIdentifier(entry)) else { return nil }
+            state.bytes -= kept.bytes
+            return kept
         }
     }
 

@@ -15,7 +15,7 @@ extension StackService {
         let entry = found
         let key = AnswerCache.key(context.request)
         return try entry.read { stack, revision throws(APIError) in
-            if let kept = answers.answer(entry, revision: revision, key: key) { return sent(kept, context, entry, revision, key) }
+            if let kept = answers.answer(entry, revision: revision, key: key) { return sent(kept, context, entry, revision, key, hit: true) }
             let response = try body(stack, revision)
             if response.status == 200, let source = response.source {
                 record(response, source, rows: stack.count, entry, revision, key)
@@ -30,16 +30,18 @@ extension StackService {
     /// recorded, its answer could not be kept.
     static let streamedBytesPerRow = 100
 
-    /// Records a streamed 200 answer as it is sent (`HTTPBodySource.record`) and keeps it
-    /// whole once sent to its end, when the stack is still at `revision`: a repeated read is
+    /// Records a streamed 200 answer asked for the second time at this revision as it is
+    /// sent (`HTTPBodySource.record`) and keeps it whole once sent to its end, when the stack
+    /// is still at `revision`: a repeated read is
     /// then answered from its bytes, with a `Content-Length`, as whole answers are, and not
     /// compressed, as when streamed (`HTTPResponse.keptStream`). Nothing is recorded for a
     /// stack too big for the cache, nor past the cache's recording slots.
     private func record(_ response: HTTPResponse, _ source: HTTPBodySource, rows: Int, _ entry: StackEntry, _ revision: Int, _ key: String) {
-        guard rows <= answers.largestAnswer / Self.streamedBytesPerRow, answers.beginRecording() else { return }
+        guard rows <= answers.largestAnswer / Self.streamedBytesPerRow, answers.secondAsk(entry, revision: revision, key: key),
+              answers.beginRecording() else { return }
         let status = response.status
         let headers = response.headers.map { ($0.name, $0.value) }
-        source.record(upTo: answers.largestAnswer) { [answers] body in
+        source.record(upTo: answers.largestAnswer, expecting: rows * 256) { [answers] body in
             answers.endRecording()
             guard let body else { return }
             var kept = HTTPResponse(status: status, headers: headers, body: body)
@@ -69,28 +71,29 @@ extension StackService {
     private func keptAnswer(_ context: RequestContext, _ entry: StackEntry) -> HTTPResponse? {
         let key = AnswerCache.key(context.request)
         return try? entry.read { _, revision throws(APIError) -> HTTPResponse? in
-            answers.answer(entry, revision: revision, key: key).map { sent($0, context, entry, revision, key) }
+            answers.answer(entry, revision: revision, key: key).map { sent($0, context, entry, revision, key, hit: true) }
         }
     }
 
     /// `response` as this request gets it: gzipped once and kept again when the request
-    /// accepts gzip and no gzip encoding is kept yet, kept when `keep` (with a
-    /// `ResponseReuse`, so that its sends share one libmicrohttpd response), and 304 when
-    /// `If-None-Match` names its revision.
+    /// accepts gzip and no gzip encoding is kept yet, kept when `keep`, and 304 when
+    /// `If-None-Match` names its revision. A kept answer read again (`hit`) gets a
+    /// `ResponseReuse` on its first hit (kept again with it), so that its later sends share
+    /// one libmicrohttpd response; an answer never read again never gets one.
     private func sent(_ response: HTTPResponse, _ context: RequestContext, _ entry: StackEntry, _ revision: Int, _ key: String,
-                      keep: Bool = false) -> HTTPResponse {
+                      keep: Bool = false, hit: Bool = false) -> HTTPResponse {
         var response = response
         var keep = keep
+        if hit, response.reuse == nil {
+            response.reuse = ResponseReuse()
+            keep = true
+        }
         if response.status == 200, response.gzipBody == nil, ServiceEdge.gzips(response, for: context.request),
            let gzipped = ServiceEdge.gzip(response.body) {
             response.gzipBody = gzipped
             keep = true
         }
-        if keep {
-            // Sent again until the stack changes: the HTTP layer makes its response once.
-            if response.reuse == nil { response.reuse = ResponseReuse() }
-            answers.keep(response, for: entry, revision: revision, key: key)
-        }
+        if keep { answers.keep(response, for: entry, revision: revision, key: key) }
         return notModified(context, response) ?? response
     }
 }

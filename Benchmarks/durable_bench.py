@@ -67,6 +67,33 @@ def wrk(port, clients, separate, seconds, work):
         raise SystemExit(f"wrk saw {errors.group(1)} error responses:\n{out}")
     return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
 
+def measure(args, clients, work, modes, threads):
+    """Runs every mode ({name: (binary, extra flags)}) --runs times, alternating; for each
+    (clients, separate stacks, mode): inserts/s, mean commit ms and writes per commit, one per run."""
+    results, commit_ms, batch = {}, {}, {}
+    for run in range(args.runs):
+        for index, (mode, (binary, extra)) in enumerate(modes.items()):
+            data = os.path.join(work, f"data-{run}-{index}")
+            port = free_port()
+            server = start(binary, data, port, extra, threads=threads)
+            try:
+                rows = [{"id": f"r{i}", "view": {"type": "Cell"}, "size": {"fixed": 44}} for i in range(100)]
+                for s in range(max(clients)):
+                    call(port, "POST", "/v1/stacks", {"id": f"s{s}", "rows": rows})
+                for c in clients:
+                    for separate in (False, True):
+                        before = commits(port)
+                        results.setdefault((c, separate, mode), []).append(wrk(port, c, separate, args.duration, work))
+                        after = commits(port)
+                        n = max(1.0, after[1] - before[1])
+                        commit_ms.setdefault((c, separate, mode), []).append(1000 * (after[0] - before[0]) / n)
+                        batch.setdefault((c, separate, mode), []).append((after[2] - before[2]) / n)
+            finally:
+                server.send_signal(signal.SIGTERM)
+                server.wait(timeout=60)
+            shutil.rmtree(data, ignore_errors=True)
+    return results, commit_ms, batch
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--binary", required=True)
@@ -83,29 +110,8 @@ def main():
     work = tempfile.mkdtemp(prefix="ssdurable-")
     modes = {"pipelined": [], "not pipelined": ["--no-pipelining"], "no group commit": ["--no-group-commit", "--no-pipelining"],
              "in memory": ["--in-memory"]}
-    results, commit_ms, batch = {}, {}, {}
     try:
-        for run in range(args.runs):
-            for index, (mode, extra) in enumerate(modes.items()):
-                data = os.path.join(work, f"data-{run}-{index}")
-                port = free_port()
-                server = start(args.binary, data, port, extra)
-                try:
-                    rows = [{"id": f"r{i}", "view": {"type": "Cell"}, "size": {"fixed": 44}} for i in range(100)]
-                    for s in range(max(clients)):
-                        call(port, "POST", "/v1/stacks", {"id": f"s{s}", "rows": rows})
-                    for c in clients:
-                        for separate in (False, True):
-                            before = commits(port)
-                            results.setdefault((c, separate, mode), []).append(wrk(port, c, separate, args.duration, work))
-                            after = commits(port)
-                            n = max(1.0, after[1] - before[1])
-                            commit_ms.setdefault((c, separate, mode), []).append(1000 * (after[0] - before[0]) / n)
-                            batch.setdefault((c, separate, mode), []).append((after[2] - before[2]) / n)
-                finally:
-                    server.send_signal(signal.SIGTERM)
-                    server.wait(timeout=60)
-                shutil.rmtree(data, ignore_errors=True)
+        results, commit_ms, batch = measure(args, clients, work, {mode: (args.binary, extra) for mode, extra in modes.items()}, threads=64)
         print(f"durable inserts/s (synchronous=FULL, fsync per commit), wrk -d{args.duration}s, median of {args.runs} alternating runs; "
               f"server --threads 64; {os.cpu_count()} cores shared by wrk and the server")
         print("pipelined = the default; unpiped = --no-pipelining; no group = --no-group-commit --no-pipelining (baseline);"
@@ -128,29 +134,8 @@ def compare_deferred(args):
     clients = [int(c) for c in args.clients.split(",")]
     work = tempfile.mkdtemp(prefix="ssdeferred-")
     modes = {"deferred": (args.binary, []), "waiting": (args.binary, ["--no-deferred-writes"]), "baseline": (args.baseline, [])}
-    results, commit_ms, batch = {}, {}, {}
     try:
-        for run in range(args.runs):
-            for index, (mode, (binary, extra)) in enumerate(modes.items()):
-                data = os.path.join(work, f"data-{run}-{index}")
-                port = free_port()
-                server = start(binary, data, port, extra, threads=args.threads)
-                try:
-                    rows = [{"id": f"r{i}", "view": {"type": "Cell"}, "size": {"fixed": 44}} for i in range(100)]
-                    for s in range(max(clients)):
-                        call(port, "POST", "/v1/stacks", {"id": f"s{s}", "rows": rows})
-                    for c in clients:
-                        for separate in (False, True):
-                            before = commits(port)
-                            results.setdefault((c, separate, mode), []).append(wrk(port, c, separate, args.duration, work))
-                            after = commits(port)
-                            n = max(1.0, after[1] - before[1])
-                            commit_ms.setdefault((c, separate, mode), []).append(1000 * (after[0] - before[0]) / n)
-                            batch.setdefault((c, separate, mode), []).append((after[2] - before[2]) / n)
-                finally:
-                    server.send_signal(signal.SIGTERM)
-                    server.wait(timeout=60)
-                shutil.rmtree(data, ignore_errors=True)
+        results, commit_ms, batch = measure(args, clients, work, modes, threads=args.threads)
         print(f"durable inserts/s (synchronous=FULL), wrk -d{args.duration}s, median of {args.runs} alternating runs; "
               f"every server --threads {args.threads}; {os.cpu_count()} cores shared by wrk and the servers")
         print("deferred = --binary (durable writes answered later); waiting = --binary --no-deferred-writes; baseline = --baseline")

@@ -69,13 +69,13 @@ extension PostgresJournal {
         static let batchLimit = 512
         let pool: PostgresPool
         /// Told of each transaction (`CommitReporting`).
-        let report: CommitReport
+        let report: CommitTimer
         private let state = Mutex<(queued: [Append], draining: Bool)>(([], false))
         private let queue = DispatchQueue(label: "scrollstack.journal.postgres-appends")
         /// Transactions committed or rolled back here, and appends taken into them (for tests).
         let transactions = Atomic<Int>(0), taken = Atomic<Int>(0)
 
-        init(pool: PostgresPool, report: CommitReport) {
+        init(pool: PostgresPool, report: CommitTimer) {
             self.pool = pool
             self.report = report
         }

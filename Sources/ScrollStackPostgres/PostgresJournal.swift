@@ -26,7 +26,7 @@ public final class PostgresJournal: SharedJournalBackend {
     /// own, on the calling thread, and `appendLater` complete when it returns).
     let appends: AppendQueue?
     /// Told of each transaction of appends (`observeCommits`).
-    let report = CommitReport()
+    let report = CommitTimer()
 
     /// Connects to `url` with a pool of `connections` and creates the tables if missing.
     /// `batching` false commits every append in a transaction of its own, on the caller's

@@ -57,8 +57,10 @@ final class GroupCommit: Sendable {
     private let queue = DispatchQueue(label: "scrollstack.journal.commits")
     /// Transactions committed or rolled back through here (for tests).
     let transactions = Atomic<Int>(0)
-    /// Told of every transaction run here, committed or rolled back (see `CommitObserver`).
-    let observer = Mutex<CommitObserver?>(nil)
+    /// Told of every transaction run here, committed or rolled back: how many writes it held
+    /// (1 without group commit) and how long it took, BEGIN to the end of COMMIT (the fsync
+    /// included).
+    let timer = CommitTimer()
 
     init(database: SQLiteDatabase, enabled: Bool, committer: Bool = false) {
         self.database = database
@@ -141,7 +143,7 @@ final class GroupCommit: Sendable {
         transactions.add(1, ordering: .relaxed)
         var refusals = [JournalError?](repeating: nil, count: batch.count)
         do throws(SQLiteError) {
-            try reported(writes: batch.count) { () throws(SQLiteError) in
+            try timer.timed(writes: batch.count) { () throws(SQLiteError) in
                 try database.transaction { () throws(SQLiteError) in
                     for (i, member) in batch.enumerated() { refusals[i] = try member.write?(database) ?? nil }
                 }
@@ -151,23 +153,9 @@ final class GroupCommit: Sendable {
             return [JournalError?](repeating: .failed("\(error)"), count: batch.count)
         }
     }
-
-    /// Runs `transaction` and tells the observer, if any, how many writes it held and how long
-    /// it took (BEGIN to the end of COMMIT, the fsync included).
-    private func reported(writes: Int, _ transaction: () throws(SQLiteError) -> Void) throws(SQLiteError) {
-        guard let observer = observer.withLock({ $0 }) else { return try transaction() }
-        let started = DispatchTime.now().uptimeNanoseconds
-        defer { observer(writes, DispatchTime.now().uptimeNanoseconds - started) }
-        try transaction()
-    }
 }
 
 /// A write closure that `commit` hands to the drain while its caller waits for it.
 private struct UncheckedWrite: @unchecked Sendable {
     let write: (SQLiteDatabase) throws(SQLiteError) -> Void
 }
-
-/// Told of each journal transaction of mutations: how many writes it held (1 without group
-/// commit) and its duration in nanoseconds. Called on the committing thread, after the
-/// transaction; it must be quick and must not touch the journal.
-typealias CommitObserver = @Sendable (_ writes: Int, _ nanoseconds: UInt64) -> Void

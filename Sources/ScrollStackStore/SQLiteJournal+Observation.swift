@@ -1,6 +1,6 @@
 extension SQLiteJournal: CommitReporting {
     /// Every group commit (or single write without group commit) is reported.
     public func observeCommits(_ observer: @escaping @Sendable (_ writes: Int, _ nanoseconds: UInt64) -> Void) {
-        committer.observer.withLock { $0 = observer }
+        committer.timer.observe(observer)
     }
 }

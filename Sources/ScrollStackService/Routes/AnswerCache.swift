@@ -64,14 +64,8 @@ final class AnswerCache: Sendable {
     func secondAsk(_ entry: StackEntry, revision: Int, key: String) -> Bool {
         // What is dropped is returned, so that it is freed after the lock.
         let (asked, _) = state.withLock { state -> (Bool, [StackAnswers]) in
-            let id = ObjectIdentifier(entry)
-            state.clock += 1
-            var dropped: [StackAnswers] = []
-            if let kept = state.stacks[id], kept.entry !== entry || kept.revision != revision {
-                state.bytes -= kept.bytes
-                dropped.append(state.stacks.removeValue(forKey: id)!)
-            }
-            if state.stacks[id] == nil { state.stacks[id] = StackAnswers(entry: entry, revision: revision, lastUse: state.clock) }
+            let (id, replaced) = Self.slot(&state, entry, revision)
+            var dropped = replaced.map { [$0] } ?? []
             if state.stacks[id]!.asked.contains(key) { return (true, dropped) }
             if state.stacks[id]!.asked.count < Self.askedKeys {
                 state.stacks[id]!.asked.insert(key)
@@ -134,14 +128,8 @@ final class AnswerCache: Sendable {
         guard size <= largestAnswer else { return }
         // What is dropped is returned, so that it is freed after the lock.
         _ = state.withLock { state -> [StackAnswers] in
-            let id = ObjectIdentifier(entry)
-            state.clock += 1
-            var dropped: [StackAnswers] = []
-            if let kept = state.stacks[id], kept.entry !== entry || kept.revision != revision {
-                state.bytes -= kept.bytes
-                dropped.append(state.stacks.removeValue(forKey: id)!)
-            }
-            if state.stacks[id] == nil { state.stacks[id] = StackAnswers(entry: entry, revision: revision, lastUse: state.clock) }
+            let (id, replaced) = Self.slot(&state, entry, revision)
+            let dropped = replaced.map { [$0] } ?? []
             // Changed in place (`[id]!`), so the stack's table of answers is never copied.
             var added = size
             if let old = state.stacks[id]!.responses.updateValue(response, forKey: key) { added -= Self.size(of: old, key: key) }
@@ -150,6 +138,21 @@ final class AnswerCache: Sendable {
             state.bytes += added
             return dropped + evict(&state)
         }
+    }
+
+    /// Ticks the clock and makes sure `state.stacks` has a slot for `entry` at `revision`:
+    /// the slot's key, and the answers of another entry or revision it replaced (to be freed
+    /// after the lock), if any. O(1).
+    private static func slot(_ state: inout State, _ entry: StackEntry, _ revision: Int) -> (ObjectIdentifier, StackAnswers?) {
+        let id = ObjectIdentifier(entry)
+        state.clock += 1
+        var replaced: StackAnswers?
+        if let kept = state.stacks[id], kept.entry !== entry || kept.revision != revision {
+            state.bytes -= kept.bytes
+            replaced = state.stacks.removeValue(forKey: id)
+        }
+        if state.stacks[id] == nil { state.stacks[id] = StackAnswers(entry: entry, revision: revision, lastUse: state.clock) }
+        return (id, replaced)
     }
 
     /// Takes the least recently used stacks' answers out while over `capacity`, and hands

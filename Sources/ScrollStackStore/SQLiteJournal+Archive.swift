@@ -22,9 +22,10 @@ extension SQLiteJournal {
         try sqlite { () throws(SQLiteError) -> JournalArchive in
             try database.transaction { () throws(SQLiteError) -> JournalArchive in
                 let id = SQLiteDatabase.Value.text(key)
-                let snapshots = try database.query("SELECT revision, model FROM snapshots WHERE stack = ? ORDER BY revision", [id]).compactMap { row -> JournalSnapshot? in
-                    guard case .integer(let revision) = row[0], case .blob(let model) = row[1] else { return nil }
-                    return JournalSnapshot(revision: Int(revision), model: model)
+                var snapshots: [JournalSnapshot] = []
+                for row in try database.query("SELECT revision, model FROM snapshots WHERE stack = ? ORDER BY revision", [id]) {
+                    guard case .integer(let revision) = row[0], case .blob(let model) = row[1] else { continue }
+                    snapshots.append(JournalSnapshot(revision: Int(revision), model: try snapshotBytes(model, key: key, revision: revision)))
                 }
                 var plans: [Int64: [UInt8]] = [:]
                 for row in try database.query("SELECT revision, plan FROM plans WHERE stack = ?", [id]) {

@@ -15,41 +15,15 @@ after each round. Rows are `{"id","controller":{"type"},"size":{"fixed"}}`, as i
 
     Benchmarks/build_route_cpu.py BASELINE_BINARY CANDIDATE_BINARY [--rows N] [--into N] [--runs N]
 """
-import argparse, http.client, json, os, socket, statistics, subprocess, time
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-def cpu_seconds(pid):
-    """The process's time on a CPU so far: the sum over its threads of schedstat's first field."""
-    total = 0
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
-                total += int(f.read().split()[0])
-        except (FileNotFoundError, ProcessLookupError):
-            pass  # a thread that ended between the listing and the read
-    return total / 1e9
+import argparse, http.client, json, os, statistics
+from server_cpu import cpu_seconds, start_server
 
 def rows_json(prefix, n):
     return ",".join(f'{{"id":"{prefix}{i}","controller":{{"type":"Cell"}},"size":{{"fixed":44}}}}' for i in range(n))
 
 class Server:
     def __init__(self, binary):
-        self.port = free_port()
-        self.process = subprocess.Popen([binary, "--port", str(self.port), "--log-level", "warning", "--in-memory",
-                                         "--max-body-bytes", str(1 << 30)])
-        deadline = time.time() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
-                break
-            except OSError:
-                if time.time() > deadline:
-                    raise SystemExit(f"{binary} did not start")
-                time.sleep(0.1)
+        self.process, self.port = start_server(binary, "--max-body-bytes", str(1 << 30))
 
     def send(self, method, path, data=None):
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=600)

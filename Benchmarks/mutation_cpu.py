@@ -11,39 +11,12 @@ rate a CPU-bound server could reach for inserts relative to reads.
 
     Benchmarks/mutation_cpu.py BASELINE_BINARY CANDIDATE_BINARY [--rows N] [--requests N] [--runs N]
 """
-import argparse, http.client, json, os, socket, statistics, subprocess, time
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-def cpu_seconds(pid):
-    """The process's time on a CPU so far, in seconds: the sum over its threads of
-    /proc/PID/task/TID/schedstat's first field (nanoseconds; /proc/PID/stat counts in 10 ms
-    ticks, too coarse for a few thousand requests of 50 µs)."""
-    total = 0
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
-                total += int(f.read().split()[0])
-        except (FileNotFoundError, ProcessLookupError):
-            pass  # a thread that ended between the listing and the read
-    return total / 1e9
+import argparse, http.client, json, statistics
+from server_cpu import cpu_seconds, start_server
 
 class Server:
     def __init__(self, binary, rows):
-        self.port = free_port()
-        self.process = subprocess.Popen([binary, "--port", str(self.port), "--log-level", "warning", "--in-memory"])
-        deadline = time.time() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
-                break
-            except OSError:
-                if time.time() > deadline:
-                    raise SystemExit(f"{binary} did not start")
-                time.sleep(0.1)
+        self.process, self.port = start_server(binary)
         self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
         self.rows = rows
         body = {"id": "bench", "viewport": {"width": 375, "height": 667},

@@ -62,6 +62,12 @@ public struct ScrollStack: Sendable {
     /// The last row, hidden or not. O(log n).
     public var lastRow: Row? { isEmpty ? nil : row(at: count - 1) }
 
+    /// Calls `body` with every row in order, without gathering them into an array (what
+    /// `rows` costs: one `Row` of a few hundred bytes per row, held at once). O(n).
+    public func forEachRow(_ body: (Row) -> Void) {
+        tree.forEachInOrder { body(tree.row($0)) }
+    }
+
     /// Every row in order. O(n).
     public var rows: [Row] {
         var result: [Row] = []

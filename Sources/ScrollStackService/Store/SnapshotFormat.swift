@@ -32,9 +32,8 @@ enum SnapshotFormat {
         writer.byte(version)
         writer.varint(settings.count)
         writer.bytes(settings)
-        let rows = stack.rows
-        writer.varint(rows.count)
-        for row in rows { encode(row, into: &writer) }
+        writer.varint(stack.count)
+        stack.forEachRow { encode($0, into: &writer) }
         return writer.bytes
     }
 

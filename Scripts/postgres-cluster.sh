@@ -3,6 +3,8 @@
 #   Scripts/postgres-cluster.sh start DIR [fsync on|off]   creates DIR (initdb) if needed, starts
 #                                                          the server, prints its URL
 #   Scripts/postgres-cluster.sh stop DIR                   stops it (fast: sessions are cut)
+#   Scripts/postgres-cluster.sh crash DIR                  stops it as a crash would (immediate:
+#                                                          no transaction ends, `start` recovers)
 #   Scripts/postgres-cluster.sh destroy DIR                stops it and removes DIR
 # A restart is `stop` then `start`: the same port (kept in DIR/port) and the same data.
 # PostgreSQL refuses to run as root, so as root the binaries run as the user `postgres`
@@ -10,8 +12,8 @@
 # listens on 127.0.0.1 only, on an ephemeral port, and trusts local connections (a test
 # cluster: nothing else can reach it). Every wait has a deadline (pg_ctl -t, timeout).
 set -euo pipefail
-command=${1:?usage: postgres-cluster.sh start|stop|destroy DIR}
-dir=${2:?usage: postgres-cluster.sh start|stop|destroy DIR}
+command=${1:?usage: postgres-cluster.sh start|stop|crash|destroy DIR}
+dir=${2:?usage: postgres-cluster.sh start|stop|crash|destroy DIR}
 fsync=${3:-on}
 bin=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
 [ -x "$bin/initdb" ] || { echo "PostgreSQL's server binaries are missing: apt-get install postgresql (make test does)" >&2; exit 2; }
@@ -46,6 +48,10 @@ start)
 stop)
     cd "$dir"
     as_owner timeout 60 "$bin/pg_ctl" -D "$dir/data" -w -t 45 -m fast stop >/dev/null
+    ;;
+crash)
+    cd "$dir"
+    as_owner timeout 60 "$bin/pg_ctl" -D "$dir/data" -w -t 45 -m immediate stop >/dev/null
     ;;
 destroy)
     if [ -f "$dir/data/postmaster.pid" ]; then

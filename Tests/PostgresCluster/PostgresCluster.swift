@@ -38,6 +38,13 @@ public final class PostgresCluster: @unchecked Sendable {
         try run(["stop", directory.path])
     }
 
+    /// Stops the server as a crash would (`pg_ctl -m immediate`): every backend exits at once,
+    /// so no transaction waiting for a lock can be granted it and commit on the way out, as
+    /// it can while a fast shutdown ends the sessions one by one. `start` recovers.
+    public func crash() throws {
+        try run(["crash", directory.path])
+    }
+
     /// Runs the script, returning its standard output; throws on failure or after `seconds`.
     /// Spawned and reaped here (posix_spawn, waitpid on a thread of its own) rather than with
     /// Foundation's `Process`, whose exit notification never came when run from a class's

@@ -42,10 +42,10 @@ struct InternTable<Value: Hashable & Sendable>: Sendable {
         return index
     }
 
-    /// One more user of the entry at `index`, which is in use and shared. O(1).
-    mutating func retain(index: Int32) {
+    /// `count` more users of the entry at `index`, which is in use and shared. O(1).
+    mutating func retain(index: Int32, count: Int32 = 1) {
         precondition(users[Int(index)] > 0, "retaining a freed or unshared intern entry")
-        users[Int(index)] += 1
+        users[Int(index)] += count
     }
 
     /// The index of a new entry holding `value` for one user, without looking it up: an

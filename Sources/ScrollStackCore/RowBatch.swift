@@ -10,17 +10,22 @@
 public struct RowBatch: Sendable {
     /// The ids in order: the keys of the batch's bulk id checks.
     public private(set) var ids: [String] = []
-    /// Everything but the id, per row, in order.
+    /// Everything but the id, per row, in order: plain old data, so that inserting a batch
+    /// copies a row's fields column by column without retaining or releasing anything.
     private(set) var fields: [Fields] = []
+    /// The contents of the plain rows, a run of equal ones stored once (`Fields.content`
+    /// names an entry): a batch of a million cells of one type holds one copy of it.
+    private(set) var contents: [RowContent] = []
     /// The rows kept whole, in order, and their positions in the batch.
     private(set) var wholeRows: [Row] = []
     private(set) var wholePositions: [Int] = []
 
-    /// A row's fields besides its id; `whole` ≥ 0 names its entry in `wholeRows` (its
-    /// content, size and hidden flag are then unused).
+    /// A row's fields besides its id. For a plain row, `content` names its entry in
+    /// `contents` and `size` holds its two fixed lengths; `whole` ≥ 0 names a row kept whole
+    /// in `wholeRows` (the other fields are then unused).
     struct Fields: Sendable {
-        var content: RowContent
-        var size: SizeRule
+        var content: Int32
+        var size: RowStore.PackedSize
         var hidden: Bool
         var whole: Int32
     }
@@ -48,13 +53,23 @@ public struct RowBatch: Sendable {
 
     public var isEmpty: Bool { ids.isEmpty }
 
-    /// Appends the row `Row(id:content:size:hidden:)` without making it. O(1) amortized.
+    /// Whether every row is plain (none kept whole): the batch can then be stored column by
+    /// column (`RowStore.appendPlain`).
+    var isAllPlain: Bool { wholeRows.isEmpty }
+
+    /// Appends the row `Row(id:content:size:hidden:)` without making it. O(1) amortized
+    /// (one comparison of `content` with the previous plain row's).
     public mutating func append(id: String, content: RowContent, size: SizeRule, hidden: Bool = false) {
-        guard Self.isPlainValid(id: id, content: content, size: size) else {
+        // The checks of `Row.validate` for a row with only these fields, both lengths fixed
+        // (nothing to measure); a row that fails one is kept whole, to name its error.
+        guard !id.isEmpty, !content.typeName.isEmpty, case .fixed(let vertical) = size.vertical,
+              case .fixed(let horizontal) = size.horizontal, Check.isLength(vertical), Check.isLength(horizontal) else {
             return appendWhole(Row(id: id, content: content, size: size, hidden: hidden))
         }
+        if contents.isEmpty || contents[contents.count - 1] != content { contents.append(content) }
         ids.append(id)
-        fields.append(Fields(content: content, size: size, hidden: hidden, whole: -1))
+        fields.append(Fields(content: Int32(contents.count - 1), size: RowStore.PackedSize(vertical: vertical, horizontal: horizontal),
+                             hidden: hidden, whole: -1))
     }
 
     /// Appends `row`, by its fields when it has none of the rarely set ones. O(1) amortized.
@@ -66,23 +81,18 @@ public struct RowBatch: Sendable {
 
     private mutating func appendWhole(_ row: Row) {
         ids.append(row.id)
-        fields.append(Fields(content: row.content, size: row.size, hidden: row.hidden, whole: Int32(wholeRows.count)))
+        fields.append(Fields(content: -1, size: RowStore.PackedSize(vertical: 0, horizontal: 0), hidden: row.hidden,
+                             whole: Int32(wholeRows.count)))
         wholePositions.append(ids.count - 1)
         wholeRows.append(row)
-    }
-
-    /// Whether a row with only these fields keeps every rule of a row on its own: the checks
-    /// of `Row.validate` for such a row, with both lengths fixed (nothing to measure).
-    private static func isPlainValid(id: String, content: RowContent, size: SizeRule) -> Bool {
-        guard !id.isEmpty, !content.typeName.isEmpty, case .fixed(let vertical) = size.vertical,
-              case .fixed(let horizontal) = size.horizontal else { return false }
-        return Check.isLength(vertical) && Check.isLength(horizontal)
     }
 
     /// The row at `i`. O(1).
     public subscript(i: Int) -> Element {
         let f = fields[i]
-        return f.whole >= 0 ? .whole(wholeRows[Int(f.whole)]) : .plain(id: ids[i], content: f.content, size: f.size, hidden: f.hidden)
+        return f.whole >= 0
+            ? .whole(wholeRows[Int(f.whole)])
+            : .plain(id: ids[i], content: contents[Int(f.content)], size: f.size.rule, hidden: f.hidden)
     }
 
     /// Every row as a `Row`, in order (for error paths and tests). O(k).

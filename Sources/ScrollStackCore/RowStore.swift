@@ -15,6 +15,11 @@ struct RowStore: Sendable {
         var vertical: Double
         var horizontal: Double
 
+        init(vertical: Double, horizontal: Double) {
+            self.vertical = vertical
+            self.horizontal = horizontal
+        }
+
         init(_ rule: SizeRule) {
             vertical = Self.pack(rule.vertical)
             horizontal = Self.pack(rule.horizontal)
@@ -182,6 +187,61 @@ struct RowStore: Sendable {
         }
         if indexed { index.insert(id, handle: h) }
         return h
+    }
+
+    /// Appends every row of `batch`, all of them plain (`RowBatch.isAllPlain`), to a dense
+    /// store, column by column and unindexed (the caller indexes them, as after
+    /// `add(…, indexed: false)`), and returns their handles: what `add` row by row stores,
+    /// without a retain and release of each row's content and strings. Each distinct
+    /// content of the batch is interned once, with all its users at once; a content with its
+    /// own properties is stored unshared for each row, as `add` does. A row's natural length
+    /// is `insets` plus its fixed length along `axis`.
+    ///
+    /// - Complexity: O(k) for k rows, plus one hash per distinct shared content.
+    mutating func appendPlain(_ batch: RowBatch, axis: Axis, insets: Double) -> Range<Handle> {
+        precondition(freeHandles.isEmpty && batch.isAllPlain, "plain rows append to a dense store")
+        let first = ids.count
+        let k = batch.count
+        // Each content entry of the batch: its index in `contentTable` when shared
+        // (retained once per user), or -1 for one stored unshared row by row.
+        var users = [Int32](repeating: 0, count: batch.contents.count)
+        for f in batch.fields { users[Int(f.content)] += 1 }
+        var entry = [Int32](repeating: -1, count: batch.contents.count)
+        for (c, content) in batch.contents.enumerated() where Self.isShared(content) {
+            entry[c] = contentTable.retain(content)
+            if users[c] > 1 { contentTable.retain(index: entry[c], count: users[c] - 1) }
+        }
+        frameStyles.retain(index: Self.plainStyle, count: Int32(k))
+        ids.append(contentsOf: batch.ids)
+        extras.append(contentsOf: repeatElement(nil, count: k))
+        chunkOf.append(contentsOf: repeatElement(-1, count: k))
+        frameStyleOf.append(contentsOf: repeatElement(Self.plainStyle, count: k))
+        live.append(contentsOf: repeatElement(true, count: k))
+        // Each column grown by k placeholders (a fill), then written in one pass over the
+        // batch's fields: cheaper than k appends, each checking capacity and uniqueness.
+        lengths.append(contentsOf: repeatElement(0, count: k))
+        hidden.append(contentsOf: repeatElement(false, count: k))
+        sizes.append(contentsOf: repeatElement(PackedSize(vertical: 0, horizontal: 0), count: k))
+        contents.append(contentsOf: repeatElement(-1, count: k))
+        let vertical = axis == .vertical
+        batch.fields.withUnsafeBufferPointer { fields in
+            lengths.withUnsafeMutableBufferPointer { lengths in
+                for i in 0..<k { lengths[first + i] = insets + (vertical ? fields[i].size.vertical : fields[i].size.horizontal) }
+            }
+            hidden.withUnsafeMutableBufferPointer { hidden in
+                for i in 0..<k { hidden[first + i] = fields[i].hidden }
+            }
+            sizes.withUnsafeMutableBufferPointer { sizes in
+                for i in 0..<k { sizes[first + i] = fields[i].size }
+            }
+            contents.withUnsafeMutableBufferPointer { contents in
+                for i in 0..<k {
+                    let c = Int(fields[i].content)
+                    contents[first + i] = entry[c] >= 0 ? entry[c] : contentTable.addUnshared(batch.contents[c])
+                }
+            }
+        }
+        return Handle(first)..<Handle(first + k)
     }
 
     /// Whether `content` is interned when added: it names a type and nothing of its own.

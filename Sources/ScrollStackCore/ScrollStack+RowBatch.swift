@@ -44,21 +44,26 @@ extension ScrollStack {
         let axis = settings.axis
         let insets = settings.rowInsets.total(axis)
         var handles: [RowTree.NodeID] = []
-        handles.reserveCapacity(batch.count)
-        batch.ids.withUnsafeBufferPointer { ids in
-            batch.fields.withUnsafeBufferPointer { fields in
-                // Each field read in place: a copy of a row's `Fields` cost more than storing it.
-                for i in 0..<ids.count {
-                    let whole = fields[i].whole
-                    if whole >= 0 {
-                        let row = batch.wholeRows[Int(whole)]
-                        handles.append(tree.store.add(row, length: naturalLength(of: row), indexed: false))
-                    } else {
-                        // A plain row's size is fixed on both axes (`RowBatch`).
-                        let size = fields[i].size
-                        guard case .fixed(let length) = size[axis] else { preconditionFailure("a plain row of a batch has a fixed size") }
-                        handles.append(tree.store.add(id: ids[i], content: fields[i].content, size: size, hidden: fields[i].hidden,
-                                                      extras: nil, frameStyle: nil, length: insets + length, indexed: false))
+        if batch.isAllPlain && batch.count >= Self.columnBatchMinimum && tree.store.isDense {
+            handles = Array(tree.store.appendPlain(batch, axis: axis, insets: insets))
+        } else {
+            handles.reserveCapacity(batch.count)
+            batch.ids.withUnsafeBufferPointer { ids in
+                batch.fields.withUnsafeBufferPointer { fields in
+                    // Each field read in place: a copy of a row's `Fields` cost more than storing it.
+                    for i in 0..<ids.count {
+                        let whole = fields[i].whole
+                        if whole >= 0 {
+                            let row = batch.wholeRows[Int(whole)]
+                            handles.append(tree.store.add(row, length: naturalLength(of: row), indexed: false))
+                        } else {
+                            // A plain row's size is fixed on both axes (`RowBatch`).
+                            let size = fields[i].size
+                            let length = axis == .vertical ? size.vertical : size.horizontal
+                            handles.append(tree.store.add(id: ids[i], content: batch.contents[Int(fields[i].content)], size: size.rule,
+                                                          hidden: fields[i].hidden, extras: nil, frameStyle: nil,
+                                                          length: insets + length, indexed: false))
+                        }
                     }
                 }
             }
@@ -80,6 +85,10 @@ extension ScrollStack {
         finish(&result, since: before)
         return result
     }
+
+    /// The fewest rows a batch stores column by column (`RowStore.appendPlain`); a smaller
+    /// one is stored row by row, where the column path's tables would cost more than they save.
+    static var columnBatchMinimum: Int { 64 }
 
     /// Whether `validateNewRows(batch.rows, …, existing: tree)` would accept the batch,
     /// checked in bulk: the rows kept whole on their own (plain rows are valid by

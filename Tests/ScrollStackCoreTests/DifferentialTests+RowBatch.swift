@@ -5,7 +5,9 @@ import ScrollStackCore
 /// random batches: plain rows (some broken: empty id or type, a length out of range, `fit`
 /// with nothing to measure) and rows with rarely set fields (some breaking one rule), ids
 /// repeated within the batch or taken by the stack, batches smaller and larger than the
-/// stack, at random places (some out of range).
+/// stack, at random places (some out of range). A third of the batches are all plain rows
+/// (no row kept whole), in runs of one content and with contents of their own, so that large
+/// ones into a dense stack take the column path (`RowStore.appendPlain`).
 extension DifferentialTests {
     func testBatchInsertsFromFieldsMatchInsertsOfRows() throws {
         let given = ProcessInfo.processInfo.environment["SCROLLSTACK_CORE_SEED"].flatMap { UInt64($0) }
@@ -13,18 +15,35 @@ extension DifferentialTests {
         print("DifferentialTests.testBatchInsertsFromFieldsMatchInsertsOfRows: seed \(seed) (replay with SCROLLSTACK_CORE_SEED=\(seed))")
         var run = try Run(seed: seed, initialRows: 0...0)
         var outcomes: [String: Int] = [:]
+        // Successful inserts of all-plain batches of at least 64 rows (`columnBatchMinimum`)
+        // into a stack that never lost a row: the ones stored column by column.
+        var columnInserts = 0
         for trial in 0..<200 {
             let settings = run.randomSettings()
             let existing = (0..<run.rng.pick([0, 1, 3, 30, 300])).map { run.randomRow(id: "e\($0)") }
             let stack = try ScrollStack(settings: settings, rows: existing)
             let faulty = run.rng.chance(0.5)
+            let allPlain = run.rng.chance(0.33)
             var batch = RowBatch()
             var rows: [Row] = []
-            for i in 0..<run.rng.pick([0, 1, 2, 10, 60, 1100]) {
+            var content: RowContent = .view(ViewDescriptor(type: "Cell"))
+            for i in 0..<run.rng.pick([0, 1, 2, 10, 60, 63, 64, 65, 1100]) {
                 var id = "b\(i)"
                 if faulty, run.rng.chance(0.004) { id = run.rng.chance(0.5) && !existing.isEmpty ? run.rng.pick(existing).id : "b\(run.rng.below(i + 1))" }
                 if faulty, run.rng.chance(0.002) { id = "" }
-                if run.rng.chance(0.1) {
+                if allPlain {
+                    // Runs of one content (shared, or with properties of its own), a new one now and then.
+                    if i == 0 || run.rng.chance(0.05) {
+                        let type = run.rng.pick(["Cell", "Header", "Footer"])
+                        let properties: String? = run.rng.chance(0.3) ? "{\"n\":\(run.rng.below(3))}" : nil
+                        content = run.rng.chance(0.5) ? .controller(ControllerDescriptor(type: type, properties: properties))
+                            : .view(ViewDescriptor(type: type, properties: properties))
+                    }
+                    let size = SizeRule(vertical: .fixed(Double(run.rng.range(0...80))), horizontal: .fixed(Double(run.rng.range(0...400))))
+                    let hidden = run.rng.chance(0.1)
+                    batch.append(id: id, content: content, size: size, hidden: hidden)
+                    rows.append(Row(id: id, content: content, size: size, hidden: hidden))
+                } else if run.rng.chance(0.1) {
                     let row = faulty && run.rng.chance(0.02) ? run.invalidRow(id: id) : run.randomRow(id: id)
                     batch.append(row)
                     rows.append(row)
@@ -54,6 +73,7 @@ extension DifferentialTests {
             switch (got, want) {
             case (.success(let result), .success(let expected)):
                 outcomes["inserted", default: 0] += 1
+                if allPlain && batch.count >= 64 { columnInserts += 1 }
                 fromFields.checkInvariants()
                 XCTAssertEqual(result, expected, "seed \(seed) trial \(trial)")
                 XCTAssertEqual(fromFields.rows, fromRows.rows, "seed \(seed) trial \(trial)")
@@ -72,6 +92,7 @@ extension DifferentialTests {
         }
         print("DifferentialTests.testBatchInsertsFromFieldsMatchInsertsOfRows: outcomes \(outcomes.sorted { $0.key < $1.key })")
         XCTAssertGreaterThan(outcomes["inserted", default: 0], 40, "seed \(seed)")
+        XCTAssertGreaterThan(columnInserts, 5, "seed \(seed): too few batches took the column path")
         XCTAssertGreaterThan(outcomes.count, 3, "seed \(seed)")
     }
 

@@ -3,7 +3,8 @@
 /// names. Open addressing with linear probing, at most 3/4 full, and backward-shift
 /// deletion (no tombstones), so it takes 8 bytes per slot, about 11–21 bytes per row.
 ///
-/// The hash is Swift's seeded `Hasher`, so colliding ids cannot be chosen ahead of time.
+/// The hash is `IDHash`, keyed once per process, so colliding ids cannot be chosen ahead of
+/// time; it agrees with `String`'s `==` (canonical equivalence).
 /// Lookup, insertion and removal are O(1) expected; growth is O(n), amortized O(1).
 struct IDIndex: Sendable {
     /// 0 is an empty slot; otherwise `hash << 32 | (handle + 1)`.
@@ -12,7 +13,7 @@ struct IDIndex: Sendable {
 
     private var mask: Int { slots.count - 1 }
 
-    static func hash(_ id: String) -> UInt32 { UInt32(truncatingIfNeeded: id.hashValue) }
+    static func hash(_ id: String) -> UInt32 { IDHash.hash(id) }
 
     /// The handle whose key (`keys[handle]`) equals `id`, if any.
     func find<Keys: RandomAccessCollection<String>>(_ id: String, keys: Keys) -> Int32? where Keys.Index == Int {

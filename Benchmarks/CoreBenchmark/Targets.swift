@@ -60,22 +60,24 @@ func flatColumn(_ n: Int) -> ScrollStack {
 }
 
 /// Builds a stack of `n` rows from their fields, and inserts `n` rows as one batch, each
-/// `samples` times and nothing else: the two building targets alone, for a profiler.
-@MainActor func runBuild(_ n: Int, samples: Int) {
+/// `samples` times and nothing else: the two building targets alone, for a profiler. `only`
+/// (`create`, `rows` or `fields`) runs one of the three, for counting its instructions
+/// (`perf stat`); the others print as 0.
+@MainActor func runBuild(_ n: Int, samples: Int, only: String? = nil) {
     let ids = (0..<n).map { "r\($0)" }
     let cell = RowContent.controller(ControllerDescriptor(type: "Cell"))
-    let create = median(samples) { _ in
+    let create = only == nil || only == "create" ? median(samples) { _ in
         var builder = try! ScrollStackBuilder(capacity: n)
         for id in ids { try! builder.append(id: id, content: cell, size: .fixed(44)) }
         sink += Double(try! builder.build().count)
-    } / Double(n)
-    let rows = ids.map { makeRow($0) }
-    let batch = median(samples) { _ in
+    } / Double(n) : 0
+    let rows = only == nil || only == "rows" ? ids.map { makeRow($0) } : []
+    let batch = only == nil || only == "rows" ? median(samples) { _ in
         var stack = try! ScrollStack(rows: [makeRow("first")])
         try! stack.insert(rows, at: .bottom)
         sink += Double(stack.count)
-    } / Double(n)
-    let batchFromFields = median(samples) { _ in batchInsertFromFields(ids, cell) } / Double(n)
+    } / Double(n) : 0
+    let batchFromFields = only == nil || only == "fields" ? median(samples) { _ in batchInsertFromFields(ids, cell) } / Double(n) : 0
     print("build rows=\(n) create_from_fields_ns_per_row=\(fixed3(create)) batch_insert_ns_per_row=\(fixed3(batch))"
           + " batch_insert_from_fields_ns_per_row=\(fixed3(batchFromFields))")
 }

@@ -79,12 +79,12 @@ while let flag = arguments.popFirst() {
     case "--only": onlyOperation = arguments.popFirst()
     default:
         print("usage: core-benchmark [--cpu-time] [--max-rows N] [--samples K] | --targets [--rows N] [--samples K] | --flat-column N [--samples K]"
-              + " | --build N [--samples K] | --edits N [--samples K] [--only OP]")
+              + " | --build N [--samples K] [--only create|rows|fields] | --edits N [--samples K] [--only OP]")
         exit(2)
     }
 }
 if let buildRows {
-    runBuild(buildRows, samples: samples)
+    runBuild(buildRows, samples: samples, only: onlyOperation)
     exit(0)
 }
 if let editRows {

@@ -24,6 +24,27 @@ final class IDHashTests: XCTestCase {
         }
     }
 
+    /// The rule of Semantics.md: ids equal under canonical equivalence are one id.
+    func testAStackTreatsCanonicallyEquivalentIDsAsOne() throws {
+        let cell = RowContent.view(ViewDescriptor(type: "Cell"))
+        var stack = try ScrollStack(rows: [Row(id: "K", content: cell, size: .fixed(10)), Row(id: "e\u{301}", content: cell, size: .fixed(10))])
+        XCTAssertEqual(stack.index(ofID: "\u{212A}"), 0)
+        XCTAssertEqual(stack.index(ofID: "é"), 1)
+        XCTAssertThrowsError(try stack.insert([Row(id: "\u{212A}", content: cell, size: .fixed(10))])) { error in
+            XCTAssertEqual((error as? StackError)?.code, .duplicateID)
+        }
+        var batch = RowBatch()
+        for i in 0..<100 { batch.append(id: "b\(i)", content: cell, size: .fixed(10)) }
+        batch.append(id: "\u{212A}", content: cell, size: .fixed(10))
+        XCTAssertThrowsError(try stack.insert(batch)) { error in
+            XCTAssertEqual((error as? StackError)?.code, .duplicateID)
+            XCTAssertEqual((error as? StackError)?.field, "rows[100].id")
+        }
+        stack.checkInvariants()
+        // Compared by code points: `==` would not tell the spellings apart.
+        XCTAssertEqual(stack.rows.map { $0.id.unicodeScalars.map(\.value) }, [[0x4B], [0x65, 0x301]], "the ids keep their spelling")
+    }
+
     func testDistinctIDsOfEveryLengthHashApart() {
         // Ids that differ in one byte, at every position, for lengths 1…40: a fold that
         // skipped a byte would give two of them one hash. 32-bit hashes of ~800 ids collide

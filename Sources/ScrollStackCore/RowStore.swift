@@ -141,17 +141,18 @@ struct RowStore: Sendable {
     /// Stores a row whose id is not in the store yet and returns its handle; unless
     /// `indexed`, the caller indexes it later (`indexAll`).
     mutating func add(_ row: Row, length: Double, indexed: Bool = true) -> Handle {
-        add(id: row.id, content: row.content, size: row.size, hidden: row.hidden, extras: RowExtras(row),
+        add(id: row.id, content: row.content, size: PackedSize(row.size), hidden: row.hidden, extras: RowExtras(row),
             frameStyle: row.insets == nil && row.separator.isEmpty ? nil : FrameStyle(row), length: length, indexed: indexed)
     }
 
     /// Stores a row given by its fields (`extras` nil for a row with none of them,
-    /// `frameStyle` nil for `FrameStyle.plain`), as `add(_:length:indexed:)` does.
+    /// `frameStyle` nil for `FrameStyle.plain`; the size already packed, which callers with
+    /// two fixed lengths in hand do without a switch), as `add(_:length:indexed:)` does.
     ///
     /// A content with its own properties or instance is stored unshared: such contents
     /// rarely repeat, and interning each would cost a hash of the whole content per row.
     /// Contents naming only a type (which repeat) are interned.
-    mutating func add(id: String, content: RowContent, size: SizeRule, hidden: Bool, extras: RowExtras?,
+    mutating func add(id: String, content: RowContent, size: PackedSize, hidden: Bool, extras: RowExtras?,
                       frameStyle: FrameStyle?, length: Double, indexed: Bool) -> Handle {
         let contentIndex = Self.isShared(content) ? contentTable.retain(content) : contentTable.addUnshared(content)
         let frameStyleIndex: Int32
@@ -171,7 +172,7 @@ struct RowStore: Sendable {
             self.extras[i] = extras
             contents[i] = contentIndex
             frameStyleOf[i] = frameStyleIndex
-            sizes[i] = PackedSize(size)
+            sizes[i] = size
             live[i] = true
         } else {
             h = Handle(ids.count)
@@ -182,7 +183,7 @@ struct RowStore: Sendable {
             chunkOf.append(-1)
             contents.append(contentIndex)
             frameStyleOf.append(frameStyleIndex)
-            sizes.append(PackedSize(size))
+            sizes.append(size)
             live.append(true)
         }
         if indexed { index.insert(id, handle: h) }

@@ -60,7 +60,7 @@ extension ScrollStack {
                             // A plain row's size is fixed on both axes (`RowBatch`).
                             let size = fields[i].size
                             let length = axis == .vertical ? size.vertical : size.horizontal
-                            handles.append(tree.store.add(id: ids[i], content: batch.contents[Int(fields[i].content)], size: size.rule,
+                            handles.append(tree.store.add(id: ids[i], content: batch.contents[Int(fields[i].content)], size: size,
                                                           hidden: fields[i].hidden, extras: nil, frameStyle: nil,
                                                           length: insets + length, indexed: false))
                         }

@@ -62,7 +62,7 @@ func flatColumn(_ n: Int) -> ScrollStack {
 /// Builds a stack of `n` rows from their fields, and inserts `n` rows as one batch, each
 /// `samples` times and nothing else: the two building targets alone, for a profiler. `only`
 /// (`create`, `rows` or `fields`) runs one of the three, for counting its instructions
-/// (`perf stat`); the others print as 0.
+/// (callgrind, or `perf stat` where the CPU's counters can be read); the others print as 0.
 @MainActor func runBuild(_ n: Int, samples: Int, only: String? = nil) {
     let ids = (0..<n).map { "r\($0)" }
     let cell = RowContent.controller(ControllerDescriptor(type: "Cell"))

@@ -12,7 +12,7 @@ enum IDHash {
     /// The keys, drawn once per process.
     private static let keys: (UInt64, UInt64, UInt64) = {
         var generator = SystemRandomNumberGenerator()
-        return (generator.next() | 1, generator.next(), generator.next())
+        return (generator.next(), generator.next(), generator.next())
     }()
 
     /// The 32-bit hash of `id`.
@@ -50,8 +50,6 @@ enum IDHash {
                     b = UInt64(p.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self))
                 } else {
                     a = UInt64(bytes[0]) << 16 | UInt64(bytes[n >> 1]) << 8 | UInt64(bytes[n - 1])
-                    // Spread so that the ASCII test below sees each byte's top bit.
-                    high = UInt64(bytes[0] | bytes[n >> 1] | bytes[n - 1])
                 }
             }
             high |= a | b

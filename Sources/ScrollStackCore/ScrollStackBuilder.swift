@@ -62,7 +62,8 @@ public struct ScrollStackBuilder: Sendable {
               case .fixed(let cross) = size[axis.cross], Check.isLength(length), Check.isLength(cross) else {
             return try append(Row(id: id, content: content, size: size, hidden: hidden))
         }
-        let packed = axis == .vertical ? RowStore.PackedSize(vertical: length, horizontal: cross) : RowStore.PackedSize(vertical: cross, horizontal: length)
+        let packed = axis == .vertical
+            ? RowStore.PackedSize(vertical: length, horizontal: cross) : RowStore.PackedSize(vertical: cross, horizontal: length)
         _ = stack.tree.store.add(id: id, content: content, size: packed, hidden: hidden, extras: nil, frameStyle: nil,
                                  length: stack.settings.rowInsets.total(axis) + length, indexed: false)
     }

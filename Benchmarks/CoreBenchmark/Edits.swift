@@ -67,6 +67,20 @@ typealias Edit = (inout ScrollStack, Int) -> Void
         let batched = median(samples) { b in for j in 0..<8 { edit(&stack, batches[8 * b + j]) } } / 8000
         print(name.rightPad(36) + (fixed3(asBefore) + " µs").leftPad(14) + (fixed3(net) + " µs").leftPad(12) + (fixed3(batched) + " µs").leftPad(14))
     }
+    // The first write after the stack was copied (as a snapshot's claim copies it): the
+    // write pays for unsharing whatever storage it touches. The copy is made before the
+    // clock starts and released after it stops.
+    var afterCopyTimes: [Double] = []
+    for _ in 0..<samples {
+        let index = random(stack.count)
+        let copy = stack
+        let start = now()
+        try! stack.insert([makeRow("c\(afterCopyTimes.count)")], at: .index(index))
+        afterCopyTimes.append(now() - start)
+        sink += Double(copy.count)
+    }
+    let afterCopy = afterCopyTimes.sorted()[samples / 2] / 1000
+    print("insert 1 right after a copy".rightPad(36) + (fixed3(afterCopy) + " µs").leftPad(14))
     print("(rows at the end: \(stack.count); checksum \(sink > 0 ? "ok" : "zero"))")
 }
 

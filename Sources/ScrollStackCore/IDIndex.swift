@@ -8,10 +8,10 @@
 /// Lookup, insertion and removal are O(1) expected; growth is O(n), amortized O(1).
 struct IDIndex: Sendable {
     /// 0 is an empty slot; otherwise `hash << 32 | (handle + 1)`.
-    private var slots: [UInt64] = []
+    private var slots = PagedColumn<UInt64>()
     private(set) var count = 0
-
-    private var mask: Int { slots.count - 1 }
+    /// `slots.count - 1` (the slot count is a power of two), kept apart from the slots.
+    private var mask = -1
 
     static func hash(_ id: String) -> UInt32 { IDHash.hash(id) }
 
@@ -77,30 +77,38 @@ struct IDIndex: Sendable {
     ///
     /// - Complexity: O(n) expected: one hash per key, a counting sort on the home slot's high
     ///   bits, one pass of placement.
-    mutating func build(keys: [String]) -> Bool {
+    mutating func build<Keys: RandomAccessCollection<String>>(keys: Keys) -> Bool where Keys.Index == Int {
         precondition(count == 0)
         let n = keys.count
         guard n > 0 else { return true }
-        reserve(n)
-        let entries = keys.withUnsafeBufferPointer { keys in
-            [UInt64](unsafeUninitializedCapacity: n) { buffer, initialized in
-                for i in 0..<n { buffer[i] = UInt64(Self.hash(keys[i])) << 32 | UInt64(i + 1) }
-                initialized = n
-            }
+        var capacity = Swift.max(16, slots.count)
+        while n * 4 > capacity * 3 { capacity *= 2 }
+        let mask = capacity - 1
+        let entries = [UInt64](unsafeUninitializedCapacity: n) { buffer, initialized in
+            for i in 0..<n { buffer[i] = UInt64(Self.hash(keys[i])) << 32 | UInt64(i + 1) }
+            initialized = n
         }
-        let sorted = sortedByHome(entries)
-        for entry in sorted {
-            let tag = UInt32(truncatingIfNeeded: entry >> 32)
-            var b = Int(tag) & mask
-            while true {
-                let slot = slots[b]
-                if slot == 0 { break }
-                if UInt32(truncatingIfNeeded: slot >> 32) == tag,
-                   keys[Int(slot & 0xFFFF_FFFF) - 1] == keys[Int(entry & 0xFFFF_FFFF) - 1] { return false }
-                b = (b + 1) & mask
+        // Placed into a flat table first (no page checks per write), then paged in one copy.
+        var table = [UInt64](repeating: 0, count: capacity)
+        let unique = table.withUnsafeMutableBufferPointer { table in
+            for entry in sortedByHome(entries, mask: mask) {
+                let tag = UInt32(truncatingIfNeeded: entry >> 32)
+                var b = Int(tag) & mask
+                while true {
+                    let slot = table[b]
+                    if slot == 0 { break }
+                    if UInt32(truncatingIfNeeded: slot >> 32) == tag,
+                       keys[Int(slot & 0xFFFF_FFFF) - 1] == keys[Int(entry & 0xFFFF_FFFF) - 1] { return false }
+                    b = (b + 1) & mask
+                }
+                table[b] = entry
             }
-            slots[b] = entry
+            return true
         }
+        guard unique else { return false }
+        slots = PagedColumn()
+        slots.append(contentsOf: table)
+        self.mask = mask
         count = n
         return true
     }
@@ -110,20 +118,20 @@ struct IDIndex: Sendable {
     /// does, so that the table is written front to back rather than at random.
     ///
     /// - Complexity: O(k) expected for k handles, plus growth.
-    mutating func insertAll(handles: [Int32], keys: [String]) {
+    mutating func insertAll<Keys: RandomAccessCollection<String>>(handles: [Int32], keys: Keys) where Keys.Index == Int {
         guard handles.count >= 1024 else {
             for h in handles { insert(keys[Int(h)], handle: h) }
             return
         }
         reserve(count + handles.count)
         let entries = handles.map { h in UInt64(Self.hash(keys[Int(h)])) << 32 | UInt64(UInt32(h) + 1) }
-        for entry in sortedByHome(entries) { place(entry) }
+        for entry in sortedByHome(entries, mask: mask) { place(entry) }
         count += handles.count
     }
 
     /// `entries` grouped by their home slot's high bits (a counting sort), groups small
     /// enough to stay in the cache while they are filled. O(n + groups).
-    private func sortedByHome(_ entries: [UInt64]) -> [UInt64] {
+    private func sortedByHome(_ entries: [UInt64], mask: Int) -> [UInt64] {
         let groupBits = Swift.max(0, mask.nonzeroBitCount - 12)
         var starts = [Int](repeating: 0, count: (mask >> groupBits) + 2)
         for entry in entries { starts[(Int(entry >> 32) & mask) >> groupBits + 1] += 1 }
@@ -173,7 +181,8 @@ struct IDIndex: Sendable {
     }
 
     mutating func removeAll() {
-        slots = []
+        slots = PagedColumn()
+        mask = -1
         count = 0
     }
 
@@ -193,7 +202,8 @@ struct IDIndex: Sendable {
     /// Rehashes from the stored hashes; the ids are not read again. O(capacity).
     private mutating func grow(to capacity: Int) {
         let old = slots
-        slots = Array(repeating: 0, count: capacity)
+        slots = PagedColumn(repeating: 0, count: capacity)
+        mask = capacity - 1
         for entry in old where entry != 0 { place(entry) }
     }
 }

@@ -7,9 +7,9 @@
 /// Reading a row back (`self[i]`, `frame(at:)`, …) gives exactly the values of
 /// `layout(offset:).rows[i]`. Every accessor is O(1).
 ///
-/// The buffer shares the stack's id column instead of copying it, so while a filled buffer
-/// is kept, the stack's next change of its ids (an insertion, removal or new id) copies
-/// that column once, O(n).
+/// The buffer shares the stack's id column instead of copying it; while a filled buffer
+/// is kept, the stack's next change of its ids copies the one page of the column it
+/// changes (`PagedColumn`).
 public struct LayoutBuffer: Sendable {
     /// One row's numbers. Hidden rows have `length` 0; `separatorThickness` is NaN when the
     /// row draws no separator.
@@ -37,7 +37,7 @@ public struct LayoutBuffer: Sendable {
     public internal(set) var contentSize = Size(width: 0, height: 0)
     var records: [Record] = []
     /// The stack's ids by handle when it was laid out (shared with the stack, not copied).
-    var ids: [String] = []
+    var ids = PagedColumn<String>()
 
     public init() {}
 

@@ -72,6 +72,15 @@ public struct RowBatch: Sendable {
                              hidden: hidden, whole: -1))
     }
 
+    /// Removes every row, keeping the room made for them.
+    mutating func removeAll() {
+        ids.removeAll(keepingCapacity: true)
+        fields.removeAll(keepingCapacity: true)
+        contents.removeAll(keepingCapacity: true)
+        wholeRows.removeAll(keepingCapacity: true)
+        wholePositions.removeAll(keepingCapacity: true)
+    }
+
     /// Appends `row`, by its fields when it has none of the rarely set ones. O(1) amortized.
     public mutating func append(_ row: Row) {
         let rare = row.contentDescription != nil || row.insets != nil || !row.separator.isEmpty || row.tappable

@@ -60,22 +60,22 @@ struct RowStore: Sendable {
         }
     }
 
-    private(set) var ids: [String] = []
+    private(set) var ids = PagedColumn<String>()
     /// The row's length along the scroll axis as if it were shown.
-    private(set) var lengths: [Double] = []
-    private(set) var hidden: [Bool] = []
-    private(set) var extras: [RowExtras?] = []
+    private(set) var lengths = PagedColumn<Double>()
+    private(set) var hidden = PagedColumn<Bool>()
+    private(set) var extras = PagedColumn<RowExtras?>()
     /// Where each row sits in `RowTree`: its chunk and its local number there, packed as
     /// `chunk << 8 | local` (`RowTree.place`), or -1 while it is in no chunk.
-    var chunkOf: [Int32] = []
-    private var contents: [Int32] = []
+    var chunkOf = PagedColumn<Int32>()
+    private var contents = PagedColumn<Int32>()
     /// Each row's index in `frameStyles`.
-    private(set) var frameStyleOf: [Int32] = []
+    private(set) var frameStyleOf = PagedColumn<Int32>()
     /// Interned frame styles; `plainStyle` is pinned at index 0 (one user that is never
     /// released), so a plain row takes it without a comparison.
     private(set) var frameStyles = InternTable<FrameStyle>()
-    private var sizes: [PackedSize] = []
-    private var live: [Bool] = []
+    private var sizes = PagedColumn<PackedSize>()
+    private var live = PagedColumn<Bool>()
     private var freeHandles: [Handle] = []
     private var contentTable = InternTable<RowContent>()
     private(set) var index = IDIndex()
@@ -97,7 +97,7 @@ struct RowStore: Sendable {
     /// The handle of the row with `id` and its place (`chunkOf`), read while the id is
     /// confirmed (`IDIndex.find(_:keys:reading:)`).
     func handleAndChunk(id: String) -> (handle: Handle, chunk: Int32)? {
-        chunkOf.withUnsafeBufferPointer { chunkOf in
+        chunkOf.withReader { chunkOf in
             index.find(id, keys: ids, reading: { chunkOf[Int($0)] }).map { ($0.handle, $0.value) }
         }
     }
@@ -214,31 +214,35 @@ struct RowStore: Sendable {
         }
         frameStyles.retain(index: Self.plainStyle, count: Int32(k))
         ids.append(contentsOf: batch.ids)
-        extras.append(contentsOf: repeatElement(nil, count: k))
-        chunkOf.append(contentsOf: repeatElement(-1, count: k))
-        frameStyleOf.append(contentsOf: repeatElement(Self.plainStyle, count: k))
-        live.append(contentsOf: repeatElement(true, count: k))
+        extras.append(repeating: nil, count: k)
+        chunkOf.append(repeating: -1, count: k)
+        frameStyleOf.append(repeating: Self.plainStyle, count: k)
+        live.append(repeating: true, count: k)
         // Each column grown by k placeholders (a fill), then written in one pass over the
-        // batch's fields: cheaper than k appends, each checking capacity and uniqueness.
-        lengths.append(contentsOf: repeatElement(0, count: k))
-        hidden.append(contentsOf: repeatElement(false, count: k))
-        sizes.append(contentsOf: repeatElement(PackedSize(vertical: 0, horizontal: 0), count: k))
-        contents.append(contentsOf: repeatElement(-1, count: k))
+        // batch's fields, run by run: cheaper than k appends, each checking its page.
+        lengths.append(repeating: 0, count: k)
+        hidden.append(repeating: false, count: k)
+        sizes.append(repeating: PackedSize(vertical: 0, horizontal: 0), count: k)
+        contents.append(repeating: -1, count: k)
         let vertical = axis == .vertical
+        let rows = first..<(first + k)
         batch.fields.withUnsafeBufferPointer { fields in
-            lengths.withUnsafeMutableBufferPointer { lengths in
-                for i in 0..<k { lengths[first + i] = insets + (vertical ? fields[i].size.vertical : fields[i].size.horizontal) }
+            lengths.withMutableRuns(in: rows) { start, run in
+                for j in run.indices {
+                    let size = fields[start - first + j].size
+                    run[j] = insets + (vertical ? size.vertical : size.horizontal)
+                }
             }
-            hidden.withUnsafeMutableBufferPointer { hidden in
-                for i in 0..<k { hidden[first + i] = fields[i].hidden }
+            hidden.withMutableRuns(in: rows) { start, run in
+                for j in run.indices { run[j] = fields[start - first + j].hidden }
             }
-            sizes.withUnsafeMutableBufferPointer { sizes in
-                for i in 0..<k { sizes[first + i] = fields[i].size }
+            sizes.withMutableRuns(in: rows) { start, run in
+                for j in run.indices { run[j] = fields[start - first + j].size }
             }
-            contents.withUnsafeMutableBufferPointer { contents in
-                for i in 0..<k {
-                    let c = Int(fields[i].content)
-                    contents[first + i] = entry[c] >= 0 ? entry[c] : contentTable.addUnshared(batch.contents[c])
+            contents.withMutableRuns(in: rows) { start, run in
+                for j in run.indices {
+                    let c = Int(fields[start - first + j].content)
+                    run[j] = entry[c] >= 0 ? entry[c] : contentTable.addUnshared(batch.contents[c])
                 }
             }
         }

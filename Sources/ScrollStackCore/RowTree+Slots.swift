@@ -26,7 +26,7 @@ extension RowTree {
     /// Room for the tables of one more chunk id. O(1) amortized.
     mutating func appendSlotTable() {
         precondition(slotTables.count >> 9 < Self.maximumChunks, "too many chunks")
-        slotTables.append(contentsOf: repeatElement(0, count: 512))
+        slotTables.append(repeating: 0, count: 512)
         usedLocals.append(contentsOf: repeatElement(0, count: 4))
     }
 
@@ -34,11 +34,19 @@ extension RowTree {
     /// places. O(B).
     mutating func numberChunk(_ chunk: Int) {
         let handles = chunks[chunk]
-        let base = chunk << 9
-        for (slot, h) in handles.enumerated() {
-            slotTables[base | slot] = UInt8(slot)
-            slotTables[base | 256 | slot] = UInt8(slot)
-            store.chunkOf[Int(h)] = Self.place(chunk: chunk, local: slot)
+        withSlotTable(chunk) { table in
+            for slot in handles.indices {
+                table[slot] = UInt8(slot)
+                table[256 | slot] = UInt8(slot)
+            }
+        }
+        // A chunk just built holds consecutive handles: their places are written run by run.
+        if let first = handles.first.map(Int.init), handles.indices.allSatisfy({ Int(handles[$0]) == first + $0 }) {
+            store.chunkOf.withMutableRuns(in: first..<(first + handles.count)) { start, run in
+                for j in run.indices { run[j] = Self.place(chunk: chunk, local: start - first + j) }
+            }
+        } else {
+            for (slot, h) in handles.enumerated() { store.chunkOf[Int(h)] = Self.place(chunk: chunk, local: slot) }
         }
         for w in 0..<4 {
             let bits = Swift.min(64, Swift.max(0, handles.count - 64 * w))
@@ -57,8 +65,8 @@ extension RowTree {
     mutating func slotsInserted(_ chunk: Int, at slot: Int, count k: Int) {
         let count = chunks[chunk].count
         let base = chunk << 9
-        slotTables.withUnsafeMutableBufferPointer { table in
-            let locals = table.baseAddress! + (base | 256)
+        withSlotTable(chunk) { table in
+            let locals = table.baseAddress! + 256
             UnsafeMutableRawPointer(locals + slot + k).copyMemory(from: locals + slot, byteCount: count - slot - k)
         }
         for i in 0..<k {
@@ -66,8 +74,8 @@ extension RowTree {
             slotTables[base | 256 | (slot + i)] = UInt8(local)
             store.chunkOf[Int(chunks[chunk][slot + i])] = Self.place(chunk: chunk, local: local)
         }
-        slotTables.withUnsafeMutableBufferPointer { table in
-            for s in slot..<count { table[base | Int(table[base | 256 | s])] = UInt8(s) }
+        withSlotTable(chunk) { table in
+            for s in slot..<count { table[Int(table[256 | s])] = UInt8(s) }
         }
     }
 
@@ -78,10 +86,19 @@ extension RowTree {
         let base = chunk << 9
         let local = Int(slotTables[base | 256 | slot])
         usedLocals[chunk << 2 | local >> 6] &= ~(1 << UInt64(local & 63))
-        slotTables.withUnsafeMutableBufferPointer { table in
-            let locals = table.baseAddress! + (base | 256)
+        withSlotTable(chunk) { table in
+            let locals = table.baseAddress! + 256
             UnsafeMutableRawPointer(locals + slot).copyMemory(from: locals + slot + 1, byteCount: count - slot)
-            for s in slot..<count { table[base | Int(locals[s])] = UInt8(s) }
+            for s in slot..<count { table[Int(locals[s])] = UInt8(s) }
+        }
+    }
+
+    /// Calls `body` with the 512 bytes of chunk `chunk`'s tables, contiguous (a page of
+    /// `slotTables` holds whole tables).
+    private mutating func withSlotTable(_ chunk: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        slotTables.withMutableRuns(in: (chunk << 9)..<((chunk + 1) << 9)) { _, table in
+            assert(table.count == 512, "a page of slotTables holds whole tables")
+            body(table)
         }
     }
 

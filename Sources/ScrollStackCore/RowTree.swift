@@ -57,8 +57,8 @@ struct RowTree: Sendable {
     /// While a chunk has none, its aggregate is updated by differences (see `isExact`).
     var inexactRows: [Int32] = []
     /// Each chunk id's slot of each local number and local number at each slot, 512 bytes
-    /// (see `RowTree+Slots`).
-    var slotTables: [UInt8] = []
+    /// (see `RowTree+Slots`); paged, as the store's columns, since it grows with the rows.
+    var slotTables = PagedColumn<UInt8>()
     /// Each chunk id's local numbers in use, 4 words of bits.
     var usedLocals: [UInt64] = []
     var sums = ChunkSums()
@@ -201,9 +201,11 @@ struct RowTree: Sendable {
 
     /// How many rows of one chunk have a length that is not `isExact`. O(B).
     func inexactCount(ofChunk chunk: Int) -> Int32 {
-        var result: Int32 = 0
-        for h in chunks[chunk] where !Self.isExact(store.lengths[Int(h)]) { result += 1 }
-        return result
+        store.lengths.withReader { lengths in
+            var result: Int32 = 0
+            for h in chunks[chunk] where !Self.isExact(lengths[Int(h)]) { result += 1 }
+            return result
+        }
     }
 
     /// The aggregate of one chunk, summed in row order (the same additions in the same order
@@ -212,8 +214,8 @@ struct RowTree: Sendable {
     /// loads that do not wait on each other (the misses overlap), then added up in order.
     func aggregate(ofChunk chunk: Int) -> Prefix {
         chunks[chunk].withUnsafeBufferPointer { handles in
-            store.lengths.withUnsafeBufferPointer { lengths in
-                store.hidden.withUnsafeBufferPointer { hidden in
+            store.lengths.withReader { lengths in
+                store.hidden.withReader { hidden in
                     withUnsafeTemporaryAllocation(of: Double.self, capacity: handles.count) { effective in
                         var shown = 0
                         for (i, h) in handles.enumerated() {

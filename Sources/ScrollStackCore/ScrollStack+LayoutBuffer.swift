@@ -31,9 +31,9 @@ extension ScrollStack {
         var shown = 0
         var i = 0
         buffer.records.withUnsafeMutableBufferPointer { out in
-            store.lengths.withUnsafeBufferPointer { lengths in
-                store.hidden.withUnsafeBufferPointer { hiddenFlags in
-                    store.frameStyleOf.withUnsafeBufferPointer { styles in
+            store.lengths.withReader { lengths in
+                store.hidden.withReader { hiddenFlags in
+                    store.frameStyleOf.withReader { styles in
                         for chunk in tree.order {
                             for h in tree.chunks[Int(chunk)] {
                                 let k = Int(h)

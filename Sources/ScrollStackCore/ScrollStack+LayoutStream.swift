@@ -12,9 +12,9 @@ extension ScrollStack {
         let defaultStyle = settings.separator.applying(.none)
         let store = tree.store
         var prefix = RowTree.Prefix()
-        store.lengths.withUnsafeBufferPointer { lengths in
-            store.hidden.withUnsafeBufferPointer { hidden in
-                store.extras.withUnsafeBufferPointer { extras in
+        store.lengths.withReader { lengths in
+            store.hidden.withReader { hidden in
+                store.extras.withReader { extras in
                     tree.forEachInOrder { n in
                         let i = Int(n)
                         let node = RowTree.Node(length: lengths[i], hidden: hidden[i])

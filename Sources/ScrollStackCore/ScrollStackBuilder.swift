@@ -1,5 +1,6 @@
-/// Builds a stack from rows given one at a time, straight into the stack's columns: no
-/// array of rows is kept, and each id is hashed once. `ScrollStack(settings:rows:…)` is this
+/// Builds a stack from rows given one at a time into the stack's columns (plain rows a few
+/// thousand at a time, column by column): no array of rows is kept, and each id is hashed
+/// once. `ScrollStack(settings:rows:…)` is this
 /// builder over an array; decoders that produce rows one by one (a snapshot's) append them
 /// as they come. The id index is built once at the end, in slot order (`IDIndex.build`).
 ///
@@ -18,6 +19,11 @@ public struct ScrollStackBuilder: Sendable {
     private var titled: [Int32] = []
     private var described: [Int32] = []
     private var fitted: [Int32] = []
+    /// Plain rows appended since the last flush, stored column by column a batch at a time
+    /// (`RowStore.appendPlain`): cheaper than a row at a time into the paged columns.
+    private var pending = RowBatch()
+    /// The most plain rows kept pending.
+    static let pendingLimit = 4096
 
     /// A builder of a stack with `settings`, room made for `capacity` rows.
     ///
@@ -29,13 +35,14 @@ public struct ScrollStackBuilder: Sendable {
     }
 
     /// Rows appended so far.
-    public var count: Int { stack.tree.store.ids.count }
+    public var count: Int { stack.tree.store.ids.count + pending.count }
 
     /// Appends `row` after the rows before it. O(1) expected.
     ///
     /// - Throws: the row's own rule errors under `rows[i]`, or `duplicateID` naming
     ///   `rows[i].id` when an earlier row has its id.
     public mutating func append(_ row: Row) throws(StackError) {
+        flushPending()
         let i = count
         do { try row.validate(prefix: "") } catch {
             // A repeated id among the rows before comes first, as in row-by-row validation.
@@ -62,20 +69,27 @@ public struct ScrollStackBuilder: Sendable {
               case .fixed(let cross) = size[axis.cross], Check.isLength(length), Check.isLength(cross) else {
             return try append(Row(id: id, content: content, size: size, hidden: hidden))
         }
-        let packed = axis == .vertical
-            ? RowStore.PackedSize(vertical: length, horizontal: cross) : RowStore.PackedSize(vertical: cross, horizontal: length)
-        _ = stack.tree.store.add(id: id, content: content, size: packed, hidden: hidden, extras: nil, frameStyle: nil,
-                                 length: stack.settings.rowInsets.total(axis) + length, indexed: false)
+        pending.append(id: id, content: content, size: size, hidden: hidden)
+        if pending.count == Self.pendingLimit { flushPending() }
+    }
+
+    /// Stores the pending plain rows, in order, after the rows stored before them.
+    private mutating func flushPending() {
+        guard !pending.isEmpty else { return }
+        let axis = stack.settings.axis
+        _ = stack.tree.store.appendPlain(pending, axis: axis, insets: stack.settings.rowInsets.total(axis))
+        pending.removeAll()
     }
 
     /// The ids appended so far, in order.
-    public var ids: [String] { stack.tree.store.ids }
+    public var ids: [String] { Array(stack.tree.store.ids) + pending.ids }
 
     /// The stack of the rows appended, in order; its initial visibility is recorded without
     /// events. O(n) plus measuring `fit` rows.
     ///
     /// - Throws: a title or content error of the first row (in order) that has one.
     public consuming func build() throws(StackError) -> ScrollStack {
+        flushPending()
         if !stack.tree.store.indexAll() { throw firstDuplicate(before: count)! }
         for h in titled {
             try stack.checkTitles([stack.tree.row(h)], field: { _ in "rows[\(h)].title.width" })

@@ -26,7 +26,7 @@ extension StackService {
     /// `forceSnapshot` writes a snapshot of the result in the same transaction (a revert,
     /// which replays cannot re-run). A snapshot that is merely due is claimed now and
     /// scheduled once the mutation is durable, from a copy of the state taken now (O(1); the
-    /// next write to the stack pays one O(rows) copy-on-write), and encoded and written off
+    /// next write to the stack copies the pages it touches, `PagedColumn`), and encoded and written off
     /// the stack's lock. `after` is the write of the revision before, if still in flight;
     /// `incarnation`, on replicas, the one the stack's state was loaded as.
     func journalMutation(_ id: String, _ operation: StackOperation, _ result: OperationResult, _ stack: ScrollStack, _ revision: Int,

@@ -41,11 +41,11 @@ struct PagedColumn<Element>: RandomAccessCollection, MutableCollection {
 
     subscript(position: Int) -> Element {
         @inline(__always) get {
-            precondition(UInt(bitPattern: position) < UInt(bitPattern: count), "PagedColumn: index out of range")
+            checkIndex(position)
             return element(position).pointee
         }
         set {
-            precondition(UInt(bitPattern: position) < UInt(bitPattern: count), "PagedColumn: index out of range")
+            checkIndex(position)
             makeUnique(page: position >> Self.pageShift)
             element(position).pointee = newValue
         }
@@ -60,6 +60,22 @@ struct PagedColumn<Element>: RandomAccessCollection, MutableCollection {
     static var elementOffset: Int {
         let alignment = MemoryLayout<Element>.alignment
         return (3 * MemoryLayout<Int>.size + alignment - 1) & ~(alignment - 1)
+    }
+
+    /// Traps unless `position` is in bounds: its page exists, and it is below the last
+    /// page's count when it lands there (every other page is full), which reads that count
+    /// only for the last page.
+    @inline(__always)
+    private func checkIndex(_ position: Int) {
+        pages.withUnsafeBufferPointer { pages in
+            let p = position >> Self.pageShift
+            precondition(position >= 0 && p < pages.count, "PagedColumn: index out of range")
+            if p == pages.count - 1 {
+                let last = UnsafeRawPointer(pages.baseAddress.unsafelyUnwrapped)
+                    .load(fromByteOffset: p &* MemoryLayout<UnsafeRawPointer>.stride, as: UnsafeRawPointer.self)
+                precondition(position & Self.pageMask < last.load(fromByteOffset: Self.headerOffset, as: Int.self), "PagedColumn: index out of range")
+            }
+        }
     }
 
     /// The address of element `position` (in bounds), read from the page table without

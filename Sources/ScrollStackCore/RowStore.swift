@@ -123,7 +123,9 @@ struct RowStore: Sendable {
     /// The row's separator overrides.
     func separator(_ h: Handle) -> SeparatorOverride { extras[Int(h)]?.separator ?? .none }
 
-    /// Makes room for `total` rows without regrowth.
+    /// Makes room for `total` rows without regrowth. The id index is left alone: the rows
+    /// are added unindexed and indexed in bulk (`indexAll`, `reindexAll`, `index(_:)`), each
+    /// of which sizes the index itself.
     mutating func reserve(_ total: Int) {
         ids.reserveCapacity(total)
         lengths.reserveCapacity(total)
@@ -135,7 +137,6 @@ struct RowStore: Sendable {
         sizes.reserveCapacity(total)
         live.reserveCapacity(total)
         contentTable.reserveCapacity(total)
-        index.reserve(total)
     }
 
     /// Stores a row whose id is not in the store yet and returns its handle; unless

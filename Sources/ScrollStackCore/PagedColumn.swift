@@ -31,9 +31,8 @@ struct PagedColumn<Element>: RandomAccessCollection, MutableCollection {
     var count: Int {
         @inline(__always) get {
             pages.withUnsafeBufferPointer { pages in
-                guard let table = pages.baseAddress, pages.count > 0 else { return 0 }
-                let last = UnsafeRawPointer(table).load(fromByteOffset: (pages.count - 1) &* MemoryLayout<UnsafeRawPointer>.stride,
-                                                        as: UnsafeRawPointer.self)
+                guard pages.count > 0 else { return 0 }
+                let last = Self.page(pages.count - 1, of: UnsafeRawPointer(pages.baseAddress.unsafelyUnwrapped))
                 return (pages.count - 1) << Self.pageShift + last.load(fromByteOffset: Self.headerOffset, as: Int.self)
             }
         }
@@ -71,22 +70,32 @@ struct PagedColumn<Element>: RandomAccessCollection, MutableCollection {
             let p = position >> Self.pageShift
             precondition(position >= 0 && p < pages.count, "PagedColumn: index out of range")
             if p == pages.count - 1 {
-                let last = UnsafeRawPointer(pages.baseAddress.unsafelyUnwrapped)
-                    .load(fromByteOffset: p &* MemoryLayout<UnsafeRawPointer>.stride, as: UnsafeRawPointer.self)
+                let last = Self.page(p, of: UnsafeRawPointer(pages.baseAddress.unsafelyUnwrapped))
                 precondition(position & Self.pageMask < last.load(fromByteOffset: Self.headerOffset, as: Int.self), "PagedColumn: index out of range")
             }
         }
     }
 
-    /// The address of element `position` (in bounds), read from the page table without
-    /// retaining the page: the column holds the page while the caller uses the address.
+    /// The address of element `position` (in bounds): the column holds the page while the
+    /// caller uses the address.
     @inline(__always)
     private func element(_ position: Int) -> UnsafeMutablePointer<Element> {
         pages.withUnsafeBufferPointer { pages in
-            let page = UnsafeRawPointer(pages.baseAddress.unsafelyUnwrapped)
-                .load(fromByteOffset: (position >> Self.pageShift) &* MemoryLayout<UnsafeRawPointer>.stride, as: UnsafeMutableRawPointer.self)
-            return (page + Self.elementOffset).assumingMemoryBound(to: Element.self) + (position & Self.pageMask)
+            UnsafeMutablePointer(mutating: Self.element(position, of: UnsafeRawPointer(pages.baseAddress.unsafelyUnwrapped)))
         }
+    }
+
+    /// The address of page `p` in the page table at `table`, read as a plain address (no
+    /// retain).
+    @inline(__always)
+    private static func page(_ p: Int, of table: UnsafeRawPointer) -> UnsafeRawPointer {
+        table.load(fromByteOffset: p &* MemoryLayout<UnsafeRawPointer>.stride, as: UnsafeRawPointer.self)
+    }
+
+    /// The address of element `position` (in bounds) through the page table at `table`.
+    @inline(__always)
+    private static func element(_ position: Int, of table: UnsafeRawPointer) -> UnsafePointer<Element> {
+        (page(position >> pageShift, of: table) + elementOffset).assumingMemoryBound(to: Element.self) + (position & pageMask)
     }
 
     /// Makes room for `total` elements' pages in the page table (pages themselves are
@@ -121,50 +130,34 @@ struct PagedColumn<Element>: RandomAccessCollection, MutableCollection {
 
     /// Appends `n` copies of `value`, a page at a time. O(n).
     mutating func append(repeating value: Element, count n: Int) {
-        var remaining = n
-        while remaining > 0 {
-            let local = count & Self.pageMask
-            if local == 0 { pages.append(ColumnPage.make()) }
-            let k = Swift.min(remaining, Self.pageSize - local)
-            let page = uniquePage(pages.count - 1)
-            page.withUnsafeMutablePointers { initialized, elements in
-                (elements + local).initialize(repeating: value, count: k)
-                initialized.pointee += k
-            }
-            remaining -= k
-        }
+        appendRuns(n) { run, _ in run.initialize(repeating: value) }
     }
 
     /// Appends every element of `elements`, a page at a time. O(k).
     mutating func append<C: Collection>(contentsOf elements: C) where C.Element == Element {
-        if elements.withContiguousStorageIfAvailable({ append(copying: $0) }) != nil { return }
+        let copied: Void? = elements.withContiguousStorageIfAvailable { buffer in
+            appendRuns(buffer.count) { run, done in _ = run.initialize(fromContentsOf: buffer[done..<(done + run.count)]) }
+        }
+        if copied != nil { return }
         var i = elements.startIndex
-        while i != elements.endIndex {
-            let local = count & Self.pageMask
-            if local == 0 { pages.append(ColumnPage.make()) }
-            let page = uniquePage(pages.count - 1)
-            var k = 0
-            page.withUnsafeMutablePointers { initialized, elements0 in
-                while k < Self.pageSize - local && i != elements.endIndex {
-                    (elements0 + local + k).initialize(to: elements[i])
-                    elements.formIndex(after: &i)
-                    k += 1
-                }
-                initialized.pointee += k
+        appendRuns(elements.count) { run, _ in
+            for j in run.indices {
+                run.initializeElement(at: j, to: elements[i])
+                elements.formIndex(after: &i)
             }
         }
     }
 
-    /// Appends copies of the elements of `buffer`, a page at a time. O(k).
-    private mutating func append(copying buffer: UnsafeBufferPointer<Element>) {
+    /// Appends `n` elements a run at a time (the rest of the last page, then new pages):
+    /// `fill` initializes every element of each run, given how many came before it.
+    private mutating func appendRuns(_ n: Int, _ fill: (_ run: UnsafeMutableBufferPointer<Element>, _ done: Int) -> Void) {
         var done = 0
-        while done < buffer.count {
+        while done < n {
             let local = count & Self.pageMask
             if local == 0 { pages.append(ColumnPage.make()) }
-            let k = Swift.min(buffer.count - done, Self.pageSize - local)
-            let page = uniquePage(pages.count - 1)
-            page.withUnsafeMutablePointers { initialized, elements in
-                (elements + local).initialize(from: buffer.baseAddress.unsafelyUnwrapped + done, count: k)
+            let k = Swift.min(n - done, Self.pageSize - local)
+            uniquePage(pages.count - 1).withUnsafeMutablePointers { initialized, elements in
+                fill(UnsafeMutableBufferPointer(start: elements + local, count: k), done)
                 initialized.pointee += k
             }
             done += k
@@ -221,9 +214,7 @@ struct PagedColumn<Element>: RandomAccessCollection, MutableCollection {
 
         subscript(position: Int) -> Element {
             assert(position >= 0 && position < count, "PagedColumn.Reader: index out of range")
-            let page = pages.unsafelyUnwrapped.load(fromByteOffset: (position >> PagedColumn.pageShift) &* MemoryLayout<UnsafeRawPointer>.stride,
-                                                    as: UnsafeRawPointer.self)
-            return (page + PagedColumn.elementOffset).assumingMemoryBound(to: Element.self)[position & PagedColumn.pageMask]
+            return PagedColumn.element(position, of: pages.unsafelyUnwrapped).pointee
         }
     }
 

@@ -105,12 +105,16 @@ public struct PageStops: Sendable, Hashable {
     /// The fractional page at `offset`: k at stop k, linear between stops, and extrapolated
     /// with the first (last) gap before the first (after the last) stop. 0 with fewer than two
     /// stops. O(log count).
+    ///
+    /// An offset just short of the last stop (within the tolerance, where `floorIndex` already
+    /// answers the last stop) is interpolated in the last gap, so the answer stays finite and
+    /// continuous there.
     public func progress(at offset: Double) -> Double {
         guard count > 1 else { return 0 }
         if offset <= self[0] { return (offset - self[0]) / (self[1] - self[0]) }
         let last = count - 1
         if offset >= self[last] { return Double(last) + (offset - self[last]) / (self[last] - self[last - 1]) }
-        let i = floorIndex(offset)
+        let i = Swift.min(floorIndex(offset), last - 1)
         return Double(i) + (offset - self[i]) / (self[i + 1] - self[i])
     }
 }

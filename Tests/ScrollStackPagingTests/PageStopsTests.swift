@@ -131,6 +131,21 @@ final class PageStopsTests: XCTestCase {
         XCTAssertEqual(stops[stops.count - 1], 999_600)
     }
 
+    /// An offset within the tolerance short of the last stop: `floorIndex` answers the last
+    /// stop, and `progress` interpolates in the last gap (it read one stop past the end of row
+    /// stops, which crashed the server, and divided by zero with uniform stops).
+    func testProgressJustShortOfTheLastStop() throws {
+        let rows = PageStops(offsets: [0, 400, 800], range: 0...1000)  // stops 0, 400, 800, 1000
+        let uniform = PageStops(uniformFirst: 0, step: 400, pages: 3, range: 0...1000)
+        for stops in [rows, uniform] {
+            XCTAssertEqual(stops.count, 4)
+            let offset = 1000 - 4e-7
+            XCTAssertEqual(stops.floorIndex(offset), 3)
+            XCTAssertEqual(stops.progress(at: offset), 3 - 4e-7 / 200, accuracy: 1e-12)
+            XCTAssertEqual(stops.progress(at: 1000), 3)
+        }
+    }
+
     func testListStopsMergeWithinTheTolerance() {
         let stops = PageStops(offsets: [5, 5.0000001, 50, 200, -3], range: 0...100)
         XCTAssertEqual((0..<stops.count).map { stops[$0] }, [0, 5, 50, 100])

@@ -21,11 +21,12 @@ public struct MenuWindow: Sendable, Hashable {
     public init(widths: [Double], around: Int, width: Double, spacing: Double) {
         var before: [Int] = []
         var after: [Int] = []
+        // `before` is gathered nearest first and reversed at the end, so taking k items costs O(k).
         var i = around - 1
         var widthBefore = width
         while widthBefore > 0, i >= 0 {
             widthBefore -= widths[i] + spacing
-            before.insert(i, at: 0)
+            before.append(i)
             i -= 1
         }
         let missingBefore = i < 0 ? Swift.max(0, widthBefore) : 0
@@ -39,15 +40,27 @@ public struct MenuWindow: Sendable, Hashable {
         var remaining = widthAfter
         while remaining > 0, i >= 0 {
             remaining -= widths[i] + spacing
-            before.insert(i, at: 0)
+            before.append(i)
             i -= 1
         }
-        self.before = before
+        self.before = before.reversed()
         self.after = after
         missingWidthBefore = missingBefore
         missingWidthAfter = j >= widths.count ? Swift.max(0, widthAfter) : 0
         let unit = (around >= 0 && around < widths.count ? widths[around] : 0) + spacing
-        self.missingBefore = unit > 0 ? Int((missingWidthBefore / unit).rounded(.up)) : 0
-        self.missingAfter = unit > 0 ? Int((missingWidthAfter / unit).rounded(.up)) : 0
+        self.missingBefore = Self.itemCount(missingWidthBefore, unit: unit)
+        self.missingAfter = Self.itemCount(missingWidthAfter, unit: unit)
+    }
+
+    /// The most items a missing width is counted as: 2⁵³, the largest count a JSON number
+    /// holds exactly (a tiny item width and spacing would otherwise overflow `Int`).
+    public static let maximumMissingItems = 1 << 53
+
+    /// How many items of `unit` cover `width`, rounded up, at most `maximumMissingItems`;
+    /// 0 when the unit is 0. O(1).
+    static func itemCount(_ width: Double, unit: Double) -> Int {
+        guard unit > 0 else { return 0 }
+        let count = (width / unit).rounded(.up)
+        return count < Double(maximumMissingItems) ? Int(count) : maximumMissingItems
     }
 }

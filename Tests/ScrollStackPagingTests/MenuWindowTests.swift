@@ -46,4 +46,16 @@ final class MenuWindowTests: XCTestCase {
         XCTAssertEqual(w.missingWidthAfter, 600)  // 400 + 300 − 100
         XCTAssertEqual(w.missingAfter, 6)
     }
+
+    /// Items of width 0 and a spacing of 10⁻³⁰⁰: a missing width of 10⁹ is more items than `Int`
+    /// holds (the count trapped and took the server down); it is answered as 2⁵³.
+    func testMissingCountOfTinyItemsIsBounded() {
+        let w = MenuWindow(widths: [0, 0], around: 0, width: 1e9, spacing: 1e-300)
+        XCTAssertEqual(w.after, [1])
+        XCTAssertEqual(w.missingWidthBefore, 1e9)
+        XCTAssertEqual(w.missingBefore, MenuWindow.maximumMissingItems)
+        XCTAssertEqual(w.missingAfter, MenuWindow.maximumMissingItems)
+        XCTAssertEqual(MenuWindow.itemCount(3, unit: 1e-15), 3_000_000_000_000_000)
+        XCTAssertEqual(MenuWindow.itemCount(3, unit: 0), 0)
+    }
 }

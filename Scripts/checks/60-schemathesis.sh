@@ -13,8 +13,9 @@
 # Needs the debug build (`swift build`). Prints the requests sent, the checks run and their
 # failures (from schemathesis' NDJSON report, kept as .build/schemathesis-report.ndjson), and
 # as its last line "N passed, N failed": one per API operation schemathesis tested (and one
-# for its stateful sequences), failed when any check failed on it or it errored, and one for
-# the server still answering /healthz afterwards. Settings: Scripts/checks/schemathesis.toml.
+# for its stateful sequences), failed when any check failed on it or it errored, one for
+# the server still answering /healthz afterwards, and one for the spec having no key twice in
+# one mapping. Settings: Scripts/checks/schemathesis.toml.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 binary=.build/debug/scrollstackd
@@ -60,9 +61,28 @@ sed -n '/^=* *FAILURES\|^=* *ERRORS\|^=* *SUMMARY/,$p' "$work/out"
 # Kept for a look at every request and check (the temporary folder goes).
 mkdir -p .build && cp "$work/report.ndjson" .build/schemathesis-report.ndjson 2>/dev/null
 health=$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/healthz")
-python3 - "$work/report.ndjson" "$status" "$health" <<'PY'
-import json, sys
-path, status, health = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+python3 - "$work/report.ndjson" "$status" "$health" Docs/openapi.yaml <<'PY'
+import json, sys, yaml
+path, status, health, spec = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+
+# YAML keeps the last of two equal keys in a mapping without a word, so a response listed
+# twice under one status silently loses the first: the spec is read once more, refusing them.
+class StrictLoader(yaml.SafeLoader):
+    pass
+duplicates = []
+def construct_mapping(loader, node, deep=False):
+    seen = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            duplicates.append(f"{key!r} at line {key_node.start_mark.line + 1}")
+        seen.add(key)
+    return yaml.SafeLoader.construct_mapping(loader, node, deep)
+StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
+yaml.load(open(spec), StrictLoader)
+ok_spec = not duplicates
+print(("ok    " if ok_spec else "FAIL  ") + "the spec has no key twice in one mapping"
+      + (f": {', '.join(duplicates)}" if duplicates else ""))
 requests = checks = failed_checks = 0
 operations = {}  # label → passed
 try:
@@ -90,8 +110,8 @@ print(("ok    " if ok_health else "FAIL  ") + f"the server still answers /health
 complete = status in (0, 1) and requests > 0
 if not complete:
     print(f"FAIL  schemathesis exited {status} after {requests} requests")
-passed = len(operations) - len(bad) + ok_health
-failed = len(bad) + (not ok_health) + (not complete) + (status == 1 and not bad)
+passed = len(operations) - len(bad) + ok_health + ok_spec
+failed = len(bad) + (not ok_health) + (not ok_spec) + (not complete) + (status == 1 and not bad)
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
 PY

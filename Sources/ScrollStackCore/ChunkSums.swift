@@ -64,6 +64,22 @@ struct ChunkSums: Sendable {
         return result
     }
 
+    /// How many rows the chunks before `position` hold: `before(position).count`, from the
+    /// leaf up, adding each left sibling's count and nothing else (an id lookup's index).
+    /// O(log C).
+    func countBefore(_ position: Int) -> Int {
+        precondition(position >= 0 && position < leafCount, "chunk position out of range")
+        return nodes.withUnsafeBufferPointer { nodes in
+            var result = 0
+            var node = leafCount + position
+            while node > 1 {
+                if node & 1 == 1 { result &+= nodes[node - 1].count }
+                node /= 2
+            }
+            return result
+        }
+    }
+
     /// The chunk holding the row at `index` (0..<total.count), with what the chunks before
     /// it add up to. O(log C).
     func chunk(containing index: Int) -> (position: Int, before: Prefix) {

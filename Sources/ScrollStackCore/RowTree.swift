@@ -117,7 +117,7 @@ struct RowTree: Sendable {
     func locate(id: String) -> (node: NodeID, index: Int, cursor: Cursor)? {
         guard let (node, place) = store.handleAndChunk(id: id) else { return nil }
         let cursor = cursor(atPlace: place)
-        return (node, sums.before(cursor.position).count + cursor.slot, cursor)
+        return (node, sums.countBefore(cursor.position) + cursor.slot, cursor)
     }
 
     /// The index of `node`. O(log C).
@@ -126,7 +126,7 @@ struct RowTree: Sendable {
     /// The index and the cursor of `node`. O(log C).
     func locate(_ node: NodeID) -> (index: Int, cursor: Cursor) {
         let cursor = cursor(of: node)
-        return (sums.before(cursor.position).count + cursor.slot, cursor)
+        return (sums.countBefore(cursor.position) + cursor.slot, cursor)
     }
 
     /// What the rows before `node` add up to: the chunks before its own, then its chunk's

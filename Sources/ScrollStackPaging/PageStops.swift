@@ -82,14 +82,15 @@ public struct PageStops: Sendable, Hashable {
         }
     }
 
-    /// The last stop at or before `offset` (0 when `offset` is before the first). O(log count).
-    public func floorIndex(_ offset: Double) -> Int {
+    /// The last stop at or before `offset`, a stop less than `tolerance` after it counting as at
+    /// it (0 when `offset` is before the first). O(log count).
+    public func floorIndex(_ offset: Double, tolerance: Double = Self.tolerance) -> Int {
         var lo = 0
         var hi = count - 1
         guard count > 0, offset >= self[0] else { return 0 }
         while lo < hi {
             let mid = (lo + hi + 1) / 2
-            if self[mid] <= offset + Self.tolerance { lo = mid } else { hi = mid - 1 }
+            if self[mid] <= offset + tolerance { lo = mid } else { hi = mid - 1 }
         }
         return lo
     }
@@ -106,15 +107,16 @@ public struct PageStops: Sendable, Hashable {
     /// with the first (last) gap before the first (after the last) stop. 0 with fewer than two
     /// stops. O(log count).
     ///
-    /// An offset just short of the last stop (within the tolerance, where `floorIndex` already
-    /// answers the last stop) is interpolated in the last gap, so the answer stays finite and
-    /// continuous there.
+    /// The gap is the one that holds `offset` exactly (no tolerance): an offset just short of
+    /// stop k is a little under k, so progress is finite, continuous and never decreases as
+    /// the offset grows (with the tolerance it read past the last stop, and just short of any
+    /// other stop it went back by up to 10⁻⁶ over the next gap).
     public func progress(at offset: Double) -> Double {
         guard count > 1 else { return 0 }
         if offset <= self[0] { return (offset - self[0]) / (self[1] - self[0]) }
         let last = count - 1
         if offset >= self[last] { return Double(last) + (offset - self[last]) / (self[last] - self[last - 1]) }
-        let i = Swift.min(floorIndex(offset), last - 1)
+        let i = floorIndex(offset, tolerance: 0)
         return Double(i) + (offset - self[i]) / (self[i + 1] - self[i])
     }
 }

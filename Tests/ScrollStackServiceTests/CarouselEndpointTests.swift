@@ -252,6 +252,28 @@ final class CarouselEndpointTests: XCTestCase {
         assertError(try server.request("GET", "/v1/stacks/c/menu/window?around=p0"), 409, "no_menu", nil)
     }
 
+    /// Two requests that took the server down (found by CI's schemathesis run and a review):
+    /// a layout scrolled to less than 10⁻⁶ short of the last stop of row pages (an index one
+    /// past the stops), and a menu window over items of width 0 with a spacing of 10⁻³⁰⁰ (a
+    /// missing-item count beyond `Int`). Both answer now, and the server goes on serving.
+    func testEdgeOffsetsAndTinyMenuItemsAnswer() throws {
+        try makeCarousel()
+        XCTAssertEqual(try patch(#"{"paging": {"size": "rows"}}"#).status, 200)
+        XCTAssertEqual(try post("/v1/stacks/c/scroll", #"{"offset": {"x": 1499.9999996, "y": 0}}"#).status, 200)
+        let layout = try server.request("GET", "/v1/stacks/c/layout")
+        XCTAssertEqual(layout.status, 200, layout.text)
+        XCTAssertEqual(layout["paging.currentPage"], 4)
+        let progress = try XCTUnwrap(layout["paging.progress"]?.doubleValue, layout.text)
+        XCTAssertEqual(progress, 4, accuracy: 1e-6, "just short of the last stop, in the last gap")
+        XCTAssertLessThanOrEqual(progress, 4)
+
+        XCTAssertEqual(try patch(#"{"menu": {"itemSize": {"fixed": {"width": 0, "height": 40}}, "itemSpacing": 1e-300}}"#).status, 200)
+        let window = try server.request("GET", "/v1/stacks/c/menu/window?around=p0&width=1000000000")
+        XCTAssertEqual(window.status, 200, window.text)
+        XCTAssertEqual(window["missingBefore.items"], 9_007_199_254_740_992, "2⁵³ at most")
+        XCTAssertEqual(try server.request("GET", "/healthz").status, 200)
+    }
+
     func ids(_ json: JSON?) -> [String] { (json?.arrayValue ?? []).compactMap { $0["id"]?.stringValue } }
 
     /// Carousel mutations are revisions like any other: in history and in live events.

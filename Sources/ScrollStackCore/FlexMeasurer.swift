@@ -53,8 +53,9 @@ public struct FlexMeasurer: ContentMeasuring {
         case .box:
             raw = node.explicitExtent(axis) ?? 0
         case .aspectRatio(let ratio):
-            // ratio = width / height; Chromium floors the derived size to its layout unit.
-            raw = LayoutUnit.floor(axis == .vertical ? cross / ratio : cross * ratio)
+            // ratio = width / height; Chromium floors the derived size to its layout unit. At
+            // most the longest length accepted anywhere: a ratio of 5e-324 would give infinity.
+            raw = Swift.min(Check.maxLength, LayoutUnit.floor(axis == .vertical ? cross / ratio : cross * ratio))
         case .text(let content):
             let lines = lines(content, axis, cross: cross)
             raw = axis == .vertical ? lines.height : lines.widestLine

@@ -43,6 +43,18 @@ final class FlexMeasurerTests: XCTestCase {
         XCTAssertEqual(height(.aspectRatio(2), width: 0), 0)
     }
 
+    /// A tiny ratio derives a length of at most 10⁹ (343 / 5e-324 is infinite, 343 / 1e-300 is
+    /// 3.4e302), so the frames stay finite and agree with the measured length.
+    func testDerivedLengthsStopAtTheLongestLength() {
+        for ratio in [5e-324, 1e-300, 1e-8] {
+            XCTAssertEqual(height(.aspectRatio(ratio), width: 343), 1e9, "ratio \(ratio)")
+            let frames = m.frames(of: .aspectRatio(ratio), along: .vertical, crossExtent: 343)
+            XCTAssertEqual(frames.frame, Rect(x: 0, y: 0, width: 343, height: 1e9), "ratio \(ratio)")
+        }
+        XCTAssertEqual(width(.aspectRatio(1e9), height: 10), 1e9, "10 × 10⁹ is 10¹⁰")
+        XCTAssertEqual(height(.aspectRatio(1e-6), width: 343), 343_000_000, "under the cap: as derived")
+    }
+
     // MARK: Groups along the measured axis
 
     func testGroupAlongTheMeasuredAxisSumsItsChildren() {

@@ -122,8 +122,8 @@ struct ArrayModel {
         case .text:
             preconditionFailure("ArrayModel does not model text (the differential test generates none)")
         case .aspectRatio(let ratio):
-            // ratio = width / height, floored to Chromium's 1/64 layout unit
-            raw = ((axis == .vertical ? cross / ratio : cross * ratio) * 64 + 1e-7).rounded(.down) / 64
+            // ratio = width / height, floored to Chromium's 1/64 layout unit, at most 10⁹
+            raw = min(1e9, ((axis == .vertical ? cross / ratio : cross * ratio) * 64 + 1e-7).rounded(.down) / 64)
         case .stack(let direction, let spacing, let padding, let children):
             let padMain = axis == .vertical ? padding.top + padding.bottom : padding.left + padding.right
             let padCross = axis == .vertical ? padding.left + padding.right : padding.top + padding.bottom

@@ -409,16 +409,17 @@ final class HTTPServerTests: XCTestCase {
             return Self.echo(request)
         }
         let port = server.port
-        let idle = try TestHTTPConnection(port: port)
-        defer { idle.close() }
-        XCTAssertEqual(try idle.send(method: "GET", path: "/first").status, 200)
-
         let slow = Mutex<Result<TestHTTPResponse, any Error>?>(nil)
         let request = startThreads(1) { _ in
             let result = Result { try httpRequest(port: port, method: "GET", path: "/slow") }
             slow.withLock { $0 = result }
         }
         XCTAssertEqual(entered.wait(timeout: .now() + 5), .success, "the handler holds /slow now")
+        // Opened only now, so that the other worker thread accepts it: the one holding /slow
+        // is not polling. (Opened first, it could share that thread and wait behind /slow.)
+        let idle = try TestHTTPConnection(port: port)
+        defer { idle.close() }
+        XCTAssertEqual(try idle.send(method: "GET", path: "/first").status, 200)
         let stopped = Atomic<Bool>(false)
         let stopper = startThreads(1) { _ in
             server.stop()

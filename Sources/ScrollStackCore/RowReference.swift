@@ -26,7 +26,7 @@ public enum InsertLocation: Sendable, Hashable {
     case after(RowReference)
 }
 
-/// Where `scroll(toRow:)` places a row in the viewport.
+/// Where `scroll(to:)` places a row in the viewport.
 public enum ScrollPosition: String, Sendable, Hashable, CaseIterable {
     /// The row's leading (top or left) edge at the viewport's leading edge.
     case initial

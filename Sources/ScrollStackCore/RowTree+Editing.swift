@@ -15,7 +15,8 @@ extension RowTree {
         insert(handles: handles, at: index)
     }
 
-    /// Orders the rows of a store filled by `RowStore.addIfNew` (so handles 0..<n) by handle,
+    /// Orders the rows of a store filled by `ScrollStackBuilder` (`RowStore.add(…, indexed: false)`
+    /// and `appendPlain`, so handles 0..<n) by handle,
     /// in chunks. O(n).
     mutating func adoptStoredRows() {
         precondition(order.isEmpty)

@@ -16,7 +16,8 @@ import Synchronization
 /// parts, and its `snapshots` row, written last, has an empty `model` (no encoded snapshot is
 /// empty). Parts without their `snapshots` row (a crash mid-way) are ignored, and deleted
 /// when the file is opened. A file of format 0 or 1 also holds `mutations`, the journal
-/// of HTTP requests, until the service migrates it (`LegacyJournal`).
+/// of HTTP requests, until the service migrates it (`SQLiteJournal+Legacy.swift` reads it;
+/// `StackService.migrateLegacyJournals` replays it).
 public final class SQLiteJournal: JournalBackend {
     let database: SQLiteDatabase
     /// Commits appends, several at once when they arrive together.

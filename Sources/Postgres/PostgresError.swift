@@ -33,7 +33,4 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
 
     /// A unique or primary-key constraint refused a row (`23505`).
     public var isUniqueViolation: Bool { sqlState == "23505" }
-
-    /// The transaction lost a race (serialization failure `40001` or deadlock `40P01`): retry it.
-    public var isSerializationFailure: Bool { sqlState == "40001" || sqlState == "40P01" }
 }

@@ -13,8 +13,6 @@ struct ChunkSums: Sendable {
     /// All chunks' rows together.
     var total: Prefix { nodes[1] }
 
-    subscript(position: Int) -> Prefix { nodes[leafCount + position] }
-
     static func combine(_ a: Prefix, _ b: Prefix) -> Prefix {
         Prefix(length: a.length + b.length, shown: a.shown + b.shown, count: a.count + b.count)
     }

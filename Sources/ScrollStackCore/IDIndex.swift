@@ -180,12 +180,6 @@ struct IDIndex: Sendable {
         if capacity > slots.count { grow(to: capacity) }
     }
 
-    mutating func removeAll() {
-        slots = PagedColumn()
-        mask = -1
-        count = 0
-    }
-
     /// Every (hash, handle) entry, for the invariant check.
     func forEachEntry(_ body: (UInt32, Int32) -> Void) {
         for slot in slots where slot != 0 {

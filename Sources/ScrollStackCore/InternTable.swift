@@ -87,8 +87,6 @@ struct InternTable<Value: Hashable & Sendable>: Sendable {
         users.reserveCapacity(total)
     }
 
-    mutating func removeAll() { self = InternTable() }
-
     /// Traps unless every entry's user count equals `uses[index]` and the lookup agrees. O(entries).
     func checkInvariants(uses: [Int]) {
         var unsharedCount = 0

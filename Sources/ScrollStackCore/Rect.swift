@@ -38,12 +38,6 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
         other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
     }
 
-    /// Whether `point` lies inside the rectangle: the leading edges are inclusive, the
-    /// trailing ones exclusive, so two adjacent rectangles never both contain a point.
-    public func contains(_ point: Point) -> Bool {
-        point.x >= minX && point.x < maxX && point.y >= minY && point.y < maxY
-    }
-
     /// The area both rectangles cover; 0 when they only touch or are apart.
     public func intersectionArea(with other: Rect) -> Double {
         let w = Swift.min(maxX, other.maxX) - Swift.max(minX, other.minX)

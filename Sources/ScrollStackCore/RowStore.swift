@@ -357,8 +357,6 @@ struct RowStore: Sendable {
         freeHandles.append(h)
     }
 
-    mutating func removeAll() { self = RowStore() }
-
     /// Traps unless the id index, the interned contents and the free handles agree with
     /// the live rows. O(n).
     func checkInvariants() {

@@ -100,12 +100,6 @@ struct RowTree: Sendable {
     /// The node a cursor points at. O(1).
     func node(at cursor: Cursor) -> NodeID { chunks[Int(order[cursor.position])][cursor.slot] }
 
-    /// The cursor of the next row, or nil after the last. O(1).
-    func next(_ cursor: Cursor) -> Cursor? {
-        if cursor.slot + 1 < chunks[Int(order[cursor.position])].count { return Cursor(position: cursor.position, slot: cursor.slot + 1) }
-        return cursor.position + 1 < order.count ? Cursor(position: cursor.position + 1, slot: 0) : nil
-    }
-
     /// The node at `index` (0..<count). O(log C).
     func node(at index: Int) -> NodeID { node(at: cursor(at: index)) }
 

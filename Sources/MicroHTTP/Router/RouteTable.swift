@@ -55,13 +55,9 @@ struct RouteTable: Sendable {
                                                           handler: handler, pattern: pattern))
     }
 
-    /// The route for `method` and the raw `path`: the most specific pattern matching the path
-    /// owns it; among its routes, the first with the method (or, for HEAD, with GET).
-    func match(method: String, path: String) -> Match {
-        route(method: method, path: path).match
-    }
-
-    /// `match`'s outcome, and the pattern that owns the path (nil when none matches it).
+    /// The route for `method` and the raw `path`, and the pattern that owns the path (nil when
+    /// none matches it): the most specific pattern matching the path owns it; among its
+    /// routes, the first with the method (or, for HEAD, with GET).
     ///
     /// A path of ASCII bytes (every path a client percent-encodes) is matched on its bytes:
     /// split at `/` in place and literals compared byte for byte, with nothing allocated but

@@ -59,11 +59,6 @@ public final class DeferredResponse: @unchecked Sendable {
         state.withLock { $0.steps.append(step) }
     }
 
-    /// Whether the answer is still to be given (neither completed nor cancelled).
-    public var isPending: Bool {
-        state.withLock { if case .pending = $0.phase { true } else { false } }
-    }
-
     /// Whether the connection is suspended waiting for the answer (what tests wait for).
     public var isSuspended: Bool { state.withLock { $0.suspended != nil } }
 

@@ -3,8 +3,6 @@ import ScrollStackCore
 
 /// Turns model values into response JSON. Integral numbers are written without a fraction.
 enum ModelEncoding {
-    static func number(_ value: Double) -> JSON { .number(value) }
-
     /// A computed position, length or fraction, rounded to 10⁻⁶. Sums of many lengths are
     /// added in an order that depends on the row tree's shape, so the same stack reached in
     /// two ways (or restored from the journal) can differ in the last bits; rounding makes

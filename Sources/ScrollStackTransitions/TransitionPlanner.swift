@@ -56,6 +56,8 @@ public enum TransitionPlanner {
         result.changed.forEach(consider)
         // Removed rows: named ones (all of them without targets), when their layout before is known.
         let named = Set(capture.targets ?? [])
+        // Looked up once per candidate: as arrays, a change of k rows cost O(k²) here.
+        let changed = Set(result.changed)
         for (id, _) in removed.sorted(by: { $0.value < $1.value }) where capture.snapshot != nil || named.contains(id) { consider(id) }
         after.forEach { consider($0.id) }
 
@@ -108,7 +110,7 @@ public enum TransitionPlanner {
                 guard !from.looksLike(to) else { continue }
                 let change: RowTransitionEntry.Change =
                     hidden.contains(id) ? .hide : shown.contains(id) ? .show : moved.contains(id) ? .move
-                    : result.changed.contains(id) || capture.targets?.contains(id) == true ? .update
+                    : changed.contains(id) || named.contains(id) ? .update
                     : settingsChanged ? .layout : .slide
                 entries.append(RowTransitionEntry(id: id, change: change, from: from, to: to))
             case (nil, nil):

@@ -44,6 +44,36 @@ final class KeyframeLimitTests: XCTestCase {
         XCTAssertEqual(try server.request("GET", "/v1/stacks/s/transitions/2?fps=1").status, 200, "a rate within the limit samples it")
     }
 
+    /// Keyframes × the plan's rows is bounded too (`AnimationRequest.maxRowSamples`, 100,000):
+    /// 300 rows hidden at once with a 41-s delay at 240 fps is about 9,840 keyframes, within the
+    /// frame limit, but 2.95 million row samples (it cost 9 s of CPU and a 215-MB answer).
+    func testRowSamplesAreBoundedOnAMutationAndOnARead() throws {
+        let rows = JSON.array((0..<300).map { row("r\($0)", 1) })
+        XCTAssertEqual(try server.request("POST", "/v1/stacks", json: object(("id", "w"), ("rows", rows))).status, 201)
+        let all = JSON.array((0..<300).map { JSON.integer(Int64($0)) })
+        let late = object(("delay", 41), ("duration", 0.001))
+        let refused = try server.request("POST", "/v1/stacks/w/rows/batch", json: object(("op", "hide"), ("rows", all), ("animation", late), ("fps", 240)))
+        XCTAssertEqual(refused.status, 422, refused.text)
+        XCTAssertEqual(refused.errorCode, "invalid_value")
+        XCTAssertEqual(refused.errorField, "fps")
+        XCTAssertTrue(refused["error.message"]?.stringValue?.contains("300 rows") == true, refused.text)
+        XCTAssertTrue(refused["error.message"]?.stringValue?.contains("more than 100000") == true, refused.text)
+        let unchanged = try server.request("GET", "/v1/stacks/w")
+        XCTAssertEqual(unchanged["revision"]?.int64Value, 1, "the stack did not change")
+        XCTAssertEqual(unchanged["rows"]?.arrayValue?.filter { $0["hidden"]?.boolValue == true }.count, 0)
+
+        // At 1 fps the same change is 43 keyframes (0 s to 42 s) of 300 rows: made, and sampled.
+        let made = try server.request("POST", "/v1/stacks/w/rows/batch", json: object(("op", "hide"), ("rows", all), ("animation", late), ("fps", 1)))
+        XCTAssertEqual(made.status, 200, made.text)
+        XCTAssertEqual(made["transition.keyframes"]?.arrayValue?.count, 43)
+        XCTAssertEqual(made["transition.keyframes"]?.arrayValue?.first?["rows"]?.arrayValue?.count, 300)
+        // Its plan read back at 240 fps is refused the same way; at 1 fps it is the answer's.
+        let reread = try server.request("GET", "/v1/stacks/w/transitions/2?fps=240")
+        XCTAssertEqual(reread.status, 422, reread.text)
+        XCTAssertEqual(reread.errorField, "fps")
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/w/transitions/2?fps=1")["keyframes"], made["transition.keyframes"])
+    }
+
     func testPilesFollowTheSameRuleAlsoWithoutABody() throws {
         let created = try server.request("POST", "/v1/piles", json: object(("id", "p"), ("bounds", object(("width", 320), ("height", 480))),
                                                                             ("animation", slowSpring)))

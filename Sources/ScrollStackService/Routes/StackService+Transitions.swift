@@ -55,6 +55,7 @@ extension StackService {
             guard frames <= AnimationRequest.maxFrames else {
                 throw .invalid("fps", "sampling this spring at \(fps) fps gives \(AnimationRequest.describe(frames: frames)) keyframes, more than \(AnimationRequest.maxFrames)")
             }
+            if let error = AnimationRequest.rowSampleViolation(decoded, fps: fps) { throw error }
             return .json(200, ModelEncoding.sampled(plan, fps: fps), revision: revision)
         }
         return .json(200, plan, revision: revision)

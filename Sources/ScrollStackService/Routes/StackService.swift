@@ -198,8 +198,18 @@ public final class StackService: Sendable {
                 return (result, nil, operation.journaled(after: stack), PlanRecipe(animated: animated, timing: timing, targets: named))
             }
             let capture = TransitionCapture(stack, targets: named)
-            let result = try model { () throws(StackError) in try operation.apply(to: &stack) }
-            let plan = TransitionPlanner.plan(from: capture, to: stack, result: result, timing: timing, animated: animated)
+            guard let fps = animation.fps else {
+                let result = try model { () throws(StackError) in try operation.apply(to: &stack) }
+                let plan = TransitionPlanner.plan(from: capture, to: stack, result: result, timing: timing, animated: animated)
+                return (result, plan, operation.journaled(after: stack), nil)
+            }
+            // Keyframes asked for: the change is made on a copy first, so that a plan too big
+            // to sample (`AnimationRequest.maxRowSamples`) is refused with the stack unchanged.
+            var after = stack
+            let result = try model { () throws(StackError) in try operation.apply(to: &after) }
+            let plan = TransitionPlanner.plan(from: capture, to: after, result: result, timing: timing, animated: animated)
+            if let error = AnimationRequest.rowSampleViolation(plan, fps: fps) { throw error }
+            stack = after
             return (result, plan, operation.journaled(after: stack), nil)
         }, persist: { planned, stack, revision throws(APIError) -> PendingWrite? in
             try journalMutation(entry.id, planned.2, planned.0, stack, revision, forceSnapshot: snapshot,

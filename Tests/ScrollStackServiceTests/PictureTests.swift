@@ -38,6 +38,28 @@ final class PictureTests: XCTestCase {
         XCTAssertEqual(try server.request("GET", "/v1/stacks/s/layout.svg?scrollTo=nope").errorField, "scrollTo")
     }
 
+    /// Ids are escaped scalar by scalar: a quote or `<` followed by a combining mark is one
+    /// `Character` equal to neither (it was written raw, breaking out of the attribute), and
+    /// U+FFFE and U+FFFF, which XML 1.0 forbids, become U+FFFD like control characters.
+    func testSVGEscapesQuotesBeforeCombiningMarksAndForbiddenScalars() throws {
+        let server = try ServerHarness()
+        defer { server.stop() }
+        let breakout = "x\"\u{301} onload=\"alert(1)\u{301}"
+        let marks = "<\u{301}&\u{301}>\u{301}'\u{301}"
+        let forbidden = "a\u{FFFF}b\u{FFFE}c\u{1}d\te"
+        let rows: JSON = [row(breakout), row(marks), row(forbidden)]
+        let svg = try server.request("POST", "/v1/layout", json: object(("rows", rows)), headers: [("Accept", "image/svg+xml")])
+        XCTAssertEqual(svg.status, 200)
+        let text = String(decoding: svg.body, as: UTF8.self)
+        XCTAssertFalse(text.contains("\"\u{301}"), "no quote is written raw before a combining mark")
+        XCTAssertFalse(text.contains("<\u{301}"))
+        let document = try XMLDocument(data: Data(svg.body))
+        let ids = try document.nodes(forXPath: "//*[@class and starts-with(@class, 'row')]/@data-id").map { $0.stringValue ?? "" }
+        // An attribute value's tab is normalized to a space by XML parsers.
+        XCTAssertEqual(ids, [breakout, marks, "a\u{FFFD}b\u{FFFD}c\u{FFFD}d e"])
+        XCTAssertEqual(try document.nodes(forXPath: "//@onload").count, 0)
+    }
+
     func testViewerPagesAreSelfContainedHTML() throws {
         let server = try ServerHarness(tokens: try .init(lines: "tok-0123456789abcdef write", source: "test"))
         defer { server.stop() }

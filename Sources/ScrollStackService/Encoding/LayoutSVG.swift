@@ -134,19 +134,27 @@ enum LayoutSVG {
         return "\(rounded)"
     }
 
-    /// Text and attribute values with `& < > " '` escaped.
+    /// Text and attribute values with `& < > " '` escaped, and the scalars XML 1.0 forbids
+    /// replaced with U+FFFD. O(length).
     static func escape(_ text: String) -> String {
         var out = ""
-        for c in text {
-            switch c {
+        // Scalar by scalar, not by `Character`: a quote or `<` followed by a combining mark is
+        // one character that equals neither, and was written raw (an attribute broken out of).
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
+            case "\t", "\n": out.unicodeScalars.append(scalar)
             default:
-                // XML 1.0 forbids most control characters, even escaped.
-                if let scalar = c.unicodeScalars.first, scalar.value < 0x20, c != "\t", c != "\n" { out += "\u{FFFD}" } else { out.append(c) }
+                // XML 1.0 forbids the other control characters, U+FFFE and U+FFFF, even escaped.
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                    out += "\u{FFFD}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out

@@ -92,6 +92,30 @@ final class LiveEventsTests: XCTestCase {
         XCTAssertEqual(try resumed.next()?.revision, 53)
     }
 
+    /// `Last-Event-ID` is a revision in decimal digits: a sign, a fraction or anything else is
+    /// 400 `bad_header` naming the header, on stacks and on piles; spaces around the digits
+    /// and leading zeros are accepted (the stream then opens).
+    func testAMalformedLastEventIDIsABadHeader() throws {
+        let server = try ServerHarness()
+        defer { server.stop() }
+        XCTAssertEqual(try server.request("POST", "/v1/stacks", json: object(("id", "s"))).status, 201)
+        XCTAssertEqual(try server.request("POST", "/v1/piles", json: object(("id", "p"), ("bounds", object(("width", 320), ("height", 480))))).status, 201)
+        for path in ["/v1/stacks/s/events", "/v1/piles/p/events"] {
+            for bad in ["+3", "-0", "-1", "1.0", "abc", "1e2", "0x1", "99999999999999999999"] {
+                let reply = try server.request("GET", path, headers: [("Accept", "text/event-stream"), ("Last-Event-ID", bad)])
+                XCTAssertEqual(reply.status, 400, "\(path) \(bad): \(reply.text)")
+                XCTAssertEqual(reply.errorCode, "bad_header", "\(path) \(bad)")
+                XCTAssertEqual(reply.errorField, "Last-Event-ID", "\(path) \(bad)")
+            }
+        }
+        for good in ["01", " 1 "] {
+            let connection = try TestHTTPConnection(port: server.port, timeout: 10)
+            defer { connection.close() }
+            try connection.sendRaw(Array("GET /v1/stacks/s/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nLast-Event-ID: \(good)\r\n\r\n".utf8))
+            XCTAssertEqual(try connection.readHead().status, 200, good)
+        }
+    }
+
     func testStopEndsEveryStreamPromptly() throws {
         let server = try ServerHarness()
         XCTAssertEqual(try server.request("POST", "/v1/stacks", json: object(("id", "s"))).status, 201)

@@ -228,6 +228,16 @@ extension StackService {
         return .json(200, .object(JSONObject([("revision", .integer(Int64(revision))), ("events", .array(events))])), revision: revision)
     }
 
+    /// The revision a `Last-Event-ID` header names: decimal digits only (spaces around them
+    /// allowed), so `+3` and `-0` are 400 `bad_header` like any other malformed value.
+    static func revision(lastEventID: String) throws(APIError) -> Int {
+        let digits = Substring(lastEventID).trimmingSpaces
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let id = Int(digits) else {
+            throw APIError(status: 400, code: "bad_header", message: "Last-Event-ID must be a revision (decimal digits), got \"\(lastEventID)\"", field: "Last-Event-ID")
+        }
+        return id
+    }
+
     /// Opens a Server-Sent Events stream on a stack: the backlog after the client's last
     /// revision, then every new revision as it is made. Registered under the stack's read
     /// lock, so no revision is missed or sent twice.
@@ -243,10 +253,7 @@ extension StackService {
         try entry.readDurable { _, revision throws(APIError) in
             var after = revision
             if let lastEventID {
-                guard let id = Int(Substring(lastEventID).trimmingSpaces), id >= 0 else {
-                    throw APIError(status: 400, code: "bad_header", message: "Last-Event-ID must be a revision, got \"\(lastEventID)\"", field: "Last-Event-ID")
-                }
-                after = id
+                after = try Self.revision(lastEventID: lastEventID)
             } else if let value = try c.queryInt("after", in: 0...Int(Int64.max)) {
                 after = value
             }

@@ -259,10 +259,7 @@ extension StackService {
             try entry.read { _, revision throws(APIError) in
                 var after = try c.queryInt("after", in: 0...Int(Int64.max)) ?? revision
                 if let lastEventID = c.request.header("last-event-id") {
-                    guard let id = Int(Substring(lastEventID).trimmingSpaces), id >= 0 else {
-                        throw APIError(status: 400, code: "bad_header", message: "Last-Event-ID must be a revision, got \"\(lastEventID)\"", field: "Last-Event-ID")
-                    }
-                    after = id
+                    after = try Self.revision(lastEventID: lastEventID)
                 }
                 while after < revision {
                     let page: [(revision: Int, events: [UInt8])]

@@ -14,8 +14,9 @@
 # failures (from schemathesis' NDJSON report, kept as .build/schemathesis-report.ndjson), and
 # as its last line "N passed, N failed": one per API operation schemathesis tested (and one
 # for its stateful sequences), failed when any check failed on it or it errored, one for
-# the server still answering /healthz afterwards, and one for the spec having no key twice in
-# one mapping. Settings: Scripts/checks/schemathesis.toml.
+# the server still answering /healthz afterwards, one for the spec having no key twice in
+# one mapping, and one for its Error schema listing every error code the sources answer with.
+# Settings: Scripts/checks/schemathesis.toml.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 binary=.build/debug/scrollstackd
@@ -83,6 +84,19 @@ yaml.load(open(spec), StrictLoader)
 ok_spec = not duplicates
 print(("ok    " if ok_spec else "FAIL  ") + "the spec has no key twice in one mapping"
       + (f": {', '.join(duplicates)}" if duplicates else ""))
+# Every error code the sources answer with (`code: "…"`, and the model's errors mapped as
+# `(422, "…")`) is one the spec's Error schema lists: the run below reaches no code that only
+# tokens or admitted origins produce (the server runs without them).
+import glob, re
+written = set()
+for source in glob.glob("Sources/**/*.swift", recursive=True):
+    text = open(source, encoding="utf-8").read()
+    written |= set(re.findall(r'code: "([a-z_]+)"', text)) | set(re.findall(r'\([45]\d\d, "([a-z_]+)"\)', text))
+listed = set(yaml.safe_load(open(spec))["components"]["schemas"]["Error"]["properties"]["error"]["properties"]["code"]["enum"])
+unlisted = sorted(written - listed)
+ok_codes = bool(written) and not unlisted
+print(("ok    " if ok_codes else "FAIL  ") + f"the spec's Error schema lists all {len(written)} error codes of the sources"
+      + (f"; missing: {', '.join(unlisted)}" if unlisted else ""))
 requests = checks = failed_checks = 0
 operations = {}  # label → passed
 try:
@@ -110,8 +124,8 @@ print(("ok    " if ok_health else "FAIL  ") + f"the server still answers /health
 complete = status in (0, 1) and requests > 0
 if not complete:
     print(f"FAIL  schemathesis exited {status} after {requests} requests")
-passed = len(operations) - len(bad) + ok_health + ok_spec
-failed = len(bad) + (not ok_health) + (not ok_spec) + (not complete) + (status == 1 and not bad)
+passed = len(operations) - len(bad) + ok_health + ok_spec + ok_codes
+failed = len(bad) + (not ok_health) + (not ok_spec) + (not ok_codes) + (not complete) + (status == 1 and not bad)
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
 PY

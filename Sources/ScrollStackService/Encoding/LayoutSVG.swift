@@ -134,8 +134,9 @@ enum LayoutSVG {
         return "\(rounded)"
     }
 
-    /// Text and attribute values with `& < > " '` escaped, and the scalars XML 1.0 forbids
-    /// replaced with U+FFFD. O(length).
+    /// Text and attribute values with `& < > " '` escaped, and control characters other than
+    /// tab and line feed (carriage return included: parsers would normalize it away), U+FFFE
+    /// and U+FFFF replaced with U+FFFD. O(length).
     static func escape(_ text: String) -> String {
         var out = ""
         // Scalar by scalar, not by `Character`: a quote or `<` followed by a combining mark is
@@ -149,7 +150,7 @@ enum LayoutSVG {
             case "'": out += "&apos;"
             case "\t", "\n": out.unicodeScalars.append(scalar)
             default:
-                // XML 1.0 forbids the other control characters, U+FFFE and U+FFFF, even escaped.
+                // XML 1.0 forbids the other control characters but CR, and U+FFFE and U+FFFF.
                 if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
                     out += "\u{FFFD}"
                 } else {

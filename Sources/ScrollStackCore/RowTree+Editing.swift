@@ -15,9 +15,8 @@ extension RowTree {
         insert(handles: handles, at: index)
     }
 
-    /// Orders the rows of a store filled by `ScrollStackBuilder` (`RowStore.add(…, indexed: false)`
-    /// and `appendPlain`, so handles 0..<n) by handle,
-    /// in chunks. O(n).
+    /// Orders the rows of a store filled by `ScrollStackBuilder` (`RowStore.add(…, indexed:
+    /// false)` and `appendPlain`, so handles 0..<n) by handle, in chunks. O(n).
     mutating func adoptStoredRows() {
         precondition(order.isEmpty)
         replaceChunks(at: 0, removing: 0, with: Array(0..<NodeID(store.count)))

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Server CPU of one animated batch change over many rows, two scrollstackd binaries side by side.
+
+    python3 Benchmarks/animated_batch_cpu.py BASELINE_BINARY CANDIDATE_BINARY [--rows N] [--runs K]
+
+Both serve --in-memory a stack of N rows (default 20,000; fixed height 1, all given in the
+stack's order); each of K alternating rounds (default 3) sends, to each binary, two batches over
+every row with `"animation": true` (the answer carries the whole plan): `insets` with a top
+inset of 1, then of 2 (every row changes: the plan's `update` rows), then `hide` and `show`.
+Prints the median server CPU (utime + stime from /proc/PID/stat around each request) per kind
+and binary, and candidate / baseline.
+"""
+import argparse, json, os, subprocess, sys, time, urllib.error, urllib.request
+
+
+def ticks(pid):
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def request(port, method, path, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=600) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("baseline")
+    parser.add_argument("candidate")
+    parser.add_argument("--rows", type=int, default=20_000)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    servers = []
+    for i, binary in enumerate([args.baseline, args.candidate]):
+        port = 18980 + i
+        process = subprocess.Popen([binary, "--in-memory", "--port", str(port), "--log-level", "warning"],
+                                   stderr=subprocess.DEVNULL)
+        servers.append((binary, process, port))
+    try:
+        for _, _, port in servers:
+            deadline = time.time() + 10
+            while True:
+                try:
+                    if request(port, "GET", "/healthz")[0] == 200:
+                        break
+                except OSError:
+                    pass
+                if time.time() > deadline:
+                    sys.exit(f"the server on port {port} did not start")
+                time.sleep(0.1)
+            request(port, "POST", "/v1/stacks", {"id": "s"})
+            for first in range(0, args.rows, 5000):  # under the 1 MiB body limit
+                rows = [{"id": f"r{k}", "view": {"type": "V"}, "size": {"fixed": 1}}
+                        for k in range(first, min(args.rows, first + 5000))]
+                status, body = request(port, "POST", "/v1/stacks/s/rows", {"rows": rows})
+                assert status == 200, (status, body[:200])
+        every = list(range(args.rows))
+        kinds = {
+            "insets": [{"op": "insets", "insets": {"top": top}} for top in (1, 2)],
+            "hide/show": [{"op": op} for op in ("hide", "show")],
+        }
+        cpu = {(kind, binary): [] for kind in kinds for binary, _, _ in servers}
+        for _ in range(args.runs):
+            for kind, bodies in kinds.items():
+                for body in bodies:
+                    for binary, process, port in servers:
+                        before = ticks(process.pid)
+                        status, answer = request(port, "POST", "/v1/stacks/s/rows/batch",
+                                                 dict(body, rows=every, animation=True))
+                        cpu[(kind, binary)].append(ticks(process.pid) - before)
+                        assert status == 200, (status, answer[:200])
+        median = lambda values: sorted(values)[len(values) // 2]
+        print(f"animated batch over {args.rows} rows, server CPU s per request, median of {2 * args.runs}")
+        print(f"{'kind':12} {'baseline':>10} {'candidate':>10} {'ratio':>7}")
+        for kind in kinds:
+            b, c = median(cpu[(kind, args.baseline)]), median(cpu[(kind, args.candidate)])
+            print(f"{kind:12} {b:10.2f} {c:10.2f} {c / b:7.2f}")
+    finally:
+        for _, process, _ in servers:
+            process.kill()
+
+
+if __name__ == "__main__":
+    main()

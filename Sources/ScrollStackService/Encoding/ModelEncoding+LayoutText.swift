@@ -177,7 +177,8 @@ extension ModelEncoding {
         c.write(value.bitPattern, slot: slot, in: memo) { $0.number(computedValue(value)) }
     }
 
-    private static func writeSize(_ w: inout JSONWriter, _ s: Size, rounded: Bool) {
+    /// `size(_:)`, or `computedSize(_:)` when `rounded`, written.
+    static func writeSize(_ w: inout JSONWriter, _ s: Size, rounded: Bool) {
         w.beginObject()
         w.key(ascii: "width")
         w.number(rounded ? computedValue(s.width) : s.width)

@@ -1,16 +1,19 @@
 import Jansson
 import ScrollStackCore
+import ScrollStackTransitions
 
 /// The mutation answer and its events written straight into a `JSONWriter`, with no `JSON`
 /// tree in between: the bytes are those of `mutation(revision:_:in:)`, `row(_:index:)` and
 /// `event(_:)` serialized (tested on random rows and events). Rare parts (props, content
 /// descriptions, titles, row transitions) are still built as trees and written whole.
 extension ModelEncoding {
-    /// The text of `mutation(revision:_:in:).serialized()`.
+    /// The text of `mutation(revision:_:in:).serialized()`, with the member `transition`
+    /// (`plan(_:revision:)`) last when `transition` is given.
     ///
-    /// - Complexity: O(changed and removed rows × log n + events).
-    static func mutationText(revision: Int, _ result: OperationResult, in stack: ScrollStack) -> [UInt8] {
-        var w = JSONWriter(capacity: 256 + 192 * (result.changed.count + result.removed.count) + 64 * result.events.count)
+    /// - Complexity: O(changed and removed rows × log n + events + the plan's rows).
+    static func mutationText(revision: Int, _ result: OperationResult, in stack: ScrollStack, transition: TransitionPlan? = nil) -> [UInt8] {
+        var w = JSONWriter(capacity: 256 + 192 * (result.changed.count + result.removed.count) + 64 * result.events.count
+                               + 800 * (transition?.rows.count ?? 0))
         w.beginObject()
         w.key(ascii: "revision")
         w.integer(Int64(revision))
@@ -28,6 +31,10 @@ extension ModelEncoding {
         }
         w.key(ascii: "events")
         writeEvents(result.events, into: &w)
+        if let transition {
+            w.key(ascii: "transition")
+            writePlan(transition, revision: revision, into: &w)
+        }
         w.endObject()
         return w.take()
     }
@@ -165,9 +172,9 @@ extension ModelEncoding {
             }
         case .contentSizeChanged(let from, let to):
             w.key(ascii: "from")
-            writeComputedSize(from, into: &w)
+            writeSize(&w, from, rounded: true)
             w.key(ascii: "to")
-            writeComputedSize(to, into: &w)
+            writeSize(&w, to, rounded: true)
         case .didScroll(let from, let to):
             w.key(ascii: "from")
             writePoint(from, into: &w)
@@ -180,21 +187,12 @@ extension ModelEncoding {
     }
 
     /// `computed(_:)`, written.
-    private static func writeComputed(_ value: Double, into w: inout JSONWriter) {
+    static func writeComputed(_ value: Double, into w: inout JSONWriter) {
         guard value.isFinite, abs(value) < 1e12 else { return w.number(value) }
         w.number((value * 1_000_000).rounded() / 1_000_000)
     }
 
-    private static func writeComputedSize(_ s: Size, into w: inout JSONWriter) {
-        w.beginObject()
-        w.key(ascii: "width")
-        writeComputed(s.width, into: &w)
-        w.key(ascii: "height")
-        writeComputed(s.height, into: &w)
-        w.endObject()
-    }
-
-    private static func writePoint(_ p: Point, into w: inout JSONWriter) {
+    static func writePoint(_ p: Point, into w: inout JSONWriter) {
         w.beginObject()
         w.key(ascii: "x")
         w.number(p.x)

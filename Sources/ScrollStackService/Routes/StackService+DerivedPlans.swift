@@ -15,13 +15,13 @@ extension StackService {
     }
 
     /// The plan of `revision` (2…current) of stack `id` computed again from the journal as
-    /// `recipe` says, as the bytes a plan kept whole would be (`ModelEncoding.plan`, reals
-    /// with 17 digits): the state at `revision` − 1 rebuilt, captured with the recipe's
-    /// targets, the journaled operation of `revision` applied to it, and the plan built.
+    /// `recipe` says: the state at `revision` − 1 rebuilt, captured with the recipe's
+    /// targets, the journaled operation of `revision` applied to it, and the plan built. Its
+    /// encoding is the one a plan kept whole would have read back (`ModelEncoding.plan`).
     ///
     /// - Throws: 503 `storage_unavailable` when the journal does not give back that revision.
     /// - Complexity: O(snapshot + records since it) to rebuild the state, then the plan's own.
-    func derivedPlan(_ id: String, revision: Int, current: Int, recipe: PlanRecipe, journal: StackJournal) throws(APIError) -> [UInt8] {
+    func derivedPlan(_ id: String, revision: Int, current: Int, recipe: PlanRecipe, journal: StackJournal) throws(APIError) -> TransitionPlan {
         var stack = try self.stack(id, at: revision - 1, current: current, field: "revision")
         let record: JournalRecord?
         do throws(JournalError) { record = try journal.record(id: id, revision: revision) } catch { throw APIError(error) }
@@ -33,7 +33,6 @@ extension StackService {
         do throws(StackError) { result = try operation.apply(to: &stack) } catch {
             throw .journalUnreadable("replaying \(what) failed: \(APIError(error).message)")
         }
-        let plan = TransitionPlanner.plan(from: capture, to: stack, result: result, timing: recipe.timing, animated: recipe.animated)
-        return ModelEncoding.plan(plan, revision: revision).serialized(realPrecision: 17)
+        return TransitionPlanner.plan(from: capture, to: stack, result: result, timing: recipe.timing, animated: recipe.animated)
     }
 }

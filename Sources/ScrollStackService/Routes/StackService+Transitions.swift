@@ -40,14 +40,20 @@ extension StackService {
             throw APIError(status: 404, code: "transition_not_found", message: "revision 1 created the stack: no change led to it", field: "revision")
         }
         guard let journal else { throw .storageFailed("this service keeps no journal") }
-        var stored: [UInt8]?
+        let stored: [UInt8]?
         do throws(JournalError) { stored = try journal.plan(id: entry.id, revision: revision) } catch { throw APIError(error) }
+        let plan: JSON
         if let recipe = stored, PlanRecipe.isRecipe(recipe) {
-            stored = try derivedPlan(entry.id, revision: revision, current: current,
-                                     recipe: PlanRecipe.decode(recipe, what: "the plan of revision \(revision) of \(entry.id)"), journal: journal)
-        }
-        guard let stored, let plan = try? JSON.parse(stored) else {
-            throw APIError(status: 404, code: "transition_not_found", message: "no plan was kept for revision \(revision)", field: "revision")
+            let derived = try derivedPlan(entry.id, revision: revision, current: current,
+                                          recipe: PlanRecipe.decode(recipe, what: "the plan of revision \(revision) of \(entry.id)"), journal: journal)
+            // Written straight: the same bytes as the tree below, without it.
+            guard animation.fps != nil else { return .json(200, text: ModelEncoding.planText(derived, revision: revision, realPrecision: 15), revision: revision) }
+            plan = ModelEncoding.plan(derived, revision: revision)
+        } else {
+            guard let stored, let parsed = try? JSON.parse(stored) else {
+                throw APIError(status: 404, code: "transition_not_found", message: "no plan was kept for revision \(revision)", field: "revision")
+            }
+            plan = parsed
         }
         if let fps = animation.fps {
             guard let decoded = ModelDecoding.storedPlan(plan) else { throw .storageFailed("the plan of revision \(revision) does not decode") }

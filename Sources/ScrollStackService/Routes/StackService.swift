@@ -213,7 +213,7 @@ public final class StackService: Sendable {
             return (result, plan, operation.journaled(after: stack), nil)
         }, persist: { planned, stack, revision throws(APIError) -> PendingWrite? in
             try journalMutation(entry.id, planned.2, planned.0, stack, revision, forceSnapshot: snapshot,
-                                plan: planned.3?.encoded ?? planned.1.map { ModelEncoding.plan($0, revision: revision).serialized(realPrecision: 17) },
+                                plan: planned.3?.encoded ?? planned.1.map { ModelEncoding.planText($0, revision: revision, realPrecision: 17) },
                                 after: entry.inFlight, incarnation: incarnation)
         }, restore: { () throws(APIError) in
             try journaledState(of: entry)
@@ -222,10 +222,12 @@ public final class StackService: Sendable {
             answers.forget(entry)
             return try journaledState(of: entry)
         }, answer: { planned, stack, revision -> HTTPResponse in
-            if extra == nil, !animation.answersPlan || planned.1 == nil {
-                // The common answer, written straight (the same bytes as the tree below).
-                return .json(200, text: ModelEncoding.mutationText(revision: revision, planned.0, in: stack), revision: revision)
+            if extra == nil, animation.fps == nil {
+                // The common answer, and one with its plan, written straight (the same bytes as the tree below).
+                return .json(200, text: ModelEncoding.mutationText(revision: revision, planned.0, in: stack,
+                                                                   transition: animation.answersPlan ? planned.1 : nil), revision: revision)
             }
+            // Keyframes are sampled from the encoded plan; they are bounded (`AnimationRequest.maxRowSamples`).
             var answer = ModelEncoding.mutation(revision: revision, planned.0, in: stack)
             if animation.answersPlan, let kept = planned.1, case .object(var members) = answer {
                 let plan = ModelEncoding.plan(kept, revision: revision)

@@ -1,0 +1,105 @@
+import Foundation
+import Jansson
+@testable import ScrollStackCore
+@testable import ScrollStackService
+import ScrollStackTransitions
+import XCTest
+
+/// A transition plan written straight to text (`ModelEncoding.planText`, and `mutationText`
+/// with a `transition`) against the tree encoding (`ModelEncoding.plan`), on plans the planner
+/// makes for seeded random stacks and operations, then perturbed with looks, odd reals and
+/// timings it rarely makes: the same bytes, always.
+final class PlanTextTests: XCTestCase {
+    static func real(_ r: inout SplitMix64) -> Double {
+        switch Int.random(in: 0..<6, using: &r) {
+        case 0: Double(Int.random(in: -500...500, using: &r))
+        case 1: Double.random(in: -1e6...1e6, using: &r)
+        case 2: Double.random(in: 0...1, using: &r) / 3
+        case 3: [Double.infinity, -Double.infinity, .nan, 2e12, -0.0, 1e-7, 9_007_199_254_740_993][Int.random(in: 0..<7, using: &r)]
+        case 4: Double(Int.random(in: 0...3000, using: &r)) / 4
+        default: Double(Int.random(in: 0...3000, using: &r)) / 3
+        }
+    }
+
+    static func rect(_ r: inout SplitMix64) -> Rect {
+        Rect(origin: Point(x: real(&r), y: real(&r)), size: Size(width: real(&r), height: real(&r)))
+    }
+
+    /// `plan` with some of its members replaced by random ones.
+    static func perturbed(_ plan: TransitionPlan, _ r: inout SplitMix64) -> TransitionPlan {
+        var plan = plan
+        if Bool.random(using: &r) {
+            plan.timing = AnimationTiming(duration: abs(real(&r)), delay: real(&r), damping: real(&r), initialVelocity: real(&r))
+        }
+        if Bool.random(using: &r) { plan.viewport.to = Size(width: real(&r), height: real(&r)) }
+        if Bool.random(using: &r) { plan.contentSize.from = Size(width: real(&r), height: real(&r)) }
+        if Bool.random(using: &r) { plan.offset.to = Point(x: real(&r), y: real(&r)) }
+        for i in plan.rows.indices where Int.random(in: 0..<3, using: &r) == 0 {
+            var state = Bool.random(using: &r) ? plan.rows[i].from : plan.rows[i].to
+            switch Int.random(in: 0..<5, using: &r) {
+            case 0: state.index = Bool.random(using: &r) ? nil : Int.random(in: 0..<1_000_000, using: &r)
+            case 1: state.separatorFrame = Bool.random(using: &r) ? nil : rect(&r)
+            case 2: state.translate = Point(x: real(&r), y: real(&r))
+                    state.scale = real(&r)
+            case 3: state.alpha = real(&r)
+            default: state.frame = rect(&r)
+                     state.contentFrame = rect(&r)
+            }
+            if Bool.random(using: &r) { plan.rows[i].from = state } else { plan.rows[i].to = state }
+            plan.rows[i].id = ["r\"\(i)", "ü/\(i)", "t\t\(i)", "row-\(i)"][Int.random(in: 0..<4, using: &r)]
+        }
+        return plan
+    }
+
+    func testPlanTextMatchesTheTreeEncoding() throws {
+        var seed = UInt64(Date().timeIntervalSince1970 * 1000)
+        if let text = ProcessInfo.processInfo.environment["SCROLLSTACK_PLAN_TEXT_SEED"], let fixed = UInt64(text) { seed = fixed }
+        print("PlanTextTests seed \(seed) (replay with SCROLLSTACK_PLAN_TEXT_SEED=\(seed))")
+        var r = SplitMix64(seed: seed)
+        let service = StackService()
+        var compared = 0
+        for _ in 0..<40 {
+            guard var stack = try? service.decodeStack(ObjectReader(object: MutationTextTests.stackBody(&r, rows: Int.random(in: 0..<30, using: &r)), path: ""), id: "s"),
+                  let spare = try? service.decodeStack(ObjectReader(object: MutationTextTests.stackBody(&r, rows: 12), path: ""), id: "t") else { continue }
+            var fresh = 0
+            for revision in 2...20 {
+                let operation: StackOperation
+                let count = stack.count
+                switch Int.random(in: 0..<7, using: &r) {
+                case 0, 1:
+                    var row = spare.row(at: Int.random(in: 0..<spare.count, using: &r))
+                    row.id = "new-\(fresh)"
+                    fresh += 1
+                    operation = .insert([row], at: count == 0 ? .bottom : .index(Int.random(in: 0...count, using: &r)))
+                case 2 where count > 0: operation = .remove([.index(Int.random(in: 0..<count, using: &r))])
+                case 3 where count > 1: operation = .move(index: Int.random(in: 0..<count, using: &r), to: Int.random(in: 0..<count, using: &r))
+                case 4 where count > 0: operation = .setHidden([.index(Int.random(in: 0..<count, using: &r))], Bool.random(using: &r))
+                case 5:
+                    var settings = stack.settings
+                    settings.axis = Bool.random(using: &r) ? .vertical : .horizontal
+                    operation = .settings(settings)
+                default:
+                    var settings = stack.settings
+                    settings.offset = Point(x: 0, y: Double.random(in: -50...2000, using: &r))
+                    operation = .settings(settings)
+                }
+                let capture = TransitionCapture(stack, targets: nil)
+                guard let result = try? operation.apply(to: &stack) else { continue }
+                let planned = TransitionPlanner.plan(from: capture, to: stack, result: result, timing: .rows, animated: Bool.random(using: &r))
+                for plan in [planned, Self.perturbed(planned, &r)] {
+                    for precision in [15, 17] {
+                        XCTAssertEqual(String(decoding: ModelEncoding.planText(plan, revision: revision, realPrecision: precision), as: UTF8.self),
+                                       String(decoding: ModelEncoding.plan(plan, revision: revision).serialized(realPrecision: precision), as: UTF8.self),
+                                       "seed \(seed)")
+                    }
+                    guard case .object(var answer) = ModelEncoding.mutation(revision: revision, result, in: stack) else { return XCTFail("not an object") }
+                    answer["transition"] = ModelEncoding.plan(plan, revision: revision)
+                    XCTAssertEqual(String(decoding: ModelEncoding.mutationText(revision: revision, result, in: stack, transition: plan), as: UTF8.self),
+                                   String(decoding: JSON.object(answer).serialized(), as: UTF8.self), "seed \(seed)")
+                }
+                compared += 1
+            }
+        }
+        XCTAssertGreaterThan(compared, 300, "seed \(seed): too few operations applied to compare")
+    }
+}

@@ -50,6 +50,11 @@ extension StackService {
             guard animation.fps != nil else { return .json(200, text: ModelEncoding.planText(derived, revision: revision, realPrecision: 15), revision: revision) }
             plan = ModelEncoding.plan(derived, revision: revision)
         } else {
+            // A plan kept whole is 17-digit text: written again with the answer's 15 digits,
+            // in one pass when it is in the writer's form (the same bytes as parsing it would give).
+            if animation.fps == nil, let stored, let text = JSON.reprinted(stored, realPrecision: 15) {
+                return .json(200, text: text, revision: revision)
+            }
             guard let stored, let parsed = try? JSON.parse(stored) else {
                 throw APIError(status: 404, code: "transition_not_found", message: "no plan was kept for revision \(revision)", field: "revision")
             }

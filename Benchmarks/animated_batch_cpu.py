@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """Server CPU of one animated batch change over many rows, two scrollstackd binaries side by side.
 
-    python3 Benchmarks/animated_batch_cpu.py BASELINE_BINARY CANDIDATE_BINARY [--rows N] [--runs K]
+    python3 Benchmarks/animated_batch_cpu.py BASELINE_BINARY CANDIDATE_BINARY [--rows N] [--runs K] [--durable]
 
-Both serve --in-memory a stack of N rows (default 20,000; fixed height 1, all given in the
+Both serve --in-memory (with --durable: a data dir of their own) a stack of N rows (default 20,000; fixed height 1, all given in the
 stack's order); each of K alternating rounds (default 3) sends, to each binary, two batches over
 every row with `"animation": true` (the answer carries the whole plan): `insets` with a top
 inset of 1, then of 2 (every row changes: the plan's `update` rows), then `hide` and `show`.
 Prints the median server CPU (utime + stime from /proc/PID/stat around each request) per kind
-and binary, and candidate / baseline.
+and binary, and candidate / baseline. With --durable, each round also reads back
+(`GET …/transitions/{r}`) the plan the last `insets` batch kept whole ("read kept"), and that
+of an `insets` batch sent without animation, which keeps a recipe ("read recipe").
 """
-import argparse, json, os, subprocess, sys, time, urllib.error, urllib.request
+import argparse, json, os, subprocess, sys, tempfile, time, urllib.error, urllib.request
 
 
 def ticks(pid):
@@ -35,11 +37,13 @@ def main():
     parser.add_argument("candidate")
     parser.add_argument("--rows", type=int, default=20_000)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--durable", action="store_true")
     args = parser.parse_args()
     servers = []
     for i, binary in enumerate([args.baseline, args.candidate]):
         port = 18980 + i
-        process = subprocess.Popen([binary, "--in-memory", "--port", str(port), "--log-level", "warning"],
+        store = ["--data-dir", tempfile.mkdtemp(prefix="animated-")] if args.durable else ["--in-memory"]
+        process = subprocess.Popen([binary, *store, "--port", str(port), "--log-level", "warning"],
                                    stderr=subprocess.DEVNULL)
         servers.append((binary, process, port))
     try:
@@ -65,20 +69,37 @@ def main():
             "insets": [{"op": "insets", "insets": {"top": top}} for top in (1, 2)],
             "hide/show": [{"op": op} for op in ("hide", "show")],
         }
-        cpu = {(kind, binary): [] for kind in kinds for binary, _, _ in servers}
+        reads = ["read kept", "read recipe"] if args.durable else []
+        cpu = {(kind, binary): [] for kind in [*kinds, *reads] for binary, _, _ in servers}
+        kept = {}  # binary → the revision of its last animated insets batch (a plan kept whole)
+
+        def measure(kind, binary, process, port, method, path, body=None):
+            before = ticks(process.pid)
+            status, answer = request(port, method, path, body)
+            cpu[(kind, binary)].append(ticks(process.pid) - before)
+            assert status == 200, (status, answer[:200])
+            return answer
+
         for _ in range(args.runs):
             for kind, bodies in kinds.items():
                 for body in bodies:
                     for binary, process, port in servers:
-                        before = ticks(process.pid)
-                        status, answer = request(port, "POST", "/v1/stacks/s/rows/batch",
-                                                 dict(body, rows=every, animation=True))
-                        cpu[(kind, binary)].append(ticks(process.pid) - before)
-                        assert status == 200, (status, answer[:200])
+                        answer = measure(kind, binary, process, port, "POST", "/v1/stacks/s/rows/batch",
+                                         dict(body, rows=every, animation=True))
+                        if kind == "insets":
+                            kept[binary] = json.loads(answer)["revision"]
+            for binary, process, port in servers if args.durable else []:
+                status, answer = request(port, "POST", "/v1/stacks/s/rows/batch",
+                                         {"op": "insets", "insets": {"top": 3}, "rows": every})
+                assert status == 200, (status, answer[:200])
+                recipe = json.loads(answer)["revision"]
+                measure("read kept", binary, process, port, "GET", f"/v1/stacks/s/transitions/{kept[binary]}")
+                measure("read recipe", binary, process, port, "GET", f"/v1/stacks/s/transitions/{recipe}")
         median = lambda values: sorted(values)[len(values) // 2]
-        print(f"animated batch over {args.rows} rows, server CPU s per request, median of {2 * args.runs}")
+        print(f"animated batch over {args.rows} rows ({'durable' if args.durable else 'in memory'}), server CPU s per request, "
+              f"median of {2 * args.runs} (reads: of {args.runs})")
         print(f"{'kind':12} {'baseline':>10} {'candidate':>10} {'ratio':>7}")
-        for kind in kinds:
+        for kind in [*kinds, *reads]:
             b, c = median(cpu[(kind, args.baseline)]), median(cpu[(kind, args.candidate)])
             print(f"{kind:12} {b:10.2f} {c:10.2f} {c / b:7.2f}")
     finally:

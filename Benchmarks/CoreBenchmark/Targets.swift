@@ -78,18 +78,31 @@ func flatColumn(_ n: Int) -> ScrollStack {
         sink += Double(stack.count)
     } / Double(n) : 0
     let batchFromFields = only == nil || only == "fields" ? median(samples) { _ in batchInsertFromFields(ids, cell) } / Double(n) : 0
+    // The same two with the stack built freed after the clock stops (the batch is still freed
+    // inside it, as a request frees it): building without destroying.
+    let createKept = only == nil || only == "create" ? medianFreeingAfter(samples) { _ in
+        var builder = try! ScrollStackBuilder(capacity: n)
+        for id in ids { try! builder.append(id: id, content: cell, size: .fixed(44)) }
+        return try! builder.build()
+    } / Double(n) : 0
+    let batchFromFieldsKept = only == nil || only == "fields" ? medianFreeingAfter(samples) { _ in
+        batchInsertFromFields(ids, cell, keeping: true)!
+    } / Double(n) : 0
     print("build rows=\(n) create_from_fields_ns_per_row=\(fixed3(create)) batch_insert_ns_per_row=\(fixed3(batch))"
-          + " batch_insert_from_fields_ns_per_row=\(fixed3(batchFromFields))")
+          + " batch_insert_from_fields_ns_per_row=\(fixed3(batchFromFields))"
+          + " stack_freed_after_clock: create_from_fields_ns_per_row=\(fixed3(createKept)) batch_insert_from_fields_ns_per_row=\(fixed3(batchFromFieldsKept))")
 }
 
 /// A batch of rows given by their fields (as the insert route decodes them) inserted at the
-/// bottom of a one-row stack: the batch filled, then inserted.
-@MainActor func batchInsertFromFields(_ ids: [String], _ cell: RowContent) {
+/// bottom of a one-row stack: the batch filled, then inserted. The stack is returned when
+/// `keeping`, else freed here.
+@MainActor @discardableResult func batchInsertFromFields(_ ids: [String], _ cell: RowContent, keeping: Bool = false) -> ScrollStack? {
     var stack = try! ScrollStack(rows: [makeRow("first")])
     var batch = RowBatch(capacity: ids.count)
     for id in ids { batch.append(id: id, content: cell, size: .fixed(44)) }
     try! stack.insert(batch, at: .bottom)
     sink += Double(stack.count)
+    return keeping ? stack : nil
 }
 
 @MainActor func runTargets(rows n: Int, samples: Int) {

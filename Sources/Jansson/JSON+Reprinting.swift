@@ -12,8 +12,8 @@ extension JSON {
     /// whitespace; an escape other than the writer's own (`\"`, `\\`, `\b \f \n \r \t`,
     /// `\u00XX` with upper-case hex for the other control characters but NUL); invalid UTF-8;
     /// a control character, a leading zero, `-0`, an integer beyond 64 bits, a real beyond a
-    /// double; an object with a repeated key or more than `maxMembers` members;
-    /// nesting deeper than `maxDepth`; anything but one value.
+    /// double; an object with a repeated key or more than `reprintingMaxMembers` members;
+    /// nesting deeper than `reprintingMaxDepth`; anything but one value.
     ///
     /// - Complexity: O(text), plus O(members²) per object for repeated keys.
     public static func reprinted(_ text: [UInt8], realPrecision: Int) -> [UInt8]? {
@@ -22,9 +22,9 @@ extension JSON {
     }
 
     /// The most members an object may have for `reprinted(_:realPrecision:)` to copy it.
-    public static let maxMembers = 64
+    public static let reprintingMaxMembers = 64
     /// The deepest nesting `reprinted(_:realPrecision:)` copies.
-    public static let maxDepth = 256
+    public static let reprintingMaxDepth = 256
 
     private enum Expecting { case value, valueOrClose, key, keyOrClose, colon, commaOrClose, end }
 
@@ -63,7 +63,7 @@ extension JSON {
             case .key, .keyOrClose:
                 guard c == UInt8(ascii: "\""), let end = stringEnd(t, from: i) else { return nil }
                 let first = firstKeys[firstKeys.count - 1]
-                guard keys.count - first < maxMembers else { return nil }
+                guard keys.count - first < reprintingMaxMembers else { return nil }
                 let key = UnsafeBufferPointer(rebasing: t[i..<end])
                 for k in keys[first...] where k.count == key.count && UnsafeBufferPointer(rebasing: t[k]).elementsEqual(key) {
                     return nil
@@ -74,7 +74,7 @@ extension JSON {
             case .value, .valueOrClose:
                 switch c {
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    guard containers.count < maxDepth else { return nil }
+                    guard containers.count < reprintingMaxDepth else { return nil }
                     containers.append(c)
                     i += 1
                     if c == UInt8(ascii: "{") {

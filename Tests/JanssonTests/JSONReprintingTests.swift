@@ -14,12 +14,12 @@ final class JSONReprintingTests: XCTestCase {
     }
 
     /// Whether `value` holds what `reprinted` refuses though this module writes it: a NUL in
-    /// a string, an object over `JSON.maxMembers`.
+    /// a string, an object over `JSON.reprintingMaxMembers`.
     static func refused(_ value: JSON) -> Bool {
         switch value {
         case .string(let s): s.utf8.contains(0)
         case .array(let elements): elements.contains(where: refused)
-        case .object(let object): object.count > JSON.maxMembers || object.contains { $0.key.utf8.contains(0) || refused($0.value) }
+        case .object(let object): object.count > JSON.reprintingMaxMembers || object.contains { $0.key.utf8.contains(0) || refused($0.value) }
         default: false
         }
     }
@@ -84,7 +84,7 @@ final class JSONReprintingTests: XCTestCase {
             XCTAssertNil(JSON.reprinted(Array(text.utf8), realPrecision: 15), text)
         }
         XCTAssertNil(JSON.reprinted([0x22, 0xED, 0xA0, 0x80, 0x22], realPrecision: 15), "a surrogate in UTF-8")
-        XCTAssertNil(JSON.reprinted(Array(String(repeating: "[", count: JSON.maxDepth + 1).utf8) + Array(String(repeating: "]", count: JSON.maxDepth + 1).utf8), realPrecision: 15))
+        XCTAssertNil(JSON.reprinted(Array(String(repeating: "[", count: JSON.reprintingMaxDepth + 1).utf8) + Array(String(repeating: "]", count: JSON.reprintingMaxDepth + 1).utf8), realPrecision: 15))
         for text in ["9223372036854775807", "-9223372036854775808", "999999999999999999"] {
             XCTAssertEqual(JSON.reprinted(Array(text.utf8), realPrecision: 15), Array(text.utf8), text)
         }

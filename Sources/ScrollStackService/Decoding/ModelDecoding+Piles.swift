@@ -9,14 +9,25 @@ extension ModelDecoding {
     /// `{"id"?, "controller" | "view"}`; without an id, `makeID` supplies one. `props` may
     /// nest at most `maxDepth` deep.
     static func pileView(_ object: ObjectReader, maxDepth: Int, makeID: () -> String) throws(APIError) -> PileView {
-        let id = try object.optional("id").map { f throws(APIError) in try f.string() } ?? makeID()
+        guard let id = try pileViewID(object) else { return PileView(id: makeID(), content: try pileViewContent(object, maxDepth: maxDepth)) }
+        return PileView(id: id, content: try pileViewContent(object, maxDepth: maxDepth))
+    }
+
+    /// A view's `id` when given (not empty).
+    static func pileViewID(_ object: ObjectReader) throws(APIError) -> String? {
+        guard let id = try object.optional("id").map({ f throws(APIError) in try f.string() }) else { return nil }
         guard !id.isEmpty else { throw .invalid(object.path.isEmpty ? "id" : object.path + ".id", "must not be empty") }
+        return id
+    }
+
+    /// A view's `controller` or `view` (one of them, its type not empty).
+    static func pileViewContent(_ object: ObjectReader, maxDepth: Int) throws(APIError) -> RowContent {
         let content = try rowContent(object, maxDepth: maxDepth)
         if content.typeName.isEmpty {
             let kind = object.has("controller") ? "controller" : "view"
             throw .invalid((object.path.isEmpty ? "" : object.path + ".") + kind + ".type", "must not be empty")
         }
-        return PileView(id: id, content: content)
+        return content
     }
 
     /// `{"x"?, "y"?, "width", "height"}`, each finite; sizes 0…1e9, origins within ±1e9.

@@ -157,8 +157,8 @@ extension StackService {
         let (reader, animation) = try pileBody(c)
         guard let body = reader else { throw .unsupportedMediaType(nil) }
         try body.allowOnly(["id", "controller", "view"] + ModelDecoding.animationKeys)
-        let id = try body.optional("id").map { f throws(APIError) in try f.string() }
-        let content = try ModelDecoding.pileView(body, maxDepth: limits.maxJSONDepth) { "" }.content
+        let id = try ModelDecoding.pileViewID(body)
+        let content = try ModelDecoding.pileViewContent(body, maxDepth: limits.maxJSONDepth)
         return try mutatePile(c, animation: animation) { _, _ in .update(id: id, content: content) }
     }
 

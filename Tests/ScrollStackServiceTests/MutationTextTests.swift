@@ -95,6 +95,31 @@ final class MutationTextTests: XCTestCase {
         }
     }
 
+    /// A random row operation on `stack`: an insert of one of `spare`'s rows (renamed
+    /// `new-N`), a removal, a move, a hide or show, a scroll, or (when `changingAxis`) a change
+    /// of axis. Operations that need more rows than `stack` has become scrolls.
+    static func randomOperation(_ r: inout SplitMix64, on stack: ScrollStack, spare: ScrollStack, fresh: inout Int, changingAxis: Bool) -> StackOperation {
+        let count = stack.count
+        switch Int.random(in: 0..<(changingAxis ? 7 : 6), using: &r) {
+        case 0, 1:
+            var row = spare.row(at: Int.random(in: 0..<spare.count, using: &r))
+            row.id = "new-\(fresh)"
+            fresh += 1
+            return .insert([row], at: count == 0 ? .bottom : .index(Int.random(in: 0...count, using: &r)))
+        case 2 where count > 0: return .remove([.index(Int.random(in: 0..<count, using: &r))])
+        case 3 where count > 1: return .move(index: Int.random(in: 0..<count, using: &r), to: Int.random(in: 0..<count, using: &r))
+        case 4 where count > 0: return .setHidden([.index(Int.random(in: 0..<count, using: &r))], Bool.random(using: &r))
+        case 6:
+            var settings = stack.settings
+            settings.axis = Bool.random(using: &r) ? .vertical : .horizontal
+            return .settings(settings)
+        default:
+            var settings = stack.settings
+            settings.offset = Point(x: 0, y: Double.random(in: -50...2000, using: &r))
+            return .settings(settings)
+        }
+    }
+
     func testAnswerAndEventsMatchTheTreeEncoding() throws {
         var seed = UInt64(Date().timeIntervalSince1970 * 1000)
         if let text = ProcessInfo.processInfo.environment["SCROLLSTACK_MUTATION_TEXT_SEED"], let fixed = UInt64(text) { seed = fixed }
@@ -107,22 +132,7 @@ final class MutationTextTests: XCTestCase {
                   let spare = try? service.decodeStack(ObjectReader(object: Self.stackBody(&r, rows: 12), path: ""), id: "t") else { continue }
             var fresh = 0
             for revision in 1...25 {
-                let operation: StackOperation
-                let count = stack.count
-                switch Int.random(in: 0..<6, using: &r) {
-                case 0, 1:
-                    var row = spare.row(at: Int.random(in: 0..<spare.count, using: &r))
-                    row.id = "new-\(fresh)"
-                    fresh += 1
-                    operation = .insert([row], at: count == 0 ? .bottom : .index(Int.random(in: 0...count, using: &r)))
-                case 2 where count > 0: operation = .remove([.index(Int.random(in: 0..<count, using: &r))])
-                case 3 where count > 1: operation = .move(index: Int.random(in: 0..<count, using: &r), to: Int.random(in: 0..<count, using: &r))
-                case 4 where count > 0: operation = .setHidden([.index(Int.random(in: 0..<count, using: &r))], Bool.random(using: &r))
-                default:
-                    var settings = stack.settings
-                    settings.offset = Point(x: 0, y: Double.random(in: -50...2000, using: &r))
-                    operation = .settings(settings)
-                }
+                let operation = Self.randomOperation(&r, on: stack, spare: spare, fresh: &fresh, changingAxis: false)
                 guard let result = try? operation.apply(to: &stack) else { continue }
                 let tree = ModelEncoding.mutation(revision: revision, result, in: stack).serialized()
                 XCTAssertEqual(String(decoding: ModelEncoding.mutationText(revision: revision, result, in: stack), as: UTF8.self),

@@ -63,26 +63,7 @@ final class PlanTextTests: XCTestCase {
                   let spare = try? service.decodeStack(ObjectReader(object: MutationTextTests.stackBody(&r, rows: 12), path: ""), id: "t") else { continue }
             var fresh = 0
             for revision in 2...20 {
-                let operation: StackOperation
-                let count = stack.count
-                switch Int.random(in: 0..<7, using: &r) {
-                case 0, 1:
-                    var row = spare.row(at: Int.random(in: 0..<spare.count, using: &r))
-                    row.id = "new-\(fresh)"
-                    fresh += 1
-                    operation = .insert([row], at: count == 0 ? .bottom : .index(Int.random(in: 0...count, using: &r)))
-                case 2 where count > 0: operation = .remove([.index(Int.random(in: 0..<count, using: &r))])
-                case 3 where count > 1: operation = .move(index: Int.random(in: 0..<count, using: &r), to: Int.random(in: 0..<count, using: &r))
-                case 4 where count > 0: operation = .setHidden([.index(Int.random(in: 0..<count, using: &r))], Bool.random(using: &r))
-                case 5:
-                    var settings = stack.settings
-                    settings.axis = Bool.random(using: &r) ? .vertical : .horizontal
-                    operation = .settings(settings)
-                default:
-                    var settings = stack.settings
-                    settings.offset = Point(x: 0, y: Double.random(in: -50...2000, using: &r))
-                    operation = .settings(settings)
-                }
+                let operation = MutationTextTests.randomOperation(&r, on: stack, spare: spare, fresh: &fresh, changingAxis: true)
                 let capture = TransitionCapture(stack, targets: nil)
                 guard let result = try? operation.apply(to: &stack) else { continue }
                 let planned = TransitionPlanner.plan(from: capture, to: stack, result: result, timing: .rows, animated: Bool.random(using: &r))

@@ -12,7 +12,7 @@ extension JSON {
     /// whitespace; an escape other than the writer's own (`\"`, `\\`, `\b \f \n \r \t`,
     /// `\u00XX` with upper-case hex for the other control characters but NUL); invalid UTF-8;
     /// a control character, a leading zero, `-0`, an integer beyond 64 bits, a real beyond a
-    /// double; an object with a repeated key or more than `reprintingMaxMembers` members;
+    /// double or written in 64 characters or more; an object with a repeated key or more than `reprintingMaxMembers` members;
     /// nesting deeper than `reprintingMaxDepth`; anything but one value.
     ///
     /// - Complexity: O(text), plus O(members²) per object for repeated keys.

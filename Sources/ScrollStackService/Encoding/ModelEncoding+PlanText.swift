@@ -6,7 +6,8 @@ import ScrollStackTransitions
 /// `plan(_:revision:)` serialized at the same precision (tested on random plans), without the
 /// tree, which costs most of an animated change of many rows.
 extension ModelEncoding {
-    /// The text of `plan(p, revision:).serialized(realPrecision:)`: the journal's copy at 17 digits.
+    /// The text of `plan(p, revision:).serialized(realPrecision:)`: the journal's copy (17
+    /// digits), or an answer (15).
     ///
     /// - Complexity: O(the plan's rows).
     static func planText(_ p: TransitionPlan, revision: Int, realPrecision: Int) -> [UInt8] {

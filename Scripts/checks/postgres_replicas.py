@@ -16,6 +16,9 @@
    concurrent pushes through different replicas lose nothing and get contiguous revisions,
    a stale If-Match answers 412 on another replica, live pile events on C carry A's and B's
    pushes, a duplicate id or a deletion is seen across replicas;
+6b. a replica whose cache is one write behind another's answers as if it were current (an
+   If-Match or a row of the other's write is not refused; an id the other deleted is free;
+   a write racing the other's deletion is 200 or 404, never 503);
 7. `scrollstackd migrate`: a SQLite data dir with history, copied into a fresh database, is
    served by a replica with every answer identical byte for byte (stacks, every past revision,
    history, transition plans, piles, the live event backlog); the format-1 fixture data dir
@@ -431,6 +434,83 @@ def piles_across_replicas(replicas):
     check(deleted == 204 and gone == [404, 404], f"a pile deleted on B is gone on A and C ({deleted}, {gone})")
 
 
+def stale_caches(replicas):
+    """A replica whose cached stack is behind another replica's write answers as if it were
+    current (Semantics.md, "Writes on a replica without a head read"): the rules below failed
+    in a few percent of tries before session 14, so a hundred-odd tries each catch them."""
+    a, b, c = replicas
+    status, _, body = a.request("POST", "/v1/stacks", {"id": "behind", "rows": [row("base")]})
+    assert status == 201, body
+    wrong = []
+    for n in range(120):
+        # A writes (its cache is current and its write may still be in flight), B writes: A's
+        # cache is now one revision behind, and A's next answer must not come of it.
+        insert(a, "behind", f"a{n}")
+        _, _, made = insert(b, "behind", f"b{n}")
+        if n % 2 == 0:
+            status, _, body = a.request("PATCH", "/v1/stacks/behind", {"spacing": n % 7}, {"If-Match": f'"{made["revision"]}"'})
+        else:
+            status, _, body = a.request("PATCH", f"/v1/stacks/behind/rows/b{n}", {"hidden": True})
+        if status != 200:
+            wrong.append((n, status, body and body.get("error", {}).get("code")))
+    check(not wrong, f"120 writes through A just after B's: If-Match naming B's revision and rows B just added are accepted (wrong: {wrong[:4]})")
+
+    # B learns of the deletion from its watcher too, a moment later: the create comes first.
+    answered = []
+    for n in range(40):
+        stack = f"again{n}"
+        a.request("POST", "/v1/stacks", {"id": stack, "rows": []})
+        b.request("GET", f"/v1/stacks/{stack}")  # B caches it
+        insert(a, stack, "x")
+        a.request("DELETE", f"/v1/stacks/{stack}")
+        answered.append(b.request("POST", "/v1/stacks", {"id": stack, "rows": []})[0])
+    check(answered == [201] * 40, f"a stack id deleted on A is free on B at once, though B cached it ({answered.count(201)} of 40 creates on B answered 201, {answered.count(409)} 409)")
+    answered = []
+    for n in range(10):
+        pile = f"again{n}"
+        a.request("POST", "/v1/piles", {"id": pile, "bounds": {"width": 10, "height": 10}})
+        b.request("GET", f"/v1/piles/{pile}")
+        a.request("DELETE", f"/v1/piles/{pile}")
+        answered.append(b.request("POST", "/v1/piles", {"id": pile, "bounds": {"width": 10, "height": 10}})[0])
+    check(answered == [201] * 10, f"a pile id deleted on A is free on B at once, though B cached it (creates on B: {sorted(set(answered))})")
+
+    # Writers on A and B while C deletes the stack and creates it again: each write lands
+    # (200) or finds no stack (404); none is a 503 for a stack that is simply gone.
+    seen, messages, lock = {}, [], threading.Lock()
+    for n in range(6):
+        stack = f"race{n}"
+        c.request("POST", "/v1/stacks", {"id": stack, "rows": []})
+        go = threading.Event()
+        done = threading.Event()
+
+        def writer(replica, prefix):
+            go.wait(10)
+            for k in range(60):
+                status, _, body = insert(replica, stack, f"{prefix}{k}")
+                with lock:
+                    error = body.get("error", {}) if isinstance(body, dict) else {}
+                    key = (status, error.get("code"))
+                    seen[key] = seen.get(key, 0) + 1
+                    if status not in (200, 404):
+                        messages.append(error.get("message") or str(body))
+                if done.is_set() and k > 20:
+                    return
+
+        threads = [threading.Thread(target=writer, args=(r, p)) for r, p in ((a, "a"), (b, "b"))]
+        for thread in threads:
+            thread.start()
+        go.set()
+        insert(c, stack, "c0")
+        c.request("DELETE", f"/v1/stacks/{stack}")
+        c.request("POST", "/v1/stacks", {"id": stack, "rows": []})
+        done.set()
+        for thread in threads:
+            thread.join(timeout=60)
+    others = {key: count for key, count in seen.items() if key[0] not in (200, 404)}
+    check(not others and seen.get((200, None), 0) > 0,
+          f"writes racing a deletion on another replica answer 200 or 404 ({seen.get((200, None), 0)} and {seen.get((404, 'stack_not_found'), 0)}; others: {others} {messages[:2]})")
+
+
 def answers(server, targets):
     """Every target's (status, ETag, body bytes) on `server`."""
     return {target: server.raw("GET", target) for target in targets}
@@ -550,7 +630,8 @@ def main():
         url = subprocess.run([CLUSTER, "start", directory, "off"], check=True, timeout=180, capture_output=True, text=True).stdout.strip()
         replicas = [Replica(args.binary, url, name) for name in "ABC"]
         for step in (lambda: concurrent_writes(replicas, rng), lambda: live_events(replicas),
-                     lambda: piles_across_replicas(replicas), lambda: kill_mid_write(args.binary, url, replicas),
+                     lambda: piles_across_replicas(replicas), lambda: stale_caches(replicas),
+                     lambda: kill_mid_write(args.binary, url, replicas),
                      lambda: postgres_restart(directory, replicas), lambda: batched_one_stack(replicas),
                      lambda: restart_under_load(directory, replicas), lambda: migration(args.binary, url, directory, rng)):
             try:

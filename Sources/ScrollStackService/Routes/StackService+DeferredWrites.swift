@@ -17,6 +17,8 @@ extension StackService {
     ///   as a waiting thread would: the journal's state reloaded, then the error answered
     ///   (503, 500, …, the same bytes), or, for a revision conflict, the request handled
     ///   again from the start, answering now (`mutate` tries a conflict again the same way).
+    ///   On a replica a 4xx is handled again the same way: it was judged on the cached
+    ///   state, which another replica may have moved past (`mutate` judges it again).
     /// - Otherwise: waits for the write on this thread, as before (`--no-deferred-writes`).
     func answerWhenDurable(_ context: RequestContext, _ entry: StackEntry, _ outcome: Result<HTTPResponse, APIError>,
                            _ pending: PendingWrite?) throws(APIError) -> HTTPResponse {
@@ -31,7 +33,7 @@ extension StackService {
                 later.complete(response)
                 return
             }
-            if error == nil, case .failure(let failure) = outcome, failure.code != "revision_conflict" {
+            if error == nil, case .failure(let failure) = outcome, !needsHandlingAgain(failure) {
                 later.complete(.error(failure))
                 return
             }
@@ -43,13 +45,21 @@ extension StackService {
         return .deferred(later)
     }
 
+    /// Whether a write's error is only answered after the request is handled again: a revision
+    /// conflict, and on a replica any 4xx, which may come of a cached state another replica
+    /// had moved past (`mutate` judges it again on a checked state, as it does for a write
+    /// answered now). Nothing was applied, so handling the request again is safe.
+    private func needsHandlingAgain(_ error: APIError) -> Bool {
+        error.code == "revision_conflict" || (error.status < 500 && isReplicated)
+    }
+
     /// What a waiting thread would have answered after `error`: `settle`'s outcome, its error,
-    /// or for a revision conflict the request handled again, answering now.
+    /// or for a revision conflict (and on a replica, a 4xx) the request handled again, answering now.
     private func settledLater(_ request: HTTPRequest, _ entry: StackEntry, _ outcome: Result<HTTPResponse, APIError>,
                               _ error: JournalError?) -> HTTPResponse {
         do throws(APIError) {
             return try entry.settle(outcome, error)
-        } catch where error.code == "revision_conflict" {
+        } catch where needsHandlingAgain(error) {
             var again = request
             again.acceptsDeferredResponse = false
             return handle(again)

@@ -148,16 +148,21 @@ extension StackService {
     /// The stack `id` as it was at `revision`, rebuilt from the journal: the nearest snapshot
     /// at or before it and the mutations after it. `current` is the stack's revision now.
     ///
-    /// - Throws: 404 `revision_not_found` (naming `field`) outside 1…current.
-    func stack(_ id: String, at revision: Int, current: Int, field: String) throws(APIError) -> ScrollStack {
+    /// A replica passes the `incarnation` it knows the stack as: a journal that no longer holds
+    /// it (another replica deleted the stack, or deleted it and created it again) is then a
+    /// revision conflict, which writes try again on a checked entry.
+    ///
+    /// - Throws: 404 `revision_not_found` (naming `field`) outside 1…current; 409
+    ///   `revision_conflict` for another incarnation.
+    func stack(_ id: String, at revision: Int, current: Int, field: String, incarnation: Int64? = nil) throws(APIError) -> ScrollStack {
         guard revision >= 1, revision <= current else {
             throw APIError(status: 404, code: "revision_not_found", message: "the stack's revisions are 1…\(current); \(revision) is not one of them", field: field)
         }
         if journal == nil, let pastState = replay?.pastState { return try pastState(revision) }
         do {
-            guard let journal, let stored = try journal.load(only: id, upTo: revision).first else {
-                throw APIError.storageFailed("revision \(revision) of \(id) is not in the journal")
-            }
+            let stored = try journal?.load(only: id, upTo: revision).first
+            if let incarnation, stored?.incarnation != incarnation { throw APIError(JournalError.conflict(key: id, latest: nil)) }
+            guard let stored else { throw APIError.storageFailed("revision \(revision) of \(id) is not in the journal") }
             let replayed = try Self.rebuild(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
             guard replayed.revision == revision else { throw APIError.storageFailed("rebuilt revision \(replayed.revision), not \(revision)") }
             return replayed.stack

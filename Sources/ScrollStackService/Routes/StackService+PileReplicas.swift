@@ -60,11 +60,15 @@ extension StackService {
     }
 
     /// The pile `id` as the journal holds it at `revision` (its nearest snapshot and the
-    /// records after it): where a replica's write that lost its race goes back to.
-    func pile(_ id: String, at revision: Int) throws(APIError) -> Pile {
+    /// records after it): where a replica's write that lost its race goes back to. With the
+    /// `incarnation` the replica knows the pile as, a journal that no longer holds it
+    /// (deleted, or deleted and created again elsewhere) is a revision conflict.
+    func pile(_ id: String, at revision: Int, incarnation: Int64? = nil) throws(APIError) -> Pile {
         let stored: StoredJournal
         do {
-            guard let journal, let found = try journal.load(only: Self.pileJournalPrefix + id, upTo: revision).first else { throw APIError.pileNotFound(id) }
+            let found = try journal?.load(only: Self.pileJournalPrefix + id, upTo: revision).first
+            if let incarnation, found?.incarnation != incarnation { throw APIError(JournalError.conflict(key: Self.pileJournalPrefix + id, latest: nil)) }
+            guard let found else { throw APIError.pileNotFound(id) }
             stored = found
         } catch let error as APIError {
             throw error

@@ -229,8 +229,12 @@ extension StackService {
             hub.publish(EventHub.message(revision: revision, events: events), to: key)
         }, restore: { () throws(APIError) in
             // A replica goes back to the revision it started from; its next lookup applies
-            // (and publishes) the revisions others journaled since.
-            isReplicated ? (try pile(entry.id, at: before), before) : try reloadPile(entry.id)
+            // (and publishes) the revisions others journaled since. A pile another replica
+            // deleted (or deleted and created again) meanwhile has no such state: the write
+            // conflicts and is tried again on a checked entry (404, or the new pile).
+            guard let replica = piles.replication.withLock({ $0 }) else { return try reloadPile(entry.id) }
+            guard let incarnation = replica.incarnation(of: entry) else { throw APIError(JournalError.conflict(key: key, latest: nil)) }
+            return (try pile(entry.id, at: before, incarnation: incarnation), before)
         }, answer: { planned, pile, revision in
             var members: [(String, JSON)] = [
                 ("revision", .integer(Int64(revision))), ("pile", ModelEncoding.pile(id: entry.id, revision: revision, pile)),

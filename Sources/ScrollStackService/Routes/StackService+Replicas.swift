@@ -72,11 +72,19 @@ extension StackService {
     /// it published to live streams (those of the failed writes never were; another
     /// replica's may have taken their place).
     ///
+    /// Another replica may have deleted the stack meanwhile (or deleted it and created it
+    /// again): there is then no state of this entry to go on from, and the answer is a
+    /// revision conflict, so that the write is tried again on a checked entry (404, or the
+    /// new stack), never a 503 for a stack that is simply gone.
+    ///
     /// - Complexity: a rebuild from the nearest snapshot, and the records after it.
     func journaledState(of entry: StackEntry) throws(APIError) -> (ScrollStack, Int) {
-        guard isReplicated, let backend = journal?.backend else { return try reload(entry.id) }
+        guard let replica = store.replication.withLock({ $0 }), let backend = journal?.backend else { return try reload(entry.id) }
+        // An entry whose incarnation this cache no longer knows was replaced or forgotten
+        // meanwhile (the stack deleted, or loaded again): there is nothing of it to go on from.
+        guard let incarnation = replica.incarnation(of: entry) else { throw APIError(JournalError.conflict(key: entry.id, latest: nil)) }
         var revision = entry.durableRevision
-        var stack = try self.stack(entry.id, at: revision, current: revision, field: "revision")
+        var stack = try self.stack(entry.id, at: revision, current: revision, field: "revision", incarnation: incarnation)
         while true {
             let records: [JournalRecord]
             do throws(JournalError) { records = try backend.records(key: entry.id, after: revision, limit: 1000) } catch { throw APIError(error) }

@@ -73,7 +73,7 @@ final class ReplicaCache<Entry: ReplicatedEntry>: Sendable {
     }
 
     /// The incarnation `entry` was loaded as, nil when this cache did not load it.
-    private func incarnation(of entry: Entry) -> Int64? {
+    func incarnation(of entry: Entry) -> Int64? {
         incarnations.withLock { known in known[entry.id].flatMap { $0.entry == ObjectIdentifier(entry) ? $0.incarnation : nil } }
     }
 

@@ -14,9 +14,15 @@ final class StackStore: Sendable {
     /// the journal's latest revision (or loads, or forgets it).
     let replication = Mutex<ReplicaCache<StackEntry>?>(nil)
 
-    /// Adds a stack. - Throws: 409 if the id is taken, also by an unreadable stack.
+    /// Adds a stack. On a replica, a cached stack of the same id is first checked against the
+    /// journal (one `head` read): another replica may have deleted it since, and then it is
+    /// forgotten and the id is free. - Throws: 409 if the id is taken, also by an unreadable
+    /// stack; 503 when a replica cannot reach the journal.
     func insert(_ entry: StackEntry) throws(APIError) {
         if let reason = unreadable.withLock({ $0[entry.id] }) { throw .duplicateStack(entry.id, unreadable: reason) }
+        if let replication = replication.withLock({ $0 }), let cached = entries.withLock({ $0[entry.id] }) {
+            do { _ = try replication.current(entry.id, cached: cached) } catch where error.status == 404 {}
+        }
         try entries.withLock { (entries) throws(APIError) in
             guard entries[entry.id] == nil else { throw .duplicateStack(entry.id) }
             entries[entry.id] = entry

@@ -62,9 +62,9 @@ sed -n '/^=* *FAILURES\|^=* *ERRORS\|^=* *SUMMARY/,$p' "$work/out"
 # Kept for a look at every request and check (the temporary folder goes).
 mkdir -p .build && cp "$work/report.ndjson" .build/schemathesis-report.ndjson 2>/dev/null
 health=$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/healthz")
-python3 - "$work/report.ndjson" "$status" "$health" Docs/openapi.yaml <<'PY'
+python3 - "$work/report.ndjson" "$status" "$health" Docs/openapi.yaml "$work/log" <<'PY'
 import json, sys, yaml
-path, status, health, spec = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+path, status, health, spec, server_log = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 
 # YAML keeps the last of two equal keys in a mapping without a word, so a response listed
 # twice under one status silently loses the first: the spec is read once more, refusing them.
@@ -99,6 +99,7 @@ print(("ok    " if ok_codes else "FAIL  ") + f"the spec's Error schema lists all
       + (f"; missing: {', '.join(unlisted)}" if unlisted else ""))
 requests = checks = failed_checks = 0
 operations = {}  # label → passed
+errors = []  # NonFatalError events
 try:
     events = [json.loads(line) for line in open(path) if line.strip()]
 except OSError:
@@ -116,14 +117,29 @@ for event in events:
                 operations[label] = operations.get(label, True) and body.get("status") == "success"
         elif kind == "NonFatalError":
             operations[body.get("label", "?")] = False
+            errors.append(body)
 bad = sorted(name for name, ok in operations.items() if not ok)
 print(f"{requests} requests, {checks} checks, {failed_checks} failed checks, {len(operations)} operations tested"
       + (f"; failing: {', '.join(bad)}" if bad else ""))
+# Each error schemathesis met (a transport failure, its own exception), here near the last
+# line, where a truncated CI log still shows it.
+for error in errors:
+    value = error.get("value") or {}
+    message = " ".join(str(value.get("message", "")).split())[:600]
+    print(f"error in {error.get('phase')} ({error.get('label')}): {value.get('type')}: {message}")
 ok_health = health == "200"
 print(("ok    " if ok_health else "FAIL  ") + f"the server still answers /healthz ({health})")
 complete = status in (0, 1) and requests > 0
 if not complete:
     print(f"FAIL  schemathesis exited {status} after {requests} requests")
+if bad or errors:
+    # The server's own account (warnings and errors) of what went wrong, the last few.
+    try:
+        lines = [line.rstrip() for line in open(server_log, errors="replace") if "warning" in line or "error" in line]
+    except OSError:
+        lines = []
+    for line in lines[-5:]:
+        print("server: " + line[:400])
 passed = len(operations) - len(bad) + ok_health + ok_spec + ok_codes
 failed = len(bad) + (not ok_health) + (not ok_spec) + (not ok_codes) + (not complete) + (status == 1 and not bad)
 print(f"{passed} passed, {failed} failed")

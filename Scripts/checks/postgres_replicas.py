@@ -4,7 +4,8 @@
    a different replica, lose no acknowledged write, and every replica sees the same stack with
    contiguous revisions (history 2..N, each once);
 2. a live event stream on replica C gets every revision written through A and B, in order,
-   exactly once; Last-Event-ID resumes on another replica;
+   exactly once; Last-Event-ID resumes on another replica; so do streams on A and B while
+   clients race reverts, settings and batches on one stack through both;
 3. SIGKILL of a replica while clients write through it loses nothing acknowledged;
 4. a PostgreSQL restart: requests in between answer 503 with Retry-After, the replicas
    reconnect by themselves, and nothing answered 503 was applied;
@@ -161,7 +162,7 @@ class EventStream:
         if last_event_id is not None:
             head += f"Last-Event-ID: {last_event_id}\r\n"
         self.sock.sendall((head + "\r\n").encode())
-        self.ids, self.changed = [], threading.Condition()
+        self.ids, self.changed, self.ended = [], threading.Condition(), False
         threading.Thread(target=self.read, daemon=True).start()
 
     def read(self):
@@ -177,12 +178,17 @@ class EventStream:
                     self.ids, self.raw = ids, buffer
                     self.changed.notify_all()
         except OSError:
-            return
+            pass
+        finally:
+            with self.changed:
+                self.ended = True
+                self.changed.notify_all()
 
     def wait_for(self, revision, seconds=20):
+        """The ids so far, once the last is `revision` or later, the stream ended, or `seconds` passed."""
         deadline = time.time() + seconds
         with self.changed:
-            while (not self.ids or self.ids[-1] < revision) and time.time() < deadline:
+            while (not self.ids or self.ids[-1] < revision) and not self.ended and time.time() < deadline:
                 self.changed.wait(timeout=deadline - time.time())
             return list(self.ids)
 
@@ -205,6 +211,48 @@ def live_events(replicas):
     ids = resumed.wait_for(21)
     resumed.close()
     check(ids == list(range(16, 22)), f"Last-Event-ID 15 on B resumes with 16..21 (got {ids})")
+
+
+def streams_under_contention(replicas):
+    """Writes to one stack racing through A and B (reverts, settings, batches: each loser is
+    run again on the winner's state) while a live stream is open on each: every stream gets
+    every revision once, in order. A stream the server ends is resumed from its last id, as
+    an EventSource would. Before session 14 runs of revisions came twice, and one was lost."""
+    a, b, _ = replicas
+    status, _, body = a.request("POST", "/v1/stacks", {"id": "contended", "rows": [row(f"r{i}") for i in range(4)]})
+    assert status == 201, body
+    streams = {name: EventStream(replica, "contended", last_event_id=1) for name, replica in (("A", a), ("B", b))}
+
+    def client(index):
+        replica = (a, b)[index % 2]
+        for n in range(40):
+            kind = (n + index) % 3
+            if kind == 0:
+                replica.request("POST", "/v1/stacks/contended/revert", {"to": 1})
+            elif kind == 1:
+                replica.request("PATCH", "/v1/stacks/contended", {"spacing": n % 5})
+            else:
+                replica.request("POST", "/v1/stacks/contended/rows/batch", {"op": "hide" if n % 2 else "show", "rows": [0, 1]})
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    check(not any(thread.is_alive() for thread in threads), "4 clients racing on one stack through A and B finished within 120 s")
+    _, _, body = a.request("GET", "/v1/stacks/contended")
+    head = body["revision"]
+    for name, stream in streams.items():
+        ids, resumed = stream.wait_for(head, seconds=30), 0
+        stream.close()
+        while ids and ids[-1] < head and stream.ended and resumed < 5:
+            resumed += 1
+            stream = EventStream(a if name == "A" else b, "contended", last_event_id=ids[-1])
+            ids = ids + stream.wait_for(head, seconds=30)
+            stream.close()
+        check(ids == list(range(2, head + 1)),
+              f"the live stream on {name} got revisions 2..{head} once each, in order ({len(ids)} events, resumed {resumed} times; "
+              f"repeated {sorted({i for i in ids if ids.count(i) > 1})[:6]}, missing {sorted(set(range(2, head + 1)) - set(ids))[:6]})")
 
 
 def kill_mid_write(binary, url, replicas):
@@ -630,6 +678,7 @@ def main():
         url = subprocess.run([CLUSTER, "start", directory, "off"], check=True, timeout=180, capture_output=True, text=True).stdout.strip()
         replicas = [Replica(args.binary, url, name) for name in "ABC"]
         for step in (lambda: concurrent_writes(replicas, rng), lambda: live_events(replicas),
+                     lambda: streams_under_contention(replicas),
                      lambda: piles_across_replicas(replicas), lambda: stale_caches(replicas),
                      lambda: kill_mid_write(args.binary, url, replicas),
                      lambda: postgres_restart(directory, replicas), lambda: batched_one_stack(replicas),

@@ -7,7 +7,9 @@ import Synchronization
 ///
 /// It completes once: durable (no error) or failed (nothing of it stored). Callbacks given
 /// to `whenDone` run on the completing thread, in the order given, before any waiter is
-/// released; one given after completion runs at once on the caller's thread.
+/// released (also one that calls `wait` while they run: so a waiter never sees the write's
+/// effects, such as its published events, half done); one given after completion runs at
+/// once on the caller's thread. A callback must not `wait` for its own write.
 public final class PendingWrite: Sendable {
     private struct State {
         /// nil while pending; then `.some(nil)` when durable, `.some(error)` when failed.
@@ -67,7 +69,13 @@ public final class PendingWrite: Sendable {
             if state.outcome == nil { state.waiters += 1 }
             return state.outcome
         }
-        if let finished { return finished }
+        if let finished {
+            // Its callbacks may still be running on the completing thread (the outcome is
+            // recorded first): they come before any waiter, so wait for them too. A write
+            // made completed never entered the group, so this does not block for it.
+            done.wait()
+            return finished
+        }
         driver?(self)
         done.wait()
         return state.withLock { state in

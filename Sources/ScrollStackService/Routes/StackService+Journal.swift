@@ -46,7 +46,7 @@ extension StackService {
                 journal.recordSnapshotLater(id: id, revision: revision, encode: { Self.snapshot(due) },
                                             failed: { logger.warning("snapshot of \(id) at revision \(revision) not written (replays start from an older one): \($0)") })
             }
-            hub.publish(EventHub.message(revision: revision, events: JSON.array(result.events.map(ModelEncoding.event))), to: id)
+            hub.publish(revision: revision, events: { JSON.array(result.events.map(ModelEncoding.event)) }, to: id)
         }
         let failed: @Sendable (JournalError) -> Void = { error in
             // Between replicas a conflict is routine (the write is retried on the new state).
@@ -273,7 +273,7 @@ extension StackService {
                 }
                 after = last.revision
             }
-            hub.subscribe(stream, to: entry.id)
+            hub.subscribe(stream, to: entry.id, after: revision)
         }
         return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")], stream: stream)
     }

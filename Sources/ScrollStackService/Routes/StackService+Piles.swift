@@ -226,7 +226,7 @@ extension StackService {
                 journal.recordSnapshotLater(id: key, revision: revision, encode: { Self.pileSnapshot(id: id, revision: revision, pile) },
                                             failed: { logger.warning("snapshot of pile \(id) at revision \(revision) not written (replays start from an older one): \($0)") })
             }
-            hub.publish(EventHub.message(revision: revision, events: events), to: key)
+            hub.publish(revision: revision, events: { events }, to: key)
         }, restore: { () throws(APIError) in
             // A replica goes back to the revision it started from; its next lookup applies
             // (and publishes) the revisions others journaled since. A pile another replica
@@ -276,7 +276,7 @@ extension StackService {
                     }
                     after = last.revision
                 }
-                hub.subscribe(stream, to: key)
+                hub.subscribe(stream, to: key, after: revision)
             }
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")], stream: stream)
         }

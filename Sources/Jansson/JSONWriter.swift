@@ -33,6 +33,9 @@ public struct JSONWriter: Sendable {
     /// The text written so far (a copy).
     public var bytes: [UInt8] { Array(buffer[..<length]) }
 
+    /// How many bytes of text are written and not yet taken or flushed. O(1).
+    public var byteCount: Int { length }
+
     /// Moves the text written so far to the end of `output`, keeping the writer's place in the
     /// value (for text sent a piece at a time) and its buffer.
     public mutating func flush(into output: inout [UInt8]) {

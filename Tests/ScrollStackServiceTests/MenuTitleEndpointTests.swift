@@ -115,6 +115,27 @@ final class MenuTitleEndpointTests: XCTestCase {
         XCTAssertEqual(layout["menu.items[0].frame.width"]?.doubleValue, try textWidths(["Hi"], font: medium)[0] + 40)
     }
 
+    /// A title holds at most 1,000 characters, counted as JSON Schema counts them (Unicode
+    /// scalars, not bytes): 1,000 two-byte characters are taken, 1,001 are refused wherever a
+    /// title is given, naming it, and nothing changes.
+    func testTitleTextIsAtMostAThousandCharacters() throws {
+        let most = String(repeating: "é", count: 1000), over = String(repeating: "a", count: 1001)
+        let taken = try server.request("PATCH", "/v1/stacks/c/rows/p0", json: try j(#"{"title": "\#(most)"}"#))
+        XCTAssertEqual(taken.status, 200, taken.text)
+        func assertRefused(_ method: String, _ path: String, _ body: String, field: String, line: UInt = #line) throws {
+            let reply = try server.request(method, path, json: try j(body))
+            XCTAssertEqual(reply.status, 422, reply.text, line: line)
+            XCTAssertEqual(reply.errorCode, "invalid_value", reply.text, line: line)
+            XCTAssertEqual(reply.errorField, field, reply.text, line: line)
+            XCTAssertEqual(reply["error.message"]?.stringValue, "must hold at most 1000 characters, got 1001", line: line)
+        }
+        try assertRefused("PATCH", "/v1/stacks/c/rows/p1", #"{"title": "\#(over)"}"#, field: "title")
+        try assertRefused("PATCH", "/v1/stacks/c/rows/p1", #"{"title": {"text": "\#(over)", "width": 50}}"#, field: "title.text")
+        try assertRefused("POST", "/v1/stacks/c/rows", #"{"rows": [{"id": "n", "view": {"type": "P"}, "size": {"fixed": 9}, "title": "\#(over)"}]}"#, field: "rows[0].title")
+        try assertRefused("POST", "/v1/layout", #"{"axis": "horizontal", "paging": true, "menu": {}, "rows": [{"view": {"type": "P"}, "size": {"fixed": 9}, "title": "\#(over)"}]}"#, field: "rows[0].title")
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/c")["revision"], 2, "no refused title changed anything")
+    }
+
     func testFontErrorsNameTheField() throws {
         func assertError(_ body: String, _ code: String, _ field: String, _ message: String? = nil, line: UInt = #line) throws {
             let reply = try patch(body)

@@ -11,6 +11,17 @@ public struct ServiceLimits: Sendable {
     /// a piece at a time as the client reads (`StackService+Streaming.swift`).
     public var streamedAnswerRows = 4096
 
+    /// The most bytes a layout answer for several `devices` may take: each device lays the
+    /// stack out again, so without a bound 16 devices turned a 1 MB body into 326 MB of
+    /// answer and 12 s of CPU (closing13, cost defects 1 and 3). Checked after each device,
+    /// so a refused request costs at most this and one device's layout; 422 naming `devices`.
+    public var devicesAnswerBytes = 64 << 20
+
+    /// The most rows a layout drawing (SVG) for several devices may draw, all panels
+    /// together (about 100 bytes of SVG each, and no person reads a drawing of more); 422
+    /// naming `devices` beyond.
+    public var devicesDrawnRows = 200_000
+
     /// The highest `maxJSONDepth` accepted. jansson reads nothing nested deeper than 2048
     /// values; every stored encoding (snapshot, journaled request body, events) and every
     /// answer wraps a row's `props` in at most 4 containers, so at 1024 everything the

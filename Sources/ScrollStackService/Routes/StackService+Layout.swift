@@ -53,7 +53,8 @@ extension StackService {
 
     /// The layout answer's text for `query`: one layout, or `{"revision"?, "layouts": […]}`
     /// with one per device, each led by its `device`. Written straight to bytes
-    /// (`ModelEncoding.writeLayout`).
+    /// (`ModelEncoding.writeLayout`). With devices it takes at most
+    /// `limits.devicesAnswerBytes` (422 naming `devices` beyond), checked after each device.
     func layoutAnswer(_ stack: ScrollStack, revision: Int?, _ query: LayoutQuery, _ c: RequestContext) throws(APIError) -> [UInt8] {
         var w = JSONWriter(capacity: 4096)
         func one(_ device: Device?, revision: Int?) throws(APIError) {
@@ -72,7 +73,13 @@ extension StackService {
         }
         w.key(ascii: "layouts")
         w.beginArray()
-        for device in devices { try one(device, revision: nil) }
+        for (index, device) in devices.enumerated() {
+            try one(device, revision: nil)
+            if w.byteCount > limits.devicesAnswerBytes {
+                throw .invalid("devices", "the layouts of \(devices.count) devices would take more than \(limits.devicesAnswerBytes) bytes "
+                               + "(the first \(index + 1) take \(w.byteCount)): name fewer devices, or ask window=visible, a page (from, limit) or content=none")
+            }
+        }
         w.endArray()
         w.endObject()
         return w.take()

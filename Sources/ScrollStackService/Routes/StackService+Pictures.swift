@@ -27,9 +27,16 @@ extension StackService {
         var panels: [LayoutSVG.Panel] = []
         let suffix = revision.map { " · revision \($0)" } ?? ""
         if let devices = query.devices {
+            var drawn = 0
             for device in devices {
                 let size = "\(LayoutSVG.n(device.size.width))×\(LayoutSVG.n(device.size.height))"
-                panels.append(LayoutSVG.Panel(title: "\(title)\(suffix) · \(device.name) \(size)", laid: try query.layout(of: stack, viewport: device.size)))
+                let laid = try query.layout(of: stack, viewport: device.size)
+                drawn += laid.layout.rows.count
+                if drawn > limits.devicesDrawnRows {
+                    throw .invalid("devices", "the drawings of \(devices.count) devices would hold more than \(limits.devicesDrawnRows) rows "
+                                   + "(the first \(panels.count + 1) hold \(drawn)): name fewer devices, or ask window=visible or a page (from, limit)")
+                }
+                panels.append(LayoutSVG.Panel(title: "\(title)\(suffix) · \(device.name) \(size)", laid: laid))
             }
         } else {
             panels.append(LayoutSVG.Panel(title: title + suffix, laid: try query.layout(of: stack, viewport: nil)))

@@ -67,6 +67,37 @@ final class SnapshotWriterTests: XCTestCase {
         }
     }
 
+    /// A snapshot is due once the operations since the last one took `snapshotReplayBudget`
+    /// to apply, however few they are; the revision count still makes them due as before.
+    func testSnapshotsAreDueByReplayCostToo() throws {
+        let journal = try StackJournal(path: ":memory:", snapshotInterval: 10, snapshotReplayBudget: 50)
+        try journal.recordCreation(id: "s", model: [])
+        XCTAssertEqual((2...4).map { journal.claimSnapshot(id: "s", revision: $0, rowCount: 1, replayCost: 20) }, [false, false, true],
+                       "20 + 20 + 20 reaches 50")
+        XCTAssertEqual((5...13).map { journal.claimSnapshot(id: "s", revision: $0, rowCount: 1, replayCost: 0) }, Array(repeating: false, count: 9))
+        XCTAssertTrue(journal.claimSnapshot(id: "s", revision: 14, rowCount: 1, replayCost: 0), "10 revisions after the last")
+        XCTAssertFalse(journal.claimSnapshot(id: "s", revision: 15, rowCount: 1, replayCost: 49), "the cost counts from the last snapshot")
+    }
+
+    /// The service passes each operation's apply time: with a budget of 1 ns every mutation
+    /// brings a snapshot; with the default (50 ms) these cheap ones bring none. Past revisions
+    /// read the same either way.
+    func testTheServiceCountsWhatEachOperationCostToApply() throws {
+        var answers: [[String]] = []
+        for budget: UInt64 in [1, StackJournal.defaultSnapshotReplayBudget] {
+            let journal = try StackJournal(path: directory.appendingPathComponent("db-\(budget).sqlite").path, snapshotInterval: 100, snapshotReplayBudget: budget)
+            let service = StackService(journal: journal)
+            XCTAssertEqual(call(service, "POST", "/v1/stacks", object(("id", "s"), ("rows", [row("a")]))).status, 201)
+            for i in 0..<4 {
+                XCTAssertEqual(call(service, "POST", "/v1/stacks/s/rows", object(("rows", [row("r\(i)", Double(10 + i))]))).status, 200)
+            }
+            journal.waitForSnapshots()
+            XCTAssertEqual(try snapshotRevisions(journal, "s"), budget == 1 ? [1, 2, 3, 4, 5] : [1], "budget \(budget)")
+            answers.append((1...5).map { String(decoding: call(service, "GET", "/v1/stacks/s/layout?revision=\($0)").body, as: UTF8.self) })
+        }
+        XCTAssertEqual(answers[0], answers[1])
+    }
+
     /// A snapshot still pending when its stack is deleted and created again is dropped: the
     /// new stack's journal holds only its own states.
     func testAPendingSnapshotOfADeletedStackIsNotWritten() throws {

@@ -28,10 +28,11 @@ extension StackService {
     /// scheduled once the mutation is durable, from a copy of the state taken now (O(1); the
     /// next write to the stack copies the pages it touches, `PagedColumn`), and encoded and written off
     /// the stack's lock. `after` is the write of the revision before, if still in flight;
-    /// `incarnation`, on replicas, the one the stack's state was loaded as.
+    /// `incarnation`, on replicas, the one the stack's state was loaded as; `replayCost`, the
+    /// nanoseconds the operation took to apply (snapshots come sooner after costly ones).
     func journalMutation(_ id: String, _ operation: StackOperation, _ result: OperationResult, _ stack: ScrollStack, _ revision: Int,
                          forceSnapshot: Bool = false, plan: [UInt8]? = nil, after: PendingWrite? = nil,
-                         incarnation: Int64? = nil) throws(APIError) -> PendingWrite? {
+                         incarnation: Int64? = nil, replayCost: UInt64 = 0) throws(APIError) -> PendingWrite? {
         guard let journal else {
             replay?.record(OperationRecord.stack(operation))
             return nil
@@ -39,7 +40,7 @@ extension StackService {
         let events = ModelEncoding.eventsText(result.events, realPrecision: 17)
         let snapshot = forceSnapshot ? Self.snapshot(stack) : nil
         let record = JournalRecord(revision: revision, operation: OperationRecord.stack(operation), events: events, plan: plan)
-        let due = !forceSnapshot && journal.claimSnapshot(id: id, revision: revision, rowCount: stack.count) ? stack : nil
+        let due = !forceSnapshot && journal.claimSnapshot(id: id, revision: revision, rowCount: stack.count, replayCost: replayCost) ? stack : nil
         let (hub, logger) = (hub, logger)
         let durable: @Sendable () -> Void = {
             if let due {

@@ -1,3 +1,4 @@
+import Dispatch
 import Jansson
 import Logging
 import MicroHTTP
@@ -184,7 +185,7 @@ public final class StackService: Sendable {
                             targets: ((ScrollStack) throws(APIError) -> [String])?, extra: ((ScrollStack) -> [(String, JSON)])?,
                             _ operation: (ScrollStack, _ revision: Int) throws(APIError) -> StackOperation) throws(APIError) -> HTTPResponse {
         let (entry, incarnation) = try store.entryForWriting(context.parameter("stack"), checked: checked)
-        let (outcome, pending) = try entry.writeQueued({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> (OperationResult, TransitionPlan?, StackOperation, PlanRecipe?) in
+        let (outcome, pending) = try entry.writeQueued({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> Planned in
             answers.forget(entry)
             // The path's row first: an unknown one is 404 whatever If-Match says (RFC 9110 §13.2.1).
             if context.parameters["row"] != nil || context.parameters["index"] != nil { _ = try pathRow(context, in: stack) }
@@ -194,27 +195,28 @@ public final class StackService: Sendable {
             let (timing, animated) = (animation.timing ?? .rows, animation.timing != nil)
             if !animation.answersPlan, Self.derivesPlan(of: operation) {
                 // Nobody sees this plan now: the journal keeps what computes it when read.
-                let result = try model { () throws(StackError) in try operation.apply(to: &stack) }
-                return (result, nil, operation.journaled(after: stack), PlanRecipe(animated: animated, timing: timing, targets: named))
+                let (result, cost) = try timedApply(operation, to: &stack)
+                return Planned(result: result, plan: nil, operation: operation.journaled(after: stack),
+                               recipe: PlanRecipe(animated: animated, timing: timing, targets: named), replayCost: cost)
             }
             let capture = TransitionCapture(stack, targets: named)
             guard let fps = animation.fps else {
-                let result = try model { () throws(StackError) in try operation.apply(to: &stack) }
+                let (result, cost) = try timedApply(operation, to: &stack)
                 let plan = TransitionPlanner.plan(from: capture, to: stack, result: result, timing: timing, animated: animated)
-                return (result, plan, operation.journaled(after: stack), nil)
+                return Planned(result: result, plan: plan, operation: operation.journaled(after: stack), recipe: nil, replayCost: cost)
             }
             // Keyframes asked for: the change is made on a copy first, so that a plan too big
             // to sample (`AnimationRequest.maxRowSamples`) is refused with the stack unchanged.
             var after = stack
-            let result = try model { () throws(StackError) in try operation.apply(to: &after) }
+            let (result, cost) = try timedApply(operation, to: &after)
             let plan = TransitionPlanner.plan(from: capture, to: after, result: result, timing: timing, animated: animated)
             if let error = AnimationRequest.rowSampleViolation(plan, fps: fps) { throw error }
             stack = after
-            return (result, plan, operation.journaled(after: stack), nil)
+            return Planned(result: result, plan: plan, operation: operation.journaled(after: stack), recipe: nil, replayCost: cost)
         }, persist: { planned, stack, revision throws(APIError) -> PendingWrite? in
-            try journalMutation(entry.id, planned.2, planned.0, stack, revision, forceSnapshot: snapshot,
-                                plan: planned.3?.encoded ?? planned.1.map { ModelEncoding.planText($0, revision: revision, realPrecision: 17) },
-                                after: entry.inFlight, incarnation: incarnation)
+            try journalMutation(entry.id, planned.operation, planned.result, stack, revision, forceSnapshot: snapshot,
+                                plan: planned.recipe?.encoded ?? planned.plan.map { ModelEncoding.planText($0, revision: revision, realPrecision: 17) },
+                                after: entry.inFlight, incarnation: incarnation, replayCost: planned.replayCost)
         }, restore: { () throws(APIError) in
             try journaledState(of: entry)
         }, recover: { [weak self] () throws(APIError) in
@@ -224,12 +226,12 @@ public final class StackService: Sendable {
         }, answer: { planned, stack, revision -> HTTPResponse in
             if extra == nil, animation.fps == nil {
                 // The common answer, and one with its plan, written straight (the same bytes as the tree below).
-                return .json(200, text: ModelEncoding.mutationText(revision: revision, planned.0, in: stack,
-                                                                   transition: animation.answersPlan ? planned.1 : nil), revision: revision)
+                return .json(200, text: ModelEncoding.mutationText(revision: revision, planned.result, in: stack,
+                                                                   transition: animation.answersPlan ? planned.plan : nil), revision: revision)
             }
             // Keyframes are sampled from the encoded plan; they are bounded (`AnimationRequest.maxRowSamples`).
-            var answer = ModelEncoding.mutation(revision: revision, planned.0, in: stack)
-            if animation.answersPlan, let kept = planned.1, case .object(var members) = answer {
+            var answer = ModelEncoding.mutation(revision: revision, planned.result, in: stack)
+            if animation.answersPlan, let kept = planned.plan, case .object(var members) = answer {
                 let plan = ModelEncoding.plan(kept, revision: revision)
                 members["transition"] = animation.fps.map { ModelEncoding.sampled(plan, fps: $0) } ?? plan
                 answer = .object(members)
@@ -241,6 +243,25 @@ public final class StackService: Sendable {
             return .json(200, answer, revision: revision)
         })
         return try answerWhenDurable(context, entry, outcome, pending)
+    }
+
+    /// What a mutation's body made, for its journal write and its answer.
+    private struct Planned {
+        var result: OperationResult
+        /// The plan, when computed now (nil: the `recipe` computes it when read).
+        var plan: TransitionPlan?
+        var operation: StackOperation
+        var recipe: PlanRecipe?
+        /// Nanoseconds the model operation took to apply: what replaying it costs
+        /// (`StackJournal.claimSnapshot`).
+        var replayCost: UInt64
+    }
+
+    /// Applies `operation` to `stack`, timing it.
+    private func timedApply(_ operation: StackOperation, to stack: inout ScrollStack) throws(APIError) -> (OperationResult, UInt64) {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let result = try model { () throws(StackError) in try operation.apply(to: &stack) }
+        return (result, DispatchTime.now().uptimeNanoseconds - started)
     }
 
     /// Answers a read of the stack a request names under its read lock: `body`'s answer, or

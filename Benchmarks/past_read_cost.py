@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""What a read of a past revision replays, two scrollstackd binaries side by side.
+
+    python3 Benchmarks/past_read_cost.py BASELINE_BINARY CANDIDATE_BINARY [--rows N] [--patches P] [--runs K]
+
+Both serve a data dir of their own. Each builds the same stack: N text rows sized to fit
+(default 2,000; Inter 15, a sentence each), then P PATCHes of the viewport width (default
+240), each of which re-measures every row. Then K alternating rounds (default 5) read
+`GET …/layout?revision=R&window=visible` from each, R = P, P − 1, … (a state before the
+last PATCH, rebuilt from the journal; another each round, so no answer is cached). Prints, per binary, the server CPU
+(utime + stime from /proc/PID/stat) of the P PATCHes (snapshots included: the CPU is read
+once it has been still for 0.5 s, 30 s at most) and the median CPU of one read, with
+candidate / baseline. closing13's cost defect 2 was this read taking 11.7 s.
+"""
+import argparse, json, os, statistics, subprocess, sys, tempfile, time, urllib.error, urllib.request
+
+
+def ticks(pid):
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def settled_ticks(pid):
+    """The CPU once it has not moved for 0.5 s (background snapshots done), 30 s at most."""
+    deadline, last = time.time() + 30, ticks(pid)
+    while time.time() < deadline:
+        time.sleep(0.5)  # sampling a counter, not synchronizing: bounded by the deadline
+        now = ticks(pid)
+        if now == last:
+            return now
+        last = now
+    return last
+
+
+def request(port, method, path, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=600) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("baseline")
+    parser.add_argument("candidate")
+    parser.add_argument("--rows", type=int, default=2000)
+    parser.add_argument("--patches", type=int, default=240)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    font = {"family": "Inter", "size": 15}
+    rows = [{"id": f"t{i}", "view": {"type": "L"}, "size": "fit",
+             "content": {"text": f"Row {i}: the quick brown fox jumps over the lazy dog, again and again.", "font": font}}
+            for i in range(args.rows)]
+    servers = []
+    for i, binary in enumerate([args.baseline, args.candidate]):
+        port = 18990 + i
+        process = subprocess.Popen([binary, "--data-dir", tempfile.mkdtemp(prefix="past-read-"), "--port", str(port),
+                                    "--log-level", "warning"], stderr=subprocess.DEVNULL)
+        servers.append((binary, process, port))
+    try:
+        for _, _, port in servers:
+            deadline = time.time() + 10
+            while True:
+                try:
+                    if request(port, "GET", "/healthz")[0] == 200:
+                        break
+                except OSError:
+                    pass
+                if time.time() > deadline:
+                    sys.exit(f"the server on port {port} did not start")
+                time.sleep(0.1)  # polling for start-up, bounded by the deadline
+        writes = {}
+        for binary, process, port in servers:
+            status, body = request(port, "POST", "/v1/stacks", {"id": "s", "viewport": {"width": 375, "height": 667}, "rows": rows})
+            assert status == 201, body[:300]
+            before = settled_ticks(process.pid)
+            for p in range(args.patches):
+                status, body = request(port, "PATCH", "/v1/stacks/s", {"viewport": {"width": 300 + p % 150, "height": 667}})
+                assert status == 200, body[:300]
+            writes[binary] = settled_ticks(process.pid) - before
+        reads = {binary: [] for binary, _, _ in servers}
+        answers = {}
+        for round in range(args.runs):
+            for binary, process, port in servers:
+                before = ticks(process.pid)
+                status, body = request(port, "GET", f"/v1/stacks/s/layout?revision={args.patches - round}&window=visible")
+                reads[binary].append(ticks(process.pid) - before)
+                assert status == 200, body[:300]
+                answers[binary] = body
+        same = answers[args.baseline] == answers[args.candidate]
+        print(f"{args.rows} fit text rows, {args.patches} viewport PATCHes, then GET ?revision={args.patches}…{args.patches - args.runs + 1}&window=visible, "
+              f"{args.runs} rounds (last answers identical: {same})")
+        for binary, _, _ in servers:
+            print(f"  {binary}: the PATCHes {writes[binary]:.2f} s CPU; one read {statistics.median(reads[binary]):.3f} s CPU "
+                  f"(median; {', '.join(f'{r:.2f}' for r in reads[binary])})")
+        base, cand = statistics.median(reads[args.baseline]), statistics.median(reads[args.candidate])
+        print(f"  read: candidate / baseline = {cand / base:.3f}" if base > 0 else "  read: baseline too fast to compare")
+        print(f"  PATCHes: candidate / baseline = {writes[args.candidate] / writes[args.baseline]:.3f}")
+    finally:
+        for _, process, _ in servers:
+            process.terminate()
+            process.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()

@@ -18,9 +18,10 @@ public final class StackJournal: Sendable {
     /// revisions alone let 240 viewport changes of 2,000 measured text rows (each re-measures
     /// every row) make one `?revision=` read take 11.7 s (closing13, cost defect 2).
     public let snapshotReplayBudget: UInt64
-    /// Each key's latest snapshot revision (written or scheduled), its incarnation, and the
-    /// time the operations applied since that snapshot took (`snapshotReplayBudget`).
-    private let known = Mutex<(snapshots: [String: Int], incarnations: [String: Int64], costs: [String: UInt64])>(([:], [:], [:]))
+    /// Each key's latest snapshot revision (written or scheduled), its incarnation, the time
+    /// the operations applied since that snapshot took (`snapshotReplayBudget`), and the keys
+    /// whose claimed snapshot is not yet written (or dropped): at most one per key at a time.
+    private let known = Mutex<(snapshots: [String: Int], incarnations: [String: Int64], costs: [String: UInt64], pending: Set<String>)>(([:], [:], [:], []))
     /// The one thread that encodes and writes the snapshots due after mutations, in order.
     public let snapshotQueue = DispatchQueue(label: "scrollstack.journal.snapshots")
     /// Snapshots scheduled on `snapshotQueue` and not yet written (or failed).
@@ -57,7 +58,7 @@ public final class StackJournal: Sendable {
     /// Records a new stack at revision 1 (discarding whatever the key held).
     public func recordCreation(id: String, model: [UInt8]) throws(JournalError) {
         let incarnation = try backend.create(key: id, snapshot: model)
-        known.withLock { $0.snapshots[id] = 1; $0.incarnations[id] = incarnation; $0.costs[id] = nil }
+        known.withLock { $0.snapshots[id] = 1; $0.incarnations[id] = incarnation; $0.costs[id] = nil; $0.pending.remove(id) }
     }
 
     /// Whether the mutation making `revision` of a stack of `rowCount` rows should also
@@ -94,7 +95,9 @@ public final class StackJournal: Sendable {
             backend.appendLater(key: id, record: record, snapshot: snapshot, after: after)
         }
         if snapshot != nil {
-            pending.whenDone { [self] error in if error == nil { known.withLock { $0.snapshots[id] = record.revision; $0.costs[id] = nil } } }
+            // Counted from this revision now (the costs of the writes after it are theirs).
+            known.withLock { $0.costs[id] = nil }
+            pending.whenDone { [self] error in if error == nil { known.withLock { $0.snapshots[id] = record.revision } } }
         }
         return pending
     }
@@ -103,24 +106,34 @@ public final class StackJournal: Sendable {
     /// (nanoseconds to apply) included, took `snapshotReplayBudget` or more; when due, counts
     /// the next snapshot from `revision` at once, so of several writes of one stack in flight
     /// only one claims it. The caller then schedules it (`recordSnapshotLater`) once
-    /// `revision` is durable, or drops it if it fails (the next one is then due
-    /// `max(snapshotInterval, rows / 8)` revisions, or the budget, later). O(1).
+    /// `revision` is durable, or gives the claim back (`dropSnapshotClaim`) if it fails (the
+    /// next one is then due `max(snapshotInterval, rows / 8)` revisions, or the budget,
+    /// later). Nothing is claimed while the key's last claim is not yet written: snapshots of
+    /// a stack whose operations take longer than its snapshots never queue up, each holding
+    /// a copy of the stack; the costs meanwhile count towards the next one. O(1).
     public func claimSnapshot(id: String, revision: Int, rowCount: Int, replayCost: UInt64 = 0) -> Bool {
         known.withLock { known in
             let cost = (known.costs[id] ?? 0) &+ replayCost
-            guard revision - (known.snapshots[id] ?? 0) >= max(snapshotInterval, rowCount / 8) || cost >= snapshotReplayBudget else {
+            guard !known.pending.contains(id),
+                  revision - (known.snapshots[id] ?? 0) >= max(snapshotInterval, rowCount / 8) || cost >= snapshotReplayBudget else {
                 known.costs[id] = cost
                 return false
             }
             known.snapshots[id] = revision
             known.costs[id] = nil
+            known.pending.insert(id)
             return true
         }
     }
 
+    /// Gives back a claim `claimSnapshot` made for a write that then failed.
+    public func dropSnapshotClaim(id: String) {
+        _ = known.withLock { $0.pending.remove(id) }
+    }
+
     public func recordDeletion(id: String) throws(JournalError) {
         try backend.delete(key: id)
-        known.withLock { $0.snapshots[id] = nil; $0.incarnations[id] = nil; $0.costs[id] = nil }
+        known.withLock { $0.snapshots[id] = nil; $0.incarnations[id] = nil; $0.costs[id] = nil; $0.pending.remove(id) }
     }
 
     /// Schedules a snapshot of `revision` of stack `id` (whose mutation is already journaled):
@@ -128,18 +141,22 @@ public final class StackJournal: Sendable {
     /// caller, so no writer waits while O(rows) bytes are encoded and written. The snapshot
     /// is written only if the stack is still the same incarnation (not deleted since); a
     /// failure is only logged by `failed`, since every mutation is journaled without it.
-    /// Later mutations count from `revision`, so one stack has at most one pending at a time
-    /// in steady state.
+    /// Later mutations count from `revision`, and a claimed snapshot (`claimSnapshot`) is the
+    /// key's only one until written (or failed), so one stack has at most one pending at a time.
     public func recordSnapshotLater(id: String, revision: Int, encode: @escaping @Sendable () -> [UInt8],
                                     failed: @escaping @Sendable (JournalError) -> Void) {
         let incarnation = known.withLock { known -> Int64? in
             known.snapshots[id] = revision
+            if known.incarnations[id] == nil { known.pending.remove(id) }
             return known.incarnations[id]
         }
         guard let incarnation else { return }
         snapshotsPending.add(1, ordering: .relaxed)
         snapshotQueue.async { [self] in
-            defer { snapshotsPending.subtract(1, ordering: .relaxed) }
+            defer {
+                _ = known.withLock { $0.pending.remove(id) }
+                snapshotsPending.subtract(1, ordering: .relaxed)
+            }
             do throws(JournalError) {
                 try backend.writeSnapshot(key: id, revision: revision, snapshot: encode(), incarnation: incarnation)
             } catch {

@@ -50,6 +50,7 @@ extension StackService {
             hub.publish(revision: revision, events: { JSON.array(result.events.map(ModelEncoding.event)) }, to: id)
         }
         let failed: @Sendable (JournalError) -> Void = { error in
+            if due != nil { journal.dropSnapshotClaim(id: id) }
             // Between replicas a conflict is routine (the write is retried on the new state).
             if case .conflict = error {
                 logger.notice("journal write for \(id) at revision \(revision) lost to another writer: \(error)")

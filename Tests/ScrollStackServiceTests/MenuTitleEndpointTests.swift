@@ -136,6 +136,18 @@ final class MenuTitleEndpointTests: XCTestCase {
         XCTAssertEqual(try server.request("GET", "/v1/stacks/c")["revision"], 2, "no refused title changed anything")
     }
 
+    /// Replays (journals of older formats decoded as requests, format-1 snapshots) take titles
+    /// of any length: a title journaled before the limit still comes back.
+    func testReplaysTakeTitlesOfAnyLength() throws {
+        let replaying = try ServerHarness(service: StackService(limits: .replay))
+        defer { replaying.stop() }
+        let long = String(repeating: "a", count: 1001)
+        let reply = try replaying.request("POST", "/v1/stacks", json: try j(
+            #"{"id": "old", "axis": "horizontal", "paging": true, "menu": {}, "rows": [{"view": {"type": "P"}, "size": {"fixed": 9}, "title": "\#(long)"}]}"#))
+        XCTAssertEqual(reply.status, 201, reply.text)
+        XCTAssertEqual(reply["rows[0].title"]?.stringValue, long)
+    }
+
     func testFontErrorsNameTheField() throws {
         func assertError(_ body: String, _ code: String, _ field: String, _ message: String? = nil, line: UInt = #line) throws {
             let reply = try patch(body)

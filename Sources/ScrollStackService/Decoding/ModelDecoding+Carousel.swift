@@ -144,30 +144,25 @@ extension ModelDecoding {
         return b
     }
 
-    /// The most characters (Unicode scalars, as JSON Schema's `maxLength` counts) a menu
-    /// title's text may hold: a menu item is a label, and every distinct line is shaped and
-    /// kept in the shared shape cache (closing13, cost defect 4: 900 KB titles were taken).
-    static let maxTitleCharacters = 1000
-
     /// A string (the text) or `{"text"?, "width"?, "selectedWidth"?}`; the text holds at
-    /// most `maxTitleCharacters` characters.
-    static func title(_ field: Field) throws(APIError) -> RowTitle {
-        if field.value.stringValue != nil { return RowTitle(text: try titleText(field)) }
+    /// most `maxCharacters` characters (`ServiceLimits.maxTitleCharacters`).
+    static func title(_ field: Field, maxCharacters: Int) throws(APIError) -> RowTitle {
+        if field.value.stringValue != nil { return RowTitle(text: try titleText(field, maxCharacters: maxCharacters)) }
         guard field.value.objectValue != nil else {
             throw .wrongType(field.path, expected: "a string or {\"text\", \"width\", \"selectedWidth\"}", got: field.value.typeName)
         }
         let object = try field.object()
         try object.allowOnly(["text", "width", "selectedWidth"])
-        return RowTitle(text: try object.optional("text").map { f throws(APIError) in try titleText(f) },
+        return RowTitle(text: try object.optional("text").map { f throws(APIError) in try titleText(f, maxCharacters: maxCharacters) },
                         width: try object.optional("width")?.double(),
                         selectedWidth: try object.optional("selectedWidth")?.double())
     }
 
-    private static func titleText(_ field: Field) throws(APIError) -> String {
+    private static func titleText(_ field: Field, maxCharacters: Int) throws(APIError) -> String {
         let text = try field.string()
         let count = text.unicodeScalars.count
-        guard count <= maxTitleCharacters else {
-            throw .invalid(field.path, "must hold at most \(maxTitleCharacters) characters, got \(count)")
+        guard count <= maxCharacters else {
+            throw .invalid(field.path, "must hold at most \(maxCharacters) characters, got \(count)")
         }
         return text
     }

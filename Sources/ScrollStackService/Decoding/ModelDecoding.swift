@@ -104,8 +104,8 @@ enum ModelDecoding {
     /// A row. Without an id, `makeID` supplies one. Without a size, a row with content
     /// fits it; a row with neither is an error. `props` and `content` may nest at most
     /// `maxDepth` deep.
-    static func row(_ field: Field, maxDepth: Int, makeID: () -> String) throws(APIError) -> Row {
-        switch try decodedRow(field, maxDepth: maxDepth, makeID: makeID) {
+    static func row(_ field: Field, maxDepth: Int, maxTitle: Int, makeID: () -> String) throws(APIError) -> Row {
+        switch try decodedRow(field, maxDepth: maxDepth, maxTitle: maxTitle, makeID: makeID) {
         case .plain(let id, let content, let size, let hidden): Row(id: id, content: content, size: size, hidden: hidden)
         case .full(let row): row
         }
@@ -113,7 +113,7 @@ enum ModelDecoding {
 
     /// A row as `row` decodes it (the same checks in the same order), kept as its plain
     /// fields when it sets none of the others, for `ScrollStackBuilder.append(id:content:size:hidden:)`.
-    static func decodedRow(_ field: Field, maxDepth: Int, makeID: () -> String) throws(APIError) -> DecodedRow {
+    static func decodedRow(_ field: Field, maxDepth: Int, maxTitle: Int, makeID: () -> String) throws(APIError) -> DecodedRow {
         let object = try field.object()
         try object.allowOnly(rowKeys)
         let id = try object.optional("id").map { f throws(APIError) in try f.string() } ?? makeID()
@@ -133,7 +133,7 @@ enum ModelDecoding {
         let transition = try object.optional("transition").map { f throws(APIError) in try rowTransition(f) }
         let tappable = try object.optional("tappable")?.bool() ?? false
         let highlightable = try object.optional("highlightable")?.bool() ?? false
-        let menuTitle = try object.optional("title").map { f throws(APIError) in try title(f) }
+        let menuTitle = try object.optional("title").map { f throws(APIError) in try title(f, maxCharacters: maxTitle) }
         if description == nil, ownInsets == nil, separator.isEmpty, !tappable, !highlightable, menuTitle == nil, transition == nil {
             return .plain(id: id, content: content, size: size, hidden: hidden)
         }

@@ -23,8 +23,8 @@ struct RowFields {
 
     /// Row `i`, as `ModelDecoding.decodedRow` decodes it; `makeID` is called once when the
     /// row has no id. O(size of the row).
-    func row(_ i: Int, maxDepth: Int, makeID: () -> String) throws(APIError) -> DecodedRow {
+    func row(_ i: Int, maxDepth: Int, maxTitle: Int, makeID: () -> String) throws(APIError) -> DecodedRow {
         if let row = ModelDecoding.plainRow(elements[i], makeID: makeID) { return row }
-        return try ModelDecoding.decodedRow(Field(elements[i], path: array.elementPath(i)), maxDepth: maxDepth, makeID: makeID)
+        return try ModelDecoding.decodedRow(Field(elements[i], path: array.elementPath(i)), maxDepth: maxDepth, maxTitle: maxTitle, makeID: makeID)
     }
 }

@@ -22,6 +22,12 @@ public struct ServiceLimits: Sendable {
     /// naming `devices` beyond.
     public var devicesDrawnRows = 200_000
 
+    /// The most characters (Unicode scalars, as JSON Schema's `maxLength` counts) a menu
+    /// title's text may hold; more is 422 naming the title. A menu item is a label, and each
+    /// distinct line is shaped and kept in the shared shape cache (closing13, cost defect 4:
+    /// 900 KB titles were taken). Replays take any (titles journaled before the limit).
+    public var maxTitleCharacters = 1000
+
     /// The highest `maxJSONDepth` accepted. jansson reads nothing nested deeper than 2048
     /// values; every stored encoding (snapshot, journaled request body, events) and every
     /// answer wraps a row's `props` in at most 4 containers, so at 1024 everything the
@@ -40,6 +46,7 @@ public struct ServiceLimits: Sendable {
     static let replay: ServiceLimits = {
         var limits = ServiceLimits()
         limits.maxJSONDepth = .max
+        limits.maxTitleCharacters = .max
         return limits
     }()
 }

@@ -71,7 +71,7 @@ extension StackService {
         let (body, animation) = try animatedBody(c)
         return try mutate(c, animation: animation, targets: pathTarget(c)) { stack, _ throws(APIError) in
             let (old, index) = try pathRow(c, in: stack)
-            let row = try ModelDecoding.row(Field(.object(body.object), path: ""), maxDepth: limits.maxJSONDepth) { old.id }
+            let row = try ModelDecoding.row(Field(.object(body.object), path: ""), maxDepth: limits.maxJSONDepth, maxTitle: limits.maxTitleCharacters) { old.id }
             return .replace(index: index, row: row)
         }
     }
@@ -99,7 +99,7 @@ extension StackService {
             if body.has("controller") || body.has("view") { change.content = try ModelDecoding.rowContent(body, maxDepth: limits.maxJSONDepth) }
             if let f = try body.optional("tappable") { change.tappable = try f.bool() }
             if let f = try body.optional("highlightable") { change.highlightable = try f.bool() }
-            if let f = body.field("title") { change.title = .some(f.isNull ? nil : try ModelDecoding.title(f)) }
+            if let f = body.field("title") { change.title = .some(f.isNull ? nil : try ModelDecoding.title(f, maxCharacters: limits.maxTitleCharacters)) }
             if let f = body.field("transition") { change.transition = .some(f.isNull ? nil : try ModelDecoding.rowTransition(f)) }
             return .update(index: index, change)
         }

@@ -75,7 +75,7 @@ extension StackService {
         var used: Set<String>?
         var ids = RowIDGenerator(stack: id, revision: 1)
         for i in 0..<(rows?.count ?? 0) {
-            let row = try rows!.row(i, maxDepth: limits.maxJSONDepth) {
+            let row = try rows!.row(i, maxDepth: limits.maxJSONDepth, maxTitle: limits.maxTitleCharacters) {
                 if used == nil { used = Set(builder?.ids ?? []) }
                 return ids.next(isTaken: { used!.contains($0) })
             }

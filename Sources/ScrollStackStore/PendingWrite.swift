@@ -9,7 +9,8 @@ import Synchronization
 /// to `whenDone` run on the completing thread, in the order given, before any waiter is
 /// released (also one that calls `wait` while they run: so a waiter never sees the write's
 /// effects, such as its published events, half done); one given after completion runs at
-/// once on the caller's thread. A callback must not `wait` for its own write.
+/// once on the caller's thread, possibly while the earlier ones still run on the completing
+/// thread. A callback must not `wait` for its own write.
 public final class PendingWrite: Sendable {
     private struct State {
         /// nil while pending; then `.some(nil)` when durable, `.some(error)` when failed.

@@ -36,19 +36,23 @@ final class EventHub: Sendable {
         }
     }
 
-    /// Sends revision `revision` (its `events`, made only when some stream is due to get it)
-    /// to every subscriber of `stack` whose last revision sent is the one before; ends the
-    /// streams it would leave a gap in.
+    /// Sends revision `revision` (its `events`, made only when some stream is due to get it,
+    /// and outside the hub's mutex) to every subscriber of `stack` whose last revision sent is
+    /// the one before; ends the streams it would leave a gap in.
     func publish(revision: Int, events: () -> JSON, to stack: String) {
-        var message: [UInt8]?
+        let due = streams.withLock { streams in
+            streams[stack]?.values.contains { $0.sent == revision - 1 } ?? false
+        }
+        var message = due ? Self.message(revision: revision, events: events()) : nil
         var ended: [HTTPStream] = []
         streams.withLock { streams in
             guard let subscribers = streams[stack] else { return }
             for subscriber in subscribers.values where subscriber.sent < revision {
                 if subscriber.sent == revision - 1 {
+                    // (One subscribed between the two looks: made here, once.)
                     if message == nil { message = Self.message(revision: revision, events: events()) }
-                    // Written under the mutex, so that two publications reach a stream in the
-                    // order they were decided in.
+                    // Written under the mutex (a copy into the stream's buffer), so that two
+                    // publications reach a stream in the order they were decided in.
                     subscriber.stream.write(message!)
                     subscriber.sent = revision
                 } else {

@@ -97,9 +97,10 @@ extension StackService {
         try entry.delete(check: { revision throws(APIError) in try c.checkIfMatch(revision, of: "pile") },
                          remove: { () throws(APIError) in
                              do throws(JournalError) { try journal?.recordDeletion(id: Self.pileJournalPrefix + entry.id) } catch { throw APIError(error) }
+                             // Its streams end before the id is free, as a stack's do.
+                             hub.closeAll(Self.pileJournalPrefix + entry.id)
                              piles.remove(entry.id)
                          })
-        hub.closeAll(Self.pileJournalPrefix + entry.id)
         return HTTPResponse(status: 204)
     }
 

@@ -125,14 +125,16 @@ extension StackService {
     /// Deletes the stack the path names, honouring `If-Match`.
     private func deleteStoredStack(_ c: RequestContext) throws(APIError) {
         let entry = try store.entry(c.parameter("stack"))
-        // Removed under the stack's write lock, so no mutation slips in after the check.
+        // Removed under the stack's write lock, so no mutation slips in after the check. Its
+        // streams end there too, before the id is free: a stack created again under it never
+        // has its own streams ended, nor the old ones carry its revisions.
         try entry.delete(check: { revision throws(APIError) in try c.checkIfMatch(revision) },
                          remove: { () throws(APIError) in
                              do throws(JournalError) { try journal?.recordDeletion(id: entry.id) } catch { throw APIError(error) }
+                             hub.closeAll(entry.id)
                              try store.remove(entry.id)
                          })
         answers.forget(entry)
-        hub.closeAll(entry.id)
     }
 
     /// `POST /v1/stacks/{stack}/scroll`. The answer adds `window`: the visible layout after the

@@ -10,26 +10,12 @@ Both serve --in-memory. Each of K alternating rounds (default 3) sends to each b
 Prints, per kind and binary, the status, the answer's size and the median server CPU (utime +
 stime from /proc/PID/stat around the request), and candidate / baseline.
 """
-import argparse, json, os, statistics, subprocess, sys, time, urllib.error, urllib.request
+import argparse, statistics
+
+from server_pair import request, start, stop, ticks
 
 DEVICES = ["iphone-se", "iphone-mini", "iphone-15", "iphone-15-plus", "iphone-15-pro-max", "ipad-mini", "ipad", "ipad-pro-11",
            "ipad-pro-13", "iphone-se", "iphone-mini", "iphone-15", "iphone-15-plus", "iphone-15-pro-max", "ipad-mini", "ipad"]
-
-
-def ticks(pid):
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def request(port, method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=600) as response:
-            return response.status, response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read()
 
 
 def main():
@@ -45,23 +31,9 @@ def main():
     names = ",".join(DEVICES)
     kinds = [("frames×16", "POST", f"/v1/layout?content=frames&devices={names}", stateless),
              ("svg×16", "GET", f"/v1/stacks/big/layout.svg?devices={names}", None)]
-    servers = []
-    for i, binary in enumerate([args.baseline, args.candidate]):
-        port = 18995 + i
-        process = subprocess.Popen([binary, "--in-memory", "--port", str(port), "--log-level", "warning"], stderr=subprocess.DEVNULL)
-        servers.append((binary, process, port))
+    servers = start([args.baseline, args.candidate], 18995)
     try:
         for _, _, port in servers:
-            deadline = time.time() + 10
-            while True:
-                try:
-                    if request(port, "GET", "/healthz")[0] == 200:
-                        break
-                except OSError:
-                    pass
-                if time.time() > deadline:
-                    sys.exit(f"the server on port {port} did not start")
-                time.sleep(0.1)  # polling for start-up, bounded by the deadline
             # Two requests: 20,000 rows are more than a body may hold (1 MiB).
             status, body = request(port, "POST", "/v1/stacks", {"id": "big", "rows": rows[:10_000]})
             assert status == 201, body[:300]
@@ -86,10 +58,7 @@ def main():
             base, cand = (statistics.median(cpu[(kind, b)]) for b, _, _ in servers)
             print(f"{kind:10} {cells[0]:>26} {cells[1]:>26} {cand / base if base else float('nan'):7.3f}")
     finally:
-        for _, process, _ in servers:
-            process.terminate()
-            process.wait(timeout=30)
-
+        stop(servers)
 
 if __name__ == "__main__":
     main()

@@ -12,23 +12,9 @@ and binary, and candidate / baseline. With --durable, each round also reads back
 (`GET …/transitions/{r}`) the plan the last `insets` batch kept whole ("read kept"), and that
 of an `insets` batch sent without animation, which keeps a recipe ("read recipe").
 """
-import argparse, json, os, subprocess, sys, tempfile, time, urllib.error, urllib.request
+import argparse, json
 
-
-def ticks(pid):
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def request(port, method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=600) as response:
-            return response.status, response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read()
+from server_pair import request, start, stop, ticks
 
 
 def main():
@@ -39,25 +25,9 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--durable", action="store_true")
     args = parser.parse_args()
-    servers = []
-    for i, binary in enumerate([args.baseline, args.candidate]):
-        port = 18980 + i
-        store = ["--data-dir", tempfile.mkdtemp(prefix="animated-")] if args.durable else ["--in-memory"]
-        process = subprocess.Popen([binary, *store, "--port", str(port), "--log-level", "warning"],
-                                   stderr=subprocess.DEVNULL)
-        servers.append((binary, process, port))
+    servers = start([args.baseline, args.candidate], 18980, durable=args.durable, prefix="animated-")
     try:
         for _, _, port in servers:
-            deadline = time.time() + 10
-            while True:
-                try:
-                    if request(port, "GET", "/healthz")[0] == 200:
-                        break
-                except OSError:
-                    pass
-                if time.time() > deadline:
-                    sys.exit(f"the server on port {port} did not start")
-                time.sleep(0.1)
             request(port, "POST", "/v1/stacks", {"id": "s"})
             for first in range(0, args.rows, 5000):  # under the 1 MiB body limit
                 rows = [{"id": f"r{k}", "view": {"type": "V"}, "size": {"fixed": 1}}
@@ -103,9 +73,7 @@ def main():
             b, c = median(cpu[(kind, args.baseline)]), median(cpu[(kind, args.candidate)])
             print(f"{kind:12} {b:10.2f} {c:10.2f} {c / b:7.2f}")
     finally:
-        for _, process, _ in servers:
-            process.kill()
-
+        stop(servers)
 
 if __name__ == "__main__":
     main()

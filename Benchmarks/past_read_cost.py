@@ -12,12 +12,9 @@ last PATCH, rebuilt from the journal; another each round, so no answer is cached
 once it has been still for 0.5 s, 30 s at most) and the median CPU of one read, with
 candidate / baseline. closing13's cost defect 2 was this read taking 11.7 s.
 """
-import argparse, json, os, statistics, subprocess, sys, tempfile, time, urllib.error, urllib.request
+import argparse, statistics, sys, time
 
-
-def ticks(pid):
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+from server_pair import request, start, stop, ticks
 
 
 def settled_ticks(pid):
@@ -32,17 +29,6 @@ def settled_ticks(pid):
     return last
 
 
-def request(port, method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=600) as response:
-            return response.status, response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read()
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("baseline")
@@ -55,24 +41,8 @@ def main():
     rows = [{"id": f"t{i}", "view": {"type": "L"}, "size": "fit",
              "content": {"text": f"Row {i}: the quick brown fox jumps over the lazy dog, again and again.", "font": font}}
             for i in range(args.rows)]
-    servers = []
-    for i, binary in enumerate([args.baseline, args.candidate]):
-        port = 18990 + i
-        process = subprocess.Popen([binary, "--data-dir", tempfile.mkdtemp(prefix="past-read-"), "--port", str(port),
-                                    "--log-level", "warning"], stderr=subprocess.DEVNULL)
-        servers.append((binary, process, port))
+    servers = start([args.baseline, args.candidate], 18990, durable=True, prefix="past-read-")
     try:
-        for _, _, port in servers:
-            deadline = time.time() + 10
-            while True:
-                try:
-                    if request(port, "GET", "/healthz")[0] == 200:
-                        break
-                except OSError:
-                    pass
-                if time.time() > deadline:
-                    sys.exit(f"the server on port {port} did not start")
-                time.sleep(0.1)  # polling for start-up, bounded by the deadline
         writes = {}
         for binary, process, port in servers:
             status, body = request(port, "POST", "/v1/stacks", {"id": "s", "viewport": {"width": 375, "height": 667}, "rows": rows})
@@ -101,10 +71,7 @@ def main():
         print(f"  read: candidate / baseline = {cand / base:.3f}" if base > 0 else "  read: baseline too fast to compare")
         print(f"  PATCHes: candidate / baseline = {writes[args.candidate] / writes[args.baseline]:.3f}")
     finally:
-        for _, process, _ in servers:
-            process.terminate()
-            process.wait(timeout=30)
-
+        stop(servers)
 
 if __name__ == "__main__":
     main()

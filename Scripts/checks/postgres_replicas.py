@@ -95,6 +95,17 @@ class Replica:
                 self.process.wait(timeout=10)
 
 
+def run_clients(client, count, seconds=120):
+    """Runs client(0) … client(count − 1), each on a thread of its own; whether all finished
+    (each is waited for `seconds` at most)."""
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=seconds)
+    return not any(thread.is_alive() for thread in threads)
+
+
 def row(row_id):
     return {"id": row_id, "view": {"type": "V"}, "size": {"fixed": 10}}
 
@@ -134,12 +145,7 @@ def concurrent_writes(replicas, rng):
                 with lock:
                     acked[stack][row_id] = body["revision"]
 
-    threads = [threading.Thread(target=client, args=(i,)) for i in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    check(not any(thread.is_alive() for thread in threads), "6 concurrent clients finished within 120 s")
+    check(run_clients(client, 6), "6 concurrent clients finished within 120 s")
     for stack, rows in acked.items():
         revisions = sorted(rows.values())
         check(revisions == list(range(2, 2 + len(rows))) and len(rows) > 0,
@@ -234,12 +240,7 @@ def streams_under_contention(replicas):
             else:
                 replica.request("POST", "/v1/stacks/contended/rows/batch", {"op": "hide" if n % 2 else "show", "rows": [0, 1]})
 
-    threads = [threading.Thread(target=client, args=(i,)) for i in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    check(not any(thread.is_alive() for thread in threads), "4 clients racing on one stack through A and B finished within 120 s")
+    check(run_clients(client, 4), "4 clients racing on one stack through A and B finished within 120 s")
     _, _, body = a.request("GET", "/v1/stacks/contended")
     head = body["revision"]
     for name, stream in streams.items():
@@ -342,12 +343,7 @@ def batched_one_stack(replicas):
                 else:
                     other.append((status, body))
 
-    threads = [threading.Thread(target=client, args=(i,)) for i in range(16)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    check(not any(thread.is_alive() for thread in threads), "16 concurrent clients of one stack through A and B finished within 120 s")
+    check(run_clients(client, 16), "16 concurrent clients of one stack through A and B finished within 120 s")
     latest = 1 + len(acked)
     check(sorted(acked.values()) == list(range(2, latest + 1)) and len(acked) == 16 * 12,
           f"batched: {len(acked)} of 192 writes acknowledged with the distinct contiguous revisions 2..{latest}{f' (others: {other[:3]})' if other else ''}")
@@ -451,12 +447,7 @@ def piles_across_replicas(replicas):
                 with lock:
                     acked[f"p{index}-{n}"] = body["revision"]
 
-    threads = [threading.Thread(target=client, args=(i,)) for i in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    check(not any(thread.is_alive() for thread in threads), "6 concurrent pile clients finished within 120 s")
+    check(run_clients(client, 6), "6 concurrent pile clients finished within 120 s")
     latest = 3 + len(acked)
     check(sorted(acked.values()) == list(range(4, latest + 1)) and len(acked) == 60,
           f"{len(acked)} of 60 concurrent pushes through A, B and C acknowledged, with the distinct contiguous revisions 4..{latest}")

@@ -122,7 +122,10 @@ extension ScrollStack {
     }
 
     /// The row under a point given in viewport coordinates (a tap), or nil over spacing,
-    /// outside the content or outside the viewport. Hidden and zero-length rows are never hit.
+    /// outside the content or outside the viewport. The point must lie in the row's frame on
+    /// both axes (leading edges inclusive, trailing exclusive), and the row must be visible
+    /// (partial or entire): hidden rows, zero-length rows, and rows whose frame has no area
+    /// in the viewport (a viewport so thin that rows are 0 wide) are never hit.
     ///
     /// - Complexity: O(log n).
     public func hitTest(_ point: Point) -> RowLayout? {
@@ -134,7 +137,12 @@ extension ScrollStack {
         guard let (n, prefix) = tree.first(where: { prefix, node in mainEnd(prefix, node) > along }) else { return nil }
         let node = tree[n]
         guard !node.hidden, mainStart(prefix, hidden: false) <= along else { return nil }
-        return rowLayout(n, prefix: prefix, lastShown: tree.lastShown(), viewport: viewportRect)
+        let layout = rowLayout(n, prefix: prefix, lastShown: tree.lastShown(), viewport: viewportRect)
+        let frame = layout.frame
+        guard content.x >= frame.origin.x, content.x < frame.origin.x + frame.size.width,
+              content.y >= frame.origin.y, content.y < frame.origin.y + frame.size.height,
+              layout.visibility.isVisible else { return nil }
+        return layout
     }
 
     func advance(_ prefix: inout RowTree.Prefix, past node: RowTree.Node) {

@@ -368,6 +368,18 @@ final class StackLayoutTests: XCTestCase {
         stack.checkInvariants()
     }
 
+    /// A viewport so small that a row's frame has no area in it (1e-200 × 1e-200: the area
+    /// underflows to 0) holds the point (0, 0), and so does the row's frame; but the row is
+    /// offscreen, and a tap cannot land on what shows nothing (schemathesis found the HTTP
+    /// answer naming an offscreen row, which its schema does not allow).
+    func testRowsWithNoAreaInTheViewportAreNeverHit() throws {
+        let stack = try Fx.stack([Fx.row("a", 24)], viewport: Size(width: 1e-200, height: 1e-200))
+        XCTAssertEqual(try stack.layout(of: .id("a")).visibility, .offscreen)
+        XCTAssertNil(stack.hitTest(Point(x: 0, y: 0)))
+        let thin = try Fx.stack([Fx.row("a", 24)], viewport: Size(width: 375, height: 1e-300))
+        XCTAssertEqual(thin.hitTest(Point(x: 10, y: 0))?.visibility.isVisible, true, "some area, however little, is visible")
+    }
+
     func testHiddenAndZeroLengthRowsAreNeverHit() throws {
         let rows = [Fx.row("a", 50), Fx.row("h", 30, hidden: true), Fx.row("z", 0), Fx.row("b", 40)]
         let stack = try Fx.stack(rows)

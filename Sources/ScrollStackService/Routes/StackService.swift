@@ -78,13 +78,23 @@ public final class StackService: Sendable {
         route = pattern
         switch match {
         case .found(let handler, let parameters):
-            do {
-                return try handler(self, RequestContext(request: request, parameters: parameters))
-            } catch let error as APIError {
-                return .error(error)
-            } catch {
-                logger.error("unexpected error for \(request.summary): \(error)")
-                return .error(APIError(status: 500, code: "internal_error", message: "unexpected error: \(error)"))
+            let context = RequestContext(request: request, parameters: parameters)
+            var attempts = 0
+            while true {
+                do {
+                    return try handler(self, context)
+                } catch let error as APIError where error.code == "revision_conflict" && attempts < 3 && Self.changesNothing(request.method) && isReplicated {
+                    // A read (or a DELETE, refused before it deleted anything) held a stack that
+                    // another replica deleted meanwhile, or that this one reloaded after its own
+                    // write lost: nothing was changed; it looks the stack up again (404, or the
+                    // stack as it is now). Writes try their conflicts again themselves (`mutate`).
+                    attempts += 1
+                } catch let error as APIError {
+                    return .error(error)
+                } catch {
+                    logger.error("unexpected error for \(request.summary): \(error)")
+                    return .error(APIError(status: 500, code: "internal_error", message: "unexpected error: \(error)"))
+                }
             }
         case .methodNotAllowed(let allowed):
             // Every path also answers OPTIONS (the edge's preflight and `Allow`).
@@ -92,6 +102,12 @@ public final class StackService: Sendable {
         case .notFound:
             return .error(.routeNotFound(request.method, request.path))
         }
+    }
+
+    /// Methods whose handlers change nothing when they fail with a revision conflict, so that
+    /// `handle` may run them again: reads, and DELETE (a conflict comes before the deletion).
+    private static func changesNothing(_ method: String) -> Bool {
+        method == "GET" || method == "HEAD" || method == "DELETE"
     }
 
     /// The JSON answer to a failure the HTTP layer detects itself (400, 413, 501).

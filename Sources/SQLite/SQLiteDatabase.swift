@@ -28,6 +28,8 @@ public final class SQLiteDatabase: @unchecked Sendable {
     /// `statementCacheLimit` (callers with SQL built from values would otherwise grow it).
     private var statements: [String: OpaquePointer] = [:]
     private let statementCacheLimit = 64
+    /// Keeps what `checkpointElsewhere`'s hook points to alive as long as the connection.
+    var walCheckpoints: WALCheckpoints?
     private let lock: UnsafeMutablePointer<pthread_mutex_t> = {
         let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()

@@ -1,0 +1,52 @@
+import Dispatch
+import Foundation
+import SQLite
+import XCTest
+
+/// The log's checkpoints run on another connection, off the commits
+/// (`SQLiteDatabase.checkpointElsewhere`).
+final class WALCheckpointTests: XCTestCase {
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("sswal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func fileSize(_ name: String) throws -> Int {
+        try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? Int ?? 0
+    }
+
+    /// Commits that take the log far past the threshold (and past SQLite's own 1,000 pages)
+    /// leave every page in the log while the checkpoint queue is held: none ran inside a
+    /// commit. Once the queue runs, the pages are in the database file, and every row reads
+    /// back from a connection opened afresh.
+    func testCommitsOnlyQueueTheCheckpoint() throws {
+        let path = directory.appendingPathComponent("db.sqlite").path
+        let writer = try SQLiteDatabase(path: path)
+        _ = try writer.query("PRAGMA journal_mode = WAL")
+        let checkpointer = try SQLiteDatabase(path: path)
+        let queue = DispatchQueue(label: "test.checkpoints")
+        writer.checkpointElsewhere(on: checkpointer, queue: queue, pages: 100)
+        try writer.execute("CREATE TABLE blobs (n INTEGER PRIMARY KEY, bytes BLOB NOT NULL)")
+        queue.suspend()
+        let count = 1_500
+        for n in 0..<count {
+            try writer.query("INSERT INTO blobs (n, bytes) VALUES (?, ?)", [.integer(Int64(n)), .blob([UInt8](repeating: UInt8(n % 251), count: 4_000))])
+        }
+        let before = try fileSize("db.sqlite")
+        XCTAssertLessThan(before, 100_000, "no checkpoint copied the log into the database file while the queue was held")
+        XCTAssertGreaterThan(try fileSize("db.sqlite-wal"), count * 4_000)
+        queue.resume()
+        let ran = DispatchSemaphore(value: 0)
+        queue.async { ran.signal() }
+        XCTAssertEqual(ran.wait(timeout: .now() + 60), .success, "the checkpoint queue did not run within 60 s")
+        XCTAssertGreaterThan(try fileSize("db.sqlite"), count * 4_000, "the queued checkpoint copied the log into the database file")
+        let reader = try SQLiteDatabase(path: path)
+        XCTAssertEqual(try reader.query("SELECT count(*), sum(length(bytes)) FROM blobs").first, [.integer(Int64(count)), .integer(Int64(count * 4_000))])
+    }
+}

@@ -11,9 +11,7 @@ final class PileStore: Sendable {
     /// journal, as `StackStore.insert` does. - Throws: 409 if the id is taken; 503 when a
     /// replica cannot reach the journal.
     func insert(_ entry: PileEntry) throws(APIError) {
-        if let replication = replication.withLock({ $0 }), let cached = entries.withLock({ $0[entry.id] }) {
-            do { _ = try replication.current(entry.id, cached: cached) } catch where error.status == 404 {}
-        }
+        try replication.withLock({ $0 })?.checkBeforeCreating(entry.id, cached: entries.withLock { $0[entry.id] })
         try entries.withLock { (entries) throws(APIError) in
             guard entries[entry.id] == nil else { throw .duplicatePile(entry.id) }
             entries[entry.id] = entry

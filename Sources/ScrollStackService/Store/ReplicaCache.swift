@@ -52,6 +52,16 @@ final class ReplicaCache<Entry: ReplicatedEntry>: Sendable {
         return try load(id, head: head, replacing: cached)
     }
 
+    /// Before `id` is created on this replica: its cached entry, if any, is checked against
+    /// the journal (brought forward, or forgotten when deleted elsewhere), so the creation
+    /// finds the id taken exactly when the journal has it. One `head` read when cached.
+    ///
+    /// - Throws: 503 when the journal cannot be reached.
+    func checkBeforeCreating(_ id: String, cached: Entry?) throws(APIError) {
+        guard let cached else { return }
+        do { _ = try current(id, cached: cached) } catch where error.status == 404 {}
+    }
+
     /// The entry a write of `id` is built on, and the incarnation its append must find:
     /// unless `checked`, the cached entry as it is, with no `head` read, when it is not stale
     /// and its incarnation is known and it is not behind a revision announced for it;

@@ -20,9 +20,7 @@ final class StackStore: Sendable {
     /// stack; 503 when a replica cannot reach the journal.
     func insert(_ entry: StackEntry) throws(APIError) {
         if let reason = unreadable.withLock({ $0[entry.id] }) { throw .duplicateStack(entry.id, unreadable: reason) }
-        if let replication = replication.withLock({ $0 }), let cached = entries.withLock({ $0[entry.id] }) {
-            do { _ = try replication.current(entry.id, cached: cached) } catch where error.status == 404 {}
-        }
+        try replication.withLock({ $0 })?.checkBeforeCreating(entry.id, cached: entries.withLock { $0[entry.id] })
         try entries.withLock { (entries) throws(APIError) in
             guard entries[entry.id] == nil else { throw .duplicateStack(entry.id) }
             entries[entry.id] = entry

@@ -14,7 +14,8 @@ swift test --skip-build --disable-swift-testing "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1)
 if [ -z "$summary" ]; then
-    echo "no XCTest summary found"
+    # Killed (a signal: status 128+N) or crashed before XCTest could sum up.
+    echo "no XCTest summary found (swift test exited with status $status$([ "$status" -gt 128 ] && echo ", signal $((status - 128))"))"
     exit 1
 fi
 total=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$summary")

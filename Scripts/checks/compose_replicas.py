@@ -328,7 +328,14 @@ def main():
             if status == 200:
                 acknowledged.append(body["revision"])
         check(acknowledged == list(range(2, 22)), f"20 writes through the balancer: revisions {acknowledged[:1]}…{acknowledged[-1:]}, contiguous")
-        served = {service: len(re.findall(r"POST /v1/stacks/compose/rows 200", topology.logs(service))) for service in replicas}
+        # The log collector may lag the answers: read the logs again until they hold all 20
+        # (a 10 s deadline).
+        deadline = time.time() + 10
+        while True:
+            served = {service: len(re.findall(r"POST /v1/stacks/compose/rows 200", topology.logs(service))) for service in replicas}
+            if sum(served.values()) >= 20 or time.time() > deadline:
+                break
+            time.sleep(0.2)
         check(all(count > 0 for count in served.values()) and sum(served.values()) == 20,
               f"round robin: the writes were served by both replicas ({', '.join(f'{s} {c}' for s, c in served.items())})")
         for service, ip in replicas.items():

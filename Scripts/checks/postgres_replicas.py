@@ -406,14 +406,20 @@ def restart_under_load(directory, replicas):
     answered, changed, stop = {}, threading.Condition(), threading.Event()
 
     def client(index):
-        n = 0
-        while not stop.is_set() and n < 400:
+        # 400 writes answered otherwise than 503 each, however long PostgreSQL stays down
+        # (3,000 attempts at most); after a 503 a client waits 50 ms, as Retry-After asks.
+        n = written = 0
+        while not stop.is_set() and written < 400 and n < 3000:
             row_id = f"l{index}-{n}"
             status, headers, body = insert([a, b][(index + n) % 2], "loaded", row_id)
             with changed:
                 answered[row_id] = (status, body["revision"] if status == 200 else headers.get("Retry-After"))
                 changed.notify_all()
             n += 1
+            if status == 503:
+                stop.wait(0.05)
+            else:
+                written += 1
 
     def wait_for(what, condition, seconds=60):
         deadline = time.time() + seconds

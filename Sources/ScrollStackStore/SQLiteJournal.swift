@@ -31,8 +31,8 @@ public final class SQLiteJournal: JournalBackend {
     /// commits' connection is held for one part at a time, about 1 ms for 256 KiB here,
     /// instead of for the whole snapshot (22 ms for the 5.5 MB of 150,000 rows).
     let snapshotPartBytes: Int
-    /// Where the log is checkpointed, on `snapshotWriter`, instead of inside the commit that
-    /// takes it past 1,000 pages (`SQLiteDatabase.checkpointElsewhere`).
+    /// Where the log is checkpointed, on a connection of its own, instead of inside the commit
+    /// that takes it past 1,000 pages (`SQLiteDatabase.checkpointElsewhere`).
     let checkpointQueue = DispatchQueue(label: "scrollstack.journal.checkpoints")
     /// Each key's incarnation: given at creation and when first loaded, gone at deletion,
     /// changed only inside the transactions that create or delete the key (one process owns
@@ -53,7 +53,9 @@ public final class SQLiteJournal: JournalBackend {
                 _ = try database.query("PRAGMA journal_mode = WAL")
                 snapshotWriter = try SQLiteDatabase(path: path)
                 try snapshotWriter.execute("PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0")
-                database.checkpointElsewhere(on: snapshotWriter, queue: checkpointQueue)
+                // A connection of its own: on the snapshots' one, a snapshot part waiting for
+                // a checkpoint to end would hold the commits' connection meanwhile.
+                database.checkpointElsewhere(on: try SQLiteDatabase(path: path), queue: checkpointQueue)
             } else {
                 snapshotWriter = database
             }

@@ -21,9 +21,9 @@ final class WALCheckpointTests: XCTestCase {
         try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? Int ?? 0
     }
 
-    /// Commits that take the log far past the threshold (and past SQLite's own 1,000 pages)
-    /// leave every page in the log while the checkpoint queue is held: none ran inside a
-    /// commit. Once the queue runs, the pages are in the database file, and every row reads
+    /// Commits that take the log past the threshold and SQLite's own 1,000 pages (about 2,400
+    /// frames, not as far as 4 × the threshold), leave every page in the log while the checkpoint
+    /// queue is held: none ran inside a commit. Once the queue runs, the pages are in the database file, and every row reads
     /// back from a connection opened afresh.
     func testCommitsOnlyQueueTheCheckpoint() throws {
         let path = directory.appendingPathComponent("db.sqlite").path
@@ -31,10 +31,10 @@ final class WALCheckpointTests: XCTestCase {
         _ = try writer.query("PRAGMA journal_mode = WAL")
         let checkpointer = try SQLiteDatabase(path: path)
         let queue = DispatchQueue(label: "test.checkpoints")
-        writer.checkpointElsewhere(on: checkpointer, queue: queue, pages: 100)
+        writer.checkpointElsewhere(on: checkpointer, queue: queue, pages: 1_000)
         try writer.execute("CREATE TABLE blobs (n INTEGER PRIMARY KEY, bytes BLOB NOT NULL)")
         queue.suspend()
-        let count = 1_500
+        let count = 800
         for n in 0..<count {
             try writer.query("INSERT INTO blobs (n, bytes) VALUES (?, ?)", [.integer(Int64(n)), .blob([UInt8](repeating: UInt8(n % 251), count: 4_000))])
         }
@@ -46,6 +46,29 @@ final class WALCheckpointTests: XCTestCase {
         queue.async { ran.signal() }
         XCTAssertEqual(ran.wait(timeout: .now() + 60), .success, "the checkpoint queue did not run within 60 s")
         XCTAssertGreaterThan(try fileSize("db.sqlite"), count * 4_000, "the queued checkpoint copied the log into the database file")
+        let reader = try SQLiteDatabase(path: path)
+        XCTAssertEqual(try reader.query("SELECT count(*), sum(length(bytes)) FROM blobs").first, [.integer(Int64(count)), .integer(Int64(count * 4_000))])
+    }
+
+    /// With the checkpoint queue held, a commit that finds 4 × the threshold not yet copied
+    /// checkpoints itself: the log starts over, so it stays bounded, and every row reads back.
+    func testTheLogStaysBoundedWhenTheQueueFallsBehind() throws {
+        let path = directory.appendingPathComponent("db.sqlite").path
+        let writer = try SQLiteDatabase(path: path)
+        _ = try writer.query("PRAGMA journal_mode = WAL")
+        let checkpointer = try SQLiteDatabase(path: path)
+        let queue = DispatchQueue(label: "test.checkpoints")
+        writer.checkpointElsewhere(on: checkpointer, queue: queue, pages: 10)
+        try writer.execute("CREATE TABLE blobs (n INTEGER PRIMARY KEY, bytes BLOB NOT NULL)")
+        queue.suspend()
+        defer { queue.resume() }
+        let count = 1_500
+        for n in 0..<count {
+            try writer.query("INSERT INTO blobs (n, bytes) VALUES (?, ?)", [.integer(Int64(n)), .blob([UInt8](repeating: UInt8(n % 251), count: 4_000))])
+        }
+        // 40 frames of about 4 KiB, and the 3 of the commit that crosses them.
+        XCTAssertLessThan(try fileSize("db.sqlite-wal"), 50 * 4_200, "the log started over")
+        XCTAssertGreaterThan(try fileSize("db.sqlite"), (count - 50) * 4_000, "the commits' own checkpoints copied the rest")
         let reader = try SQLiteDatabase(path: path)
         XCTAssertEqual(try reader.query("SELECT count(*), sum(length(bytes)) FROM blobs").first, [.integer(Int64(count)), .integer(Int64(count * 4_000))])
     }

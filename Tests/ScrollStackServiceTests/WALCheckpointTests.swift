@@ -21,55 +21,59 @@ final class WALCheckpointTests: XCTestCase {
         try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? Int ?? 0
     }
 
-    /// Commits that take the log past the threshold and SQLite's own 1,000 pages (about 2,400
-    /// frames, not as far as 4 × the threshold), leave every page in the log while the checkpoint
-    /// queue is held: none ran inside a commit. Once the queue runs, the pages are in the database file, and every row reads
-    /// back from a connection opened afresh.
-    func testCommitsOnlyQueueTheCheckpoint() throws {
+    /// A WAL-mode file whose commits checkpoint elsewhere (`pages`) on a queue held from
+    /// before `count` commits of one 4,000-byte row each (about 3 frames each); the caller
+    /// resumes the queue, and keeps the connection open (closing the last one checkpoints).
+    func commitWhileTheQueueIsHeld(pages: Int, count: Int) throws -> (SQLiteDatabase, DispatchQueue) {
         let path = directory.appendingPathComponent("db.sqlite").path
         let writer = try SQLiteDatabase(path: path)
         _ = try writer.query("PRAGMA journal_mode = WAL")
-        let checkpointer = try SQLiteDatabase(path: path)
         let queue = DispatchQueue(label: "test.checkpoints")
-        writer.checkpointElsewhere(on: checkpointer, queue: queue, pages: 1_000)
+        writer.checkpointElsewhere(on: try SQLiteDatabase(path: path), queue: queue, pages: pages)
         try writer.execute("CREATE TABLE blobs (n INTEGER PRIMARY KEY, bytes BLOB NOT NULL)")
         queue.suspend()
-        let count = 800
         for n in 0..<count {
             try writer.query("INSERT INTO blobs (n, bytes) VALUES (?, ?)", [.integer(Int64(n)), .blob([UInt8](repeating: UInt8(n % 251), count: 4_000))])
         }
-        let before = try fileSize("db.sqlite")
-        XCTAssertLessThan(before, 100_000, "no checkpoint copied the log into the database file while the queue was held")
+        return (writer, queue)
+    }
+
+    /// Every row of `commitWhileTheQueueIsHeld` reads back from a connection opened afresh.
+    func assertEveryRowReadsBack(_ count: Int) throws {
+        let reader = try SQLiteDatabase(path: directory.appendingPathComponent("db.sqlite").path)
+        XCTAssertEqual(try reader.query("SELECT count(*), sum(length(bytes)) FROM blobs").first, [.integer(Int64(count)), .integer(Int64(count * 4_000))])
+    }
+
+    /// Commits that take the log past the threshold and SQLite's own 1,000 pages (about 2,400
+    /// frames, not as far as 4 × the threshold) leave every page in the log while the
+    /// checkpoint queue is held: none ran inside a commit. Once the queue runs, the pages are
+    /// in the database file.
+    func testCommitsOnlyQueueTheCheckpoint() throws {
+        let count = 800
+        let (writer, queue) = try commitWhileTheQueueIsHeld(pages: 1_000, count: count)
+        defer { withExtendedLifetime(writer) {} }
+        XCTAssertLessThan(try fileSize("db.sqlite"), 100_000, "no checkpoint copied the log into the database file while the queue was held")
         XCTAssertGreaterThan(try fileSize("db.sqlite-wal"), count * 4_000)
         queue.resume()
         let ran = DispatchSemaphore(value: 0)
         queue.async { ran.signal() }
         XCTAssertEqual(ran.wait(timeout: .now() + 60), .success, "the checkpoint queue did not run within 60 s")
         XCTAssertGreaterThan(try fileSize("db.sqlite"), count * 4_000, "the queued checkpoint copied the log into the database file")
-        let reader = try SQLiteDatabase(path: path)
-        XCTAssertEqual(try reader.query("SELECT count(*), sum(length(bytes)) FROM blobs").first, [.integer(Int64(count)), .integer(Int64(count * 4_000))])
+        try assertEveryRowReadsBack(count)
     }
 
     /// With the checkpoint queue held, a commit that finds 4 × the threshold not yet copied
-    /// checkpoints itself: the log starts over, so it stays bounded, and every row reads back.
+    /// checkpoints itself: the log starts over, so it stays bounded.
     func testTheLogStaysBoundedWhenTheQueueFallsBehind() throws {
-        let path = directory.appendingPathComponent("db.sqlite").path
-        let writer = try SQLiteDatabase(path: path)
-        _ = try writer.query("PRAGMA journal_mode = WAL")
-        let checkpointer = try SQLiteDatabase(path: path)
-        let queue = DispatchQueue(label: "test.checkpoints")
-        writer.checkpointElsewhere(on: checkpointer, queue: queue, pages: 10)
-        try writer.execute("CREATE TABLE blobs (n INTEGER PRIMARY KEY, bytes BLOB NOT NULL)")
-        queue.suspend()
-        defer { queue.resume() }
         let count = 1_500
-        for n in 0..<count {
-            try writer.query("INSERT INTO blobs (n, bytes) VALUES (?, ?)", [.integer(Int64(n)), .blob([UInt8](repeating: UInt8(n % 251), count: 4_000))])
+        let (writer, queue) = try commitWhileTheQueueIsHeld(pages: 10, count: count)
+        defer {
+            queue.resume()
+            withExtendedLifetime(writer) {}
         }
         // 40 frames of about 4 KiB, and the 3 of the commit that crosses them.
         XCTAssertLessThan(try fileSize("db.sqlite-wal"), 50 * 4_200, "the log started over")
         XCTAssertGreaterThan(try fileSize("db.sqlite"), (count - 50) * 4_000, "the commits' own checkpoints copied the rest")
-        let reader = try SQLiteDatabase(path: path)
-        XCTAssertEqual(try reader.query("SELECT count(*), sum(length(bytes)) FROM blobs").first, [.integer(Int64(count)), .integer(Int64(count * 4_000))])
+        try assertEveryRowReadsBack(count)
     }
 }

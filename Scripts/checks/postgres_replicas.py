@@ -407,7 +407,8 @@ def restart_under_load(directory, replicas):
 
     def client(index):
         # 400 writes answered otherwise than 503 each, however long PostgreSQL stays down
-        # (3,000 attempts at most); after a 503 a client waits 50 ms, as Retry-After asks.
+        # (3,000 attempts at most); after a 503 a client pauses 50 ms (shorter than the
+        # Retry-After of 1 s, so that the check stays short).
         n = written = 0
         while not stop.is_set() and written < 400 and n < 3000:
             row_id = f"l{index}-{n}"

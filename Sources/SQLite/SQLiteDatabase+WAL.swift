@@ -38,25 +38,27 @@ extension SQLiteDatabase {
     /// Takes the checkpoints of this connection's write-ahead log off its commits. SQLite's
     /// automatic checkpoint runs inside the commit that takes the log past 1,000 pages: that
     /// commit, and everything queued behind it, waits while pages are copied into the
-    /// database file and synced. Instead, a commit that leaves `pages` frames not yet copied
-    /// only queues a passive checkpoint of `checkpointer` (another connection to the same
-    /// file, not in memory, used for nothing else) on `queue`, at most one at a time, and
-    /// returns. 4,000 pages (16 MB) by default: fewer checkpoints, each of them syncing
-    /// beside the commits, cost the commits' fsyncs less.
+    /// database file and synced. Instead, a commit that leaves `pages` (> 0) frames not yet
+    /// copied only queues a passive checkpoint of `checkpointer` (another connection to the
+    /// same file, not in memory, used for nothing else) on `queue`, at most one at a time,
+    /// and returns.
     ///
-    /// A passive checkpoint beside commits may never catch up with them, and the log starts
-    /// over only after one that copied it all: so a commit that finds `4 × pages` frames
-    /// not yet copied checkpoints itself, as SQLite would have (no other write can be in
-    /// progress then), and the log stays bounded whatever the load.
+    /// The log starts over only at a write that begins after a checkpoint copied all of it,
+    /// which checkpoints beside a steady stream of commits never do. So once the log is
+    /// `4 × pages` frames long, each commit checkpoints it itself, as SQLite would have, until
+    /// one copies it all (no other write can append meanwhile; one that finds the queued
+    /// checkpoint running leaves it to the next commit): the log stays bounded whatever the
+    /// load. Setting `wal_autocheckpoint` on this connection afterwards would undo all this.
     public func checkpointElsewhere(on checkpointer: SQLiteDatabase, queue: DispatchQueue, pages: Int = 4_000) {
+        precondition(pages > 0, "a checkpoint every \(pages) pages")
         let checkpoints = WALCheckpoints(checkpointer: checkpointer, queue: queue, pages: Int32(clamping: pages))
         _ = try? locked { () throws(SQLiteError) in
             walCheckpoints = checkpoints
-            sqlite3_wal_hook(handle, { context, database, _, pages in
+            sqlite3_wal_hook(handle, { context, database, name, pages in
                 let checkpoints = Unmanaged<WALCheckpoints>.fromOpaque(context!).takeUnretainedValue()
                 if checkpoints.committed(pages: pages) {
                     var logged: Int32 = 0, copied: Int32 = 0
-                    if sqlite3_wal_checkpoint_v2(database, nil, SQLITE_CHECKPOINT_PASSIVE, &logged, &copied) == SQLITE_OK {
+                    if sqlite3_wal_checkpoint_v2(database, name, SQLITE_CHECKPOINT_PASSIVE, &logged, &copied) == SQLITE_OK {
                         checkpoints.checkpointed(logged: logged, copied: copied)
                     }
                 }
@@ -70,32 +72,40 @@ extension SQLiteDatabase {
 final class WALCheckpoints: @unchecked Sendable {
     let checkpointer: SQLiteDatabase
     let queue: DispatchQueue
+    /// Frames not yet copied that call for a checkpoint on `queue`.
     let pages: Int32
+    /// The log's length at which a commit checkpoints it itself: 4 × `pages`.
+    let bound: Int32
     /// Whether a checkpoint is queued and not yet run: at most one waits at a time.
     let queued = Atomic<Bool>(false)
-    /// The log's frames the last checkpoint copied; 0 after one that copied them all (the
-    /// next commit then starts the log over).
+    /// The log's frames the last checkpoint copied; 0 after one that copied them all, or
+    /// once the log started over.
     let copied = Atomic<Int32>(0)
+    /// The log's length after the previous commit (`committed` only: SQLite calls the hook
+    /// under the connection's mutex, one commit at a time).
+    private var lastLogged: Int32 = 0
 
     init(checkpointer: SQLiteDatabase, queue: DispatchQueue, pages: Int32) {
         self.checkpointer = checkpointer
         self.queue = queue
         self.pages = pages
+        self.bound = pages > Int32.max / 4 ? Int32.max : pages * 4
     }
 
-    /// After a commit that left `logged` frames in the log: queues a passive checkpoint on
-    /// `checkpointer` when `pages` or more of them are not yet copied and none is queued;
-    /// true when `4 × pages` are not yet copied (the commit checkpoints itself). Counting
-    /// the frames not yet copied, rather than the log's length, keeps a log that commits kept
-    /// from starting over from calling for a checkpoint after every commit. O(1).
+    /// After a commit that left the log `logged` frames long: true when the commit is to
+    /// checkpoint the log itself (it is `bound` long); otherwise queues a passive checkpoint
+    /// on `checkpointer` when `pages` or more frames are not yet copied and none is queued.
+    /// O(1).
     func committed(pages logged: Int32) -> Bool {
+        if logged < lastLogged { copied.store(0, ordering: .releasing) }
+        lastLogged = logged
+        if logged >= bound { return true }
         let pending = logged - min(copied.load(ordering: .acquiring), logged)
-        if pending >= pages.multipliedReportingOverflow(by: 4).partialValue { return true }
         guard pending >= pages, queued.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return false }
         queue.async { [self] in
             queued.store(false, ordering: .releasing)
             // Passive: copies what no reader still needs and never waits for a lock; what it
-            // leaves is copied by a later one. A failure leaves the log to grow until then.
+            // leaves is copied by a later one.
             guard let (logged, copied) = try? checkpointer.checkpointPassively() else { return }
             checkpointed(logged: logged, copied: copied)
         }

@@ -32,7 +32,8 @@ public final class SQLiteJournal: JournalBackend {
     /// instead of for the whole snapshot (22 ms for the 5.5 MB of 150,000 rows).
     let snapshotPartBytes: Int
     /// Where the log is checkpointed, on a connection of its own, instead of inside the commit
-    /// that takes it past 1,000 pages (`SQLiteDatabase.checkpointElsewhere`).
+    /// that takes it past 1,000 pages; a commit checkpoints it itself only once it is 16,000
+    /// frames long (`SQLiteDatabase.checkpointElsewhere`).
     let checkpointQueue = DispatchQueue(label: "scrollstack.journal.checkpoints")
     /// Each key's incarnation: given at creation and when first loaded, gone at deletion,
     /// changed only inside the transactions that create or delete the key (one process owns

@@ -317,7 +317,8 @@ final class RoundTripPropertyTests: XCTestCase {
                 rowCounts = try Self.rowCounts(server)
             }
             // One insert valid whatever the seed, with props at exactly the limit: the random
-            // ones that reach it may all be refused for other reasons (about 1 seed in 10,000).
+            // ones that reach it (counted in `acceptedDeepest`) may all be refused for other
+            // reasons (about 1 seed in 10,000).
             let view = object(("type", .string("Deepest")), ("props", generator.value(depth: generator.maxDepth)))
             let row = object(("view", view), ("size", object(("fixed", .real(10)))))
             let reply = try Self.send(server, "POST", "/v1/stacks/p0/rows", object(("rows", .array([row]))))
@@ -325,7 +326,6 @@ final class RoundTripPropertyTests: XCTestCase {
             XCTAssertEqual(reply.status, 200, "\(context): props at exactly the limit: \(reply.text)")
             if reply.status == 200 {
                 accepted += 1
-                acceptedDeepest += 1
                 revisions["p0"] = Self.revision(reply) ?? revisions["p0"]!
             }
             var paths = ["/v1/stacks"]
@@ -342,7 +342,6 @@ final class RoundTripPropertyTests: XCTestCase {
         }
         print("\(context): \(accepted) of \(sent) requests accepted (\(acceptedDeepest) with props at the limit); rejected: \(rejected.sorted { $0.key < $1.key })")
         XCTAssertGreaterThan(accepted, sent / 3, "\(context): most requests are valid (\(accepted) of \(sent))")
-        XCTAssertGreaterThan(acceptedDeepest, 0, "\(context): props at exactly the limit were accepted")
 
         let service = StackService(journal: try StackJournal(path: path, snapshotInterval: 3))
         XCTAssertEqual(try service.restore(), 3, context)

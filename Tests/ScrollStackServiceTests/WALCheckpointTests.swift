@@ -22,18 +22,24 @@ final class WALCheckpointTests: XCTestCase {
     }
 
     /// A WAL-mode file whose commits checkpoint elsewhere (`pages`) on a queue held from
-    /// before `count` commits of one 4,000-byte row each (about 3 frames each); the caller
-    /// resumes the queue, and keeps the connection open (closing the last one checkpoints).
-    func commitWhileTheQueueIsHeld(pages: Int, count: Int) throws -> (SQLiteDatabase, DispatchQueue) {
+    /// before `count` commits of one 4,000-byte row each (about 3 frames each), unless not
+    /// `held`; the caller resumes the queue, and keeps the connection open (closing the last
+    /// one checkpoints).
+    func commitWhileTheQueueIsHeld(pages: Int, count: Int, held: Bool = true) throws -> (SQLiteDatabase, DispatchQueue) {
         let path = directory.appendingPathComponent("db.sqlite").path
         let writer = try SQLiteDatabase(path: path)
         _ = try writer.query("PRAGMA journal_mode = WAL")
         let queue = DispatchQueue(label: "test.checkpoints")
         writer.checkpointElsewhere(on: try SQLiteDatabase(path: path), queue: queue, pages: pages)
         try writer.execute("CREATE TABLE blobs (n INTEGER PRIMARY KEY, bytes BLOB NOT NULL)")
-        queue.suspend()
-        for n in 0..<count {
-            try writer.query("INSERT INTO blobs (n, bytes) VALUES (?, ?)", [.integer(Int64(n)), .blob([UInt8](repeating: UInt8(n % 251), count: 4_000))])
+        if held { queue.suspend() }
+        do {
+            for n in 0..<count {
+                try writer.query("INSERT INTO blobs (n, bytes) VALUES (?, ?)", [.integer(Int64(n)), .blob([UInt8](repeating: UInt8(n % 251), count: 4_000))])
+            }
+        } catch {
+            if held { queue.resume() }  // a queue released while suspended ends the process
+            throw error
         }
         return (writer, queue)
     }
@@ -51,10 +57,15 @@ final class WALCheckpointTests: XCTestCase {
     func testCommitsOnlyQueueTheCheckpoint() throws {
         let count = 800
         let (writer, queue) = try commitWhileTheQueueIsHeld(pages: 1_000, count: count)
-        defer { withExtendedLifetime(writer) {} }
+        var resumed = false
+        defer {
+            if !resumed { queue.resume() }
+            withExtendedLifetime(writer) {}
+        }
         XCTAssertLessThan(try fileSize("db.sqlite"), 100_000, "no checkpoint copied the log into the database file while the queue was held")
         XCTAssertGreaterThan(try fileSize("db.sqlite-wal"), count * 4_000)
         queue.resume()
+        resumed = true
         let ran = DispatchSemaphore(value: 0)
         queue.async { ran.signal() }
         XCTAssertEqual(ran.wait(timeout: .now() + 60), .success, "the checkpoint queue did not run within 60 s")
@@ -62,8 +73,8 @@ final class WALCheckpointTests: XCTestCase {
         try assertEveryRowReadsBack(count)
     }
 
-    /// With the checkpoint queue held, a commit that finds 4 × the threshold not yet copied
-    /// checkpoints itself: the log starts over, so it stays bounded.
+    /// With the checkpoint queue held, a commit that finds the log 4 × the threshold long
+    /// checkpoints it itself: the log starts over, so it stays bounded.
     func testTheLogStaysBoundedWhenTheQueueFallsBehind() throws {
         let count = 1_500
         let (writer, queue) = try commitWhileTheQueueIsHeld(pages: 10, count: count)
@@ -74,6 +85,17 @@ final class WALCheckpointTests: XCTestCase {
         // 40 frames of about 4 KiB, and the 3 of the commit that crosses them.
         XCTAssertLessThan(try fileSize("db.sqlite-wal"), 50 * 4_200, "the log started over")
         XCTAssertGreaterThan(try fileSize("db.sqlite"), (count - 50) * 4_000, "the commits' own checkpoints copied the rest")
+        try assertEveryRowReadsBack(count)
+    }
+
+    /// Commits one after another while the queue's checkpoints run beside them (none of
+    /// which may ever copy the whole log before the next commit): the log stays within a
+    /// few commits of 4 × the threshold (its file never shrinks, so its size is its most).
+    func testTheLogStaysBoundedBesideSteadyCommits() throws {
+        let count = 1_500
+        let (writer, _) = try commitWhileTheQueueIsHeld(pages: 10, count: count, held: false)
+        defer { withExtendedLifetime(writer) {} }
+        XCTAssertLessThan(try fileSize("db.sqlite-wal"), 200 * 4_200, "the log started over")
         try assertEveryRowReadsBack(count)
     }
 }

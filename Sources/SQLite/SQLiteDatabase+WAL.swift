@@ -44,7 +44,7 @@ extension SQLiteDatabase {
     /// and returns.
     ///
     /// The log starts over only at a write that begins after a checkpoint copied all of it,
-    /// which checkpoints beside a steady stream of commits never do. So once the log is
+    /// which checkpoints beside a steady stream of commits may never do. So once the log is
     /// `4 × pages` frames long, each commit checkpoints it itself, as SQLite would have, until
     /// one copies it all (no other write can append meanwhile; one that finds the queued
     /// checkpoint running leaves it to the next commit): the log stays bounded whatever the

@@ -53,8 +53,9 @@ final class ReplicaCache<Entry: ReplicatedEntry>: Sendable {
     }
 
     /// Before `id` is created on this replica: its cached entry, if any, is checked against
-    /// the journal (brought forward, or forgotten when deleted elsewhere), so the creation
-    /// finds the id taken exactly when the journal has it. One `head` read when cached.
+    /// the journal (brought forward, or forgotten when deleted elsewhere), so a creation is
+    /// not refused for an id another replica deleted; the journal's own check on creation
+    /// settles the rest. One `head` read when cached.
     ///
     /// - Throws: 503 when the journal cannot be reached.
     func checkBeforeCreating(_ id: String, cached: Entry?) throws(APIError) {

@@ -29,6 +29,49 @@ struct ChunkSums: Sendable {
         }
     }
 
+    /// Replaces the aggregates at `range` of the first `count` positions (the chunks in use)
+    /// with `leaves`, moving the ones after it along, and recomputes the nodes above what
+    /// moved or changed: the same tree `rebuild` makes of the new sequence of aggregates, but
+    /// in place, with no allocation (a chunk's split or merge, which used to allocate and
+    /// fault in a new tree of 2 × leaves nodes: 393 KB at a million rows). When the chunks
+    /// outgrow the leaves, or shrink to under a quarter of them, the tree is rebuilt at the
+    /// new size instead.
+    ///
+    /// - Complexity: O(count − range.lowerBound + k) for k new aggregates in place; O(C)
+    ///   when rebuilt.
+    mutating func replace(_ range: Range<Int>, of count: Int, with leaves: [Prefix]) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count && count <= leafCount, "chunk positions out of range")
+        let newCount = count - range.count + leaves.count
+        if newCount > leafCount || (leafCount > 1 && newCount * 4 < leafCount) {
+            var all: [Prefix] = []
+            all.reserveCapacity(newCount)
+            for p in 0..<range.lowerBound { all.append(leaf(p)) }
+            all.append(contentsOf: leaves)
+            for p in range.upperBound..<count { all.append(leaf(p)) }
+            rebuild(all)
+            return
+        }
+        let end = max(count, newCount)
+        guard range.lowerBound < end else { return }
+        let size = leafCount
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            let base = nodes.baseAddress! + size
+            let moved = count - range.upperBound
+            if moved > 0 && leaves.count != range.count {
+                UnsafeMutableRawPointer(base + range.lowerBound + leaves.count)
+                    .copyMemory(from: base + range.upperBound, byteCount: moved * MemoryLayout<Prefix>.stride)
+            }
+            for (i, leaf) in leaves.enumerated() { base[range.lowerBound + i] = leaf }
+            for p in newCount..<end { base[p] = Prefix() }
+            var low = size + range.lowerBound, high = size + end - 1
+            while low > 1 {
+                low /= 2
+                high /= 2
+                for node in low...high { nodes[node] = Self.combine(nodes[2 * node], nodes[2 * node + 1]) }
+            }
+        }
+    }
+
     /// One chunk's aggregate. O(1).
     func leaf(_ position: Int) -> Prefix { nodes[leafCount + position] }
 

@@ -161,12 +161,11 @@ extension RowTree {
     }
 
     /// Replaces `removing` chunks from `position` on with `handles` cut into chunks of at
-    /// most `chunkFill` rows (as even as possible), then renumbers positions and rebuilds
-    /// the sums from the kept chunks' aggregates and the new ones'. O(C + k) for k handles.
+    /// most `chunkFill` rows (as even as possible), then renumbers the positions after it
+    /// and puts the new chunks' aggregates in the sums in place of the removed ones'.
+    /// O(C + k) for k handles.
     private mutating func replaceChunks(at position: Int, removing: Int, with handles: [NodeID]) {
-        var leaves: [Prefix] = []
-        leaves.reserveCapacity(order.count - removing + handles.count / Self.chunkFill + 1)
-        for p in 0..<position { leaves.append(sums.leaf(p)) }
+        let chunkCount = order.count
         var freed = Array(order[position..<(position + removing)])
         let pieces = (handles.count + Self.chunkFill - 1) / Self.chunkFill
         var newIDs: [Int32] = []
@@ -197,11 +196,9 @@ extension RowTree {
             clearSlotTable(Int(id))
             freeChunks.append(id)
         }
-        for id in newIDs { leaves.append(aggregate(ofChunk: Int(id))) }
-        for p in (position + removing)..<order.count { leaves.append(sums.leaf(p)) }
         order.replaceSubrange(position..<(position + removing), with: newIDs)
         for p in position..<order.count { positions[Int(order[p])] = Int32(p) }
-        sums.rebuild(leaves)
+        sums.replace(position..<(position + removing), of: chunkCount, with: newIDs.map { aggregate(ofChunk: Int($0)) })
     }
 
     private mutating func rebuildSums() {

@@ -155,8 +155,7 @@ struct ScrollStackDaemon: ParsableCommand {
             if let store {
                 journal = StackJournal(backend: try PostgresJournal(url: store, connections: threads + 4, batching: !noGroupCommit), pipelining: !noPipelining)
             } else if inMemory {
-                journal = try StackJournal(path: ":memory:", groupCommit: !noGroupCommit, pipelining: !noPipelining,
-                                           committerThread: !noDeferredWrites)
+                journal = StackJournal(backend: MemoryJournal(), pipelining: !noPipelining)
             } else {
                 do {
                     try DataDirectory(path: dataDir).prepare()

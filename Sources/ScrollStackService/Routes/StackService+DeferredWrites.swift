@@ -7,7 +7,7 @@ extension StackService {
     /// its journal write is durable (or failed), without holding a server thread meanwhile
     /// where it can (Architecture.md, "Durable writes answered later").
     ///
-    /// - No write in flight: the outcome, now.
+    /// - No write in flight, or one already complete (an in-memory journal's): the outcome, now.
     /// - The request accepts a deferred answer (`HTTPRequest.acceptsDeferredResponse`) and
     ///   the write completes on its own (the journal commits on a thread of its own,
     ///   `PendingWrite.completesOnItsOwn`): a deferred answer, completed from `whenDone` on
@@ -23,7 +23,7 @@ extension StackService {
     func answerWhenDurable(_ context: RequestContext, _ entry: StackEntry, _ outcome: Result<HTTPResponse, APIError>,
                            _ pending: PendingWrite?) throws(APIError) -> HTTPResponse {
         guard let pending else { return try outcome.get() }
-        guard context.request.acceptsDeferredResponse, pending.completesOnItsOwn else {
+        guard context.request.acceptsDeferredResponse, pending.completesOnItsOwn, pending.outcome == nil else {
             return try entry.settle(outcome, pending.wait())
         }
         let later = DeferredResponse()

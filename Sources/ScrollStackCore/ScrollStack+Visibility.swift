@@ -20,16 +20,47 @@ extension ScrollStack {
     /// indexes: `window(in:)`'s rows and visibilities, without building their layouts
     /// (no insets, separator or content frame). O(log n + k).
     func visibleRows(in viewport: Rect) -> (states: [VisibleState], indexes: [Int]) {
-        let axis = settings.axis
-        let low = viewport.min(axis)
-        let high = viewport.max(axis)
-        let cross = settings.viewport[axis.cross]
         // Sized like the last window, so that they do not grow row by row as they fill.
         var states: [VisibleState] = []
         var indexes: [Int] = []
         states.reserveCapacity(visibleStates.count + 2)
         indexes.reserveCapacity(visibleStates.count + 2)
-        guard let (start, startPrefix) = tree.firstCursor(where: { prefix, node in mainEnd(prefix, node) >= low }) else { return (states, indexes) }
+        forEachVisibleRow(in: viewport) { n, index, visibility in
+            states.append(VisibleState(id: tree.id(n), visibility: visibility))
+            indexes.append(index)
+            return true
+        }
+        return (states, indexes)
+    }
+
+    /// Whether the rows partial or entire against the viewport now are the recorded ones
+    /// (`visibleStates`), in order and with the same visibilities: `visibleRows(in:
+    /// viewportRect).states == visibleStates`, without building either array (what most
+    /// edits find: a row inserted or removed outside the window leaves it as it was).
+    /// O(log n + k).
+    func visibleRowsAreRecorded() -> Bool {
+        var matched = 0
+        var same = true
+        forEachVisibleRow(in: viewportRect) { n, _, visibility in
+            guard matched < visibleStates.count, visibleStates[matched].visibility == visibility,
+                  visibleStates[matched].id == tree.id(n) else {
+                same = false
+                return false
+            }
+            matched += 1
+            return true
+        }
+        return same && matched == visibleStates.count
+    }
+
+    /// Calls `body` with the handle, index and visibility of each row that is partial or
+    /// entire against `viewport`, in row order, until it returns false. O(log n + k).
+    private func forEachVisibleRow(in viewport: Rect, _ body: (RowTree.NodeID, Int, Visibility) -> Bool) {
+        let axis = settings.axis
+        let low = viewport.min(axis)
+        let high = viewport.max(axis)
+        let cross = settings.viewport[axis.cross]
+        guard let (start, startPrefix) = tree.firstCursor(where: { prefix, node in mainEnd(prefix, node) >= low }) else { return }
         var prefix = startPrefix
         tree.walk(from: start) { n in
             let node = tree[n]
@@ -37,14 +68,10 @@ extension ScrollStack {
             if start > high { return false }
             let frame = Rect(axis: axis, mainOrigin: start, mainLength: node.effectiveLength, crossOrigin: 0, crossLength: cross)
             let visibility = Visibility.of(row: frame, hidden: node.hidden, in: viewport)
-            if visibility.isVisible {
-                states.append(VisibleState(id: tree.id(n), visibility: visibility))
-                indexes.append(prefix.count)
-            }
+            if visibility.isVisible, !body(n, prefix.count, visibility) { return false }
             advance(&prefix, past: node)
             return true
         }
-        return (states, indexes)
     }
 
     /// Appends the events every operation ends with: `layoutUpdated`, `contentSizeChanged`,
@@ -68,9 +95,9 @@ extension ScrollStack {
         if size != before.contentSize { result.events.append(.contentSizeChanged(from: before.contentSize, to: size)) }
         if settings.offset != before.offset { result.events.append(.didScroll(from: before.offset, to: settings.offset)) }
 
-        let (states, indexes) = visibleRows(in: viewportRect)
         // Most edits leave the window as it was: then no row changes state.
-        guard states != visibleStates else { return }
+        if visibleRowsAreRecorded() { return }
+        let (states, indexes) = visibleRows(in: viewportRect)
         var previous: [String: Visibility] = [:]
         previous.reserveCapacity(visibleStates.count)
         for state in visibleStates { previous[state.id] = state.visibility }

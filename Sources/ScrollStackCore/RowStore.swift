@@ -117,6 +117,15 @@ struct RowStore: Sendable {
         return row
     }
 
+    /// The row as a batch element: `.plain` when it sets nothing beyond its id, content, size
+    /// and hidden flag (no extras: the `Row` would hold only defaults besides them), read from
+    /// the columns without making a `Row`; else `.whole(row(h))`. O(1).
+    func element(_ h: Handle) -> RowBatch.Element {
+        let i = Int(h)
+        guard extras[i] == nil else { return .whole(row(h)) }
+        return .plain(id: ids[i], content: contentTable[contents[i]], size: sizes[i].rule, hidden: hidden[i])
+    }
+
     /// The row's own insets, or nil when it follows the stack's.
     func insets(_ h: Handle) -> EdgeInsets? { extras[Int(h)]?.insets }
 

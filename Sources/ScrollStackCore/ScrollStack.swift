@@ -68,6 +68,13 @@ public struct ScrollStack: Sendable {
         tree.forEachInOrder { body(tree.row($0)) }
     }
 
+    /// Every row in order as a batch element: `.plain` (id, content, size, hidden flag) for
+    /// a row that sets nothing else, read from the columns without making a `Row` (what an
+    /// encoder of every row needs: a snapshot), `.whole` otherwise. O(n).
+    public func forEachRowElement(_ body: (RowBatch.Element) -> Void) {
+        tree.forEachInOrder { body(tree.store.element($0)) }
+    }
+
     /// Every row in order. O(n).
     public var rows: [Row] {
         var result: [Row] = []

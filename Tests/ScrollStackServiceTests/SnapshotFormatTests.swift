@@ -61,6 +61,40 @@ final class SnapshotFormatTests: XCTestCase {
         XCTAssertLessThan(bytes.count, ModelEncoding.stack(id: "x", revision: 1, stack).serialized(realPrecision: 17).count)
     }
 
+    /// A snapshot's rows are written from the columns (`forEachRowElement`: no `Row` for a
+    /// row that sets only id, content, size and hidden) with the bytes each whole `Row`
+    /// encodes to: rows with every member, plain views and controllers (instances,
+    /// properties, hidden ones) in one stack.
+    func testRowsWrittenFromTheColumnsAreTheWholeRowsBytes() throws {
+        var stack = try stackWithEverything()
+        var plain: [Row] = []
+        for i in 0..<40 {
+            let instance: String? = i % 2 == 0 ? "in\(i)" : nil
+            let properties: String? = i % 4 == 0 ? "{\"k\":\(i)}" : nil
+            let content: RowContent = i % 3 == 0
+                ? .controller(ControllerDescriptor(type: "C", instance: instance, properties: properties))
+                : .view(ViewDescriptor(type: "V\(i % 5)", properties: i % 7 == 0 ? "[1]" : nil))
+            plain.append(Row(id: "p\(i)", content: content, size: .fixed(Double(20 + i)), hidden: i % 6 == 0))
+        }
+        _ = try stack.insert(plain, at: .index(2))
+        var plainElements = 0, hiddenPlain = 0
+        stack.forEachRowElement { element in
+            if case .plain(_, _, _, let hidden) = element {
+                plainElements += 1
+                if hidden { hiddenPlain += 1 }
+            }
+        }
+        XCTAssertEqual(plainElements, 41, "the rows without extras (40, and one of the first six) come from the columns")
+        XCTAssertEqual(hiddenPlain, 7)
+        var whole = ByteWriter(capacity: 0)
+        stack.forEachRow { SnapshotFormat.encode($0, into: &whole) }
+        let bytes = SnapshotFormat.encode(stack)
+        XCTAssertGreaterThan(whole.bytes.count, 40 * 8)
+        XCTAssertEqual(Array(bytes.suffix(whole.bytes.count)), whole.bytes)
+        let decoded = try SnapshotFormat.decode(bytes, what: "the snapshot", measurer: service.measurer, titleMeasurer: service.titleMeasurer)
+        XCTAssertEqual(decoded.rows, stack.rows)
+    }
+
     /// Cut anywhere, or with a byte changed to each of a few values, a snapshot fails with
     /// `storage_unavailable` naming it (or, for a changed number or string, reads as another
     /// valid state): never a crash.

@@ -33,7 +33,7 @@ enum SnapshotFormat {
         writer.varint(settings.count)
         writer.bytes(settings)
         writer.varint(stack.count)
-        stack.forEachRow { encode($0, into: &writer) }
+        stack.forEachRowElement { encode($0, into: &writer) }
         return writer.bytes
     }
 

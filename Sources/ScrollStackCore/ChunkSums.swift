@@ -31,7 +31,8 @@ struct ChunkSums: Sendable {
 
     /// Replaces the aggregates at `range` of the first `count` positions (the chunks in use)
     /// with `leaves`, moving the ones after it along, and recomputes the nodes above what
-    /// moved or changed: the same tree `rebuild` makes of the new sequence of aggregates, but
+    /// moved or changed: the sums `rebuild` gives for the new sequence of aggregates (with up to
+    /// four times its leaves, the extra ones empty), but
     /// in place, with no allocation (a chunk's split or merge, which used to allocate and
     /// fault in a new tree of 2 × leaves nodes: 393 KB at a million rows). When the chunks
     /// outgrow the leaves, or shrink to under a quarter of them, the tree is rebuilt at the

@@ -114,11 +114,12 @@ public final class MemoryJournal: JournalBackend, CommitReporting {
         timer.observe(observer)
     }
 
-    /// The records of revisions after `after` up to `upTo`, at most `limit` of them.
+    /// The records of revisions after `after` up to `upTo`, at most `limit` of them (a
+    /// negative `limit` is none, as SQLite's `LIMIT -1`).
     private static func records(of journal: Journal, after: Int, upTo: Int, limit: Int) -> [JournalRecord] {
         let first = after <= 1 ? 0 : min(after - 1, journal.records.count)  // revision after + 1 is at index after - 1
         let throughUpTo = upTo <= 1 ? 0 : max(0, upTo - 1 - first)
-        let count = min(journal.records.count - first, max(0, limit), throughUpTo)
+        let count = min(journal.records.count - first, limit < 0 ? Int.max : limit, throughUpTo)
         return Array(journal.records[first..<(first + count)])
     }
 

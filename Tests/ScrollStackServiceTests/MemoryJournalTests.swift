@@ -67,7 +67,7 @@ final class MemoryJournalTests: XCTestCase {
                 same("load", step) { backend throws(JournalError) in try backend.load(key: one ? key : nil, upTo: upTo) }
             case 7, 8:
                 let after = below(40) - 5
-                let limit = below(5) == 0 ? Int(Int64.max) : below(12)
+                let limit = below(5) == 0 ? Int(Int64.max) : below(14) - 2
                 same("records", step) { backend throws(JournalError) in try backend.records(key: key, after: after, limit: limit) }
             default:
                 let revision = below(40) - 2

@@ -70,7 +70,10 @@ public final class MemoryJournal: JournalBackend, CommitReporting {
     @discardableResult
     public func writeSnapshot(key: String, revision: Int, snapshot: [UInt8], incarnation: Int64) throws(JournalError) -> Bool {
         journals.withLock { state in
-            guard let journal = state.byKey[key], journal.incarnation == incarnation, (1...journal.latest).contains(revision) else { return false }
+            // Checked through scalars: a binding of the journal would hold a second reference
+            // to its snapshots, and the insertion below would copy them.
+            guard state.byKey[key]?.incarnation == incarnation, let latest = state.byKey[key]?.latest,
+                  (1...latest).contains(revision) else { return false }
             let stored = JournalSnapshot(revision: revision, model: snapshot)
             let at = Self.firstIndex(in: state.byKey[key]!.snapshots) { $0.revision >= revision }
             if at < state.byKey[key]!.snapshots.count && state.byKey[key]!.snapshots[at].revision == revision {

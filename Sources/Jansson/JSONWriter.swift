@@ -1,7 +1,9 @@
 /// Writes compact JSON text straight into a byte buffer, one token at a time, with no tree in
 /// between: the text is byte for byte what jansson's `json_dumpb` writes for the same values
 /// with `JSON_COMPACT | JSON_ENCODE_ANY` and the same real precision (see
-/// `JSON.serialized(realPrecision:)`, which is this writer run over a `JSON` value).
+/// `JSON.serialized(realPrecision:)`, which is this writer run over a `JSON` value), except
+/// that a precision of 15 or 16 never changes a real: where jansson's text would read back as
+/// another double, the writer uses more digits, up to 17 (`NumberText`).
 ///
 /// The caller writes a well-formed sequence: `key(_:)` only directly inside an object and
 /// before each of its values, every `begin…` closed by its `end…`. Commas are placed by the
@@ -18,7 +20,8 @@ public struct JSONWriter: Sendable {
     /// allocated ahead.
     private var buffer: [UInt8]
     private var length = 0
-    /// Significant digits of reals, 1 to 31 (0 in `init` means 17).
+    /// Significant digits of reals, 1 to 31 (0 in `init` means 17); 15 and 16 are floors, not
+    /// caps (see the type's comment).
     public let realPrecision: Int
     /// Whether the next value or key follows a sibling and needs a comma first.
     private var separate = false

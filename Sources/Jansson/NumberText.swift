@@ -7,6 +7,12 @@ import CJansson
 /// touches: `.0` appended when there is neither a point nor an exponent, and the exponent
 /// written without `+` or leading zeros (`1e-5`, `1e16`).
 ///
+/// One departure from jansson: a precision of 15 or 16 is a floor, not a cap. A real whose
+/// P-digit text would read back as another double (`0.1 + 0.2`, `1/3`, the largest double,
+/// whose 15-digit text overflows to infinity) is written with the fewest digits up to 17
+/// that read back as itself, so no real is ever changed by being written. Below 15 digits
+/// rounding is what the caller asked for; at 17 every double reads back.
+///
 /// The fast path: for P ≤ 15, when a decimal D = N / 10^k with at most P significant digits
 /// (N < 2^53, k ≤ 22, so that `Double(N) / 10^k` is one correctly rounded division) converts
 /// back to the value exactly, D is the value rounded to P digits — the value lies within half
@@ -17,13 +23,29 @@ enum NumberText {
     /// Powers of ten exactly representable as doubles.
     private static let powers: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { partial, _ in partial * 10 } }
 
-    /// Writes a finite real with `precision` significant digits, as jansson writes it, at
-    /// `start`; returns how many bytes it wrote, at most `realRoom`.
+    /// Writes a finite real with `precision` significant digits, as jansson writes it (with
+    /// more, up to 17, when `precision` is 15 or 16 and fewer would not read back as `value`),
+    /// at `start`; returns how many bytes it wrote, at most `realRoom`.
     static func writeReal(_ value: Double, precision: Int, to start: UnsafeMutablePointer<UInt8>) -> Int {
         if precision <= 15, value != 0, let (digits, scale) = shortDecimal(value, precision: precision) {
             return writeDecimal(digits, scale: scale, negative: value < 0, precision: precision, to: start)
         }
-        return writePrinted(value, precision: precision, to: start)
+        var digits = precision
+        while digits < 17 {
+            let count = writePrinted(value, precision: digits, to: start)
+            if digits < 15 || readsBack(value, from: start, count: count) { return count }
+            digits += 1
+        }
+        return writePrinted(value, precision: digits, to: start)
+    }
+
+    /// Whether the `count` bytes at `start` read back (`strtod`) as `value`. O(count).
+    private static func readsBack(_ value: Double, from start: UnsafeMutablePointer<UInt8>, count: Int) -> Bool {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { text in
+            for i in 0..<count { text[i] = CChar(bitPattern: start[i]) }
+            text[count] = 0
+            return strtod(text.baseAddress!, nil) == value
+        }
     }
 
     /// The most bytes `writeReal` writes: `%.31g` of a negative real with a three-digit

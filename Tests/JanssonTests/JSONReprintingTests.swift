@@ -88,7 +88,9 @@ final class JSONReprintingTests: XCTestCase {
         for text in ["9223372036854775807", "-9223372036854775808", "999999999999999999"] {
             XCTAssertEqual(JSON.reprinted(Array(text.utf8), realPrecision: 15), Array(text.utf8), text)
         }
-        XCTAssertEqual(JSON.reprinted(Array("{\"x\":[1.2345678901234567,-0.0,1E2,\"\\u001F\\n\",true,null,-12]}".utf8), realPrecision: 15).map { String(decoding: $0, as: UTF8.self) },
-                       "{\"x\":[1.23456789012346,-0.0,100.0,\"\\u001F\\n\",true,null,-12]}")
+        XCTAssertEqual(JSON.reprinted(Array("{\"x\":[1.2345678901234567,-0.0,1E2,\"\\u001F\\n\",true,null,-12]}".utf8), realPrecision: 6).map { String(decoding: $0, as: UTF8.self) },
+                       "{\"x\":[1.23457,-0.0,100.0,\"\\u001F\\n\",true,null,-12]}")
+        XCTAssertEqual(JSON.reprinted(Array("[1.2345678901234567,0.10000000000000001]".utf8), realPrecision: 15).map { String(decoding: $0, as: UTF8.self) },
+                       "[1.2345678901234567,0.1]", "15 digits, or more where fewer would change the real")
     }
 }

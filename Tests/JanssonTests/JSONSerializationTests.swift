@@ -87,6 +87,13 @@ final class JSONSerializationTests: XCTestCase {
         XCTAssertEqual(JSON.real(0.1).serialized(realPrecision: 17), Array("0.10000000000000001".utf8))
         XCTAssertEqual(JSON.real(0.1).serialized(realPrecision: 0), Array("0.10000000000000001".utf8), "0: jansson's default, 17")
         XCTAssertEqual(JSON.real(2.0 / 3.0).serialized(realPrecision: 3), Array("0.667".utf8))
+        XCTAssertEqual(JSON.real(1.0 / 3.0).serializedString, "0.3333333333333333", "15 is a floor: 16 digits where 15 would read back as another real")
+        XCTAssertEqual(JSON.real(0.1 + 0.2).serializedString, "0.30000000000000004")
+        XCTAssertEqual(JSON.real(0.9999999999999999).serializedString, "0.9999999999999999")
+        XCTAssertEqual(JSON.real(.greatestFiniteMagnitude).serializedString, "1.7976931348623157e308", "15 digits would overflow to infinity")
+        XCTAssertEqual(JSON.real(1.0 / 3.0).serialized(realPrecision: 16), Array("0.3333333333333333".utf8))
+        XCTAssertEqual(JSON.real(0.1 + 0.2).serialized(realPrecision: 16), Array("0.30000000000000004".utf8))
+        XCTAssertEqual(JSON.real(1.0 / 3.0).serialized(realPrecision: 14), Array("0.33333333333333".utf8), "below 15, rounded as asked")
         XCTAssertEqual(JSON.real(0.1).serialized(realPrecision: 99), JSON.real(0.1).serialized(realPrecision: 31), "at most 31")
         XCTAssertEqual(JSON.real(0.1).serialized(realPrecision: -5), JSON.real(0.1).serialized(realPrecision: 0))
     }

@@ -5,7 +5,9 @@ import XCTest
 import Glibc
 #endif
 
-/// The writer against jansson's own writer on seeded random values: the same bytes, always.
+/// The writer against jansson's own writer on seeded random values: the same bytes, always,
+/// except for the writer's one departure (a precision of 15 or 16 never changes a real; see
+/// `JanssonDump.writerText`).
 final class JSONWriterCorpusTests: XCTestCase {
     /// A small deterministic generator (SplitMix64), so a seed replays a failure.
     struct Random: RandomNumberGenerator {
@@ -65,7 +67,7 @@ final class JSONWriterCorpusTests: XCTestCase {
         for i in 0..<20_000 {
             let value = Self.value(&random, depth: 0)
             let precision = [15, 15, 17, 0, 1, 6, 16, 31][i % 8]
-            let expected = JanssonDump.text(of: value, realPrecision: precision)
+            let expected = JanssonDump.writerText(of: value, realPrecision: precision)
             let written = value.serialized(realPrecision: precision)
             if written != expected {
                 XCTFail("seed \(seed), value \(i), precision \(precision): wrote \(String(decoding: written, as: UTF8.self)), jansson \(String(decoding: expected, as: UTF8.self))")
@@ -79,11 +81,12 @@ final class JSONWriterCorpusTests: XCTestCase {
         print("JSONWriterCorpusTests reals seed \(seed) (replay with SCROLLSTACK_WRITER_SEED=\(seed))")
         var random = Random(state: seed)
         var failures = 0
-        for _ in 0..<200_000 where failures < 5 {
+        for _ in 0..<100_000 where failures < 5 {
             let value = Self.real(&random)
-            for precision in [15, 17] {
+            for precision in [15, 16, 17, 6] {
                 let written = JSON.real(value).serialized(realPrecision: precision)
-                let expected = JanssonDump.text(of: .real(value), realPrecision: precision)
+                let expected = precision < 15 ? JanssonDump.text(of: .real(value), realPrecision: precision)
+                    : JanssonDump.realText(value, realPrecision: precision)
                 if written != expected {
                     failures += 1
                     XCTFail("seed \(seed), \(value.bitPattern) at \(precision): \(String(decoding: written, as: UTF8.self)) vs \(String(decoding: expected, as: UTF8.self))")

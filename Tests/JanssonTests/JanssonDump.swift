@@ -15,6 +15,52 @@ enum JanssonDump {
         }
     }
 
+    /// What the writer must write: jansson's text, except that at a precision of 15 or 16 each
+    /// real is jansson's text of it at the fewest digits up to 17 that read back (`strtod`) as
+    /// the real itself (the writer's one departure; see `NumberText`). Such reals are set in
+    /// jansson's text through placeholder strings.
+    static func writerText(of value: JSON, realPrecision: Int) -> [UInt8] {
+        guard realPrecision == 15 || realPrecision == 16 else { return text(of: value, realPrecision: realPrecision) }
+        var reals: [[UInt8]] = []
+        var result = text(of: placeholders(value, realPrecision: realPrecision, reals: &reals), realPrecision: realPrecision)
+        for (index, real) in reals.enumerated().reversed() {
+            let placeholder = Array("\"\u{E000}\(index)\"".utf8)
+            guard let range = result.firstRange(of: placeholder) else { continue }
+            result.replaceSubrange(range, with: real)
+        }
+        return result
+    }
+
+    /// jansson's text of `real` at the fewest digits from `realPrecision` to 17 that reads back
+    /// as `real`.
+    static func realText(_ real: Double, realPrecision: Int) -> [UInt8] {
+        var digits = realPrecision
+        while digits < 17 {
+            let text = text(of: .real(real), realPrecision: digits)
+            if strtod(String(decoding: text, as: UTF8.self), nil) == real { return text }
+            digits += 1
+        }
+        return text(of: .real(real), realPrecision: 17)
+    }
+
+    /// `value` with each real that needs more than `realPrecision` digits replaced by the
+    /// string U+E000 and its index in `reals`, where its text goes.
+    private static func placeholders(_ value: JSON, realPrecision: Int, reals: inout [[UInt8]]) -> JSON {
+        switch value {
+        case .real(let real) where real.isFinite:
+            let text = realText(real, realPrecision: realPrecision)
+            guard text != self.text(of: value, realPrecision: realPrecision) else { return value }
+            reals.append(text)
+            return .string("\u{E000}\(reals.count - 1)")
+        case .array(let elements):
+            return .array(elements.map { placeholders($0, realPrecision: realPrecision, reals: &reals) })
+        case .object(let object):
+            return .object(JSONObject(object.map { ($0.key, placeholders($0.value, realPrecision: realPrecision, reals: &reals)) }))
+        default:
+            return value
+        }
+    }
+
     private static func node(_ value: JSON) -> UnsafeMutablePointer<json_t>? {
         switch value {
         case .null: return json_null()

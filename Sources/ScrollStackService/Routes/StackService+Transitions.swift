@@ -50,7 +50,7 @@ extension StackService {
             guard animation.fps != nil else { return .json(200, text: ModelEncoding.planText(derived, revision: revision, realPrecision: 15), revision: revision) }
             plan = ModelEncoding.plan(derived, revision: revision)
         } else {
-            // A plan kept whole is 17-digit text: written again with the answer's 15 digits,
+            // A plan kept whole is 17-digit text: written again with the answer's digits (15, or more where 15 would change a real),
             // in one pass when it is in the writer's form (the same bytes as parsing it would give).
             if animation.fps == nil, let stored, let text = JSON.reprinted(stored, realPrecision: 15) {
                 return .json(200, text: text, revision: revision)

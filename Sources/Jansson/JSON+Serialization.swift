@@ -1,6 +1,6 @@
 extension JSON {
     /// Compact UTF-8 text, byte for byte what jansson's `json_dumpb` writes (`JSON_COMPACT |
-    /// JSON_ENCODE_ANY`): no spaces, members in order, non-ASCII characters as they are,
+    /// JSON_ENCODE_ANY`) but for reals at 15 or 16 digits (below): no spaces, members in order, non-ASCII characters as they are,
     /// `U+0000` and control characters escaped. Written by `JSONWriter` in one pass, with no
     /// jansson tree in between.
     ///

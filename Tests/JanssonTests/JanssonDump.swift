@@ -18,7 +18,8 @@ enum JanssonDump {
     /// What the writer must write: jansson's text, except that at a precision of 15 or 16 each
     /// real is jansson's text of it at the fewest digits up to 17 that read back (`strtod`) as
     /// the real itself (the writer's one departure; see `NumberText`). Such reals are set in
-    /// jansson's text through placeholder strings.
+    /// jansson's text through placeholder strings (U+E000 and an index, quoted; the corpus's
+    /// strings never contain U+E000, so a placeholder is never mistaken for one of them).
     static func writerText(of value: JSON, realPrecision: Int) -> [UInt8] {
         guard realPrecision == 15 || realPrecision == 16 else { return text(of: value, realPrecision: realPrecision) }
         var reals: [[UInt8]] = []

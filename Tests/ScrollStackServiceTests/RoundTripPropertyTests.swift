@@ -232,8 +232,7 @@ final class RoundTripPropertyTests: XCTestCase {
         return try server.raw(method, path, body: body.serialized(realPrecision: 17), headers: [("Content-Type", "application/json")])
     }
 
-    /// The revision an answer names (its ETag: bodies may hold props too large to parse back,
-    /// see API.md's known limit).
+    /// The revision an answer names (its ETag, which every answer about a stack carries).
     static func revision(_ reply: Reply) -> Int? {
         reply.header("etag").flatMap { Int($0.dropFirst().dropLast()) }
     }

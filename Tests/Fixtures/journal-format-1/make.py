@@ -13,7 +13,7 @@ with the current code and checks every answer is byte for byte the same.
                                       main at b5acbd1, the last to journal requests, adding
                                       every revision, event page and plan: `REVISIONS`; then with main after 9a79792,
                                       when reals began to be written with up to 17 digits
-                                      where 15 would change them: 1/3 in 10 answers)"""
+                                      where 15 would change them: 1/3 and 4/3 in 10 answers)"""
 import argparse, json, os, shutil, signal, socket, subprocess, tempfile, time, urllib.request
 
 def free_port():

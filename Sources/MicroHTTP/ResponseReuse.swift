@@ -12,8 +12,10 @@ import Synchronization
 /// which the reuse keeps alive, so equal storage is equal bytes. Whatever differs (a field
 /// added for this request, another encoding, `Connection: close` while stopping) is sent as
 /// usual, and up to `variants` such versions are made and kept too (a gzip client and an
-/// identity one, say). Nothing is made on the first send: an answer sent only once (kept,
-/// never asked again) costs what any answer costs and holds no libmicrohttpd response.
+/// identity one, say). Nothing is made on the first send of a body under `madeAtOnce` bytes:
+/// an answer sent only once (kept, never asked again) costs what any answer costs and holds
+/// no libmicrohttpd response. A bigger body is made at once, since sending it as usual would
+/// copy it (a kept full layout of 100,000 rows is 24.7 MB).
 ///
 /// A libmicrohttpd response made here holds the body it sends until libmicrohttpd is done
 /// with it, so dropping the reuse (the answer forgotten) while a connection still sends it is
@@ -21,6 +23,10 @@ import Synchronization
 public final class ResponseReuse: Sendable {
     /// How many versions of one answer are made at most.
     public static let variants = 4
+
+    /// The smallest body made on its first send (64 KiB): below it, a copy costs less than
+    /// a libmicrohttpd response kept for an answer that may never be asked again.
+    public static let madeAtOnce = 64 << 10
 
     /// libmicrohttpd's response; its functions used here are thread-safe.
     private struct Made: @unchecked Sendable {
@@ -33,7 +39,7 @@ public final class ResponseReuse: Sendable {
     /// The versions made, and whether a response was sent through this reuse before.
     private let made = Mutex<(versions: [Made], sentOnce: Bool)>(([], false))
 
-    /// A reuse with nothing made yet: the first send of each version makes it.
+    /// A reuse with nothing made yet (`libmicrohttpdResponse` says when each version is made).
     public init() {}
 
     deinit {
@@ -43,17 +49,17 @@ public final class ResponseReuse: Sendable {
     }
 
     /// The libmicrohttpd response for `response`, made now if it is a new version and there
-    /// is room for it; nil on the first send and when there is no room (send it as usual). The pointer is valid for as
-    /// long as this reuse is alive (the caller holds `response`, which holds it).
+    /// is room for it; nil on the first send of a body under `madeAtOnce` bytes and when there
+    /// is no room (send it as usual). The pointer is valid for as long as this reuse is alive
+    /// (the caller holds `response`, which holds it).
     ///
-    /// - Complexity: O(versions × header fields) comparisons, the first send of a version
-    ///   O(body) to make it.
+    /// - Complexity: O(versions × header fields) comparisons; making a version O(header
+    ///   fields), its body is not copied.
     func libmicrohttpdResponse(for response: HTTPResponse) -> OpaquePointer? {
         made.withLock { made in
-            guard made.sentOnce else {
-                made.sentOnce = true
-                return nil
-            }
+            let firstSend = !made.sentOnce
+            made.sentOnce = true
+            if firstSend && response.body.count < Self.madeAtOnce { return nil }
             if let version = made.versions.first(where: { Self.matches($0, response) }) { return version.pointer }
             guard made.versions.count < Self.variants, let pointer = Self.make(response) else { return nil }
             made.versions.append(Made(status: response.status, headers: response.headers, body: response.body, pointer: pointer))

@@ -58,6 +58,32 @@ final class ResponseReuseTests: XCTestCase {
         XCTAssertEqual(reuse.versionsMade, ResponseReuse.variants)
     }
 
+    func testABodyOfMadeAtOnceBytesIsMadeOnItsFirstSendASmallerOneOnItsSecond() throws {
+        // Sending a big kept answer as usual would copy it: its response is made at once.
+        let big = (0..<ResponseReuse.madeAtOnce).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let small = Array(big.dropLast())
+        let reuses = ["/big": ResponseReuse(), "/small": ResponseReuse()]
+        let server = HTTPServer(
+            configuration: .init(host: "127.0.0.1", port: 0),
+            handler: { request in
+                var response = HTTPResponse(status: 200, body: request.path == "/big" ? big : small)
+                response.reuse = reuses[request.path]
+                return response
+            },
+            errorResponder: { _, error in HTTPResponse(status: error.status) })
+        try server.start()
+        defer { server.stop(gracePeriod: 0) }
+        let connection = try TestHTTPConnection(port: server.port)
+        for (path, body) in [("/big", big), ("/small", small)] {
+            for send in 1...3 {
+                let answer = try connection.send(method: "GET", path: path)
+                XCTAssertEqual(answer.status, 200)
+                XCTAssertTrue(answer.body == body, "\(path), send \(send): \(answer.body.count) bytes of \(body.count)")
+                XCTAssertEqual(reuses[path]!.versionsMade, path == "/big" || send > 1 ? 1 : 0, "\(path), send \(send)")
+            }
+        }
+    }
+
     func testAResponseOutlivesItsReuseWhileItIsSent() throws {
         // A big body still being sent when its reuse goes away (the answer forgotten): the
         // client gets all of it.
@@ -78,8 +104,8 @@ final class ResponseReuseTests: XCTestCase {
             weak var released = reuse
             current.set(reuse!)
             reuse = nil
-            // The first send makes nothing; the second sends the response made, and drops the
-            // last reference to the reuse as soon as it is queued.
+            // The first send makes the response (the body is over `madeAtOnce`); the second
+            // sends it, and drops the last reference to the reuse as soon as it is queued.
             for _ in 0..<2 {
                 let answer = try httpRequest(port: server.port, method: "GET", path: "/")
                 XCTAssertEqual(answer.status, 200)

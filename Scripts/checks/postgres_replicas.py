@@ -226,8 +226,8 @@ def live_events(replicas):
     for n in range(20):
         status, _, _ = insert([a, b][n % 2], "live", f"l{n}")
         assert status == 200
-    ids, resumed = events_through(stream, c, "live", 21, seconds=20)
-    check(ids == list(range(2, 22)), f"SSE on C saw revisions 2..21 written on A and B, in order, once each (got {ids}, resumed {resumed} times)")
+    ids, resumptions = events_through(stream, c, "live", 21, seconds=20)
+    check(ids == list(range(2, 22)), f"SSE on C saw revisions 2..21 written on A and B, in order, once each (got {ids}, resumed {resumptions} times)")
     resumed = EventStream(b, "live", last_event_id=15)
     ids = resumed.wait_for(21)
     resumed.close()

@@ -1,8 +1,8 @@
 extension JSON {
     /// Compact UTF-8 text, byte for byte what jansson's `json_dumpb` writes (`JSON_COMPACT |
-    /// JSON_ENCODE_ANY`) but for reals at 15 or 16 digits (below): no spaces, members in order, non-ASCII characters as they are,
-    /// `U+0000` and control characters escaped. Written by `JSONWriter` in one pass, with no
-    /// jansson tree in between.
+    /// JSON_ENCODE_ANY`) but for reals at 15 or 16 digits (below): no spaces, members in
+    /// order, non-ASCII characters as they are, `U+0000` and control characters escaped.
+    /// Written by `JSONWriter` in one pass, with no jansson tree in between.
     ///
     /// Reals are written with `realPrecision` significant digits, from 1 to 31 (15 prints 0.1
     /// as `0.1`; 17 round-trips every double; 0 means jansson's default, 17), and always with a

@@ -3,7 +3,10 @@
 serving the very same response bytes as a static file (the ceiling). Prints medians of
 requests/s and p50/p99 latency over several runs, and the ratio to nginx. With `--baseline
 BINARY`, a second scrollstackd (another build) serves the same stacks and is measured in the
-same runs, alternating with the two others; `--cases` picks which endpoints are measured."""
+same runs, alternating with the two others; `--cases` picks which endpoints are measured.
+With `--floor`, libmicrohttpd alone (Benchmarks/mhd_floor.c, built with cc, run as
+scrollstackd runs it) sends the cached answer's bytes and header fields in the same runs of
+the cached case: what the HTTP library costs without the service's code."""
 import argparse, json, os, re, shutil, signal, socket, statistics, subprocess, sys, tempfile, time, urllib.request
 
 def free_port():
@@ -75,6 +78,7 @@ def main():
     p.add_argument("--big-rows", type=int, default=100_000, help="rows of the stack whose full layout is timed to the last byte (0: skip)")
     p.add_argument("--server-arg", action="append", default=[], help="an extra scrollstackd argument (repeatable)")
     p.add_argument("--baseline", help="another scrollstackd binary measured in the same runs")
+    p.add_argument("--floor", action="store_true", help="also measure libmicrohttpd alone sending the cached answer (mhd_floor.c)")
     p.add_argument("--cases", default="cached,uncached,insert", help="comma-separated: cached, uncached, insert (empty: none, only the full layout)")
     args = p.parse_args()
 
@@ -91,6 +95,7 @@ def main():
         servers.append(subprocess.Popen([args.baseline, "--port", str(base_port), "--log-level", "warning"] + base_storage + args.server_arg))
     ports = [port] + ([base_port] if base_port else [])
     nginx = None
+    floor = None
     try:
         rows = [{"id": f"r{i}", "controller": {"type": "Cell"}, "size": {"fixed": 44}} for i in range(args.rows)]
         for each in ports:
@@ -129,6 +134,10 @@ def main():
         nginx = subprocess.Popen([nginx_bin, "-c", conf, "-g", "daemon off;"])
         wait_port(nginx_port)
 
+        floor_port = None
+        if args.floor:
+            floor_port = free_port()
+            floor = start_floor(work, floor_port, port, args, os.path.join(www, "layout.json"))
         all_cases = {
             "cached": ("GET layout?window=visible", "/v1/stacks/bench/layout?window=visible", None,
                        f"http://127.0.0.1:{nginx_port}/layout.json", len(layout_bytes)),
@@ -143,11 +152,13 @@ def main():
               f"{os.cpu_count()} cores shared by wrk, the server and nginx")
         print(f"{'endpoint':28} {'bytes':>6} | {'scrollstackd req/s':>18} {'p50 ms':>7} {'p99 ms':>7} | {'nginx req/s':>11} {'p50 ms':>7} {'p99 ms':>7} | ratio")
         for name, path, script, static_url, size in cases:
-            ours, base, theirs = [], [], []
+            ours, base, theirs, floors = [], [], [], []
             for _ in range(args.runs):
                 ours.append(wrk(f"http://127.0.0.1:{port}{path}", args.duration, args.connections, args.threads, script))
                 if base_port:
                     base.append(wrk(f"http://127.0.0.1:{base_port}{path}", args.duration, args.connections, args.threads, script))
+                if floor_port and path.endswith("window=visible") and not script:
+                    floors.append(wrk(f"http://127.0.0.1:{floor_port}{path}", args.duration, args.connections, args.threads))
                 theirs.append(wrk(static_url, args.duration, args.connections, args.threads, script))
             med = lambda xs, i: statistics.median(x[i] for x in xs)
             o = [med(ours, i) for i in range(3)]
@@ -156,6 +167,10 @@ def main():
             if base:
                 b = [med(base, i) for i in range(3)]
                 print(f"{'  baseline, same runs':28} {size:>6} | {b[0]:>18.0f} {b[1]:>7.2f} {b[2]:>7.2f} | {t[0]:>11.0f} {t[1]:>7.2f} {t[2]:>7.2f} | {b[0] / t[0]:.2f}")
+            if floors:
+                f = [med(floors, i) for i in range(3)]
+                print(f"{'  libmicrohttpd alone':28} {size:>6} | {f[0]:>18.0f} {f[1]:>7.2f} {f[2]:>7.2f} | {t[0]:>11.0f} {t[1]:>7.2f} {t[2]:>7.2f} | {f[0] / t[0]:.2f}"
+                      f" (scrollstackd {o[0] / f[0]:.2f}× of it)")
         _, info = request(port, "GET", "/v1/stacks")
         print("rows at the end:", {s["id"]: s["rowCount"] for s in json.loads(info)})
         if args.big_rows:
@@ -165,12 +180,30 @@ def main():
         for each in servers:
             each.send_signal(signal.SIGTERM)
             codes.append(each.wait(timeout=30))
+        if floor:
+            floor.terminate()
+            floor.wait(timeout=10)
         if nginx:
             nginx.terminate()
             nginx.wait(timeout=10)
         shutil.rmtree(work, ignore_errors=True)
         if any(codes):
             sys.exit(f"scrollstackd exited with {codes} after SIGTERM")
+
+def start_floor(work, floor_port, port, args, body_path):
+    """Builds Benchmarks/mhd_floor.c and starts it on floor_port sending body_path's bytes with
+    the header fields scrollstackd's cached answer has (but Date and Content-Length, which
+    libmicrohttpd adds, and Connection: urllib asked to close), with scrollstackd's worker
+    threads."""
+    binary = os.path.join(work, "mhd_floor")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mhd_floor.c")
+    subprocess.run(["cc", "-O2", "-o", binary, source, "-lmicrohttpd"], check=True)
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/stacks/bench/layout?window=visible") as r:
+        fields = [(k, v) for k, v in r.getheaders() if k.lower() not in ("date", "content-length", "connection")]
+    threads = next((int(a.split("=", 1)[1]) for a in args.server_arg if a.startswith("--threads=")), min(2, os.cpu_count()))
+    process = subprocess.Popen([binary, str(floor_port), str(threads), str(32 << 10), body_path] + [x for kv in fields for x in kv])
+    wait_port(floor_port)
+    return process
 
 def big_time_to_last_byte(args, ports, nginx_port, www):
     """The full layout of a big stack against nginx sending the same bytes: the median time to

@@ -8,37 +8,37 @@ struct RouteTable: Sendable {
     enum Segment: Sendable {
         case literal(String)
         case parameter(String)
-
-        var isLiteral: Bool {
-            if case .literal = self { return true }
-            return false
-        }
-
-        var isParameter: Bool { !isLiteral }
     }
 
-    /// A class, not a struct: each match test takes a route out of its array, and a struct
-    /// copied out retained and released its four references each time (about 28 copies per
-    /// routed request, 3 % of a cached read's CPU); a route is never changed once added.
+    /// A class, not a struct: a struct copied out of its array retained and released its
+    /// references each time; a route is never changed once added. Matching reads `Shape`s.
     private final class Route: Sendable {
         let method: String
         let segments: [Segment]
-        /// Each segment's literal as UTF-8 (empty for a parameter), for matching on bytes.
-        let literalBytes: [[UInt8]]
-        /// Whether every literal is ASCII (then bytes equal exactly when the strings do).
-        let asciiLiterals: Bool
         let handler: Int
         /// The pattern as added (`/v1/stacks/{stack}`).
         let pattern: String
 
-        init(method: String, segments: [Segment], literalBytes: [[UInt8]], asciiLiterals: Bool, handler: Int, pattern: String) {
+        init(method: String, segments: [Segment], handler: Int, pattern: String) {
             self.method = method
             self.segments = segments
-            self.literalBytes = literalBytes
-            self.asciiLiterals = asciiLiterals
             self.handler = handler
             self.pattern = pattern
         }
+    }
+
+    /// What matching reads of a route, as plain values, so that trying a route retains
+    /// nothing: where its literals are, where their bytes are, and which pattern it has.
+    private struct Shape {
+        /// Bit `i` set: segment `i` is a literal (a pattern has at most 64 segments).
+        let literals: UInt64
+        /// Index in `literalSpans` of this route's segment 0 (one span per segment, empty for
+        /// a parameter).
+        let firstSpan: Int
+        /// The same number for routes of the same pattern (the same literals in the same places).
+        let patternNumber: Int
+        /// Whether every literal is ASCII (then bytes equal exactly when the strings do).
+        let asciiLiterals: Bool
     }
 
     /// The outcome of a match, with the route's handler number.
@@ -48,8 +48,14 @@ struct RouteTable: Sendable {
         case notFound
     }
 
-    /// Routes grouped by their number of segments (the index), in the order they were added.
+    /// Routes grouped by their number of segments (the index), in the order they were added;
+    /// `shapesBySegmentCount` holds their shapes in the same places.
     private var routesBySegmentCount: [[Route]] = []
+    private var shapesBySegmentCount: [[Shape]] = []
+    /// Each route's segments' literal bytes, as ranges of `literalBytes`.
+    private var literalSpans: [Range<Int>] = []
+    private var literalBytes: [UInt8] = []
+    private var patternCount = 0
 
     /// Adds a route for `method` (upper-cased) and `pattern`, answered with `handler`.
     mutating func add(_ method: String, _ pattern: String, handler: Int) {
@@ -57,14 +63,34 @@ struct RouteTable: Sendable {
             part.count >= 2 && part.hasPrefix("{") && part.hasSuffix("}")
                 ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
-        let literalBytes = segments.map { segment -> [UInt8] in
-            if case .literal(let literal) = segment { return Array(literal.utf8) }
-            return []
+        precondition(segments.count <= 64, "a route pattern has at most 64 segments")
+        while routesBySegmentCount.count <= segments.count {
+            routesBySegmentCount.append([])
+            shapesBySegmentCount.append([])
         }
-        while routesBySegmentCount.count <= segments.count { routesBySegmentCount.append([]) }
-        routesBySegmentCount[segments.count].append(Route(method: method.uppercased(), segments: segments, literalBytes: literalBytes,
-                                                          asciiLiterals: literalBytes.allSatisfy { $0.allSatisfy { $0 < 0x80 } },
-                                                          handler: handler, pattern: pattern))
+        let firstSpan = literalSpans.count
+        let firstByte = literalBytes.count
+        var literals: UInt64 = 0
+        for (position, segment) in segments.enumerated() {
+            let start = literalBytes.count
+            if case .literal(let literal) = segment {
+                literals |= 1 << position
+                literalBytes.append(contentsOf: literal.utf8)
+            }
+            literalSpans.append(start..<literalBytes.count)
+        }
+        let siblings = routesBySegmentCount[segments.count]
+        let patternNumber: Int
+        if let sibling = siblings.firstIndex(where: { Self.samePattern($0.segments, segments) }) {
+            patternNumber = shapesBySegmentCount[segments.count][sibling].patternNumber
+        } else {
+            patternNumber = patternCount
+            patternCount += 1
+        }
+        let asciiLiterals = literalBytes[firstByte...].allSatisfy { $0 < 0x80 }
+        routesBySegmentCount[segments.count].append(Route(method: method.uppercased(), segments: segments, handler: handler, pattern: pattern))
+        shapesBySegmentCount[segments.count].append(Shape(literals: literals, firstSpan: firstSpan, patternNumber: patternNumber,
+                                                          asciiLiterals: asciiLiterals))
     }
 
     /// The route for `method` and the raw `path`, and the pattern that owns the path (nil when
@@ -105,18 +131,32 @@ struct RouteTable: Sendable {
                 count += 1
             }
             guard count < most else { return (.notFound, nil) }
-            return select(method: method, routesBySegmentCount[count], matches: { route in
-                for position in 0..<count where !route.segments[position].isParameter {
-                    let segment = UnsafeBufferPointer(rebasing: path[parts[position]])
-                    if route.asciiLiterals {
-                        if !Self.equal(route.literalBytes[position], segment) { return false }
-                    } else if case .literal(let literal) = route.segments[position],
-                              literal != String(decoding: segment, as: UTF8.self) {
-                        return false
+            let routes = routesBySegmentCount[count]
+            return shapesBySegmentCount[count].withUnsafeBufferPointer { shapes in
+                literalSpans.withUnsafeBufferPointer { spans in
+                    literalBytes.withUnsafeBufferPointer { literals in
+                        select(method: method, routes, shapes, matches: { index in
+                            let shape = shapes[index]
+                            var positions = shape.literals
+                            while positions != 0 {
+                                let position = positions.trailingZeroBitCount
+                                positions &= positions - 1
+                                let segment = UnsafeBufferPointer(rebasing: path[parts[position]])
+                                if shape.asciiLiterals {
+                                    let literal = spans[shape.firstSpan + position]
+                                    guard literal.count == segment.count,
+                                          memcmp(literals.baseAddress! + literal.lowerBound, segment.baseAddress!, segment.count) == 0
+                                    else { return false }
+                                } else if case .literal(let literal) = routes[index].segments[position],
+                                          literal != String(decoding: segment, as: UTF8.self) {
+                                    return false
+                                }
+                            }
+                            return true
+                        }, capture: { position in Self.percentDecoded(UnsafeBufferPointer(rebasing: path[parts[position]])) })
                     }
                 }
-                return true
-            }, capture: { position in Self.percentDecoded(UnsafeBufferPointer(rebasing: path[parts[position]])) })
+            }
         }
     }
 
@@ -125,36 +165,30 @@ struct RouteTable: Sendable {
     func routeBySplitting(method: String, path: String) -> (match: Match, pattern: String?) {
         let parts = Self.split(path)
         guard parts.count < routesBySegmentCount.count else { return (.notFound, nil) }
-        return select(method: method, routesBySegmentCount[parts.count], matches: { Self.matches($0.segments, parts) },
-                      capture: { Self.percentDecoded(parts[$0]) })
+        let routes = routesBySegmentCount[parts.count]
+        return shapesBySegmentCount[parts.count].withUnsafeBufferPointer { shapes in
+            select(method: method, routes, shapes, matches: { Self.matches(routes[$0].segments, parts) },
+                   capture: { Self.percentDecoded(parts[$0]) })
+        }
     }
 
-    /// Whether `literal` and `segment` are the same bytes: lengths, then `memcmp` (the generic
-    /// `elementsEqual` compared byte by byte through the sequences' iterators).
-    private static func equal(_ literal: [UInt8], _ segment: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard literal.count == segment.count else { return false }
-        guard !literal.isEmpty else { return true }
-        return literal.withUnsafeBufferPointer { memcmp($0.baseAddress!, segment.baseAddress!, segment.count) == 0 }
-    }
-
-    /// Among `candidates` (the routes with the path's segment count), the owner of the path
-    /// (`matches` says which match it) and its route for `method`; `capture` gives a
-    /// parameter's decoded segment.
-    private func select(method: String, _ candidates: [Route], matches: (Route) -> Bool,
+    /// Among `routes` (those with the path's segment count; `shapes` theirs), the owner of the
+    /// path (`matches` says which route numbers match it) and its route for `method`;
+    /// `capture` gives a parameter's decoded segment.
+    private func select(method: String, _ routes: [Route], _ shapes: UnsafeBufferPointer<Shape>, matches: (Int) -> Bool,
                         capture: (Int) -> String) -> (match: Match, pattern: String?) {
         var owner: Int?
-        for index in candidates.indices where matches(candidates[index]) {
-            if let current = owner, !Self.isMoreSpecific(candidates[index].segments, than: candidates[current].segments) { continue }
+        for index in shapes.indices where matches(index) {
+            if let current = owner, !Self.isMoreSpecific(shapes[index].literals, than: shapes[current].literals) { continue }
             owner = index
         }
         guard let owner else { return (.notFound, nil) }
-        let owning = candidates[owner].pattern
-        let pattern = candidates[owner].segments
+        let patternNumber = shapes[owner].patternNumber
         var chosen: Int?
         var getRoute: Int?
         var allowed: [String] = []
-        for index in candidates.indices where Self.samePattern(candidates[index].segments, pattern) {
-            let routeMethod = candidates[index].method
+        for index in shapes.indices where shapes[index].patternNumber == patternNumber {
+            let routeMethod = routes[index].method
             if routeMethod == method {
                 chosen = index
                 break
@@ -165,14 +199,14 @@ struct RouteTable: Sendable {
         if chosen == nil && method == "HEAD" { chosen = getRoute }
         guard let chosen else {
             if allowed.contains("GET") && !allowed.contains("HEAD") { allowed.append("HEAD") }
-            return (.methodNotAllowed(allowed.sorted()), owning)
+            return (.methodNotAllowed(allowed.sorted()), routes[owner].pattern)
         }
-        let route = candidates[chosen]
+        let route = routes[chosen]
         var parameters: [String: String] = [:]
         for position in route.segments.indices {
             if case .parameter(let name) = route.segments[position] { parameters[name] = capture(position) }
         }
-        return (.found(handler: route.handler, parameters: parameters), owning)
+        return (.found(handler: route.handler, parameters: parameters), routes[owner].pattern)
     }
 
     private static func matches(_ segments: [Segment], _ parts: [Substring]) -> Bool {
@@ -182,10 +216,11 @@ struct RouteTable: Sendable {
         return true
     }
 
-    /// At the first position where one has a literal and the other a parameter, the literal wins.
-    private static func isMoreSpecific(_ a: [Segment], than b: [Segment]) -> Bool {
-        for position in a.indices where a[position].isLiteral != b[position].isLiteral { return a[position].isLiteral }
-        return false
+    /// At the first position where one has a literal and the other a parameter, the literal
+    /// wins: the lowest bit where the literal masks differ. O(1).
+    private static func isMoreSpecific(_ a: UInt64, than b: UInt64) -> Bool {
+        let differ = a ^ b
+        return differ != 0 && a & (differ & (~differ &+ 1)) != 0
     }
 
     /// Whether two patterns of one length have the same literals and parameters in the same places.

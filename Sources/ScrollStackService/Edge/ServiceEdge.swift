@@ -59,7 +59,9 @@ public final class ServiceEdge: Sendable {
         var response = response
         var route = route
         if !response.isPreflight {
-            response.headers += cors.responseHeaders(origin: request.header("origin")).map { (name: $0.0, value: $0.1) }
+            // Only when there are fields: appending none would still copy a shared response.
+            let fields = cors.responseHeaders(origin: request.header("origin"))
+            if !fields.isEmpty { response.headers += fields.map { (name: $0.0, value: $0.1) } }
         }
         let answer = compressed(response, for: request)
         if let metrics {

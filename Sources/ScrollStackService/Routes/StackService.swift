@@ -296,8 +296,8 @@ public final class StackService: Sendable {
     /// 304 (with the ETag, no body) when `response` is a 200 whose ETag names the revision
     /// `If-None-Match` names.
     func notModified(_ context: RequestContext, _ response: HTTPResponse) -> HTTPResponse? {
-        guard response.status == 200, let tag = response.header("etag"), let answered = Int(tag.dropFirst().dropLast()),
-              context.isNotModified(answered) else { return nil }
+        guard response.status == 200, let wanted = context.request.header("if-none-match"), let tag = response.header("etag"),
+              let answered = Int(tag.dropFirst().dropLast()), RequestContext.tags(wanted, include: answered) else { return nil }
         return HTTPResponse(status: 304, headers: [("ETag", tag)])
     }
 

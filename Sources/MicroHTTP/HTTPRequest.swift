@@ -15,7 +15,11 @@ public struct HTTPRequest: Sendable {
     /// `=` has the value "".
     public var query: [(name: String, value: String)]
     /// Header fields in order; names are lower case.
-    public var headers: [(name: String, value: String)]
+    public var headers: [(name: String, value: String)] {
+        didSet { headerNamesAreASCII = Self.allASCII(headers) }
+    }
+    /// Whether every field name is ASCII (`header(_:)` then compares bytes only).
+    private var headerNamesAreASCII: Bool
     /// The body, empty if there is none.
     public var body: [UInt8]
     /// The request target as received: `rawPath` and, if any, `?` and the query string.
@@ -33,6 +37,7 @@ public struct HTTPRequest: Sendable {
         self.rawPath = rawPath ?? path
         self.query = query
         self.headers = headers.map { ($0.name.lowercased(), $0.value) }
+        headerNamesAreASCII = Self.allASCII(self.headers)
         self.body = body
         self.rawTarget = rawTarget ?? (query.isEmpty ? self.rawPath
             : self.rawPath + "?" + query.map { $0.value.isEmpty ? $0.name : "\($0.name)=\($0.value)" }.joined(separator: "&"))
@@ -47,47 +52,39 @@ public struct HTTPRequest: Sendable {
         self.rawPath = rawPath
         self.query = query
         self.headers = loweredHeaders
+        headerNamesAreASCII = Self.allASCII(loweredHeaders)
         self.body = body
         self.rawTarget = rawTarget
     }
 
     /// The first header field named `name` (case-insensitive). Names are compared byte by
-    /// byte, ASCII letters folded, with no `String` made; a name with other bytes (never a
-    /// valid field name) is compared as `lowercased()` strings, as it always was.
-    /// One pass over the fields' bytes with plain loops (no closures per byte): this runs
-    /// several times per request.
+    /// byte, ASCII letters folded, with no `String` made; when either has other bytes (never
+    /// a valid field name), as `lowercased()` strings, as they always were. Fields of another
+    /// length are passed over unread: this runs several times per request. O(fields + name).
     public func header(_ name: String) -> String? {
-        var name = name
-        let found = name.withUTF8 { wanted -> String?? in
+        if headerNamesAreASCII, let found = name.utf8.withContiguousStorageIfAvailable({ wanted -> String?? in
             for byte in wanted where byte >= 0x80 { return nil }
-            var asciiNames = true
-            for field in headers {
-                var stored = field.name
-                let same = stored.withUTF8 { stored -> Bool in
-                    var equal = stored.count == wanted.count
-                    var i = 0
-                    while i < stored.count {
-                        let s = stored[i]
-                        if s >= 0x80 {
-                            asciiNames = false
-                            return false
-                        }
-                        if equal {
-                            let w = wanted[i]
-                            equal = s == (w >= UInt8(ascii: "A") && w <= UInt8(ascii: "Z") ? w | 0x20 : w)
-                        }
-                        i += 1
+            for index in headers.indices where headers[index].name.utf8.count == wanted.count {
+                let same = headers[index].name.utf8.withContiguousStorageIfAvailable { stored -> Bool in
+                    for i in 0..<stored.count {
+                        let w = wanted[i]
+                        if stored[i] != (w >= UInt8(ascii: "A") && w <= UInt8(ascii: "Z") ? w | 0x20 : w) { return false }
                     }
-                    return equal
+                    return true
                 }
-                if same { return .some(field.value) }
+                guard let same else { return nil }
+                if same { return .some(headers[index].value) }
             }
-            // Not found: certain only when every name is ASCII (else compared as strings).
-            return asciiNames ? .some(nil) : nil
+            return .some(nil)
+        }), let found {
+            return found
         }
-        if let found { return found }
         let lower = name.lowercased()
         return headers.first { $0.name == lower }?.value
+    }
+
+    private static func allASCII(_ fields: [(name: String, value: String)]) -> Bool {
+        fields.allSatisfy { field in field.name.utf8.allSatisfy { $0 < 0x80 } }
     }
 
     /// The first query parameter named `name` (case-sensitive).

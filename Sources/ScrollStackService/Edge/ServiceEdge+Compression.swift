@@ -65,7 +65,9 @@ extension ServiceEdge {
         guard Self.hasCompressibleType(response) else { return response }
         var response = response
         response.headers.append((name: "Vary", value: "Accept-Encoding"))
-        guard Self.gzips(response, for: request), let body = response.gzipBody ?? Self.gzip(response.body) else { return response }
+        // `gzips(response, for: request)`, its type already known compressible.
+        guard response.body.count >= Self.compressionThreshold, Self.acceptsGzip(request.header("accept-encoding")),
+              let body = response.gzipBody ?? Self.gzip(response.body) else { return response }
         response.body = body
         response.headers.append((name: "Content-Encoding", value: "gzip"))
         return response

@@ -58,11 +58,9 @@ public final class ServiceEdge: Sendable {
                         forMetrics: Bool) -> HTTPResponse {
         var response = response
         var route = route
-        if !response.isPreflight {
-            // Only when there are fields: appending none would still copy a shared response.
-            let fields = cors.responseHeaders(origin: request.header("origin"))
-            if !fields.isEmpty { response.headers += fields.map { (name: $0.0, value: $0.1) } }
-        }
+        // Only when there are fields: appending none would still copy a shared response.
+        let fields = cors.responseHeaders(origin: request.header("origin"))
+        if !fields.isEmpty && !response.isPreflight { response.headers += fields.map { (name: $0.0, value: $0.1) } }
         let answer = compressed(response, for: request)
         if let metrics {
             if !routed { route = forMetrics ? Self.metricsPath : service.routePattern(method: request.method, path: request.rawPath) }

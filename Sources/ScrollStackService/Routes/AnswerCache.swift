@@ -38,6 +38,15 @@ final class AnswerCache: Sendable {
         var asked: Set<String> = []
         var bytes = 0
         var lastUse: UInt64
+
+        /// The answer kept for `key` if these are `entry`'s answers at `revision`, then used
+        /// at `clock`. Mutating, so that it runs in place (`stacks[id]?.answer(…)`): a copy
+        /// of this struct would copy its weak reference and retain its tables.
+        mutating func answer(_ entry: StackEntry, _ revision: Int, _ key: String, clock: UInt64) -> HTTPResponse? {
+            guard self.revision == revision, self.entry === entry, let response = responses[key] else { return nil }
+            lastUse = clock
+            return response
+        }
     }
 
     private struct State {
@@ -95,28 +104,37 @@ final class AnswerCache: Sendable {
     /// Recordings under way (for tests).
     var recordingsUnderWay: Int { recordings.load(ordering: .relaxed) }
 
-    /// The request's key: method, raw target and `Accept`, written into one string of the
-    /// right capacity (one allocation, where concatenating made one per `+`).
+    /// The request's key: method, raw target and `Accept`, as `METHOD TARGET\nACCEPT`,
+    /// copied into one string of the right size (one allocation; appending piece by piece
+    /// cost about 2,000 instructions per cached read). O(key).
     static func key(_ request: HTTPRequest) -> String {
-        let accept = request.header("accept") ?? ""
-        var key = ""
-        key.reserveCapacity(request.method.utf8.count + request.rawTarget.utf8.count + accept.utf8.count + 2)
-        key += request.method
-        key += " "
-        key += request.rawTarget
-        key += "\n"
-        key += accept
-        return key
+        var method = request.method
+        var target = request.rawTarget
+        var accept = request.header("accept") ?? ""
+        let count = method.utf8.count + target.utf8.count + accept.utf8.count + 2
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var at = 0
+            func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[at...]).initialize(fromContentsOf: bytes)
+                at += bytes.count
+            }
+            method.withUTF8(append)
+            buffer[at] = UInt8(ascii: " ")
+            at += 1
+            target.withUTF8(append)
+            buffer[at] = UInt8(ascii: "\n")
+            at += 1
+            accept.withUTF8(append)
+            return at
+        }
     }
 
     /// The answer kept for `key` on `entry` at `revision`, if any.
     func answer(_ entry: StackEntry, revision: Int, key: String) -> HTTPResponse? {
         state.withLock { state in
-            let id = ObjectIdentifier(entry)
-            guard let kept = state.stacks[id], kept.entry === entry, kept.revision == revision,
-                  let response = kept.responses[key] else { return nil }
-            state.clock += 1
-            state.stacks[id]?.lastUse = state.clock
+            let clock = state.clock + 1
+            guard let response = state.stacks[ObjectIdentifier(entry)]?.answer(entry, revision, key, clock: clock) else { return nil }
+            state.clock = clock
             return response
         }
     }

@@ -137,10 +137,12 @@ struct RouteTable: Sendable {
                     literalBytes.withUnsafeBufferPointer { literals in
                         select(method: method, routes, shapes, matches: { index in
                             let shape = shapes[index]
+                            // From the last literal back: routes share their leading segments
+                            // (`v1/stacks/{stack}/…`), so a route that fails does so at once.
                             var positions = shape.literals
                             while positions != 0 {
-                                let position = positions.trailingZeroBitCount
-                                positions &= positions - 1
+                                let position = UInt64.bitWidth - 1 - positions.leadingZeroBitCount
+                                positions &= ~(1 << position)
                                 let segment = UnsafeBufferPointer(rebasing: path[parts[position]])
                                 if shape.asciiLiterals {
                                     let literal = spans[shape.firstSpan + position]

@@ -29,6 +29,26 @@ final class AnswerCacheTests: XCTestCase {
         XCTAssertEqual(cache.bytesKept, 0)
     }
 
+    func testAStackKeepsAtMostAnswersPerStackAndOneMoreForgetsTheOthers() throws {
+        let cache = AnswerCache()
+        let entry = StackEntry(id: "s", stack: try ScrollStack(), revision: 1)
+        let other = StackEntry(id: "t", stack: try ScrollStack(), revision: 1)
+        cache.keep(response("o"), for: other, revision: 1, key: "k")
+        let limit = AnswerCache.answersPerStack
+        for i in 0..<limit { cache.keep(response("a"), for: entry, revision: 1, key: "k\(i)") }
+        XCTAssertNotNil(cache.answer(entry, revision: 1, key: "k0"))
+        XCTAssertNotNil(cache.answer(entry, revision: 1, key: "k\(limit - 1)"))
+        cache.keep(response("b"), for: entry, revision: 1, key: "k0")  // replacing one is not one more
+        XCTAssertEqual(cache.answer(entry, revision: 1, key: "k0")?.body, Array("b".utf8))
+        XCTAssertNotNil(cache.answer(entry, revision: 1, key: "k1"))
+        cache.keep(response("c"), for: entry, revision: 1, key: "new")
+        XCTAssertEqual(cache.answer(entry, revision: 1, key: "new")?.body, Array("c".utf8))
+        XCTAssertNil(cache.answer(entry, revision: 1, key: "k0"), "one more answer forgot the stack's others")
+        XCTAssertNil(cache.answer(entry, revision: 1, key: "k\(limit - 1)"))
+        XCTAssertNotNil(cache.answer(other, revision: 1, key: "k"), "other stacks keep theirs")
+        XCTAssertEqual(cache.bytesKept, (1 + 1) + (1 + 3))
+    }
+
     func testBoundedInBytesLeastRecentlyReadStacksGoFirst() throws {
         let cache = AnswerCache(capacity: 1000, largestAnswer: 400)
         let entries = try (0..<5).map { StackEntry(id: "s\($0)", stack: try ScrollStack(), revision: 1) }

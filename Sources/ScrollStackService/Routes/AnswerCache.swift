@@ -17,6 +17,11 @@ import Synchronization
 ///   with its body.
 /// - At most `capacity` bytes of bodies are kept; beyond, the stacks least recently read lose
 ///   all their answers. An answer larger than `largestAnswer` is never kept.
+/// - At most `answersPerStack` answers are kept per stack: keeping one more forgets the
+///   stack's others first. A client whose every read differs (sweeping offsets, or an
+///   `Accept` parameter per request) so never piles up tens of thousands of small answers,
+///   whose release all at once, when the stack was evicted, held one request for tens of
+///   milliseconds (the uncached read's p99).
 /// - A streamed answer is kept too, recorded as it is sent, from its second request at the
 ///   same revision on (`secondAsk`: a one-off request costs no recording), at most
 ///   `capacity / largestAnswer` recordings at once, each given up past `largestAnswer`
@@ -67,6 +72,10 @@ final class AnswerCache: Sendable {
 
     /// The most keys `secondAsk` remembers per stack and revision.
     static let askedKeys = 64
+
+    /// The most answers kept per stack (see the rules): releasing this many takes well under
+    /// a millisecond.
+    static let answersPerStack = 256
 
     /// Whether `key` was asked before on `entry` at `revision` (and so is worth recording);
     /// remembers it when not. A change of revision forgets what was asked.
@@ -147,7 +156,12 @@ final class AnswerCache: Sendable {
         // What is dropped is returned, so that it is freed after the lock.
         _ = state.withLock { state -> [StackAnswers] in
             let (id, replaced) = Self.slot(&state, entry, revision)
-            let dropped = replaced.map { [$0] } ?? []
+            var dropped = replaced.map { [$0] } ?? []
+            if state.stacks[id]!.responses.count >= Self.answersPerStack, state.stacks[id]!.responses[key] == nil,
+               let full = state.stacks.updateValue(StackAnswers(entry: entry, revision: revision, lastUse: state.clock), forKey: id) {
+                state.bytes -= full.bytes
+                dropped.append(full)
+            }
             // Changed in place (`[id]!`), so the stack's table of answers is never copied.
             var added = size
             if let old = state.stacks[id]!.responses.updateValue(response, forKey: key) { added -= Self.size(of: old, key: key) }

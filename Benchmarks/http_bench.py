@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """HTTP benchmark: wrk on loopback against scrollstackd and, in the same run, against nginx
 serving the very same response bytes as a static file (the ceiling). Prints medians of
-requests/s and p50/p99 latency over several runs, and the ratio to nginx. With `--baseline
+requests/s and p50/p99 latency over several runs, the ratio to nginx, and each server's CPU
+per request (user + system from /proc, its workers' for nginx): less noisy than the rates on
+a shared machine. With `--baseline
 BINARY`, a second scrollstackd (another build) serves the same stacks and is measured in the
 same runs, alternating with the two others; `--cases` picks which endpoints are measured.
 With `--floor`, libmicrohttpd alone (Benchmarks/mhd_floor.c, built with cc, run as
@@ -33,11 +35,23 @@ def request(port, method, path, body=None):
 
 UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
 
-def wrk(url, seconds, connections, threads, script=None):
+def cpu_seconds(pids):
+    """The CPU the processes used so far, user + system (/proc/PID/stat), in seconds."""
+    total = 0
+    for pid in pids:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+def wrk(url, seconds, connections, threads, script=None, pids=()):
+    """(requests/s, p50 ms, p99 ms, CPU µs per request of `pids`: the server's processes)."""
     cmd = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency"]
     if script:
         cmd += ["-s", script]
+    before = cpu_seconds(pids)
     out = subprocess.run(cmd + [url], capture_output=True, text=True, check=True).stdout
+    used = cpu_seconds(pids) - before
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     lat = {}
     for pct in ("50", "99"):
@@ -46,7 +60,7 @@ def wrk(url, seconds, connections, threads, script=None):
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     if errors:
         raise SystemExit(f"wrk saw {errors.group(1)} error responses from {url}:\n{out}")
-    return rps, lat["50"], lat["99"]
+    return rps, lat["50"], lat["99"], used * 1e6 / max(1, requests)
 
 NGINX_CONF = """
 worker_processes 2;
@@ -133,6 +147,7 @@ def main():
         nginx_bin = shutil.which("nginx") or "/usr/sbin/nginx"
         nginx = subprocess.Popen([nginx_bin, "-c", conf, "-g", "daemon off;"])
         wait_port(nginx_port)
+        nginx_workers = [int(p) for p in subprocess.run(["pgrep", "-P", str(nginx.pid)], capture_output=True, text=True).stdout.split()]
 
         floor_port = None
         if args.floor:
@@ -154,23 +169,26 @@ def main():
         for name, path, script, static_url, size in cases:
             ours, base, theirs, floors = [], [], [], []
             for _ in range(args.runs):
-                ours.append(wrk(f"http://127.0.0.1:{port}{path}", args.duration, args.connections, args.threads, script))
+                ours.append(wrk(f"http://127.0.0.1:{port}{path}", args.duration, args.connections, args.threads, script, [server.pid]))
                 if base_port:
-                    base.append(wrk(f"http://127.0.0.1:{base_port}{path}", args.duration, args.connections, args.threads, script))
+                    base.append(wrk(f"http://127.0.0.1:{base_port}{path}", args.duration, args.connections, args.threads, script,
+                                    [servers[1].pid]))
                 if floor_port and path.endswith("window=visible") and not script:
-                    floors.append(wrk(f"http://127.0.0.1:{floor_port}{path}", args.duration, args.connections, args.threads))
-                theirs.append(wrk(static_url, args.duration, args.connections, args.threads, script))
+                    floors.append(wrk(f"http://127.0.0.1:{floor_port}{path}", args.duration, args.connections, args.threads, None, [floor.pid]))
+                theirs.append(wrk(static_url, args.duration, args.connections, args.threads, script, nginx_workers))
             med = lambda xs, i: statistics.median(x[i] for x in xs)
-            o = [med(ours, i) for i in range(3)]
-            t = [med(theirs, i) for i in range(3)]
-            print(f"{name:28} {size:>6} | {o[0]:>18.0f} {o[1]:>7.2f} {o[2]:>7.2f} | {t[0]:>11.0f} {t[1]:>7.2f} {t[2]:>7.2f} | {o[0] / t[0]:.2f}")
+            o = [med(ours, i) for i in range(4)]
+            t = [med(theirs, i) for i in range(4)]
+            print(f"{name:28} {size:>6} | {o[0]:>18.0f} {o[1]:>7.2f} {o[2]:>7.2f} | {t[0]:>11.0f} {t[1]:>7.2f} {t[2]:>7.2f} | {o[0] / t[0]:.2f}"
+                  f" | CPU µs/request {o[3]:.1f} (nginx {t[3]:.1f})")
             if base:
-                b = [med(base, i) for i in range(3)]
-                print(f"{'  baseline, same runs':28} {size:>6} | {b[0]:>18.0f} {b[1]:>7.2f} {b[2]:>7.2f} | {t[0]:>11.0f} {t[1]:>7.2f} {t[2]:>7.2f} | {b[0] / t[0]:.2f}")
+                b = [med(base, i) for i in range(4)]
+                print(f"{'  baseline, same runs':28} {size:>6} | {b[0]:>18.0f} {b[1]:>7.2f} {b[2]:>7.2f} | {t[0]:>11.0f} {t[1]:>7.2f} {t[2]:>7.2f} | {b[0] / t[0]:.2f}"
+                      f" | CPU µs/request {b[3]:.1f}")
             if floors:
-                f = [med(floors, i) for i in range(3)]
+                f = [med(floors, i) for i in range(4)]
                 print(f"{'  libmicrohttpd alone':28} {size:>6} | {f[0]:>18.0f} {f[1]:>7.2f} {f[2]:>7.2f} | {t[0]:>11.0f} {t[1]:>7.2f} {t[2]:>7.2f} | {f[0] / t[0]:.2f}"
-                      f" (scrollstackd {o[0] / f[0]:.2f}× of it)")
+                      f" | CPU µs/request {f[3]:.1f} (scrollstackd {o[0] / f[0]:.2f}× its rate)")
         _, info = request(port, "GET", "/v1/stacks")
         print("rows at the end:", {s["id"]: s["rowCount"] for s in json.loads(info)})
         if args.big_rows:

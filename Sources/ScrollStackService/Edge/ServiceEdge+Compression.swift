@@ -46,7 +46,12 @@ extension ServiceEdge {
 
     /// Whether `compressed(_:for:)` sends `response` gzip-compressed to `request`.
     static func gzips(_ response: HTTPResponse, for request: HTTPRequest) -> Bool {
-        acceptsGzip(request.header("accept-encoding")) && response.body.count >= compressionThreshold && hasCompressibleType(response)
+        gzipsAnyType(response, for: request) && hasCompressibleType(response)
+    }
+
+    /// `gzips` but for the media type: the body is large enough and the request accepts gzip.
+    private static func gzipsAnyType(_ response: HTTPResponse, for request: HTTPRequest) -> Bool {
+        response.body.count >= compressionThreshold && acceptsGzip(request.header("accept-encoding"))
     }
 
     /// `body` at `compressionLevel`; nil if zlib fails.
@@ -65,9 +70,8 @@ extension ServiceEdge {
         guard Self.hasCompressibleType(response) else { return response }
         var response = response
         response.headers.append((name: "Vary", value: "Accept-Encoding"))
-        // `gzips(response, for: request)`, its type already known compressible.
-        guard response.body.count >= Self.compressionThreshold, Self.acceptsGzip(request.header("accept-encoding")),
-              let body = response.gzipBody ?? Self.gzip(response.body) else { return response }
+        // Its type is known compressible: the rest of `gzips`.
+        guard Self.gzipsAnyType(response, for: request), let body = response.gzipBody ?? Self.gzip(response.body) else { return response }
         response.body = body
         response.headers.append((name: "Content-Encoding", value: "gzip"))
         return response

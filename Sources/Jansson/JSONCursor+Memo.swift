@@ -1,11 +1,13 @@
 extension JSONCursor {
-    /// What `body` writes, or, when `key` is the key `slot` of `memo` last kept, the text kept
-    /// with it, copied. `body` must write the same text whenever it is called for the same
-    /// key, at most `memo.room` bytes to be kept. The room reserved for this write must be
-    /// at least 16 bytes: a kept text of up to 16 bytes is copied as two 8-byte words (what
-    /// follows it is overwritten by the next write). O(text).
+    /// What `body` writes, or, when `key` is the key `slot` of the writer's memo last kept
+    /// (`JSONWriter.keepRepeats(slots:)`), the text kept with it, copied; without a memo,
+    /// what `body` writes. `body` must write the same text whenever it is called for the same
+    /// key in the same slot. The room reserved for this write must be at least 16 bytes: a
+    /// kept text of up to 16 bytes is copied as two 8-byte words (what follows it is
+    /// overwritten by the next write). O(text).
     @inlinable
-    public mutating func write(_ key: UInt64, slot: Int, in memo: JSONTextMemo, _ body: (inout JSONCursor) -> Void) {
+    public mutating func write(_ key: UInt64, slot: Int, _ body: (inout JSONCursor) -> Void) {
+        guard let memo else { return body(&self) }
         if let kept = memo.text(slot, key: key) {
             let count = kept.count
             if count <= 16 {

@@ -8,10 +8,13 @@ public struct JSONCursor {
     @usableFromInline var position: UnsafeMutablePointer<UInt8>
     /// Significant digits of reals (the writer's).
     private let realPrecision: Int
+    /// The writer's memo of repeated texts, if it keeps one (`write(_:slot:_:)`).
+    @usableFromInline let memo: JSONTextMemo?
 
-    init(position: UnsafeMutablePointer<UInt8>, realPrecision: Int) {
+    init(position: UnsafeMutablePointer<UInt8>, realPrecision: Int, memo: JSONTextMemo?) {
         self.position = position
         self.realPrecision = realPrecision
+        self.memo = memo
     }
 
     /// The most bytes `integer(_:)` writes.

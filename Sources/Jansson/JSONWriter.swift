@@ -25,12 +25,26 @@ public struct JSONWriter: Sendable {
     public let realPrecision: Int
     /// Whether the next value or key follows a sibling and needs a comma first.
     private var separate = false
+    /// The storage of the memo lent to cursors (`keepRepeats(slots:)`); empty without one.
+    private var memoWords: [UInt64] = []
+    private var memoSlots = 0
 
-    /// An empty writer; `capacity` bytes are allocated up front.
+    /// An empty writer; `capacity` bytes are allocated up front, not zeroed: the writer only
+    /// ever reads back bytes it has written.
     public init(realPrecision: Int = 15, capacity: Int = 0) {
         let precision = min(max(realPrecision, 0), 31)
         self.realPrecision = precision == 0 ? 17 : precision
-        buffer = [UInt8](repeating: 0, count: capacity)
+        buffer = capacity == 0 ? [] : [UInt8](unsafeUninitializedCapacity: capacity) { _, count in count = capacity }
+    }
+
+    /// From now on, lends the cursors of `write(room:_:)` a memo of at least `slots` slots
+    /// (`JSONCursor.write(_:slot:_:)`), kept for the writer's life: whatever was written
+    /// through a slot for a key is what that slot gives for the key. Does nothing when the
+    /// writer already keeps as many. O(slots).
+    public mutating func keepRepeats(slots: Int) {
+        guard slots > memoSlots else { return }
+        memoWords = JSONTextMemo.storage(slots: slots)
+        memoSlots = slots
     }
 
     /// The text written so far (a copy).
@@ -179,12 +193,16 @@ public struct JSONWriter: Sendable {
         let comma = separate
         let at = length
         let precision = realPrecision
+        let slots = memoSlots
         let written = buffer.withUnsafeMutableBufferPointer { b in
-            let start = b.baseAddress! + at
-            var cursor = JSONCursor(position: start, realPrecision: precision)
-            if comma { cursor.text(",") }
-            body(&cursor)
-            return cursor.position - start
+            memoWords.withUnsafeMutableBufferPointer { words in
+                let start = b.baseAddress! + at
+                let memo = slots == 0 ? nil : JSONTextMemo(words: words.baseAddress!, slots: slots)
+                var cursor = JSONCursor(position: start, realPrecision: precision, memo: memo)
+                if comma { cursor.text(",") }
+                body(&cursor)
+                return cursor.position - start
+            }
         }
         length += written
         separate = true
@@ -255,11 +273,17 @@ public struct JSONWriter: Sendable {
         if length + count > buffer.count { grow(count) }
     }
 
-    /// At least doubles the buffer (amortized O(1) per byte).
+    /// At least doubles the buffer, copying only the text (amortized O(1) per byte).
     @inline(never)
     private mutating func grow(_ count: Int) {
         let target = max(buffer.count * 2, length + count, 256)
-        buffer.append(contentsOf: repeatElement(0, count: target - buffer.count))
+        let text = length
+        buffer = buffer.withUnsafeBufferPointer { old in
+            [UInt8](unsafeUninitializedCapacity: target) { new, initialized in
+                if text > 0 { new.baseAddress!.update(from: old.baseAddress!, count: text) }
+                initialized = target
+            }
+        }
     }
 
     private mutating func byte(_ value: UInt8) {

@@ -1,19 +1,20 @@
 import Jansson
 import XCTest
 
-/// `JSONCursor.write(_:slot:in:_:)`: a slot replays the text kept for its last key, and only
-/// for that key.
+/// `JSONCursor.write(_:slot:_:)` with a writer that keeps repeats (`JSONWriter.keepRepeats`):
+/// a slot replays the text kept for its last key, and only for that key.
 final class JSONTextMemoTests: XCTestCase {
-    /// Writes `values` as an array, each number through slot `index % slots` keyed by its bits,
-    /// counting how often the formatting ran.
-    func written(_ values: [Double], memo: JSONTextMemo, slots: Int, formatted: inout Int) -> String {
+    /// Writes `values` as an array, each through slot `index % slots` keyed by its bits (as a
+    /// number, or with `asText`, as a string of it repeated), counting how often `body` ran.
+    func written(_ values: [Double], slots: Int, keep: Bool = true, asText: ((Double) -> String)? = nil, formatted: inout Int) -> String {
         var w = JSONWriter(capacity: 16)
+        if keep { w.keepRepeats(slots: slots) }
         w.beginArray()
         for (index, value) in values.enumerated() {
-            w.write(room: JSONCursor.numberRoom + 1) { c in
-                c.write(value.bitPattern, slot: index % slots, in: memo) { c in
+            w.write(room: 2 * JSONCursor.numberRoom + 64 * 6) { c in
+                c.write(value.bitPattern, slot: index % slots) { c in
                     formatted += 1
-                    c.number(value)
+                    if let asText { c.string(asText(value)) } else { c.number(value) }
                 }
             }
         }
@@ -22,10 +23,9 @@ final class JSONTextMemoTests: XCTestCase {
     }
 
     func testASlotReplaysOnlyItsLastKey() {
-        let memo = JSONTextMemo(slots: 2)
         var formatted = 0
         let values: [Double] = [375, 0.5, 375, 0.5, 375, 1.25, 0.1, 1.25, -0.0, 0.0, 0.0, 1e300, 1e300]
-        let text = written(values, memo: memo, slots: 2, formatted: &formatted)
+        let text = written(values, slots: 2, formatted: &formatted)
         var plain = JSONWriter(capacity: 16)
         plain.value(.array(values.map { .number($0) }))
         XCTAssertEqual(text, String(decoding: plain.take(), as: UTF8.self), "the same text as written without the memo")
@@ -35,14 +35,22 @@ final class JSONTextMemoTests: XCTestCase {
     }
 
     func testATextLongerThanTheRoomIsWrittenButNotKept() {
-        let memo = JSONTextMemo(slots: 1, room: 3)
-        XCTAssertEqual(memo.room, 16, "a slot holds at least 16 bytes")
         var formatted = 0
-        let values: [Double] = [1.23456789012345e200, 1.23456789012345e200, 12, 12]
-        let text = written(values, memo: memo, slots: 1, formatted: &formatted)
+        let values: [Double] = [7, 7, 12, 12]
+        // 7 as 47 characters (49 bytes with its quotes, one past the room), 12 as 46 (48 bytes).
+        let asText = { (value: Double) in String(repeating: "x", count: value == 7 ? 47 : 46) }
+        let text = written(values, slots: 1, asText: asText, formatted: &formatted)
+        XCTAssertEqual(JSONTextMemo.room, 48)
         var plain = JSONWriter(capacity: 16)
-        plain.value(.array(values.map { .number($0) }))
+        plain.value(.array(values.map { .string(asText($0)) }))
         XCTAssertEqual(text, String(decoding: plain.take(), as: UTF8.self))
-        XCTAssertEqual(formatted, 3, "the 20-byte real is formatted each time, 12 once")
+        XCTAssertEqual(formatted, 3, "the 49-byte text is written each time, the 48-byte one once")
+    }
+
+    func testAWriterWithoutAMemoWritesEveryTime() {
+        var formatted = 0
+        let text = written([375, 375, 375], slots: 1, keep: false, formatted: &formatted)
+        XCTAssertEqual(text, "[375,375,375]")
+        XCTAssertEqual(formatted, 3)
     }
 }

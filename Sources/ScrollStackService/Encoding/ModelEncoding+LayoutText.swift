@@ -15,8 +15,8 @@ extension ModelEncoding {
                             contentFrames: Bool, device: Device? = nil) {
         let layout = laid.layout
         writeLayoutHead(&w, revision: revision, layout, device: device)
-        let memo = layout.rows.count > 1 ? rowMemo() : nil
-        for row in layout.rows { writeLayoutRow(&w, row, of: laid.stack, contentFrames: contentFrames, memo: memo) }
+        if layout.rows.count > 1 { w.keepRepeats(slots: rowMemoSlots) }
+        for row in layout.rows { writeLayoutRow(&w, row, of: laid.stack, contentFrames: contentFrames) }
         let window = page == nil ? layout : laid.window ?? layout
         writeLayoutTail(&w, visible: window.rows.filter { $0.visibility.isVisible }.map(\.id),
                         entire: window.rows.filter { $0.visibility == .entire }.map(\.id), of: laid.stack, offset: layout.offset)
@@ -72,12 +72,11 @@ extension ModelEncoding {
         w.beginArray()
     }
 
-    /// One element of `rows`; with `memo` (`rowMemo()`, one per answer), numbers equal to
-    /// the previous row's are copied from it.
-    static func writeLayoutRow(_ w: inout JSONWriter, _ row: RowLayout, of stack: ScrollStack, contentFrames: Bool,
-                               memo: JSONTextMemo? = nil) {
+    /// One element of `rows`; when the writer keeps repeats (`rowMemoSlots`), numbers equal
+    /// to the previous row's are copied from it.
+    static func writeLayoutRow(_ w: inout JSONWriter, _ row: RowLayout, of stack: ScrollStack, contentFrames: Bool) {
         writeLayoutRowOpening(&w, id: row.id, index: row.index, frame: row.frame, contentFrame: row.contentFrame,
-                              separatorFrame: row.separatorFrame, visibility: row.visibility, memo: memo)
+                              separatorFrame: row.separatorFrame, visibility: row.visibility)
         if contentFrames, let frames = stack.contentFrames(of: row) {
             w.key(ascii: "content")
             w.value(contentFrame(frames))
@@ -85,16 +84,18 @@ extension ModelEncoding {
         w.endObject()
     }
 
-    /// The memo of a layout's rows: a slot for each of a row's 13 reals, so that a number
-    /// equal to the one in its place in the row before (x, width and height in a column) is
-    /// copied instead of formatted (`JSONCursor.write(_:slot:in:_:)`).
-    static func rowMemo() -> JSONTextMemo { JSONTextMemo(slots: 13) }
+    /// The memo slots of a layout's rows (`JSONWriter.keepRepeats(slots:)`): one for each of
+    /// a row's 13 reals, so that a number equal to the one in its place in the row before (x,
+    /// width and height in a column) is copied instead of formatted. Slot i always holds the
+    /// same member's text, for any writer that writes layout rows.
+    static let rowMemoSlots = 13
 
     /// An element of `rows` up to its `visibleFraction` (the object stays open), in one
     /// capacity check: the fixed runs of keys as fragments, numbers written in place, or
-    /// with `memo`, copied from the previous row's where they are the same value.
+    /// when the writer keeps repeats, copied from the previous row's where they are the same
+    /// value.
     static func writeLayoutRowOpening(_ w: inout JSONWriter, id: String, index: Int, frame: Rect, contentFrame: Rect,
-                                      separatorFrame: Rect?, visibility: Visibility, memo: JSONTextMemo? = nil) {
+                                      separatorFrame: Rect?, visibility: Visibility) {
         var fraction = (visibility.fraction * 1_000_000).rounded() / 1_000_000
         if case .partial = visibility { fraction = min(max(fraction, 0.000001), 0.999999) }
         let name = visibility.name
@@ -103,21 +104,17 @@ extension ModelEncoding {
             c.string(id)
             c.text(#","index":"#)
             c.integer(Int64(index))
-            writeRectMembers(&c, frame, opening: #","frame":{"x":"#, memo, slot: 0)
-            writeRectMembers(&c, contentFrame, opening: #"},"contentFrame":{"x":"#, memo, slot: 4)
+            writeRectMembers(&c, frame, opening: #","frame":{"x":"#, slot: 0)
+            writeRectMembers(&c, contentFrame, opening: #"},"contentFrame":{"x":"#, slot: 4)
             if let separatorFrame {
-                writeRectMembers(&c, separatorFrame, opening: #"},"separatorFrame":{"x":"#, memo, slot: 8)
+                writeRectMembers(&c, separatorFrame, opening: #"},"separatorFrame":{"x":"#, slot: 8)
                 c.text(#"},"visibility":"#)
             } else {
                 c.text(#"},"separatorFrame":null,"visibility":"#)
             }
             c.string(name)
             c.text(#","visibleFraction":"#)
-            if let memo {
-                c.write(fraction.bitPattern, slot: 12, in: memo) { $0.number(fraction) }
-            } else {
-                c.number(fraction)
-            }
+            c.write(fraction.bitPattern, slot: 12) { $0.number(fraction) }
         }
     }
 
@@ -154,27 +151,26 @@ extension ModelEncoding {
     }
 
     /// `opening` (which ends with `"x":`), then the rest of `rect(_:)`'s members (`x`, `y`,
-    /// `width`, `height` as `computedValue`s), without the closing brace; with `memo`,
-    /// through its slots `slot` to `slot + 3`. Inlined, so that its key runs are copied as
-    /// literals of known size.
+    /// `width`, `height` as `computedValue`s), without the closing brace, through the memo
+    /// slots `slot` to `slot + 3`. Inlined, so that its key runs are copied as literals of
+    /// known size.
     @inline(__always)
-    private static func writeRectMembers(_ c: inout JSONCursor, _ r: Rect, opening: StaticString, _ memo: JSONTextMemo?, slot: Int) {
+    private static func writeRectMembers(_ c: inout JSONCursor, _ r: Rect, opening: StaticString, slot: Int) {
         c.text(opening)
-        writeComputed(&c, r.minX, memo, slot: slot)
+        writeComputed(&c, r.minX, slot: slot)
         c.text(#","y":"#)
-        writeComputed(&c, r.minY, memo, slot: slot + 1)
+        writeComputed(&c, r.minY, slot: slot + 1)
         c.text(#","width":"#)
-        writeComputed(&c, r.size.width, memo, slot: slot + 2)
+        writeComputed(&c, r.size.width, slot: slot + 2)
         c.text(#","height":"#)
-        writeComputed(&c, r.size.height, memo, slot: slot + 3)
+        writeComputed(&c, r.size.height, slot: slot + 3)
     }
 
-    /// `computedValue(value)` as a number, through `memo`'s `slot` when there is one (keyed
-    /// by `value`'s bits, so the same value always gives the same text).
+    /// `computedValue(value)` as a number, through the memo's `slot` (keyed by `value`'s bits,
+    /// so the same value always gives the same text).
     @inline(__always)
-    private static func writeComputed(_ c: inout JSONCursor, _ value: Double, _ memo: JSONTextMemo?, slot: Int) {
-        guard let memo else { return c.number(computedValue(value)) }
-        c.write(value.bitPattern, slot: slot, in: memo) { $0.number(computedValue(value)) }
+    private static func writeComputed(_ c: inout JSONCursor, _ value: Double, slot: Int) {
+        c.write(value.bitPattern, slot: slot) { $0.number(computedValue(value)) }
     }
 
     /// `size(_:)`, or `computedSize(_:)` when `rounded`, written.

@@ -26,53 +26,65 @@ extension ModelEncoding {
     /// `layout(offset:rows:)`: O(log n + rows per piece) per piece.
     static func layoutSource(revision: Int?, _ stack: ScrollStack, offset: Point?, contentFrames: Bool,
                              rowsPerPiece: Int = rowsPerPiece, bufferedRows: Int = bufferedLayoutRows) -> HTTPBodySource {
-        var w = JSONWriter(capacity: rowsPerPiece * 320)
-        var next = -1
-        var layout = LayoutBuffer()
-        var visible: [String] = []
-        var entire: [String] = []
-        let memo = rowMemo()
+        var kept = LayoutStream(w: JSONWriter(capacity: rowsPerPiece * 320))
+        kept.w.keepRepeats(slots: rowMemoSlots)
         return HTTPBodySource { out in
-            if next < 0 {
-                writeLayoutHead(&w, revision: revision, stack.layout(offset: offset, rows: 0..<0), device: nil)
-                if stack.count <= bufferedRows { stack.layout(into: &layout, offset: offset) }
-                next = 0
+            // Each piece works on a local moved out of the closure's box and back: every
+            // access to a captured variable is checked for exclusivity at run time.
+            var s = LayoutStream(w: JSONWriter())
+            swap(&s, &kept)
+            defer { swap(&s, &kept) }
+            if s.next < 0 {
+                writeLayoutHead(&s.w, revision: revision, stack.layout(offset: offset, rows: 0..<0), device: nil)
+                if stack.count <= bufferedRows { stack.layout(into: &s.layout, offset: offset) }
+                s.next = 0
             }
-            if next < stack.count {
-                let end = min(stack.count, next + rowsPerPiece)
-                if layout.count == stack.count {
-                    let rows = layout  // read through a local, not the closure's box, row by row
-                    for i in next..<end {
-                        let visibility = rows.visibility(at: i)
-                        let id = rows.id(at: i)
+            if s.next < stack.count {
+                let end = min(stack.count, s.next + rowsPerPiece)
+                if s.layout.count == stack.count {
+                    for i in s.next..<end {
+                        let visibility = s.layout.visibility(at: i)
+                        let id = s.layout.id(at: i)
                         if contentFrames {
-                            writeLayoutRow(&w, rows[i], of: stack, contentFrames: true, memo: memo)
+                            writeLayoutRow(&s.w, s.layout[i], of: stack, contentFrames: true)
                         } else {
-                            writeLayoutRowOpening(&w, id: id, index: i, frame: rows.frame(at: i), contentFrame: rows.contentFrame(at: i),
-                                                  separatorFrame: rows.separatorFrame(at: i), visibility: visibility, memo: memo)
-                            w.endObject()
+                            writeLayoutRowOpening(&s.w, id: id, index: i, frame: s.layout.frame(at: i), contentFrame: s.layout.contentFrame(at: i),
+                                                  separatorFrame: s.layout.separatorFrame(at: i), visibility: visibility)
+                            s.w.endObject()
                         }
-                        if visibility.isVisible { visible.append(id) }
-                        if visibility == .entire { entire.append(id) }
+                        if visibility.isVisible { s.visible.append(id) }
+                        if visibility == .entire { s.entire.append(id) }
                     }
                 } else {
-                    for row in stack.layout(offset: offset, rows: next..<end).rows {
-                        writeLayoutRow(&w, row, of: stack, contentFrames: contentFrames, memo: memo)
-                        if row.visibility.isVisible { visible.append(row.id) }
-                        if row.visibility == .entire { entire.append(row.id) }
+                    for row in stack.layout(offset: offset, rows: s.next..<end).rows {
+                        writeLayoutRow(&s.w, row, of: stack, contentFrames: contentFrames)
+                        if row.visibility.isVisible { s.visible.append(row.id) }
+                        if row.visibility == .entire { s.entire.append(row.id) }
                     }
                 }
-                next = end
-                w.flush(into: &out)
+                s.next = end
+                s.w.flush(into: &out)
                 return true
             }
-            layout = LayoutBuffer()
+            s.layout = LayoutBuffer()
             let layoutOffset = stack.layout(offset: offset, rows: 0..<0).offset
-            writeLayoutTail(&w, visible: visible, entire: entire, of: stack, offset: layoutOffset)
-            w.endObject()
-            w.flush(into: &out)
+            writeLayoutTail(&s.w, visible: s.visible, entire: s.entire, of: stack, offset: layoutOffset)
+            s.w.endObject()
+            s.w.flush(into: &out)
             return false
         }
+    }
+
+    /// What a streamed layout keeps from one piece to the next.
+    private struct LayoutStream {
+        var w: JSONWriter
+        /// The next row to write; -1 before the answer's opening.
+        var next = -1
+        /// The whole layout, for a stack of at most `bufferedRows` rows; empty otherwise.
+        var layout = LayoutBuffer()
+        /// The ids of the rows written so far that are visible, and entirely visible.
+        var visible: [String] = []
+        var entire: [String] = []
     }
 
     /// The whole model, as `stack(id:revision:_:)` serializes it. O(log n + rows per piece)

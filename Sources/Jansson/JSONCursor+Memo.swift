@@ -3,7 +3,7 @@ extension JSONCursor {
     /// (`JSONWriter.keepRepeats(slots:)`), the text kept with it, copied; without a memo,
     /// what `body` writes. `body` must write the same text whenever it is called for the same
     /// key in the same slot. The room reserved for this write must be at least 16 bytes: a
-    /// kept text of up to 16 bytes is copied as two 8-byte words (what follows it is
+    /// text of up to 16 bytes is kept and copied as two 8-byte words (what follows it is
     /// overwritten by the next write). O(text).
     @inlinable
     public mutating func write(_ key: UInt64, slot: Int, _ body: (inout JSONCursor) -> Void) {
@@ -24,5 +24,25 @@ extension JSONCursor {
         let start = position
         body(&self)
         memo.keep(slot, key: key, UnsafeBufferPointer(start: start, count: position - start))
+    }
+
+    /// Where the cursor is: the start or the end of a run of text to be written again
+    /// (`repeatText(from:to:)`).
+    public struct Mark {
+        @usableFromInline let position: UnsafeMutablePointer<UInt8>
+        @usableFromInline init(_ position: UnsafeMutablePointer<UInt8>) { self.position = position }
+    }
+
+    /// The cursor's place now.
+    @inlinable public var mark: Mark { Mark(position) }
+
+    /// Writes again the text this cursor wrote from `start` to `end` (marks taken in this
+    /// run, `start` first). The room reserved must cover it. O(text).
+    @inlinable
+    public mutating func repeatText(from start: Mark, to end: Mark) {
+        let count = end.position - start.position
+        precondition(count >= 0 && end.position <= position, "marks out of order")
+        position.update(from: start.position, count: count)
+        position += count
     }
 }

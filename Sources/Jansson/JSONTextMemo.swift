@@ -43,7 +43,8 @@
     }
 
     /// Keeps `text` in `slot` for `key` (nothing, and the slot emptied, when it is longer
-    /// than `room`). O(text).
+    /// than `room`). A text of up to 16 bytes is copied as two 8-byte words, so the 16 bytes
+    /// from its start must be readable. O(text).
     @inlinable @inline(__always) func keep(_ slot: Int, key: UInt64, _ text: UnsafeBufferPointer<UInt8>) {
         precondition(slot >= 0 && slot < slots, "no such slot")
         let entry = words + slot * Self.stride
@@ -51,7 +52,13 @@
             entry[1] = Self.empty
             return
         }
-        UnsafeMutableRawPointer(entry + 2).copyMemory(from: base, byteCount: text.count)
+        if text.count <= 16 {
+            let from = UnsafeRawPointer(base)
+            entry[2] = from.loadUnaligned(as: UInt64.self)
+            entry[3] = from.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        } else {
+            UnsafeMutableRawPointer(entry + 2).copyMemory(from: base, byteCount: text.count)
+        }
         entry[0] = key
         entry[1] = UInt64(text.count)
     }

@@ -89,10 +89,17 @@ enum NumberText {
         if at == 1 { start[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest) }
     }
 
-    /// How many decimal digits `value` has (1 for 0). O(digits / 2).
+    /// How many decimal digits `value` has (1 for 0): up to 8 digits by comparisons alone.
+    /// O(digits / 2).
     static func digitCount(_ value: UInt64) -> Int {
-        var count = 1
-        var rest = value
+        if value < 10_000 {
+            return value < 100 ? (value < 10 ? 1 : 2) : (value < 1_000 ? 3 : 4)
+        }
+        if value < 100_000_000 {
+            return value < 1_000_000 ? (value < 100_000 ? 5 : 6) : (value < 10_000_000 ? 7 : 8)
+        }
+        var count = 9
+        var rest = value / 100_000_000
         while rest >= 100 {
             rest /= 100
             count += 2

@@ -104,10 +104,19 @@ extension ModelEncoding {
             c.string(id)
             c.text(#","index":"#)
             c.integer(Int64(index))
-            writeRectMembers(&c, frame, opening: #","frame":{"x":"#, slot: 0)
-            writeRectMembers(&c, contentFrame, opening: #"},"contentFrame":{"x":"#, slot: 4)
+            c.text(#","frame":{"x":"#)
+            let frameStart = c.mark
+            writeRectMembers(&c, frame, slot: 0)
+            let frameEnd = c.mark
+            c.text(#"},"contentFrame":{"x":"#)
+            if sameBits(contentFrame, frame) {
+                c.repeatText(from: frameStart, to: frameEnd)  // a row without insets: the same text
+            } else {
+                writeRectMembers(&c, contentFrame, slot: 4)
+            }
             if let separatorFrame {
-                writeRectMembers(&c, separatorFrame, opening: #"},"separatorFrame":{"x":"#, slot: 8)
+                c.text(#"},"separatorFrame":{"x":"#)
+                writeRectMembers(&c, separatorFrame, slot: 8)
                 c.text(#"},"visibility":"#)
             } else {
                 c.text(#"},"separatorFrame":null,"visibility":"#)
@@ -150,13 +159,18 @@ extension ModelEncoding {
         return scaled.rounded() / 1_000_000
     }
 
-    /// `opening` (which ends with `"x":`), then the rest of `rect(_:)`'s members (`x`, `y`,
-    /// `width`, `height` as `computedValue`s), without the closing brace, through the memo
-    /// slots `slot` to `slot + 3`. Inlined, so that its key runs are copied as literals of
-    /// known size.
+    /// Whether two rects have the same bits, and so the same text (`0` and `-0` differ).
     @inline(__always)
-    private static func writeRectMembers(_ c: inout JSONCursor, _ r: Rect, opening: StaticString, slot: Int) {
-        c.text(opening)
+    private static func sameBits(_ a: Rect, _ b: Rect) -> Bool {
+        a.minX.bitPattern == b.minX.bitPattern && a.minY.bitPattern == b.minY.bitPattern
+            && a.size.width.bitPattern == b.size.width.bitPattern && a.size.height.bitPattern == b.size.height.bitPattern
+    }
+
+    /// `rect(_:)`'s members after `"x":` (the value of `x`, then `y`, `width`, `height`, as
+    /// `computedValue`s), without the closing brace, through the memo slots `slot` to
+    /// `slot + 3`. Inlined, so that its key runs are copied as literals of known size.
+    @inline(__always)
+    private static func writeRectMembers(_ c: inout JSONCursor, _ r: Rect, slot: Int) {
         writeComputed(&c, r.minX, slot: slot)
         c.text(#","y":"#)
         writeComputed(&c, r.minY, slot: slot + 1)
@@ -167,10 +181,17 @@ extension ModelEncoding {
     }
 
     /// `computedValue(value)` as a number, through the memo's `slot` (keyed by `value`'s bits,
-    /// so the same value always gives the same text).
+    /// so the same value always gives the same text). A whole value below 2³² is its own
+    /// `computedValue` (its millionfold is exact) and is written as the integer it is.
     @inline(__always)
     private static func writeComputed(_ c: inout JSONCursor, _ value: Double, slot: Int) {
-        c.write(value.bitPattern, slot: slot) { $0.number(computedValue(value)) }
+        c.write(value.bitPattern, slot: slot) { c in
+            if value.magnitude < 0x1p32, case let whole = Int64(value), Double(whole) == value {
+                c.integer(whole)
+            } else {
+                c.number(computedValue(value))
+            }
+        }
     }
 
     /// `size(_:)`, or `computedSize(_:)` when `rounded`, written.

@@ -4,18 +4,19 @@
 /// (`JSONCursor.write(_:slot:_:)`). A `JSONWriter` owns one when asked
 /// (`JSONWriter.keepRepeats(slots:)`) and lends it to each cursor it hands out.
 ///
-/// The caller chooses the slots and the keys (a number's bit pattern, say) and must give the
-/// same text for the same key in a slot for as long as the writer lives: the memo only ever
-/// replays what was written for that key.
+/// The caller chooses the slots and the keys (a number's bit pattern, or up to four of them
+/// for a run of text with several numbers) and must give the same text for the same key in a
+/// slot for as long as the writer lives: the memo only ever replays what was written for that
+/// key.
 ///
-/// A slot is 8 words: its key, its text's length (`UInt64.max` while it keeps none) and up
-/// to `room` bytes of text. The memo is a plain pointer into the writer's storage, so that
-/// using it costs no reference counting.
+/// A slot is `stride` words: its key (4 words), its text's length (`UInt64.max` while it
+/// keeps none) and up to `room` bytes of text. The memo is a plain pointer into the writer's
+/// storage, so that using it costs no reference counting.
 @frozen public struct JSONTextMemo {
     /// The most bytes one slot keeps; a longer text is written but not kept.
-    public static let room = 48
+    public static let room = 128
     /// Words per slot: the key, the length and `room` bytes.
-    @usableFromInline static let stride = 2 + room / 8
+    @usableFromInline static let stride = 5 + room / 8
     /// The length word of a slot that keeps no text.
     @usableFromInline static let empty = UInt64.max
 
@@ -30,36 +31,47 @@
     /// The storage of `slots` empty slots.
     static func storage(slots: Int) -> [UInt64] {
         var words = [UInt64](repeating: 0, count: slots * stride)
-        for slot in 0..<slots { words[slot * stride + 1] = empty }
+        for slot in 0..<slots { words[slot * stride + 4] = empty }
         return words
     }
 
     /// The text `slot` keeps for `key`, if it is the key last kept there. O(1).
-    @inlinable @inline(__always) func text(_ slot: Int, key: UInt64) -> UnsafeBufferPointer<UInt8>? {
+    @inlinable @inline(__always) func text(_ slot: Int, key: SIMD4<UInt64>) -> UnsafeBufferPointer<UInt8>? {
         precondition(slot >= 0 && slot < slots, "no such slot")
         let entry = words + slot * Self.stride
-        guard entry[1] != Self.empty, entry[0] == key else { return nil }
-        return UnsafeBufferPointer(start: UnsafeRawPointer(entry + 2).assumingMemoryBound(to: UInt8.self), count: Int(entry[1]))
+        guard entry[4] != Self.empty, UnsafeRawPointer(entry).loadUnaligned(as: SIMD4<UInt64>.self) == key else { return nil }
+        return UnsafeBufferPointer(start: UnsafeRawPointer(entry + 5).assumingMemoryBound(to: UInt8.self), count: Int(entry[4]))
     }
 
     /// Keeps `text` in `slot` for `key` (nothing, and the slot emptied, when it is longer
-    /// than `room`). A text of up to 16 bytes is copied as two 8-byte words, so the 16 bytes
-    /// from its start must be readable. O(text).
-    @inlinable @inline(__always) func keep(_ slot: Int, key: UInt64, _ text: UnsafeBufferPointer<UInt8>) {
+    /// than `room`). A text of up to 64 bytes is copied as 8-byte words
+    /// (`copyShort(_:count:to:)`), so the 64 bytes from its start must be readable. O(text).
+    @inlinable @inline(__always) func keep(_ slot: Int, key: SIMD4<UInt64>, _ text: UnsafeBufferPointer<UInt8>) {
         precondition(slot >= 0 && slot < slots, "no such slot")
         let entry = words + slot * Self.stride
         guard text.count <= Self.room, let base = text.baseAddress else {
-            entry[1] = Self.empty
+            entry[4] = Self.empty
             return
         }
-        if text.count <= 16 {
-            let from = UnsafeRawPointer(base)
-            entry[2] = from.loadUnaligned(as: UInt64.self)
-            entry[3] = from.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        Self.copy(UnsafeRawPointer(base), count: text.count, to: UnsafeMutableRawPointer(entry + 5))
+        UnsafeMutableRawPointer(entry).storeBytes(of: key, as: SIMD4<UInt64>.self)
+        entry[4] = UInt64(text.count)
+    }
+
+    /// Copies `count` bytes: up to 16 as two 8-byte words, up to 64 as eight, so without a
+    /// call; more with `memmove`. Up to 16 and 64 bytes respectively are read and written
+    /// whatever `count` is, so both places must have that many.
+    @inlinable @inline(__always)
+    static func copy(_ from: UnsafeRawPointer, count: Int, to: UnsafeMutableRawPointer) {
+        if count <= 16 {
+            to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+        } else if count <= 64 {
+            for word in 0..<8 {
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8 * word, as: UInt64.self), toByteOffset: 8 * word, as: UInt64.self)
+            }
         } else {
-            UnsafeMutableRawPointer(entry + 2).copyMemory(from: base, byteCount: text.count)
+            to.copyMemory(from: from, byteCount: count)
         }
-        entry[0] = key
-        entry[1] = UInt64(text.count)
     }
 }

@@ -11,7 +11,7 @@ final class JSONTextMemoTests: XCTestCase {
         if keep { w.keepRepeats(slots: slots) }
         w.beginArray()
         for (index, value) in values.enumerated() {
-            w.write(room: 2 * JSONCursor.numberRoom + 64 * 6) { c in
+            w.write(room: 1024) { c in
                 c.write(value.bitPattern, slot: index % slots) { c in
                     formatted += 1
                     if let asText { c.string(asText(value)) } else { c.number(value) }
@@ -37,14 +37,14 @@ final class JSONTextMemoTests: XCTestCase {
     func testATextLongerThanTheRoomIsWrittenButNotKept() {
         var formatted = 0
         let values: [Double] = [7, 7, 12, 12]
-        // 7 as 47 characters (49 bytes with its quotes, one past the room), 12 as 46 (48 bytes).
-        let asText = { (value: Double) in String(repeating: "x", count: value == 7 ? 47 : 46) }
+        // 7 as 127 characters (129 bytes with its quotes, one past the room), 12 as 126 (128 bytes).
+        let asText = { (value: Double) in String(repeating: "x", count: value == 7 ? 127 : 126) }
         let text = written(values, slots: 1, asText: asText, formatted: &formatted)
-        XCTAssertEqual(JSONTextMemo.room, 48)
+        XCTAssertEqual(JSONTextMemo.room, 128)
         var plain = JSONWriter(capacity: 16)
         plain.value(.array(values.map { .string(asText($0)) }))
         XCTAssertEqual(text, String(decoding: plain.take(), as: UTF8.self))
-        XCTAssertEqual(formatted, 3, "the 49-byte text is written each time, the 48-byte one once")
+        XCTAssertEqual(formatted, 3, "the 129-byte text is written each time, the 128-byte one once")
     }
 
     func testAWriterWithoutAMemoWritesEveryTime() {
@@ -52,5 +52,30 @@ final class JSONTextMemoTests: XCTestCase {
         let text = written([375, 375, 375], slots: 1, keep: false, formatted: &formatted)
         XCTAssertEqual(text, "[375,375,375]")
         XCTAssertEqual(formatted, 3)
+    }
+
+    /// A key of four words replays only when all four are the key last kept; texts of every
+    /// length up to the room (copied by words, or whole) come back byte for byte.
+    func testAFourWordKeyReplaysOnlyWhenEveryWordMatches() {
+        var w = JSONWriter(capacity: 16)
+        w.keepRepeats(slots: 1)
+        var formatted = 0
+        let keys: [SIMD4<UInt64>] = [SIMD4(1, 2, 3, 4), SIMD4(1, 2, 3, 4), SIMD4(1, 2, 3, 5), SIMD4(9, 2, 3, 5), SIMD4(9, 2, 3, 5)]
+        var expected = "["
+        w.beginArray()
+        for (index, key) in keys.enumerated() {
+            let text = String(repeating: "k", count: [3, 20, 70, 40, 100][index])  // a replay shows the first text
+            let shown = String(repeating: "k", count: [3, 3, 70, 40, 40][index])
+            expected += (index == 0 ? "" : ",") + "\"" + shown + "\""
+            w.write(room: 1024) { c in
+                c.write(key, slot: 0) { c in
+                    formatted += 1
+                    c.string(text)
+                }
+            }
+        }
+        w.endArray()
+        XCTAssertEqual(String(decoding: w.take(), as: UTF8.self), expected + "]", "a replayed key gives its first text")
+        XCTAssertEqual(formatted, 3, "the keys change twice")
     }
 }

@@ -36,6 +36,11 @@ final class LayoutWriterCorpusTests: XCTestCase {
         }
         if Int.random(in: 0..<7, using: &r) == 0 { members.append(("hidden", true)) }
         if Bool.random(using: &r) { members.append(("insets", insets(&r))) }
+        switch Int.random(in: 0..<6, using: &r) {
+        case 0: members.append(("separator", ["hidden": true]))
+        case 1: members.append(("separator", ["thickness": length(&r), "insets": insets(&r)]))
+        default: break
+        }
         return .object(JSONObject(members))
     }
 

@@ -76,7 +76,7 @@ extension ModelEncoding {
     /// to the previous row's are copied from it.
     static func writeLayoutRow(_ w: inout JSONWriter, _ row: RowLayout, of stack: ScrollStack, contentFrames: Bool) {
         writeLayoutRowOpening(&w, id: row.id, index: row.index, frame: row.frame, contentFrame: row.contentFrame,
-                              separatorFrame: row.separatorFrame, visibility: row.visibility)
+                              separatorFrame: row.separatorFrame, visibility: row.visibility, axis: stack.settings.axis)
         if contentFrames, let frames = stack.contentFrames(of: row) {
             w.key(ascii: "content")
             w.value(contentFrame(frames))
@@ -84,18 +84,20 @@ extension ModelEncoding {
         w.endObject()
     }
 
-    /// The memo slots of a layout's rows (`JSONWriter.keepRepeats(slots:)`): one for each of
-    /// a row's 13 reals, so that a number equal to the one in its place in the row before (x,
-    /// width and height in a column) is copied instead of formatted. Slot i always holds the
-    /// same member's text, for any writer that writes layout rows.
-    static let rowMemoSlots = 13
+    /// The memo slots of a layout's rows (`JSONWriter.keepRepeats(slots:)`): 0 to 12 for a
+    /// row's 13 numbers (a vertical stack's y values are always formatted), so that a number equal to the one in its place in the row before (x,
+    /// width and height in a column) is copied instead of formatted; 13 to 17 for the runs of
+    /// a vertical stack's row between its y values (`writeLayoutRowOpening`). Slot i always
+    /// holds the same part's text, for any writer that writes layout rows.
+    static let rowMemoSlots = 18
 
     /// An element of `rows` up to its `visibleFraction` (the object stays open), in one
     /// capacity check: the fixed runs of keys as fragments, numbers written in place, or
     /// when the writer keeps repeats, copied from the previous row's where they are the same
-    /// value.
+    /// value. In a vertical stack, where rows of a column differ in their y values only, the
+    /// text between two y values is copied whole when all its numbers are the previous row's.
     static func writeLayoutRowOpening(_ w: inout JSONWriter, id: String, index: Int, frame: Rect, contentFrame: Rect,
-                                      separatorFrame: Rect?, visibility: Visibility) {
+                                      separatorFrame: Rect?, visibility: Visibility, axis: Axis) {
         var fraction = (visibility.fraction * 1_000_000).rounded() / 1_000_000
         if case .partial = visibility { fraction = min(max(fraction, 0.000001), 0.999999) }
         let name = visibility.name
@@ -104,32 +106,80 @@ extension ModelEncoding {
             c.string(id)
             c.text(#","index":"#)
             c.integer(Int64(index))
-            c.text(#","frame":{"x":"#)
-            let frameStart = c.mark
-            writeRectMembers(&c, frame, slot: 0)
-            let frameEnd = c.mark
-            c.text(#"},"contentFrame":{"x":"#)
-            if sameBits(contentFrame, frame) {
-                c.repeatText(from: frameStart, to: frameEnd)  // a row without insets: the same text
-            } else {
+            guard axis == .vertical else {
+                c.text(#","frame":{"x":"#)
+                writeRectMembers(&c, frame, slot: 0)
+                c.text(#"},"contentFrame":{"x":"#)
                 writeRectMembers(&c, contentFrame, slot: 4)
+                if let separatorFrame {
+                    c.text(#"},"separatorFrame":{"x":"#)
+                    writeRectMembers(&c, separatorFrame, slot: 8)
+                    c.text(#"},"visibility":"#)
+                } else {
+                    c.text(#"},"separatorFrame":null,"visibility":"#)
+                }
+                c.string(name)
+                c.text(#","visibleFraction":"#)
+                c.write(fraction.bitPattern, slot: 12) { $0.number(fraction) }
+                return
             }
+            c.write(SIMD4(frame.minX.bitPattern, 0, 0, 0), slot: 13) { c in
+                c.text(#","frame":{"x":"#)
+                writeComputed(&c, frame.minX, slot: 0)
+                c.text(#","y":"#)
+            }
+            writeNumber(&c, frame.minY)
+            c.write(SIMD4(frame.size.width.bitPattern, frame.size.height.bitPattern, contentFrame.minX.bitPattern, 0), slot: 14) { c in
+                writeSizeMembers(&c, frame.size, slot: 2)
+                c.text(#"},"contentFrame":{"x":"#)
+                writeComputed(&c, contentFrame.minX, slot: 4)
+                c.text(#","y":"#)
+            }
+            writeNumber(&c, contentFrame.minY)
+            let visibilityKey = fraction.bitPattern ^ visibilityCode(visibility)
             if let separatorFrame {
-                c.text(#"},"separatorFrame":{"x":"#)
-                writeRectMembers(&c, separatorFrame, slot: 8)
-                c.text(#"},"visibility":"#)
+                c.write(SIMD4(contentFrame.size.width.bitPattern, contentFrame.size.height.bitPattern, separatorFrame.minX.bitPattern, 0),
+                        slot: 15) { c in
+                    writeSizeMembers(&c, contentFrame.size, slot: 6)
+                    c.text(#"},"separatorFrame":{"x":"#)
+                    writeComputed(&c, separatorFrame.minX, slot: 8)
+                    c.text(#","y":"#)
+                }
+                writeNumber(&c, separatorFrame.minY)
+                c.write(SIMD4(separatorFrame.size.width.bitPattern, separatorFrame.size.height.bitPattern, visibilityKey, 0), slot: 16) { c in
+                    writeSizeMembers(&c, separatorFrame.size, slot: 10)
+                    c.text(#"},"visibility":"#)
+                    c.string(name)
+                    c.text(#","visibleFraction":"#)
+                    c.write(fraction.bitPattern, slot: 12) { $0.number(fraction) }
+                }
             } else {
-                c.text(#"},"separatorFrame":null,"visibility":"#)
+                c.write(SIMD4(contentFrame.size.width.bitPattern, contentFrame.size.height.bitPattern, visibilityKey, 0), slot: 17) { c in
+                    writeSizeMembers(&c, contentFrame.size, slot: 6)
+                    c.text(#"},"separatorFrame":null,"visibility":"#)
+                    c.string(name)
+                    c.text(#","visibleFraction":"#)
+                    c.write(fraction.bitPattern, slot: 12) { $0.number(fraction) }
+                }
             }
-            c.string(name)
-            c.text(#","visibleFraction":"#)
-            c.write(fraction.bitPattern, slot: 12) { $0.number(fraction) }
+        }
+    }
+
+    /// A key word for the visibility's case, to be mixed with its fraction's bits: the
+    /// fraction tells the cases apart but for `hidden` and `offscreen` (both 0). A fraction
+    /// from 0 to 1 has its two top bits (the sign and the exponent's top bit) clear; these
+    /// codes set them to 10 for `hidden` and 11 for `offscreen`.
+    private static func visibilityCode(_ visibility: Visibility) -> UInt64 {
+        switch visibility {
+        case .hidden: 1 << 63
+        case .offscreen: 3 << 62
+        case .entire, .partial: 0
         }
     }
 
     /// The most bytes of a row's opening besides its id and visibility name: 13 numbers, the
-    /// index, and under 200 bytes of keys and punctuation.
-    private static let rowRoom = 13 * JSONCursor.numberRoom + JSONCursor.integerRoom + 256
+    /// index, under 200 bytes of keys and punctuation, and the memo's overshoot.
+    private static let rowRoom = 13 * JSONCursor.numberRoom + JSONCursor.integerRoom + 256 + JSONCursor.memoOvershoot
 
     /// From the end of `rows` to the carousel's members: `visibleRows`, `entirelyVisibleRows`
     /// and `paging`, `pageIndicator`, `menu` when the stack has them. The object stays open.
@@ -159,13 +209,6 @@ extension ModelEncoding {
         return scaled.rounded() / 1_000_000
     }
 
-    /// Whether two rects have the same bits, and so the same text (`0` and `-0` differ).
-    @inline(__always)
-    private static func sameBits(_ a: Rect, _ b: Rect) -> Bool {
-        a.minX.bitPattern == b.minX.bitPattern && a.minY.bitPattern == b.minY.bitPattern
-            && a.size.width.bitPattern == b.size.width.bitPattern && a.size.height.bitPattern == b.size.height.bitPattern
-    }
-
     /// `rect(_:)`'s members after `"x":` (the value of `x`, then `y`, `width`, `height`, as
     /// `computedValue`s), without the closing brace, through the memo slots `slot` to
     /// `slot + 3`. Inlined, so that its key runs are copied as literals of known size.
@@ -174,23 +217,35 @@ extension ModelEncoding {
         writeComputed(&c, r.minX, slot: slot)
         c.text(#","y":"#)
         writeComputed(&c, r.minY, slot: slot + 1)
+        writeSizeMembers(&c, r.size, slot: slot + 2)
+    }
+
+    /// `,"width":…,"height":…` as `computedValue`s, through the memo slots `slot` and
+    /// `slot + 1`.
+    @inline(__always)
+    private static func writeSizeMembers(_ c: inout JSONCursor, _ size: Size, slot: Int) {
         c.text(#","width":"#)
-        writeComputed(&c, r.size.width, slot: slot + 2)
+        writeComputed(&c, size.width, slot: slot)
         c.text(#","height":"#)
-        writeComputed(&c, r.size.height, slot: slot + 3)
+        writeComputed(&c, size.height, slot: slot + 1)
     }
 
     /// `computedValue(value)` as a number, through the memo's `slot` (keyed by `value`'s bits,
-    /// so the same value always gives the same text). A whole value below 2³² is its own
-    /// `computedValue` (its millionfold is exact) and is written as the integer it is.
+    /// so the same value always gives the same text).
     @inline(__always)
     private static func writeComputed(_ c: inout JSONCursor, _ value: Double, slot: Int) {
-        c.write(value.bitPattern, slot: slot) { c in
-            if value.magnitude < 0x1p32, case let whole = Int64(value), Double(whole) == value {
-                c.integer(whole)
-            } else {
-                c.number(computedValue(value))
-            }
+        c.write(value.bitPattern, slot: slot) { writeNumber(&$0, value) }
+    }
+
+    /// `computedValue(value)` as a number, formatted (for a value that changes from row to
+    /// row, such as a column's y). A whole value below 2³² is its own `computedValue` (its
+    /// millionfold is exact) and is written as the integer it is.
+    @inline(__always)
+    private static func writeNumber(_ c: inout JSONCursor, _ value: Double) {
+        if value.magnitude < 0x1p32, case let whole = Int64(value), Double(whole) == value {
+            c.integer(whole)
+        } else {
+            c.number(computedValue(value))
         }
     }
 

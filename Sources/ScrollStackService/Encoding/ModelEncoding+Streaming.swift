@@ -42,6 +42,7 @@ extension ModelEncoding {
             if s.next < stack.count {
                 let end = min(stack.count, s.next + rowsPerPiece)
                 if s.layout.count == stack.count {
+                    let axis = stack.settings.axis
                     for i in s.next..<end {
                         let visibility = s.layout.visibility(at: i)
                         let id = s.layout.id(at: i)
@@ -49,7 +50,7 @@ extension ModelEncoding {
                             writeLayoutRow(&s.w, s.layout[i], of: stack, contentFrames: true)
                         } else {
                             writeLayoutRowOpening(&s.w, id: id, index: i, frame: s.layout.frame(at: i), contentFrame: s.layout.contentFrame(at: i),
-                                                  separatorFrame: s.layout.separatorFrame(at: i), visibility: visibility)
+                                                  separatorFrame: s.layout.separatorFrame(at: i), visibility: visibility, axis: axis)
                             s.w.endObject()
                         }
                         if visibility.isVisible { s.visible.append(id) }

@@ -28,11 +28,14 @@
         self.slots = slots
     }
 
-    /// The storage of `slots` empty slots.
+    /// The storage of `slots` empty slots: only their length words are written (a slot's key
+    /// and text are read only once it has kept one). O(slots).
     static func storage(slots: Int) -> [UInt64] {
-        var words = [UInt64](repeating: 0, count: slots * stride)
-        for slot in 0..<slots { words[slot * stride + 4] = empty }
-        return words
+        let count = slots * stride
+        return [UInt64](unsafeUninitializedCapacity: count) { words, initialized in
+            for slot in 0..<slots { words[slot * stride + 4] = empty }
+            initialized = count
+        }
     }
 
     /// The text `slot` keeps for `key`, if it is the key last kept there. O(1).

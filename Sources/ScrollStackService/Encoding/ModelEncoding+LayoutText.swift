@@ -16,10 +16,10 @@ extension ModelEncoding {
         let layout = laid.layout
         writeLayoutHead(&w, revision: revision, layout, device: device)
         if layout.rows.count > 1 { w.keepRepeats(slots: rowMemoSlots) }
-        for row in layout.rows { writeLayoutRow(&w, row, of: laid.stack, contentFrames: contentFrames) }
+        for index in layout.rows.indices { writeLayoutRow(&w, layout.rows[index], of: laid.stack, contentFrames: contentFrames) }
         let window = page == nil ? layout : laid.window ?? layout
-        writeLayoutTail(&w, visible: window.rows.filter { $0.visibility.isVisible }.map(\.id),
-                        entire: window.rows.filter { $0.visibility == .entire }.map(\.id), of: laid.stack, offset: layout.offset)
+        writeLayoutTail(&w, visible: window.rows.lazy.filter { $0.visibility.isVisible }.map(\.id),
+                        entire: window.rows.lazy.filter { $0.visibility == .entire }.map(\.id), of: laid.stack, offset: layout.offset)
         if let page, laid.window != nil {
             w.key(ascii: "page")
             w.beginObject()
@@ -183,7 +183,8 @@ extension ModelEncoding {
 
     /// From the end of `rows` to the carousel's members: `visibleRows`, `entirelyVisibleRows`
     /// and `paging`, `pageIndicator`, `menu` when the stack has them. The object stays open.
-    static func writeLayoutTail(_ w: inout JSONWriter, visible: [String], entire: [String], of stack: ScrollStack, offset: Point) {
+    static func writeLayoutTail(_ w: inout JSONWriter, visible: some Sequence<String>, entire: some Sequence<String>, of stack: ScrollStack,
+                                offset: Point) {
         w.endArray()
         w.key(ascii: "visibleRows")
         w.beginArray()

@@ -40,9 +40,7 @@ public struct JSONCursor {
             position.pointee = UInt8(ascii: "-")
             position += 1
         }
-        let digits = NumberText.digitCount(value.magnitude)
-        NumberText.writeDigits(of: value.magnitude, count: digits, to: position)
-        position += digits
+        position += NumberText.writeInteger(value.magnitude, to: position)
     }
 
     /// A real with the writer's significant digits, or `null` when it is not finite.

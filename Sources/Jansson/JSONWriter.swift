@@ -148,24 +148,22 @@ public struct JSONWriter: Sendable {
 
     /// An integer in decimal.
     public mutating func integer(_ value: Int64) {
-        room(21)
-        let negative = value < 0
-        let digits = NumberText.digitCount(value.magnitude)
+        room(22)
         let comma = separate
         let at = length
-        buffer.withUnsafeMutableBufferPointer { b in
+        let written = buffer.withUnsafeMutableBufferPointer { b in
             var p = b.baseAddress! + at
             if comma {
                 p.pointee = UInt8(ascii: ",")
                 p += 1
             }
-            if negative {
+            if value < 0 {
                 p.pointee = UInt8(ascii: "-")
                 p += 1
             }
-            NumberText.writeDigits(of: value.magnitude, count: digits, to: p)
+            return p - (b.baseAddress! + at) + NumberText.writeInteger(value.magnitude, to: p)
         }
-        length += (comma ? 1 : 0) + (negative ? 1 : 0) + digits
+        length += written
         separate = true
     }
 

@@ -75,7 +75,6 @@ enum NumberText {
     /// Writes the `count` (`digitCount(magnitude)`) digits of `magnitude` at `start`, two at a
     /// time. O(digits).
     static func writeDigits(of magnitude: UInt64, count: Int, to start: UnsafeMutablePointer<UInt8>) {
-        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
         let table = pairs.utf8Start
         var rest = magnitude
         var at = count
@@ -88,6 +87,65 @@ enum NumberText {
         }
         if at == 1 { start[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest) }
     }
+
+    /// Writes `value` in decimal at `start`; returns how many digits it wrote (1 to 20).
+    /// Values below 10⁸ (rows' positions and indexes) take a branch per group of four digits
+    /// and no count of their digits beforehand; longer ones go through `writeDigits`.
+    /// O(digits).
+    @inline(__always)
+    static func writeInteger(_ value: UInt64, to start: UnsafeMutablePointer<UInt8>) -> Int {
+        if value < 10_000 { return writeUpTo4(value, to: start) }
+        if value < 100_000_000 {
+            let high = value / 10_000
+            let count = writeUpTo4(high, to: start)
+            write4(value - high * 10_000, to: start + count)
+            return count + 4
+        }
+        let count = digitCount(value)
+        writeDigits(of: value, count: count, to: start)
+        return count
+    }
+
+    /// The two digits of `pair` (below 100), from the table of pairs. O(1).
+    @inline(__always)
+    private static func writePair(_ pair: UInt64, to start: UnsafeMutablePointer<UInt8>) {
+        let table = pairs.utf8Start + Int(truncatingIfNeeded: pair) * 2
+        start[0] = table[0]
+        start[1] = table[1]
+    }
+
+    /// `value` (below 10⁴) in 1 to 4 digits; returns how many. O(1).
+    @inline(__always)
+    private static func writeUpTo4(_ value: UInt64, to start: UnsafeMutablePointer<UInt8>) -> Int {
+        if value < 100 {
+            if value < 10 {
+                start[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value)
+                return 1
+            }
+            writePair(value, to: start)
+            return 2
+        }
+        let high = value / 100
+        if value < 1_000 {
+            start[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: high)
+            writePair(value - high * 100, to: start + 1)
+            return 3
+        }
+        writePair(high, to: start)
+        writePair(value - high * 100, to: start + 2)
+        return 4
+    }
+
+    /// `value` (below 10⁴) in exactly 4 digits, leading zeros included. O(1).
+    @inline(__always)
+    private static func write4(_ value: UInt64, to start: UnsafeMutablePointer<UInt8>) {
+        let high = value / 100
+        writePair(high, to: start)
+        writePair(value - high * 100, to: start + 2)
+    }
+
+    /// "00" to "99", two bytes each.
+    private static let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
     /// How many decimal digits `value` has (1 for 0): up to 8 digits by comparisons alone.
     /// O(digits / 2).

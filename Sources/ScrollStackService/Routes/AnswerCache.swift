@@ -52,6 +52,21 @@ final class AnswerCache: Sendable {
             lastUse = clock
             return response
         }
+
+        /// Keeps `response` for `key` if these are `entry`'s answers at `revision` with room
+        /// for it (`key` kept already, or fewer than `answersPerStack` others), used at
+        /// `clock`; returns by how many bytes they grew (`size` less the answer replaced), or
+        /// nil when it was not kept here. Mutating, so that it runs in place, like `answer`.
+        mutating func keep(_ response: HTTPResponse, _ entry: StackEntry, _ revision: Int, _ key: String, size: Int,
+                           clock: UInt64) -> Int? {
+            guard self.revision == revision, self.entry === entry else { return nil }
+            if responses.count >= AnswerCache.answersPerStack, responses[key] == nil { return nil }
+            var grown = size
+            if let old = responses.updateValue(response, forKey: key) { grown -= AnswerCache.size(of: old, key: key) }
+            bytes += grown
+            lastUse = clock
+            return grown
+        }
     }
 
     private struct State {
@@ -155,20 +170,24 @@ final class AnswerCache: Sendable {
         guard size <= largestAnswer else { return }
         // What is dropped is returned, so that it is freed after the lock.
         _ = state.withLock { state -> [StackAnswers] in
-            let (id, replaced) = Self.slot(&state, entry, revision)
-            var dropped = replaced.map { [$0] } ?? []
-            if state.stacks[id]!.responses.count >= Self.answersPerStack, state.stacks[id]!.responses[key] == nil,
-               let full = state.stacks.updateValue(StackAnswers(entry: entry, revision: revision, lastUse: state.clock), forKey: id) {
-                state.bytes -= full.bytes
-                dropped.append(full)
+            state.clock += 1
+            let id = ObjectIdentifier(entry)
+            var dropped: [StackAnswers] = []
+            // In place (`[id]?.keep`), so the stack's table of answers is never copied.
+            if let grown = state.stacks[id]?.keep(response, entry, revision, key, size: size, clock: state.clock) {
+                state.bytes += grown
+            } else {
+                // No answers of this entry at this revision, or `answersPerStack` others: a
+                // new table replaces the old one.
+                var fresh = StackAnswers(entry: entry, revision: revision, lastUse: state.clock)
+                state.bytes += fresh.keep(response, entry, revision, key, size: size, clock: state.clock) ?? 0
+                if let old = state.stacks.updateValue(fresh, forKey: id) {
+                    state.bytes -= old.bytes
+                    dropped.append(old)
+                }
             }
-            // Changed in place (`[id]!`), so the stack's table of answers is never copied.
-            var added = size
-            if let old = state.stacks[id]!.responses.updateValue(response, forKey: key) { added -= Self.size(of: old, key: key) }
-            state.stacks[id]!.bytes += added
-            state.stacks[id]!.lastUse = state.clock
-            state.bytes += added
-            return dropped + evict(&state)
+            dropped += evict(&state)
+            return dropped
         }
     }
 

@@ -7,15 +7,21 @@ extension StackService {
     /// cache sits before the conditional check, so a cached answer still answers
     /// `If-None-Match` with 304. A kept answer also keeps its gzip encoding
     /// (`HTTPResponse.gzipBody`), made once, by the first request that accepts gzip.
-    /// `entry` is the stack's entry when the caller already looked it up (`keptAnswer`).
-    func cachedRead(_ context: RequestContext, entry: StackEntry? = nil,
+    /// `lookup` is what `keptAnswer` found when the caller asked it first: the entry and the
+    /// key are not looked up or made again, and the cache is not asked again at the revision
+    /// where it had no answer (one kept since by another request is the same answer, made
+    /// again and kept again).
+    func cachedRead(_ context: RequestContext, lookup: KeptLookup? = nil,
                     _ body: (ScrollStack, Int) throws(APIError) -> HTTPResponse) throws(APIError) -> HTTPResponse {
         let found: StackEntry
-        if let entry { found = entry } else { found = try store.entry(context.parameter("stack")) }
+        if let entry = lookup?.entry { found = entry } else { found = try store.entry(context.parameter("stack")) }
         let entry = found
-        let key = AnswerCache.key(context.request)
+        let key = lookup?.key ?? AnswerCache.key(context.request)
+        let missed = lookup?.missedAt
         return try entry.read { stack, revision throws(APIError) in
-            if let kept = answers.answer(entry, revision: revision, key: key) { return sent(kept, context, entry, revision, key, hit: true) }
+            if revision != missed, let kept = answers.answer(entry, revision: revision, key: key) {
+                return sent(kept, context, entry, revision, key, hit: true)
+            }
             let response = try body(stack, revision)
             if response.status == 200, let source = response.source {
                 record(response, source, rows: stack.count, entry, revision, key)
@@ -63,16 +69,27 @@ extension StackService {
     /// Exact for a route whose answer depends only on the stack, the method, the raw target
     /// and `Accept` (the cache's key): a kept answer is a 200 that this very key was given at
     /// this revision, so the checks it passed then pass again, the same way.
-    func keptAnswer(_ context: RequestContext) -> (entry: StackEntry?, answer: HTTPResponse?) {
-        guard let entry = try? store.entry(context.parameter("stack")) else { return (nil, nil) }
-        return (entry, keptAnswer(context, entry))
+    func keptAnswer(_ context: RequestContext) -> KeptLookup {
+        guard let entry = try? store.entry(context.parameter("stack")) else { return KeptLookup() }
+        let key = AnswerCache.key(context.request)
+        var missedAt: Int?
+        let answer = try? entry.read { _, revision throws(APIError) -> HTTPResponse? in
+            guard let kept = answers.answer(entry, revision: revision, key: key) else {
+                missedAt = revision
+                return nil
+            }
+            return sent(kept, context, entry, revision, key, hit: true)
+        }
+        return KeptLookup(entry: entry, key: key, answer: answer, missedAt: missedAt)
     }
 
-    private func keptAnswer(_ context: RequestContext, _ entry: StackEntry) -> HTTPResponse? {
-        let key = AnswerCache.key(context.request)
-        return try? entry.read { _, revision throws(APIError) -> HTTPResponse? in
-            answers.answer(entry, revision: revision, key: key).map { sent($0, context, entry, revision, key, hit: true) }
-        }
+    /// What `keptAnswer` found: the stack's entry (nil when it cannot be read), the request's
+    /// cache key, the kept answer if there is one, else the revision at which there was none.
+    struct KeptLookup {
+        var entry: StackEntry?
+        var key: String?
+        var answer: HTTPResponse?
+        var missedAt: Int?
     }
 
     /// `response` as this request gets it: gzipped once and kept again when the request

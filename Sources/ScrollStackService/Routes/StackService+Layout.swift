@@ -12,14 +12,14 @@ extension StackService {
     /// shown fit row's content node frames (and text line boxes).
     /// With `Accept: image/svg+xml` (and `svg`, for `layout.svg`) the answer is drawn as SVG.
     func stackLayout(_ c: RequestContext, svg: Bool = false) throws(APIError) -> HTTPResponse {
-        let (entry, kept) = keptAnswer(c)
-        if let kept { return kept }
+        let lookup = keptAnswer(c)
+        if let kept = lookup.answer { return kept }
         try c.allowQuery(LayoutQuery.parameters + ["revision"])
         let query = try LayoutQuery(c)
         let asked = try requestedRevision(c)
         let svg = svg || Self.wantsSVG(c)
-        let title = "stack \(c.parameter("stack"))"
-        return try cachedRead(c, entry: entry) { stack, revision throws(APIError) in
+        let title = svg ? "stack \(c.parameter("stack"))" : ""
+        return try cachedRead(c, lookup: lookup) { stack, revision throws(APIError) in
             guard let asked, asked != revision else {
                 return try layoutResponse(stack, revision: revision, query, c, svg: svg, title: title)
             }

@@ -93,9 +93,7 @@ public final class ResponseReuse: Sendable {
             Unmanaged<BodyStorage>.fromOpaque(retained).release()
             return nil
         }
-        for (name, value) in response.headers {
-            _ = MHD_add_response_header(pointer, name, value)
-        }
+        addHeaders(response.headers, to: pointer)
         return pointer
     }
 }

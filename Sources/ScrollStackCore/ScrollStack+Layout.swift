@@ -108,7 +108,11 @@ extension ScrollStack {
         // Rows end in non-decreasing order, so the first row reaching the viewport is found by descent.
         guard let (start, startPrefix) = tree.firstCursor(where: { prefix, node in mainEnd(prefix, node) >= low }) else { return [] }
         let lastShown = tree.lastShown()
+        // Rows start in non-decreasing order too: a second descent finds the first row past
+        // the viewport, where the walk below stops, so the result is allocated once.
+        let end = tree.firstCursor(where: { prefix, node in mainStart(prefix, hidden: node.hidden) > high })?.prefix.count ?? count
         var result: [RowLayout] = []
+        result.reserveCapacity(Swift.max(0, end - startPrefix.count))
         var prefix = startPrefix
         tree.walk(from: start) { n in
             let node = tree[n]

@@ -155,9 +155,7 @@ extension HTTPServer {
             }
         }
         guard let mhdResponse else { return }
-        for (name, value) in response.headers {
-            _ = MHD_add_response_header(mhdResponse, name, value)
-        }
+        addHeaders(response.headers, to: mhdResponse)
         _ = MHD_queue_response(connection, UInt32(clamping: response.status), mhdResponse)
         MHD_destroy_response(mhdResponse)
     }
@@ -169,6 +167,18 @@ extension HTTPResponse {
         if header("Connection")?.lowercased() != "close" {
             headers.removeAll { $0.name.lowercased() == "connection" }
             headers.append((name: "Connection", value: "close"))
+        }
+    }
+}
+
+/// Adds header fields to a libmicrohttpd response (which copies them). Each goes through
+/// `withCString`: passing a `String` where a C string is expected copies a short string (up
+/// to 15 bytes, stored inline: `Vary`, `Accept`, most names) to the heap, an allocation and
+/// a free per field; `withCString` copies it to the stack.
+func addHeaders(_ headers: [(name: String, value: String)], to response: OpaquePointer) {
+    for (name, value) in headers {
+        name.withCString { name in
+            value.withCString { value in _ = MHD_add_response_header(response, name, value) }
         }
     }
 }

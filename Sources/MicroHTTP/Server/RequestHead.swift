@@ -57,6 +57,7 @@ struct RequestHead {
     init(connection: OpaquePointer, method: UnsafePointer<CChar>, target: UnsafePointer<CChar>, version: UnsafePointer<CChar>,
          targetLength: Int) throws(HTTPError) {
         var fields: [Field] = []
+        fields.reserveCapacity(16)  // one allocation for the fields of most requests, not one per doubling
         _ = withUnsafeMutablePointer(to: &fields) { MHD_get_connection_values_n(connection, .HEADER_KIND, collectField, $0) }
         let head = UnsafeRawPointer(method)
         let size = cmhd_request_head_size(connection)

@@ -3,34 +3,18 @@
 each binary gets the same stack (ROWS rows of 44 points, in memory), then the two are asked
 ROUNDS times each, alternating, every ask with a new `Accept` parameter so that no answer is
 ever served from kept bytes (laid out, encoded and streamed every time). Prints each binary's
-median time to the last byte (curl, body discarded) and its server CPU per answer (user +
-system from /proc, over all its asks), then the ratio of the medians. Alternating the asks
-one by one keeps a noisy machine's changes of speed out of the ratio.
+median time to the last byte (curl, body discarded) and its server CPU per answer (its
+threads' time on a CPU over all its asks, `server_cpu.cpu_seconds`), then the ratio of the
+medians. Alternating the asks one by one keeps a noisy machine's changes of speed out of
+the ratio.
 
     python3 Benchmarks/big_layout_ab.py CANDIDATE BASELINE [--rows 100000] [--rounds 40] [--repeated]
 
 `--repeated` asks the same `Accept` every time instead: from the third ask on, the answer
 comes from the bytes the answer cache kept."""
-import argparse, json, os, socket, statistics, subprocess, time, urllib.request
+import argparse, json, statistics, subprocess, urllib.request
 
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def wait_port(port, deadline=60):
-    end = time.time() + deadline
-    while time.time() < end:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit(f"nothing listens on port {port} after {deadline} s")
+from server_cpu import cpu_seconds, start_server
 
 
 def request(port, method, path, body=None):
@@ -39,11 +23,6 @@ def request(port, method, path, body=None):
                                headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(r, timeout=120) as answer:
         return answer.read()
-
-
-def cpu_seconds(pid):
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main():
@@ -59,12 +38,11 @@ def main():
     servers, ports = [], []
     try:
         for binary in binaries:
-            port = free_port()
-            servers.append(subprocess.Popen([binary, "--port", str(port), "--in-memory", "--log-level", "warning"]))
+            server, port = start_server(binary)
+            servers.append(server)
             ports.append(port)
         answers = []
         for port in ports:
-            wait_port(port)
             request(port, "POST", "/v1/stacks", {"id": "big", "viewport": {"width": 375, "height": 667}})
             for first in range(0, args.rows, 10_000):
                 rows = [{"id": f"b{i}", "view": {"type": "Cell"}, "size": {"fixed": 44}} for i in range(first, min(args.rows, first + 10_000))]

@@ -3,36 +3,14 @@
 binaries measured in turn: each binary gets the same stack (in memory), then every round
 runs `wrk -t2 -c32` for `--duration` seconds against each binary one after the other.
 Prints, per binary, the median requests per second and the median server CPU per request
-(user + system from /proc over the round), with every round's figures. Rounds alternate
+(`server_cpu.cpu_seconds` over the round), with every round's figures. Rounds alternate
 binaries so that a noisy machine's changes of speed fall on all of them alike.
 
     python3 Benchmarks/cached_get_ab.py [--rounds 8] [--duration 4] NAME=BINARY...
 """
-import argparse, json, os, re, socket, statistics, subprocess, time, urllib.request
+import argparse, json, re, statistics, subprocess, urllib.request
 
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def wait_port(port, deadline=60):
-    end = time.time() + deadline
-    while time.time() < end:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit(f"nothing listens on port {port} after {deadline} s")
-
-
-def ticks(pid):
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])
+from server_cpu import cpu_seconds, start_server
 
 
 def main():
@@ -47,11 +25,10 @@ def main():
     body = json.dumps({"id": "bench", "viewport": {"width": 375, "height": 667}, "rows": rows}).encode()
     try:
         for _, binary in named:
-            port = free_port()
-            servers.append(subprocess.Popen([binary, "--in-memory", "--port", str(port), "--log-level", "warning"]))
+            server, port = start_server(binary)
+            servers.append(server)
             ports.append(port)
         for port in ports:
-            wait_port(port)
             create = urllib.request.Request(f"http://127.0.0.1:{port}/v1/stacks", data=body, method="POST",
                                             headers={"Content-Type": "application/json"})
             urllib.request.urlopen(create, timeout=60).read()
@@ -59,13 +36,13 @@ def main():
         cpu = [[] for _ in named]
         for _ in range(args.rounds):
             for i, port in enumerate(ports):
-                before = ticks(servers[i].pid)
+                before = cpu_seconds(servers[i].pid)
                 out = subprocess.run(["wrk", "-t2", "-c32", f"-d{args.duration}s", f"http://127.0.0.1:{port}/v1/stacks/bench/layout?window=visible"],
                                      capture_output=True, text=True, check=True, timeout=args.duration + 60).stdout
-                used = ticks(servers[i].pid) - before
+                used = cpu_seconds(servers[i].pid) - before
                 requests = int(re.search(r"(\d+) requests in", out).group(1))
                 rates[i].append(float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)))
-                cpu[i].append(used * 1e6 / os.sysconf("SC_CLK_TCK") / requests)
+                cpu[i].append(used * 1e6 / requests)
         print(f"cached GET layout?window=visible, 10,000 rows, wrk -t2 -c32 -d{args.duration}s, {args.rounds} alternating rounds")
         for i, (name, _) in enumerate(named):
             print(f"{name:10} req/s median {statistics.median(rates[i]):8.0f} {[round(x) for x in rates[i]]}  "

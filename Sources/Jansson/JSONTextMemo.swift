@@ -12,7 +12,7 @@
 /// A slot is `stride` words: its key (4 words), its text's length (`UInt64.max` while it
 /// keeps none) and up to `room` bytes of text. The memo is a plain pointer into the writer's
 /// storage, so that using it costs no reference counting.
-@frozen public struct JSONTextMemo {
+public struct JSONTextMemo {
     /// The most bytes one slot keeps; a longer text is written but not kept.
     public static let room = 128
     /// Words per slot: the key, the length and `room` bytes.
@@ -48,7 +48,7 @@
 
     /// Keeps `text` in `slot` for `key` (nothing, and the slot emptied, when it is longer
     /// than `room`). A text of up to 64 bytes is copied as 8-byte words
-    /// (`copyShort(_:count:to:)`), so the 64 bytes from its start must be readable. O(text).
+    /// (`copy(_:count:to:)`), so the 64 bytes from its start must be readable. O(text).
     @inlinable @inline(__always) func keep(_ slot: Int, key: SIMD4<UInt64>, _ text: UnsafeBufferPointer<UInt8>) {
         precondition(slot >= 0 && slot < slots, "no such slot")
         let entry = words + slot * Self.stride

@@ -14,7 +14,7 @@ the ratio.
 comes from the bytes the answer cache kept."""
 import argparse, json, statistics, subprocess, urllib.request
 
-from server_cpu import cpu_seconds, start_server
+from server_cpu import cpu_seconds, start_server, stop_servers
 
 
 def request(port, method, path, body=None):
@@ -70,9 +70,7 @@ def main():
         print(f"ratio of medians (candidate / baseline): {statistics.median(times[0]) / statistics.median(times[1]):.2f}; "
               f"of CPU: {cpu[0] / cpu[1]:.2f}")
     finally:
-        for server in servers:
-            server.terminate()
-            server.wait(timeout=30)
+        stop_servers(servers)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ binaries so that a noisy machine's changes of speed fall on all of them alike.
 """
 import argparse, json, re, statistics, subprocess, urllib.request
 
-from server_cpu import cpu_seconds, start_server
+from server_cpu import cpu_seconds, start_server, stop_servers
 
 
 def main():
@@ -48,9 +48,7 @@ def main():
             print(f"{name:10} req/s median {statistics.median(rates[i]):8.0f} {[round(x) for x in rates[i]]}  "
                   f"server CPU µs/request median {statistics.median(cpu[i]):6.2f} {[round(x, 1) for x in cpu[i]]}")
     finally:
-        for server in servers:
-            server.terminate()
-            server.wait(timeout=30)
+        stop_servers(servers)
 
 
 if __name__ == "__main__":

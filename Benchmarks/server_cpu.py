@@ -1,5 +1,6 @@
-"""What `mutation_cpu.py` and `build_route_cpu.py` share: starting a scrollstackd on a free
-loopback port, and reading how much CPU time its process has used so far."""
+"""What the A/B scripts (`mutation_cpu.py`, `build_route_cpu.py`, `big_layout_ab.py`,
+`cached_get_ab.py`) share: starting a scrollstackd on a free loopback port, reading how much
+CPU time its process has used so far, and stopping the servers started."""
 import os, socket, subprocess, time
 
 def free_port():
@@ -35,3 +36,9 @@ def start_server(binary, *options):
                 process.kill()
                 raise SystemExit(f"{binary} did not start")
             time.sleep(0.1)
+
+def stop_servers(servers):
+    """Terminates each server started and waits for it (30 s at most each)."""
+    for server in servers:
+        server.terminate()
+        server.wait(timeout=30)

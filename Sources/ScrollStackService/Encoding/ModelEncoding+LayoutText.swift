@@ -16,7 +16,7 @@ extension ModelEncoding {
         let layout = laid.layout
         writeLayoutHead(&w, revision: revision, layout, device: device)
         if layout.rows.count > 1 { w.keepRepeats(slots: rowMemoSlots) }
-        for index in layout.rows.indices { writeLayoutRow(&w, layout.rows[index], of: laid.stack, contentFrames: contentFrames) }
+        for row in layout.rows { writeLayoutRow(&w, row, of: laid.stack, contentFrames: contentFrames) }
         let window = page == nil ? layout : laid.window ?? layout
         writeLayoutTail(&w, visible: window.rows.lazy.filter { $0.visibility.isVisible }.map(\.id),
                         entire: window.rows.lazy.filter { $0.visibility == .entire }.map(\.id), of: laid.stack, offset: layout.offset)
@@ -85,10 +85,11 @@ extension ModelEncoding {
     }
 
     /// The memo slots of a layout's rows (`JSONWriter.keepRepeats(slots:)`): 0 to 12 for a
-    /// row's 13 numbers (a vertical stack's y values are always formatted), so that a number equal to the one in its place in the row before (x,
-    /// width and height in a column) is copied instead of formatted; 13 to 17 for the runs of
-    /// a vertical stack's row between its y values (`writeLayoutRowOpening`). Slot i always
-    /// holds the same part's text, for any writer that writes layout rows.
+    /// row's 13 numbers, so that a number equal to the one in its place in the row before
+    /// (x, width and height in a column) is copied instead of formatted (a vertical stack's
+    /// y values are always formatted); 13 to 17 for the runs of a vertical stack's row
+    /// between its y values (`writeLayoutRowOpening`). Slot i always holds the same part's
+    /// text, for any writer that writes layout rows.
     static let rowMemoSlots = 18
 
     /// An element of `rows` up to its `visibleFraction` (the object stays open), in one
@@ -118,9 +119,7 @@ extension ModelEncoding {
                 } else {
                     c.text(#"},"separatorFrame":null,"visibility":"#)
                 }
-                c.string(name)
-                c.text(#","visibleFraction":"#)
-                c.write(fraction.bitPattern, slot: 12) { $0.number(fraction) }
+                writeVisibilityValues(&c, name, fraction)
                 return
             }
             c.write(SIMD4(frame.minX.bitPattern, 0, 0, 0), slot: 13) { c in
@@ -149,20 +148,25 @@ extension ModelEncoding {
                 c.write(SIMD4(separatorFrame.size.width.bitPattern, separatorFrame.size.height.bitPattern, visibilityKey, 0), slot: 16) { c in
                     writeSizeMembers(&c, separatorFrame.size, slot: 10)
                     c.text(#"},"visibility":"#)
-                    c.string(name)
-                    c.text(#","visibleFraction":"#)
-                    c.write(fraction.bitPattern, slot: 12) { $0.number(fraction) }
+                    writeVisibilityValues(&c, name, fraction)
                 }
             } else {
                 c.write(SIMD4(contentFrame.size.width.bitPattern, contentFrame.size.height.bitPattern, visibilityKey, 0), slot: 17) { c in
                     writeSizeMembers(&c, contentFrame.size, slot: 6)
                     c.text(#"},"separatorFrame":null,"visibility":"#)
-                    c.string(name)
-                    c.text(#","visibleFraction":"#)
-                    c.write(fraction.bitPattern, slot: 12) { $0.number(fraction) }
+                    writeVisibilityValues(&c, name, fraction)
                 }
             }
         }
+    }
+
+    /// The visibility's name, then `visibleFraction` and its value (through memo slot 12):
+    /// what follows `"visibility":` in a row.
+    @inline(__always)
+    private static func writeVisibilityValues(_ c: inout JSONCursor, _ name: String, _ fraction: Double) {
+        c.string(name)
+        c.text(#","visibleFraction":"#)
+        c.write(fraction.bitPattern, slot: 12) { $0.number(fraction) }
     }
 
     /// A key word for the visibility's case, to be mixed with its fraction's bits: the

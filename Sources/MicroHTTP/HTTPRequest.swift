@@ -83,8 +83,13 @@ public struct HTTPRequest: Sendable {
         return headers.first { $0.name == lower }?.value
     }
 
+    /// Whether every field name is ASCII, read on the names' bytes. O(names).
     private static func allASCII(_ fields: [(name: String, value: String)]) -> Bool {
-        fields.allSatisfy { field in field.name.utf8.allSatisfy { $0 < 0x80 } }
+        for field in fields {
+            var name = field.name
+            if !name.withUTF8({ bytes in bytes.allSatisfy { $0 < 0x80 } }) { return false }
+        }
+        return true
     }
 
     /// The first query parameter named `name` (case-sensitive).

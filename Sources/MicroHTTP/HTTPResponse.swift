@@ -113,6 +113,11 @@ public struct HTTPResponse: Sendable {
         members = Members(status: status, headers: headers.map { (name: $0.0, value: $0.1) }, body: body, stream: stream, source: source)
     }
 
+    /// A response with these header fields, taken as they are.
+    public init(status: Int, fields: [(name: String, value: String)], body: [UInt8]) {
+        members = Members(status: status, headers: fields, body: body, stream: nil, source: nil)
+    }
+
     /// An answer given later through `deferred` (only where `HTTPRequest.acceptsDeferredResponse`).
     public static func deferred(_ deferred: DeferredResponse) -> HTTPResponse {
         var response = HTTPResponse(status: 0)

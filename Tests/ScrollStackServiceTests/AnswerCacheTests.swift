@@ -64,6 +64,45 @@ final class AnswerCacheTests: XCTestCase {
         XCTAssertNil(cache.answer(entries[4], revision: 1, key: "k"), "an answer above largestAnswer is never kept")
     }
 
+    /// A kept answer is kept with the `Vary: Accept-Encoding` the edge adds; sent again, with
+    /// or without CORS fields or gzip, its fields come in the order of its first sending.
+    func testAKeptAnswerIsSentWithTheFieldsInTheOrderOfItsFirstSending() throws {
+        let server = try ServerHarness(cors: try CORSPolicy(origins: ["https://figma.example"]))
+        defer { server.stop() }
+        let rows = (0..<40).map { #"{"id": "r\#($0)", "view": {"type": "V"}, "size": {"fixed": 50}}"# }.joined(separator: ",")
+        let create = try JSON.parse(Array(#"{"id": "v", "viewport": {"width": 375, "height": 800}, "rows": [\#(rows)]}"#.utf8))
+        XCTAssertEqual(try server.request("POST", "/v1/stacks", json: create).status, 201)
+        let kinds: [[(String, String)]] = [[], [("Origin", "https://figma.example")], [("Accept-Encoding", "gzip")],
+                                           [("Origin", "https://figma.example"), ("Accept-Encoding", "gzip")]]
+        for headers in kinds {
+            // A query of its own per kind: the first read makes and keeps the answer.
+            let path = "/v1/stacks/v/layout?window=visible&offset=\(kinds.firstIndex { $0.map(\.0) == headers.map(\.0) }!)"
+            let replies = try (0..<3).map { _ in try server.request("GET", path, headers: headers) }
+            let fields = replies.map { $0.headers.filter { $0.0.lowercased() != "date" }.map { "\($0.0.lowercased()): \($0.1)" } }
+            let gzipped = headers.contains { $0.0 == "Accept-Encoding" }
+            if !gzipped { XCTAssertGreaterThan(replies[0].body.count, ServiceEdge.compressionThreshold, "compressible") }
+            XCTAssertEqual(fields[1], fields[0], "\(headers): the first hit")
+            XCTAssertEqual(fields[2], fields[0], "\(headers): a later hit")
+            XCTAssertEqual(replies.map(\.body), [replies[0].body, replies[0].body, replies[0].body])
+            let varies = fields[0].filter { $0.hasPrefix("vary:") }
+            XCTAssertEqual(varies.last, "vary: Accept-Encoding", "\(headers): \(fields[0])")
+            XCTAssertEqual(fields[0].filter { $0 == "vary: Accept-Encoding" }.count, 1)
+            let encoding = fields[0].firstIndex { $0.hasPrefix("content-encoding:") }
+            if gzipped {
+                XCTAssertGreaterThan(encoding ?? -1, fields[0].firstIndex(of: "vary: Accept-Encoding") ?? .max,
+                                     "Content-Encoding comes after Vary: \(fields[0])")
+            } else {
+                XCTAssertNil(encoding)
+            }
+            if headers.contains(where: { $0.0 == "Origin" }) {
+                let origin = fields[0].firstIndex { $0.hasPrefix("access-control-allow-origin:") }
+                let vary = fields[0].firstIndex(of: "vary: Accept-Encoding")
+                XCTAssertNotNil(origin)
+                XCTAssertLessThan(origin ?? .max, vary ?? -1, "CORS fields come before Vary: Accept-Encoding: \(fields[0])")
+            }
+        }
+    }
+
     func testRepeatedReadsSeeEveryChangeOverHTTP() throws {
         let server = try ServerHarness()
         defer { server.stop() }

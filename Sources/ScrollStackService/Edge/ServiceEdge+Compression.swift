@@ -16,8 +16,10 @@ extension ServiceEdge {
     /// Whether an `Accept-Encoding` value accepts gzip: `gzip` (or `x-gzip`, or `*`) with a
     /// q-value above 0. A `gzip;q=0` refuses it even when `*` is accepted.
     static func acceptsGzip(_ header: String?) -> Bool {
-        guard let header else { return false }
-        if !header.utf8.contains(UInt8(ascii: ",")) && !header.utf8.contains(UInt8(ascii: ";")) {
+        guard var header else { return false }
+        // One pass over the bytes (`String.UTF8View.contains` walks by index, twice).
+        let isList = header.withUTF8 { bytes in bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") } }
+        if !isList {
             // One coding without parameters (`identity`, `gzip`): no list to parse.
             return ASCIIText.token(of: header, isOneOf: ["gzip", "x-gzip", "*"])
         }
@@ -59,17 +61,39 @@ extension ServiceEdge {
         try? Gzip.compress(body, level: compressionLevel)
     }
 
+    /// The field every compressible answer ends with (before `Content-Encoding`), since its
+    /// encoding depends on that header.
+    static let varyField = (name: "Vary", value: "Accept-Encoding")
+
+    /// Whether `response`'s last field is `varyField`: an answer kept for repeated reads is
+    /// kept with it (`withVaryField`), so that sending it again copies nothing.
+    static func endsWithVaryField(_ response: HTTPResponse) -> Bool {
+        guard let last = response.headers.last else { return false }
+        return last.name == varyField.name && last.value == varyField.value
+    }
+
+    /// `response` ending with `varyField` when it is compressible (as `compressed` would send
+    /// it, before any `Content-Encoding`); unchanged otherwise.
+    static func withVaryField(_ response: consuming HTTPResponse) -> HTTPResponse {
+        guard !endsWithVaryField(response), hasCompressibleType(response) else { return response }
+        response.headers.append(varyField)
+        return response
+    }
+
     /// `response` gzip-compressed (its `gzipBody` when it has one) when the request accepts it and the body is a compressible
     /// type of at least `compressionThreshold` bytes. Every compressible answer gets
-    /// `Vary: Accept-Encoding`, since its encoding depends on that header. Streams are never
+    /// `Vary: Accept-Encoding` last (`varyField`; an answer that ends with it already, as kept
+    /// answers do, is sent as it is), since its encoding depends on that header. Streams are never
     /// compressed (each event must reach the client as it is written), nor are streamed
     /// answers (`HTTPResponse.source`, see `StackService.streamedJSON`).
     ///
     /// - Complexity: O(body size).
     func compressed(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
-        guard Self.hasCompressibleType(response) else { return response }
+        // Only `withVaryField` and this put `varyField` last, and only on compressible answers.
+        let varies = Self.endsWithVaryField(response)
+        guard varies || Self.hasCompressibleType(response) else { return response }
         var response = response
-        response.headers.append((name: "Vary", value: "Accept-Encoding"))
+        if !varies { response.headers.append(Self.varyField) }
         // Its type is known compressible: the rest of `gzips`.
         guard Self.gzipsAnyType(response, for: request), let body = response.gzipBody ?? Self.gzip(response.body) else { return response }
         response.body = body

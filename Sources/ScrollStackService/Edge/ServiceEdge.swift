@@ -60,7 +60,11 @@ public final class ServiceEdge: Sendable {
         var route = route
         // Only when there are fields: appending none would still copy a shared response.
         let fields = cors.responseHeaders(origin: request.header("origin"))
-        if !fields.isEmpty && !response.isPreflight { response.headers += fields.map { (name: $0.0, value: $0.1) } }
+        if !fields.isEmpty && !response.isPreflight {
+            // Before a kept answer's `Vary: Accept-Encoding`, where `compressed` would add it.
+            let at = Self.endsWithVaryField(response) ? response.headers.count - 1 : response.headers.count
+            response.headers.insert(contentsOf: fields.map { (name: $0.0, value: $0.1) }, at: at)
+        }
         let answer = compressed(response, for: request)
         if let metrics {
             if !routed { route = forMetrics ? Self.metricsPath : service.routePattern(method: request.method, path: request.rawPath) }

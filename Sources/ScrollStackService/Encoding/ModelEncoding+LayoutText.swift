@@ -13,14 +13,21 @@ extension ModelEncoding {
     /// the members when given, as in a `?devices=` answer. O(rows answered) after the layout.
     static func writeLayout(_ w: inout JSONWriter, revision: Int?, _ laid: LaidOut, page: Range<Int>?, next: String?,
                             contentFrames: Bool, device: Device? = nil) {
-        let layout = laid.layout
+        writeLayout(&w, revision: revision, laid.layout, window: laid.window, of: laid.stack, page: page, next: next,
+                    contentFrames: contentFrames, device: device)
+    }
+
+    /// `writeLayout(_:revision:_:page:next:contentFrames:device:)` of a layout's parts (the
+    /// rows, a page's window, the stack laid out), so that the stack need not be copied into a `LaidOut`.
+    static func writeLayout(_ w: inout JSONWriter, revision: Int?, _ layout: StackLayout, window pageWindow: StackLayout?,
+                            of stack: ScrollStack, page: Range<Int>?, next: String?, contentFrames: Bool, device: Device? = nil) {
         writeLayoutHead(&w, revision: revision, layout, device: device)
         if layout.rows.count > 1 { w.keepRepeats(slots: rowMemoSlots) }
-        for row in layout.rows { writeLayoutRow(&w, row, of: laid.stack, contentFrames: contentFrames) }
-        let window = page == nil ? layout : laid.window ?? layout
+        for row in layout.rows { writeLayoutRow(&w, row, of: stack, contentFrames: contentFrames) }
+        let window = page == nil ? layout : pageWindow ?? layout
         writeLayoutTail(&w, visible: window.rows.lazy.filter { $0.visibility.isVisible }.map(\.id),
-                        entire: window.rows.lazy.filter { $0.visibility == .entire }.map(\.id), of: laid.stack, offset: layout.offset)
-        if let page, laid.window != nil {
+                        entire: window.rows.lazy.filter { $0.visibility == .entire }.map(\.id), of: stack, offset: layout.offset)
+        if let page, pageWindow != nil {
             w.key(ascii: "page")
             w.beginObject()
             w.key(ascii: "from")
@@ -28,7 +35,7 @@ extension ModelEncoding {
             w.key(ascii: "limit")
             w.integer(Int64(page.count))
             w.key(ascii: "total")
-            w.integer(Int64(laid.stack.count))
+            w.integer(Int64(stack.count))
             w.endObject()
             w.key(ascii: "next")
             if let next { w.string(next) } else { w.null() }

@@ -137,37 +137,67 @@ struct LayoutQuery {
     /// - Complexity: O(n) when the viewport's cross extent changes (rows are re-measured) or
     ///   for a full layout; otherwise O(log n + k) for a window or a page of k rows.
     func layout(of stored: ScrollStack, viewport: Size?) throws(APIError) -> LaidOut {
-        let (stack, offset) = try prepared(stored, viewport: viewport)
-        if visibleOnly { return LaidOut(stack: stack, layout: stack.visibleLayout(offset: offset), window: nil) }
-        if let page {
-            return LaidOut(stack: stack, layout: stack.layout(offset: offset, rows: page), window: stack.visibleLayout(offset: offset))
+        try withLayout(of: stored, viewport: viewport) { stack, layout, window in LaidOut(stack: stack, layout: layout, window: window) }
+    }
+
+    /// `layout(of:viewport:)`'s stack, rows and window handed to `body` instead of kept: when
+    /// the query changes nothing of the stack (no viewport of its own), `body` reads `stored`
+    /// itself, not a copy (copying a `ScrollStack` retains each of its tables: about 1,800
+    /// instructions with the copy's release, a fifth of a windowed read's layout).
+    func withLayout<T>(of stored: ScrollStack, viewport: Size?,
+                       _ body: (ScrollStack, StackLayout, StackLayout?) throws(APIError) -> T) throws(APIError) -> T {
+        if changesViewport(of: stored, to: viewport) {
+            let (stack, offset) = try prepared(stored, viewport: viewport)
+            return try laidOut(stack, offset: offset, body)
         }
-        return LaidOut(stack: stack, layout: stack.layout(offset: offset), window: nil)
+        return try laidOut(stored, offset: try offset(in: stored), body)
+    }
+
+    /// `body` given `stack`'s rows the query asks for at `offset`, and for a page its visible window.
+    private func laidOut<T>(_ stack: ScrollStack, offset: Point?,
+                            _ body: (ScrollStack, StackLayout, StackLayout?) throws(APIError) -> T) throws(APIError) -> T {
+        if visibleOnly { return try body(stack, stack.visibleLayout(offset: offset), nil) }
+        if let page { return try body(stack, stack.layout(offset: offset, rows: page), stack.visibleLayout(offset: offset)) }
+        return try body(stack, stack.layout(offset: offset), nil)
     }
 
     /// The stack with the query's viewport, and the offset to lay it out at (nil: its own).
     func prepared(_ stored: ScrollStack, viewport: Size?) throws(APIError) -> (ScrollStack, Point?) {
         var stack = stored
-        let size = viewport ?? ((width != nil || height != nil)
-            ? Size(width: width ?? stack.settings.viewport.width, height: height ?? stack.settings.viewport.height) : nil)
-        if let size, size != stack.settings.viewport {
+        if let size = self.viewport(of: stack, viewport), size != stack.settings.viewport {
             do { _ = try stack.update(SettingsChange(viewport: size)) } catch { throw APIError(error) }
         }
-        var offset: Point?
+        return (stack, try offset(in: stack))
+    }
+
+    /// The viewport the layout is computed in: `viewport` (a device's), else the query's
+    /// width and height (either one standing for itself), else nil (the stack's own).
+    private func viewport(of stack: ScrollStack, _ viewport: Size?) -> Size? {
+        viewport ?? ((width != nil || height != nil)
+            ? Size(width: width ?? stack.settings.viewport.width, height: height ?? stack.settings.viewport.height) : nil)
+    }
+
+    /// Whether `prepared` would change `stack`'s viewport.
+    private func changesViewport(of stack: ScrollStack, to viewport: Size?) -> Bool {
+        guard let size = self.viewport(of: stack, viewport) else { return false }
+        return size != stack.settings.viewport
+    }
+
+    /// The offset the query asks for in `stack` (as prepared), nil for its own.
+    private func offset(in stack: ScrollStack) throws(APIError) -> Point? {
         switch scroll {
         case nil:
-            break
+            return nil
         case .offset(let text)?:
-            offset = try Self.offset(text, current: stack.settings.offset, axis: stack.settings.axis)
+            return try Self.offset(text, current: stack.settings.offset, axis: stack.settings.axis)
         case .target(let target)?:
             do {
-                offset = try stack.offset(for: target)
+                return try stack.offset(for: target)
             } catch {
                 if case .row(let reference, _) = target { throw .badQuery("scrollTo", "no row has the id \(reference)") }
                 throw APIError(error)
             }
         }
-        return (stack, offset)
     }
 
     /// `?offset=N` sets the offset along the scroll axis; `?offset=X,Y` sets both.

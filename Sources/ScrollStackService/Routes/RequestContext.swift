@@ -9,9 +9,9 @@ import ScrollStackCore
 /// (Docs/Benchmarks.md, session 5). Immutable, so sharing it changes nothing.
 final class RequestContext: Sendable {
     let request: HTTPRequest
-    let parameters: [String: String]
+    let parameters: RouteParameters
 
-    init(request: HTTPRequest, parameters: [String: String]) {
+    init(request: HTTPRequest, parameters: RouteParameters) {
         self.request = request
         self.parameters = parameters
     }
@@ -53,15 +53,22 @@ final class RequestContext: Sendable {
     /// byte but CR LF is a character of its own, so the pieces are the same) instead of
     /// splitting characters into an array (9k instructions a request); others are split.
     static func mediaType(_ contentType: String) -> String {
-        let bytes = contentType.utf8
-        guard bytes.allSatisfy({ $0 < 0x80 }) else {
-            return contentType.split(separator: ";").first?.trimmingSpaces.lowercased() ?? ""
+        var text = contentType
+        let ascii = text.withUTF8 { bytes -> String? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            let semicolon = UInt8(ascii: ";")
+            var start = 0
+            while start < bytes.count && bytes[start] == semicolon { start += 1 }
+            var end = start
+            while end < bytes.count && bytes[end] != semicolon { end += 1 }
+            while start < end && (bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t")) { start += 1 }
+            while end > start && (bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t")) { end -= 1 }
+            return String(unsafeUninitializedCapacity: end - start) { out in
+                for i in start..<end { out[i - start] = ASCIIText.lower(bytes[i]) }
+                return end - start
+            }
         }
-        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        var piece = bytes.drop { $0 == UInt8(ascii: ";") }.prefix { $0 != UInt8(ascii: ";") }
-        while let first = piece.first, isBlank(first) { piece.removeFirst() }
-        while let last = piece.last, isBlank(last) { piece.removeLast() }
-        return String(Substring(piece)).lowercased()
+        return ascii ?? contentType.split(separator: ";").first?.trimmingSpaces.lowercased() ?? ""
     }
 
     /// Whether an entity-tag list header (`If-Match`, `If-None-Match`) names `revision`:
@@ -141,10 +148,13 @@ extension HTTPResponse {
 
     /// A JSON response whose text is already written.
     static func json(_ status: Int, text: [UInt8], revision: Int? = nil, headers: [(String, String)] = []) -> HTTPResponse {
-        var all: [(String, String)] = [("Content-Type", "application/json")]
-        if let revision { all.append(("ETag", "\"\(revision)\"")) }
-        all += headers
-        return HTTPResponse(status: status, headers: all, body: text)
+        // Room for the edge's fields too (`Vary`, `Content-Encoding`): appended without a copy.
+        var all: [(name: String, value: String)] = []
+        all.reserveCapacity(headers.count + 4)
+        all.append((name: "Content-Type", value: "application/json"))
+        if let revision { all.append((name: "ETag", value: "\"\(revision)\"")) }
+        for (name, value) in headers { all.append((name: name, value: value)) }
+        return HTTPResponse(status: status, fields: all, body: text)
     }
 
     static func error(_ error: APIError) -> HTTPResponse {

@@ -97,9 +97,10 @@ extension StackService {
     /// `If-None-Match` names its revision. A kept answer read again (`hit`) gets a
     /// `ResponseReuse` on its first hit (kept again with it), so that its later sends share
     /// one libmicrohttpd response; an answer never read again never gets one.
-    private func sent(_ response: HTTPResponse, _ context: RequestContext, _ entry: StackEntry, _ revision: Int, _ key: String,
+    private func sent(_ given: consuming HTTPResponse, _ context: RequestContext, _ entry: StackEntry, _ revision: Int, _ key: String,
                       keep: Bool = false, hit: Bool = false) -> HTTPResponse {
-        var response = response
+        // Moved, not copied: a fresh answer's fields stay uniquely held, and grow in place.
+        var response = consume given
         var keep = keep
         if hit, response.reuse == nil {
             response.reuse = ResponseReuse()
@@ -110,7 +111,12 @@ extension StackService {
             response.gzipBody = gzipped
             keep = true
         }
-        if keep { answers.keep(response, for: entry, revision: revision, key: key) }
-        return notModified(context, response) ?? response
+        if keep {
+            // Kept as the edge sends it (`ServiceEdge.compressed`), so a hit copies nothing.
+            response = ServiceEdge.withVaryField(consume response)
+            answers.keep(response, for: entry, revision: revision, key: key)
+        }
+        if let unchanged = notModified(context, response) { return unchanged }
+        return response
     }
 }

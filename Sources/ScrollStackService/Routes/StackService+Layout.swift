@@ -58,9 +58,11 @@ extension StackService {
     func layoutAnswer(_ stack: ScrollStack, revision: Int?, _ query: LayoutQuery, _ c: RequestContext) throws(APIError) -> [UInt8] {
         var w = JSONWriter(capacity: 4096)
         func one(_ device: Device?, revision: Int?) throws(APIError) {
-            let laid = try query.layout(of: stack, viewport: device?.size)
             let next = query.page.flatMap { $0.upperBound < stack.count ? c.link(replacing: "from", with: String($0.upperBound)) : nil }
-            ModelEncoding.writeLayout(&w, revision: revision, laid, page: query.page, next: next, contentFrames: query.contentFrames, device: device)
+            try query.withLayout(of: stack, viewport: device?.size) { laidStack, layout, window in
+                ModelEncoding.writeLayout(&w, revision: revision, layout, window: window, of: laidStack, page: query.page, next: next,
+                                          contentFrames: query.contentFrames, device: device)
+            }
         }
         guard let devices = query.devices else {
             try one(nil, revision: revision)

@@ -132,7 +132,8 @@ struct LayoutQuery {
     }
 
     /// One layout of `stored`: with `viewport` (a device's) or the query's width/height, at
-    /// the offset the query asks for, whole, windowed or paged. Works on a copy.
+    /// the offset the query asks for, whole, windowed or paged; the `LaidOut` holds a copy of the
+    /// stack as laid out (`withLayout` reads it without one).
     ///
     /// - Complexity: O(n) when the viewport's cross extent changes (rows are re-measured) or
     ///   for a full layout; otherwise O(log n + k) for a window or a page of k rows.
@@ -143,7 +144,7 @@ struct LayoutQuery {
     /// `layout(of:viewport:)`'s stack, rows and window handed to `body` instead of kept: when
     /// the query changes nothing of the stack (no viewport of its own), `body` reads `stored`
     /// itself, not a copy (copying a `ScrollStack` retains each of its tables: about 1,800
-    /// instructions with the copy's release, a fifth of a windowed read's layout).
+    /// instructions with the copy's release).
     func withLayout<T>(of stored: ScrollStack, viewport: Size?,
                        _ body: (ScrollStack, StackLayout, StackLayout?) throws(APIError) -> T) throws(APIError) -> T {
         if changesViewport(of: stored, to: viewport) {

@@ -147,11 +147,9 @@ struct LayoutQuery {
     /// instructions with the copy's release).
     func withLayout<T>(of stored: ScrollStack, viewport: Size?,
                        _ body: (ScrollStack, StackLayout, StackLayout?) throws(APIError) -> T) throws(APIError) -> T {
-        if changesViewport(of: stored, to: viewport) {
-            let (stack, offset) = try prepared(stored, viewport: viewport)
-            return try laidOut(stack, offset: offset, body)
-        }
-        return try laidOut(stored, offset: try offset(in: stored), body)
+        guard let size = changedViewport(of: stored, viewport) else { return try laidOut(stored, offset: try offset(in: stored), body) }
+        let stack = try resized(stored, to: size)
+        return try laidOut(stack, offset: try offset(in: stack), body)
     }
 
     /// `body` given `stack`'s rows the query asks for at `offset`, and for a page its visible window.
@@ -164,24 +162,26 @@ struct LayoutQuery {
 
     /// The stack with the query's viewport, and the offset to lay it out at (nil: its own).
     func prepared(_ stored: ScrollStack, viewport: Size?) throws(APIError) -> (ScrollStack, Point?) {
-        var stack = stored
-        if let size = self.viewport(of: stack, viewport), size != stack.settings.viewport {
-            do { _ = try stack.update(SettingsChange(viewport: size)) } catch { throw APIError(error) }
-        }
+        guard let size = changedViewport(of: stored, viewport) else { return (stored, try offset(in: stored)) }
+        let stack = try resized(stored, to: size)
         return (stack, try offset(in: stack))
     }
 
-    /// The viewport the layout is computed in: `viewport` (a device's), else the query's
-    /// width and height (either one standing for itself), else nil (the stack's own).
-    private func viewport(of stack: ScrollStack, _ viewport: Size?) -> Size? {
-        viewport ?? ((width != nil || height != nil)
+    /// The viewport the layout is computed in when it is not `stack`'s own: `viewport` (a
+    /// device's), else the query's width and height (either one standing for itself); nil
+    /// when neither is given or they equal the stack's.
+    private func changedViewport(of stack: ScrollStack, _ viewport: Size?) -> Size? {
+        let size = viewport ?? ((width != nil || height != nil)
             ? Size(width: width ?? stack.settings.viewport.width, height: height ?? stack.settings.viewport.height) : nil)
+        guard let size, size != stack.settings.viewport else { return nil }
+        return size
     }
 
-    /// Whether `prepared` would change `stack`'s viewport.
-    private func changesViewport(of stack: ScrollStack, to viewport: Size?) -> Bool {
-        guard let size = self.viewport(of: stack, viewport) else { return false }
-        return size != stack.settings.viewport
+    /// A copy of `stored` with `size` as its viewport (rows re-measured when its cross extent changes).
+    private func resized(_ stored: ScrollStack, to size: Size) throws(APIError) -> ScrollStack {
+        var stack = stored
+        do { _ = try stack.update(SettingsChange(viewport: size)) } catch { throw APIError(error) }
+        return stack
     }
 
     /// The offset the query asks for in `stack` (as prepared), nil for its own.

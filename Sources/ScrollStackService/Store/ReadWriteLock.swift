@@ -1,3 +1,4 @@
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,7 +30,7 @@ final class ReadWriteLock: @unchecked Sendable {
     /// again for up to `spinNanoseconds` before sleeping on it: a mutation holds it for a few
     /// microseconds, and two workers inserting into one stack otherwise handed it over through
     /// `futex` sleeps and wake-ups about every second request, which cost more than the wait
-    /// (Docs/Benchmarks.md, session 21: +25–40 % inserts per second at `-c32`).
+    /// (Docs/Benchmarks.md, session 21: +20 % inserts per second at `-c32`).
     func withWriteLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         if pthread_rwlock_trywrlock(lock) != 0 { waitForWriteLock() }
         defer { pthread_rwlock_unlock(lock) }
@@ -43,17 +44,11 @@ final class ReadWriteLock: @unchecked Sendable {
     /// Tries the write lock (64 tries between two readings of the clock) until it is taken
     /// or `spinNanoseconds` have passed, then sleeps on it.
     private func waitForWriteLock() {
-        let deadline = Self.now() + Self.spinNanoseconds
+        let deadline = DispatchTime.now().uptimeNanoseconds + Self.spinNanoseconds
         while true {
             for _ in 0..<64 where pthread_rwlock_trywrlock(lock) == 0 { return }
-            if Self.now() >= deadline { break }
+            if DispatchTime.now().uptimeNanoseconds >= deadline { break }
         }
         pthread_rwlock_wrlock(lock)
-    }
-
-    private static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }

@@ -7,8 +7,9 @@ import Synchronization
 ///
 /// Rules:
 /// - An answer is kept for the stack entry it was computed from and that entry's revision at
-///   the time; a lookup hits only for the same entry object (a deleted and re-created stack is
-///   a new entry) at the same revision, so a stale answer is never served.
+///   the time; a lookup hits only for the same entry (its `serial`: a deleted and re-created
+///   stack is a new entry, even at the same address) at the same revision, so a stale answer
+///   is never served.
 /// - Every change forgets the stack's answers (`forget`, under the stack's write lock), so
 ///   what a change leaves behind costs no memory.
 /// - The request is keyed by its method, its raw target (path and query as sent) and its
@@ -35,7 +36,10 @@ final class AnswerCache: Sendable {
     let largestAnswer: Int
 
     private struct StackAnswers {
-        weak var entry: StackEntry?
+        /// The entry's `serial`: not a weak reference, which would give every entry a side
+        /// table and slow each retain of it on the read path, and make this struct's moves
+        /// runtime calls.
+        let entry: UInt64
         let revision: Int
         var responses: [String: HTTPResponse] = [:]
         /// Keys of streamed answers asked once at this revision (`secondAsk`), at most
@@ -46,9 +50,9 @@ final class AnswerCache: Sendable {
 
         /// The answer kept for `key` if these are `entry`'s answers at `revision`, then used
         /// at `clock`. Mutating, so that it runs in place (`stacks[id]?.answer(…)`): a copy
-        /// of this struct would copy its weak reference and retain its tables.
+        /// of this struct would retain its tables.
         mutating func answer(_ entry: StackEntry, _ revision: Int, _ key: String, clock: UInt64) -> HTTPResponse? {
-            guard self.revision == revision, self.entry === entry, let response = responses[key] else { return nil }
+            guard self.revision == revision, self.entry == entry.serial, let response = responses[key] else { return nil }
             lastUse = clock
             return response
         }
@@ -59,7 +63,7 @@ final class AnswerCache: Sendable {
         /// nil when it was not kept here. Mutating, so that it runs in place, like `answer`.
         mutating func keep(_ response: HTTPResponse, _ entry: StackEntry, _ revision: Int, _ key: String, size: Int,
                            clock: UInt64) -> Int? {
-            guard self.revision == revision, self.entry === entry else { return nil }
+            guard self.revision == revision, self.entry == entry.serial else { return nil }
             if responses.count >= AnswerCache.answersPerStack, responses[key] == nil { return nil }
             var grown = size
             if let old = responses.updateValue(response, forKey: key) { grown -= AnswerCache.size(of: old, key: key) }
@@ -179,7 +183,7 @@ final class AnswerCache: Sendable {
             } else {
                 // No answers of this entry at this revision, or `answersPerStack` others: a
                 // new table replaces the old one.
-                var fresh = StackAnswers(entry: entry, revision: revision, lastUse: state.clock)
+                var fresh = StackAnswers(entry: entry.serial, revision: revision, lastUse: state.clock)
                 state.bytes += fresh.keep(response, entry, revision, key, size: size, clock: state.clock) ?? 0
                 if let old = state.stacks.updateValue(fresh, forKey: id) {
                     state.bytes -= old.bytes
@@ -198,11 +202,11 @@ final class AnswerCache: Sendable {
         let id = ObjectIdentifier(entry)
         state.clock += 1
         var replaced: StackAnswers?
-        if let kept = state.stacks[id], kept.entry !== entry || kept.revision != revision {
+        if let kept = state.stacks[id], kept.entry != entry.serial || kept.revision != revision {
             state.bytes -= kept.bytes
             replaced = state.stacks.removeValue(forKey: id)
         }
-        if state.stacks[id] == nil { state.stacks[id] = StackAnswers(entry: entry, revision: revision, lastUse: state.clock) }
+        if state.stacks[id] == nil { state.stacks[id] = StackAnswers(entry: entry.serial, revision: revision, lastUse: state.clock) }
         return (id, replaced)
     }
 

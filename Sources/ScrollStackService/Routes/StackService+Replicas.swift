@@ -6,7 +6,7 @@ import Synchronization
 
 extension StackService {
     /// Whether other processes share this service's journal (`--store postgres://…`).
-    var isReplicated: Bool { store.replication.withLock { $0 != nil } }
+    var isReplicated: Bool { store.isReplicated.load(ordering: .acquiring) }
 
     /// Makes this service one replica of several sharing `journal`'s backend: every request
     /// naming a stack first brings the cached stack up to the journal's latest revision, and
@@ -16,7 +16,7 @@ extension StackService {
     public func startReplication() {
         guard let backend = journal?.backend as? any SharedJournalBackend else { return }
         let replica = ReplicaCache<StackEntry>(service: self, backend: backend)
-        store.replication.withLock { $0 = replica }
+        store.startReplication(replica)
         let pileReplica = ReplicaCache<PileEntry>(service: self, backend: backend)
         piles.replication.withLock { $0 = pileReplica }
         backend.watch(changed: { [weak self] key, revision in self?.replicaChanged(key, revision: revision) },

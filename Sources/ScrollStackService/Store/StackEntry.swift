@@ -15,6 +15,10 @@ import Synchronization
 /// state, and whoever saw the lost state reads (or writes) again on the reloaded one.
 final class StackEntry: @unchecked Sendable {
     let id: String
+    /// A number no other entry of this process has (`AnswerCache` tells a re-created stack's
+    /// entry from the deleted one's by it, even at the same address).
+    let serial = StackEntry.serials.add(1, ordering: .relaxed).newValue
+    private static let serials = Atomic<UInt64>(0)
     private let lock = ReadWriteLock()
     private var stack: ScrollStack
     private var revision: Int
@@ -166,12 +170,15 @@ final class StackEntry: @unchecked Sendable {
             if let pending {
                 recovery = recover
                 let (epoch, made) = (health.withLock { $0.epoch }, revision)
-                pending.whenDone { [weak self] error in
-                    self?.health.withLock {
+                // Held strongly until the write completes (its callbacks are then let go), not
+                // weakly: a weak reference gives the entry a side table for good, and every
+                // retain of it on the read path then takes the runtime's slow path.
+                pending.whenDone { error in
+                    self.health.withLock {
                         guard $0.epoch == epoch else { return }
                         if error != nil {
                             $0.poisoned = true
-                            self?.poisoned.store(true, ordering: .releasing)
+                            self.poisoned.store(true, ordering: .releasing)
                         } else {
                             $0.durable = max($0.durable, made)
                         }

@@ -13,6 +13,20 @@ final class StackStore: Sendable {
     /// Set when replicas share the journal: every lookup first brings the cached entry up to
     /// the journal's latest revision (or loads, or forgets it).
     let replication = Mutex<ReplicaCache<StackEntry>?>(nil)
+    /// Whether `replication` was ever set (it is set once, at start-up): read on every lookup
+    /// without taking its mutex, which two threads reading would otherwise contend for.
+    let isReplicated = Atomic<Bool>(false)
+
+    /// `replication`, without taking its mutex when it was never set.
+    private var replica: ReplicaCache<StackEntry>? {
+        isReplicated.load(ordering: .acquiring) ? replication.withLock({ $0 }) : nil
+    }
+
+    /// Makes every later lookup go through `replica` (`replication`).
+    func startReplication(_ replica: ReplicaCache<StackEntry>) {
+        replication.withLock { $0 = replica }
+        isReplicated.store(true, ordering: .releasing)
+    }
 
     /// Adds a stack. On a replica, a cached stack of the same id is first checked against the
     /// journal (one `head` read): another replica may have deleted it since, and then it is
@@ -29,7 +43,7 @@ final class StackStore: Sendable {
 
     /// The stack with `id`. - Throws: 404; 503 `stack_unavailable` for an unreadable one.
     func entry(_ id: String) throws(APIError) -> StackEntry {
-        if let replication = replication.withLock({ $0 }), unreadable.withLock({ $0[id] == nil }) {
+        if let replication = replica, unreadable.withLock({ $0[id] == nil }) {
             return try replication.current(id, cached: entries.withLock { $0[id] })
         }
         return try cachedEntry(id)
@@ -39,7 +53,7 @@ final class StackStore: Sendable {
     /// append must find (`ReplicaCache.forWriting`: unless `checked`, the cached entry with
     /// no `head` read). - Throws: as `entry`.
     func entryForWriting(_ id: String, checked: Bool) throws(APIError) -> (StackEntry, Int64?) {
-        if let replication = replication.withLock({ $0 }), unreadable.withLock({ $0[id] == nil }) {
+        if let replication = replica, unreadable.withLock({ $0[id] == nil }) {
             return try replication.forWriting(id, cached: entries.withLock { $0[id] }, checked: checked)
         }
         return (try cachedEntry(id), nil)

@@ -4,6 +4,7 @@ import Glibc
 
 /// The matching behind `Router` (see its rules), on handler numbers instead of handlers, so
 /// that it is not generic.
+@usableFromInline
 struct RouteTable: Sendable {
     enum Segment: Sendable {
         case literal(String)
@@ -55,6 +56,7 @@ struct RouteTable: Sendable {
     }
 
     /// The outcome of a match, with the route's handler number.
+    @usableFromInline
     enum Match {
         case found(handler: Int, parameters: RouteParameters)
         case methodNotAllowed([String])
@@ -116,6 +118,7 @@ struct RouteTable: Sendable {
     /// a character of its own, and equal ASCII strings are equal bytes). Any other path is
     /// matched by `routeBySplitting`, with `String`'s rules (a combining mark after `/` joins
     /// it into one character; literals compare by canonical equivalence).
+    @usableFromInline
     func route(method: String, path: String) -> (match: Match, pattern: String?) {
         var path = path
         if let routed = path.withUTF8({ routeASCII(method: method, path: $0) }) { return routed }

@@ -109,7 +109,7 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
     if state.rejected { return .NO }
     // Resumed: the deferred answer is complete (or cancelled).
     if state.deferred != nil { return server.deliverDeferred(connection, state) }
-    server.deadlines?.lift(cmhd_connection_socket(connection))
+    if let deadlines = server.deadlines, let slot = cmhd_connection_socket_context(connection) { deadlines.lift(slot) }
     if !state.answered {
         if let refusal = state.refusal {
             server.answer(connection, state, refusing: refusal)
@@ -135,7 +135,10 @@ private func checkTarget(_ target: String) throws(HTTPError) {
 let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestContext, _ in
     guard let cls, let requestContext, let pointer = requestContext.pointee else { return }
     // The next request on the connection is timed from now.
-    if let connection { Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().deadlines?.restart(cmhd_connection_socket(connection)) }
+    if let connection, let deadlines = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().deadlines,
+       let slot = cmhd_connection_socket_context(connection) {
+        deadlines.restart(slot)
+    }
     // A deferred answer never sent (the connection closed after a resume): dropped.
     if let deferred = Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue().deferred {
         deferred.cancel()
@@ -146,16 +149,21 @@ let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestC
     Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing)
 }
 
-/// A connection opened or closed: it is counted, and its request deadline starts, or it is
-/// forgotten (before libmicrohttpd closes the socket).
-let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, event in
+/// A connection opened or closed: it is counted, and its request deadline starts (its slot
+/// becomes the connection's socket context), or it is forgotten (before libmicrohttpd closes
+/// the socket).
+let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socketContext, event in
     guard let cls, let connection else { return }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     let opened = event.rawValue == 0 /* MHD_CONNECTION_NOTIFY_STARTED */
     server.connections.add(opened ? 1 : -1, ordering: .relaxed)
-    guard let deadlines = server.deadlines else { return }
-    let socket = cmhd_connection_socket(connection)
-    if opened { deadlines.open(socket) } else { deadlines.forget(socket) }
+    guard let deadlines = server.deadlines, let socketContext else { return }
+    if opened {
+        socketContext.pointee = deadlines.open(cmhd_connection_socket(connection))
+    } else if let slot = socketContext.pointee {
+        deadlines.forget(slot)
+        socketContext.pointee = nil
+    }
 }
 
 /// Decodes `%HH` escapes in paths and query arguments in place, like libmicrohttpd's own,

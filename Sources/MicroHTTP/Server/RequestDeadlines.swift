@@ -13,14 +13,30 @@ import Glibc
 /// the bytes arrive. Once the access handler has the whole request the deadline is lifted
 /// (answers and streams take as long as they take). A connection past its deadline is shut
 /// down (`shutdown(2)`, both ways): libmicrohttpd sees the end of the stream on its next
-/// poll and closes the connection itself. The table is keyed by socket, and a connection
-/// leaves it when libmicrohttpd reports it closed, which it does before closing the socket,
-/// so a descriptor number is never confused with a later connection's.
+/// poll and closes the connection itself.
+///
+/// Each connection has a `Slot`, its socket context in libmicrohttpd, made when it opens and
+/// let go when libmicrohttpd reports it closed, which it does before closing the socket, so
+/// a descriptor number is never confused with a later connection's. A request sets and lifts
+/// its own connection's deadline in that slot, without a lock and without a table lookup
+/// (two per request, on the path of every answer); only opening and closing a connection
+/// take the table's lock.
 ///
 /// - Complexity: O(1) per event; O(connections) per sweep, every `interval`.
 final class RequestDeadlines: @unchecked Sendable {
-    /// Each open connection's deadline (monotonic nanoseconds), or nil while it is not timed.
-    private let deadlines = Mutex<[Int32: UInt64?]>([:])
+    /// One connection's deadline (monotonic nanoseconds), or 0 while it is not timed.
+    final class Slot: Sendable {
+        let socket: Int32
+        let deadline: Atomic<UInt64>
+
+        init(socket: Int32, deadline: UInt64) {
+            self.socket = socket
+            self.deadline = Atomic(deadline)
+        }
+    }
+
+    /// The slots of the open connections, by socket.
+    private let slots = Mutex<[Int32: Slot]>([:])
     private let limit: UInt64
     private let interval: UInt32
     private let running = Atomic<Bool>(true)
@@ -43,27 +59,29 @@ final class RequestDeadlines: @unchecked Sendable {
         }
     }
 
-    /// A connection opened: its first request is timed from now.
-    func open(_ socket: Int32) {
-        let deadline = monotonicNanoseconds() + limit
-        deadlines.withLock { $0[socket] = deadline }
+    /// A connection opened: its first request is timed from now. Returns its slot, retained
+    /// once for libmicrohttpd's socket context (given back to `forget`).
+    func open(_ socket: Int32) -> UnsafeMutableRawPointer {
+        let slot = Slot(socket: socket, deadline: monotonicNanoseconds() + limit)
+        slots.withLock { $0[socket] = slot }
+        return Unmanaged.passRetained(slot).toOpaque()
     }
 
-    /// A request on an open connection completed: the next one is timed from now. Does
-    /// nothing for a connection already forgotten (closed).
-    func restart(_ socket: Int32) {
-        let deadline = monotonicNanoseconds() + limit
-        deadlines.withLock { if $0[socket] != nil { $0[socket] = deadline } }
+    /// A request on an open connection completed: the next one is timed from now.
+    func restart(_ context: UnsafeMutableRawPointer) {
+        Unmanaged<Slot>.fromOpaque(context).takeUnretainedValue().deadline.store(monotonicNanoseconds() + limit, ordering: .relaxed)
     }
 
     /// The connection's request was read whole: not timed until it completes.
-    func lift(_ socket: Int32) {
-        deadlines.withLock { if $0[socket] != nil { $0[socket] = .some(nil) } }
+    func lift(_ context: UnsafeMutableRawPointer) {
+        Unmanaged<Slot>.fromOpaque(context).takeUnretainedValue().deadline.store(0, ordering: .relaxed)
     }
 
-    /// The connection closed (its socket is still open, and closed right after).
-    func forget(_ socket: Int32) {
-        deadlines.withLock { _ = $0.removeValue(forKey: socket) }
+    /// The connection closed (its socket is still open, and closed right after): its slot,
+    /// from `open`, is let go.
+    func forget(_ context: UnsafeMutableRawPointer) {
+        let slot = Unmanaged<Slot>.fromOpaque(context).takeRetainedValue()
+        slots.withLock { if $0[slot.socket] === slot { $0[slot.socket] = nil } }
     }
 
     /// Stops the thread and waits for it. Idempotent.
@@ -76,11 +94,13 @@ final class RequestDeadlines: @unchecked Sendable {
         while running.load(ordering: .acquiring) {
             usleep(interval)
             let now = monotonicNanoseconds()
-            deadlines.withLock { deadlines in
-                for (socket, deadline) in deadlines {
-                    guard let deadline, deadline <= now else { continue }
-                    shutdown(socket, Int32(SHUT_RDWR))
-                    deadlines[socket] = .some(nil)
+            slots.withLock { slots in
+                for slot in slots.values {
+                    let deadline = slot.deadline.load(ordering: .relaxed)
+                    // Not when a request completed meanwhile and set a new deadline.
+                    guard deadline != 0, deadline <= now,
+                          slot.deadline.compareExchange(expected: deadline, desired: 0, ordering: .relaxed).exchanged else { continue }
+                    shutdown(slot.socket, Int32(SHUT_RDWR))
                 }
             }
         }

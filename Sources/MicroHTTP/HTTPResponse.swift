@@ -7,17 +7,18 @@
 /// copies the box first (copy on write).
 public struct HTTPResponse: Sendable {
     /// The members. Never written while shared (`unique()` first), so sharing it between
-    /// threads is safe.
+    /// threads is safe, and no access to a member overlaps another: they skip the runtime's
+    /// dynamic exclusivity checks (`@exclusivity(unchecked)`), a thread-local lookup each.
     private final class Members: @unchecked Sendable {
-        var status: Int
-        var headers: [(name: String, value: String)]
-        var body: [UInt8]
-        var stream: HTTPStream?
-        var source: HTTPBodySource?
-        var gzipBody: [UInt8]?
-        var deferred: DeferredResponse?
-        var reuse: ResponseReuse?
-        var keptStream = false
+        @exclusivity(unchecked) var status: Int
+        @exclusivity(unchecked) var headers: [(name: String, value: String)]
+        @exclusivity(unchecked) var body: [UInt8]
+        @exclusivity(unchecked) var stream: HTTPStream?
+        @exclusivity(unchecked) var source: HTTPBodySource?
+        @exclusivity(unchecked) var gzipBody: [UInt8]?
+        @exclusivity(unchecked) var deferred: DeferredResponse?
+        @exclusivity(unchecked) var reuse: ResponseReuse?
+        @exclusivity(unchecked) var keptStream = false
 
         init(status: Int, headers: [(name: String, value: String)], body: [UInt8], stream: HTTPStream?, source: HTTPBodySource?) {
             self.status = status

@@ -8,6 +8,10 @@ import Glibc
 /// that sees the target before libmicrohttpd splits and percent-decodes it in place), handed
 /// to every access-handler call through `*con_cls`, and released by the completion callback,
 /// which libmicrohttpd calls for every request the URI callback saw, answered or not.
+///
+/// Only the thread serving the connection uses it, through those callbacks, one call at a
+/// time; its members skip the runtime's dynamic exclusivity checks (`@exclusivity(unchecked)`),
+/// which cost a thread-local lookup per access, several on every request.
 final class RequestState {
     /// The request target exactly as received: path and, if any, `?` and the query string.
     let rawTarget: String
@@ -16,27 +20,27 @@ final class RequestState {
     /// Monotonic nanoseconds when the request line was parsed.
     let started: UInt64
     /// Set on the access handler's first call (headers complete).
-    var method = ""
-    var path = ""
+    @exclusivity(unchecked) var method = ""
+    @exclusivity(unchecked) var path = ""
     /// Header fields in order, names lowered (read on the first call).
-    var headers: [(name: String, value: String)] = []
+    @exclusivity(unchecked) var headers: [(name: String, value: String)] = []
     /// Set when the request is refused once read whole (a `%00` in the path): its body is
     /// dropped, and this is the answer.
-    var refusal: HTTPError?
+    @exclusivity(unchecked) var refusal: HTTPError?
     /// The access handler has been called at least once.
-    var seenHeaders = false
-    var body: [UInt8] = []
+    @exclusivity(unchecked) var seenHeaders = false
+    @exclusivity(unchecked) var body: [UInt8] = []
     /// A response was queued (or is being produced): further calls do nothing.
-    var answered = false
+    @exclusivity(unchecked) var answered = false
     /// The body went over the limit and was answered 413 in its middle: what follows is
     /// drained and dropped, then the connection closed.
-    var rejected = false
+    @exclusivity(unchecked) var rejected = false
     /// Bytes discarded after the body went over the limit.
-    var discarded = 0
+    @exclusivity(unchecked) var discarded = 0
     /// The answer the handler deferred, until it is sent or cancelled, and the request it
     /// answers (for the request observer).
-    var deferred: DeferredResponse?
-    var deferredRequest: HTTPRequest?
+    @exclusivity(unchecked) var deferred: DeferredResponse?
+    @exclusivity(unchecked) var deferredRequest: HTTPRequest?
 
     init(target: UnsafePointer<CChar>?, started: UInt64) {
         let length = target.map { strlen($0) } ?? 0

@@ -136,24 +136,25 @@ final class AnswerCache: Sendable {
     /// copied into one string of the right size (one allocation; appending piece by piece
     /// cost about 2,000 instructions per cached read). O(key).
     static func key(_ request: HTTPRequest) -> String {
-        var method = request.method
-        var target = request.rawTarget
-        var accept = request.header("accept") ?? ""
+        let (method, target, accept) = (request.method, request.rawTarget, request.header("accept") ?? "")
         let count = method.utf8.count + target.utf8.count + accept.utf8.count + 2
         return String(unsafeUninitializedCapacity: count) { buffer in
-            var at = 0
-            func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-                _ = UnsafeMutableBufferPointer(rebasing: buffer[at...]).initialize(fromContentsOf: bytes)
-                at += bytes.count
-            }
-            method.withUTF8(append)
+            // No variable captured by a closure here: each would be checked for exclusive
+            // access at run time.
+            var at = copy(method, into: buffer, at: 0)
             buffer[at] = UInt8(ascii: " ")
-            at += 1
-            target.withUTF8(append)
+            at = copy(target, into: buffer, at: at + 1)
             buffer[at] = UInt8(ascii: "\n")
-            at += 1
-            accept.withUTF8(append)
-            return at
+            return copy(accept, into: buffer, at: at + 1)
+        }
+    }
+
+    /// Copies `text`'s UTF-8 into `buffer` from `start`; returns where it ends.
+    private static func copy(_ text: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        var text = text
+        return text.withUTF8 { bytes in
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[start...]).initialize(fromContentsOf: bytes)
+            return start + bytes.count
         }
     }
 

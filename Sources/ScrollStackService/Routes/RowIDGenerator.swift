@@ -19,14 +19,49 @@ struct RowIDGenerator {
     /// The next id for which `isTaken` is false.
     mutating func next(isTaken: (String) -> Bool) -> String {
         while true {
-            // FNV-1a: stable across processes (Swift's Hasher is seeded per process).
+            // FNV-1a: stable across processes (Swift's Hasher is seeded per process), over the
+            // bytes of `"<stack>#<revision>#<attempt>"`, fed in without making that string.
             var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            for byte in "\(stack)#\(revision)#\(attempt)".utf8 {
-                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
-            }
+            for byte in stack.utf8 { hash = Self.fnv(hash, byte) }
+            hash = Self.fnv(hash, UInt8(ascii: "#"))
+            hash = Self.fnv(hash, decimal: revision)
+            hash = Self.fnv(hash, UInt8(ascii: "#"))
+            hash = Self.fnv(hash, decimal: attempt)
             attempt += 1
-            let id = "r-" + StackService.hex12(hash)
+            let id = Self.id(hash)
             if !isTaken(id) { return id }
+        }
+    }
+
+    private static func fnv(_ hash: UInt64, _ byte: UInt8) -> UInt64 {
+        (hash ^ UInt64(byte)) &* 0x100_0000_01B3
+    }
+
+    /// `hash` after the bytes of `value` in decimal, as `String(value)` spells it.
+    private static func fnv(_ hash: UInt64, decimal value: Int) -> UInt64 {
+        var hash = hash
+        if value < 0 { hash = fnv(hash, UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var divisor: UInt = 1
+        while magnitude / divisor >= 10 { divisor *= 10 }
+        while divisor > 0 {
+            hash = fnv(hash, UInt8(ascii: "0") + UInt8(magnitude / divisor))
+            magnitude %= divisor
+            divisor /= 10
+        }
+        return hash
+    }
+
+    /// `r-` and the low 48 bits of `hash` as 12 lower-case hex digits (`StackService.hex12`).
+    private static func id(_ hash: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 14) { buffer in
+            buffer[0] = UInt8(ascii: "r")
+            buffer[1] = UInt8(ascii: "-")
+            for i in 0..<12 {
+                let digit = UInt8((hash >> (4 * UInt64(11 - i))) & 0xF)
+                buffer[2 + i] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+            }
+            return 14
         }
     }
 }

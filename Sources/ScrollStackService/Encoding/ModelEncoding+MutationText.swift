@@ -12,6 +12,26 @@ extension ModelEncoding {
     ///
     /// - Complexity: O(changed and removed rows × log n + events + the plan's rows).
     static func mutationText(revision: Int, _ result: OperationResult, in stack: ScrollStack, transition: TransitionPlan? = nil) -> [UInt8] {
+        mutationText(revision: revision, result, changed: changedRows(result, in: stack), transition: transition)
+    }
+
+    /// The rows `result` changed, as `stack` has them after it, with their indexes (a row
+    /// changed and then removed is left out): what the answer's `changed` lists. Taken under
+    /// the stack's lock, so that the answer is written after it is released.
+    /// O(changed rows × log n).
+    static func changedRows(_ result: OperationResult, in stack: ScrollStack) -> [(row: Row, index: Int)] {
+        var rows: [(row: Row, index: Int)] = []
+        rows.reserveCapacity(result.changed.count)
+        for id in result.changed {
+            if let index = stack.index(ofID: id) { rows.append((stack.row(at: index), index)) }
+        }
+        return rows
+    }
+
+    /// `mutationText(revision:_:in:transition:)`, with the changed rows already taken
+    /// (`changedRows`). O(changed and removed rows + events + the plan's rows).
+    static func mutationText(revision: Int, _ result: OperationResult, changed: [(row: Row, index: Int)],
+                             transition: TransitionPlan? = nil) -> [UInt8] {
         var w = JSONWriter(capacity: 256 + 192 * (result.changed.count + result.removed.count) + 64 * result.events.count
                                + 800 * (transition?.rows.count ?? 0))
         w.beginObject()
@@ -19,9 +39,7 @@ extension ModelEncoding {
         w.integer(Int64(revision))
         w.key(ascii: "changed")
         w.beginArray()
-        for id in result.changed {
-            if let index = stack.index(ofID: id) { writeRow(stack.row(at: index), index: index, into: &w) }
-        }
+        for (row, index) in changed { writeRow(row, index: index, into: &w) }
         w.endArray()
         if !result.removed.isEmpty {
             w.key(ascii: "removed")

@@ -241,11 +241,12 @@ public final class StackService: Sendable {
             guard let self else { throw APIError.storageFailed("the service is gone") }
             answers.forget(entry)
             return try journaledState(of: entry)
-        }, answer: { planned, stack, revision -> HTTPResponse in
+        }, answer: { planned, stack, revision -> MutationAnswer in
             if extra == nil, animation.fps == nil {
-                // The common answer, and one with its plan, written straight (the same bytes as the tree below).
-                return .json(200, text: ModelEncoding.mutationText(revision: revision, planned.result, in: stack,
-                                                                   transition: animation.answersPlan ? planned.plan : nil), revision: revision)
+                // The common answer, and one with its plan, written straight (the same bytes as
+                // the tree below) once the lock is released: only the changed rows are taken now.
+                return .text(revision: revision, result: planned.result, changed: ModelEncoding.changedRows(planned.result, in: stack),
+                             transition: animation.answersPlan ? planned.plan : nil)
             }
             // Keyframes are sampled from the encoded plan; they are bounded (`AnimationRequest.maxRowSamples`).
             var answer = ModelEncoding.mutation(revision: revision, planned.result, in: stack)
@@ -258,9 +259,27 @@ public final class StackService: Sendable {
                 for (key, value) in extra(stack) { members[key] = value }
                 answer = .object(members)
             }
-            return .json(200, answer, revision: revision)
+            return .response(.json(200, answer, revision: revision))
         })
-        return try answerWhenDurable(context, entry, outcome, pending)
+        return try answerWhenDurable(context, entry, outcome.map { $0.response }, pending)
+    }
+
+    /// A mutation's answer as its body leaves the stack's lock: made, or still to be written
+    /// from what was taken under the lock (the common answer, written after the lock is
+    /// released so that other writers of the stack wait less).
+    private enum MutationAnswer {
+        case response(HTTPResponse)
+        case text(revision: Int, result: OperationResult, changed: [(row: Row, index: Int)], transition: TransitionPlan?)
+
+        var response: HTTPResponse {
+            switch self {
+            case .response(let response):
+                return response
+            case .text(let revision, let result, let changed, let transition):
+                return .json(200, text: ModelEncoding.mutationText(revision: revision, result, changed: changed, transition: transition),
+                             revision: revision)
+            }
+        }
     }
 
     /// What a mutation's body made, for its journal write and its answer.

@@ -28,7 +28,7 @@ struct RowIDGenerator {
             hash = Self.fnv(hash, UInt8(ascii: "#"))
             hash = Self.fnv(hash, decimal: attempt)
             attempt += 1
-            let id = Self.id(hash)
+            let id = StackService.hex12(hash, after: UInt8(ascii: "r"))
             if !isTaken(id) { return id }
         }
     }
@@ -50,18 +50,5 @@ struct RowIDGenerator {
             divisor /= 10
         }
         return hash
-    }
-
-    /// `r-` and the low 48 bits of `hash` as 12 lower-case hex digits (`StackService.hex12`).
-    private static func id(_ hash: UInt64) -> String {
-        String(unsafeUninitializedCapacity: 14) { buffer in
-            buffer[0] = UInt8(ascii: "r")
-            buffer[1] = UInt8(ascii: "-")
-            for i in 0..<12 {
-                let digit = UInt8((hash >> (4 * UInt64(11 - i))) & 0xF)
-                buffer[2 + i] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
-            }
-            return 14
-        }
     }
 }

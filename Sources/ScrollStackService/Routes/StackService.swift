@@ -335,14 +335,22 @@ public final class StackService: Sendable {
     static func makeStackID(isTaken: (String) -> Bool) -> String {
         var generator = SystemRandomNumberGenerator()
         while true {
-            let id = "s-" + hex12(generator.next())
+            let id = hex12(generator.next(), after: UInt8(ascii: "s"))
             if !isTaken(id) { return id }
         }
     }
 
-    /// The low 48 bits of `value` as 12 hex digits.
-    static func hex12(_ value: UInt64) -> String {
-        let digits = String(value & 0xFFFF_FFFF_FFFF, radix: 16)
-        return String(repeating: "0", count: 12 - digits.count) + digits
+    /// `letter`, `-` and the low 48 bits of `value` as 12 lower-case hex digits (`s-…`, `r-…`),
+    /// written into one string.
+    static func hex12(_ value: UInt64, after letter: UInt8) -> String {
+        String(unsafeUninitializedCapacity: 14) { buffer in
+            buffer[0] = letter
+            buffer[1] = UInt8(ascii: "-")
+            for i in 0..<12 {
+                let digit = UInt8((value >> (4 * UInt64(11 - i))) & 0xF)
+                buffer[2 + i] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+            }
+            return 14
+        }
     }
 }

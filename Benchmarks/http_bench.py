@@ -8,7 +8,10 @@ BINARY`, a second scrollstackd (another build) serves the same stacks and is mea
 same runs, alternating with the two others; `--cases` picks which endpoints are measured.
 With `--floor`, libmicrohttpd alone (Benchmarks/mhd_floor.c, built with cc, run as
 scrollstackd runs it) sends the cached answer's bytes and header fields in the same runs of
-the cached case: what the HTTP library costs without the service's code."""
+the cached case: what the HTTP library costs without the service's code; and in the runs of
+the insert case, it receives the POST body and sends the insert's answer, once as it is and
+once with jansson parsing the body first (`mhd_floor --parse`): the ceiling of any write that
+reads its JSON with jansson, printed against the cached GET's rate."""
 import argparse, json, os, re, shutil, signal, socket, statistics, subprocess, sys, tempfile, time, urllib.request
 
 def free_port():
@@ -92,7 +95,8 @@ def main():
     p.add_argument("--big-rows", type=int, default=100_000, help="rows of the stack whose full layout is timed to the last byte (0: skip)")
     p.add_argument("--server-arg", action="append", default=[], help="an extra scrollstackd argument (repeatable)")
     p.add_argument("--baseline", help="another scrollstackd binary measured in the same runs")
-    p.add_argument("--floor", action="store_true", help="also measure libmicrohttpd alone sending the cached answer (mhd_floor.c)")
+    p.add_argument("--floor", action="store_true", help="also measure libmicrohttpd alone sending the cached answer, and (insert) "
+                   "receiving the body and sending the insert's answer, without and with jansson parsing the body (mhd_floor.c)")
     p.add_argument("--cases", default="cached,uncached,insert", help="comma-separated: cached, uncached, insert (empty: none, only the full layout)")
     args = p.parse_args()
 
@@ -150,9 +154,14 @@ def main():
         nginx_workers = [int(p) for p in subprocess.run(["pgrep", "-P", str(nginx.pid)], capture_output=True, text=True).stdout.split()]
 
         floor_port = None
+        insert_floors = []  # (label, port, process): the insert's answer sent by libmicrohttpd alone, and after jansson's parse
         if args.floor:
             floor_port = free_port()
             floor = start_floor(work, floor_port, port, args, os.path.join(www, "layout.json"))
+            if "insert" in args.cases.split(","):
+                for label, parse in (("libmicrohttpd alone", False), ("  + jansson parses the body", True)):
+                    each = free_port()
+                    insert_floors.append((label, each, start_floor(work, each, port, args, os.path.join(www, "insert.json"), parse=parse)))
         all_cases = {
             "cached": ("GET layout?window=visible", "/v1/stacks/bench/layout?window=visible", None,
                        f"http://127.0.0.1:{nginx_port}/layout.json", len(layout_bytes)),
@@ -166,8 +175,10 @@ def main():
               f"stack of {args.rows} rows; {'durable (SQLite, synchronous=FULL)' if args.durable else 'in memory'}; "
               f"{os.cpu_count()} cores shared by wrk, the server and nginx")
         print(f"{'endpoint':28} {'bytes':>6} | {'scrollstackd req/s':>18} {'p50 ms':>7} {'p99 ms':>7} | {'nginx req/s':>11} {'p50 ms':>7} {'p99 ms':>7} | ratio")
+        rates = {}
         for name, path, script, static_url, size in cases:
             ours, base, theirs, floors = [], [], [], []
+            post_floors = {label: [] for label, _, _ in insert_floors} if script == lua else {}
             for _ in range(args.runs):
                 ours.append(wrk(f"http://127.0.0.1:{port}{path}", args.duration, args.connections, args.threads, script, [server.pid]))
                 if base_port:
@@ -175,6 +186,8 @@ def main():
                                     [servers[1].pid]))
                 if floor_port and path.endswith("window=visible") and not script:
                     floors.append(wrk(f"http://127.0.0.1:{floor_port}{path}", args.duration, args.connections, args.threads, None, [floor.pid]))
+                for label, each, process in insert_floors if post_floors else ():
+                    post_floors[label].append(wrk(f"http://127.0.0.1:{each}{path}", args.duration, args.connections, args.threads, script, [process.pid]))
                 theirs.append(wrk(static_url, args.duration, args.connections, args.threads, script, nginx_workers))
             med = lambda xs, i: statistics.median(x[i] for x in xs)
             o = [med(ours, i) for i in range(4)]
@@ -189,6 +202,13 @@ def main():
                 f = [med(floors, i) for i in range(4)]
                 print(f"{'  libmicrohttpd alone':28} {size:>6} | {f[0]:>18.0f} {f[1]:>7.2f} {f[2]:>7.2f} | {t[0]:>11.0f} {t[1]:>7.2f} {t[2]:>7.2f} | {f[0] / t[0]:.2f}"
                       f" | CPU µs/request {f[3]:.1f} (scrollstackd {o[0] / f[0]:.2f}× its rate)")
+            rates[path if not script else script] = o[0]
+            for label, runs in post_floors.items():
+                f = [med(runs, i) for i in range(4)]
+                cached = rates.get("/v1/stacks/bench/layout?window=visible")
+                against = f"; {f[0] / cached:.2f}× the cached GET's rate (scrollstackd {o[0] / cached:.2f}×)" if cached else ""
+                print(f"{'  ' + label:28} {size:>6} | {f[0]:>18.0f} {f[1]:>7.2f} {f[2]:>7.2f} | {t[0]:>11.0f} {t[1]:>7.2f} {t[2]:>7.2f} | {f[0] / t[0]:.2f}"
+                      f" | CPU µs/request {f[3]:.1f} (scrollstackd {o[0] / f[0]:.2f}× its rate{against})")
         _, info = request(port, "GET", "/v1/stacks")
         print("rows at the end:", {s["id"]: s["rowCount"] for s in json.loads(info)})
         if args.big_rows:
@@ -198,9 +218,9 @@ def main():
         for each in servers:
             each.send_signal(signal.SIGTERM)
             codes.append(each.wait(timeout=30))
-        if floor:
-            floor.terminate()
-            floor.wait(timeout=10)
+        for process in ([floor] if floor else []) + [process for _, _, process in insert_floors]:
+            process.terminate()
+            process.wait(timeout=10)
         if nginx:
             nginx.terminate()
             nginx.wait(timeout=10)
@@ -208,18 +228,21 @@ def main():
         if any(codes):
             sys.exit(f"scrollstackd exited with {codes} after SIGTERM")
 
-def start_floor(work, floor_port, port, args, body_path):
-    """Builds Benchmarks/mhd_floor.c and starts it on floor_port sending body_path's bytes with
-    the header fields scrollstackd's cached answer has (but Date and Content-Length, which
-    libmicrohttpd adds, and Connection: urllib asked to close), with scrollstackd's worker
-    threads."""
+def start_floor(work, floor_port, port, args, body_path, parse=False):
+    """Builds Benchmarks/mhd_floor.c (once) and starts it on floor_port sending body_path's
+    bytes with the header fields scrollstackd's cached answer has (but Date and
+    Content-Length, which libmicrohttpd adds, and Connection: urllib asked to close), with
+    scrollstackd's worker threads; with `parse`, each request's body is parsed by jansson
+    first (`mhd_floor --parse`)."""
     binary = os.path.join(work, "mhd_floor")
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mhd_floor.c")
-    subprocess.run(["cc", "-O2", "-o", binary, source, "-lmicrohttpd"], check=True)
+    if not os.path.exists(binary):
+        subprocess.run(["cc", "-O2", "-o", binary, source, "-lmicrohttpd", "-ljansson"], check=True)
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/stacks/bench/layout?window=visible") as r:
         fields = [(k, v) for k, v in r.getheaders() if k.lower() not in ("date", "content-length", "connection")]
     threads = next((int(a.split("=", 1)[1]) for a in args.server_arg if a.startswith("--threads=")), min(2, os.cpu_count()))
-    process = subprocess.Popen([binary, str(floor_port), str(threads), str(32 << 10), body_path] + [x for kv in fields for x in kv])
+    process = subprocess.Popen([binary] + (["--parse"] if parse else []) + [str(floor_port), str(threads), str(32 << 10), body_path]
+                               + [x for kv in fields for x in kv])
     wait_port(floor_port)
     return process
 

@@ -175,7 +175,11 @@ def main():
               f"stack of {args.rows} rows; {'durable (SQLite, synchronous=FULL)' if args.durable else 'in memory'}; "
               f"{os.cpu_count()} cores shared by wrk, the server and nginx")
         print(f"{'endpoint':28} {'bytes':>6} | {'scrollstackd req/s':>18} {'p50 ms':>7} {'p99 ms':>7} | {'nginx req/s':>11} {'p50 ms':>7} {'p99 ms':>7} | ratio")
-        rates = {}
+        def row(name, size, x, t, tail):
+            """One line of the table: x's rate and latencies against nginx's t, then `tail`."""
+            print(f"{name:28} {size:>6} | {x[0]:>18.0f} {x[1]:>7.2f} {x[2]:>7.2f} | {t[0]:>11.0f} {t[1]:>7.2f} {t[2]:>7.2f} | {x[0] / t[0]:.2f}"
+                  f" | {tail}")
+        cached_rate = None  # the cached GET's, for the insert's floors
         for name, path, script, static_url, size in cases:
             ours, base, theirs, floors = [], [], [], []
             post_floors = {label: [] for label, _, _ in insert_floors} if script == lua else {}
@@ -192,23 +196,19 @@ def main():
             med = lambda xs, i: statistics.median(x[i] for x in xs)
             o = [med(ours, i) for i in range(4)]
             t = [med(theirs, i) for i in range(4)]
-            print(f"{name:28} {size:>6} | {o[0]:>18.0f} {o[1]:>7.2f} {o[2]:>7.2f} | {t[0]:>11.0f} {t[1]:>7.2f} {t[2]:>7.2f} | {o[0] / t[0]:.2f}"
-                  f" | CPU µs/request {o[3]:.1f} (nginx {t[3]:.1f})")
+            row(name, size, o, t, f"CPU µs/request {o[3]:.1f} (nginx {t[3]:.1f})")
             if base:
                 b = [med(base, i) for i in range(4)]
-                print(f"{'  baseline, same runs':28} {size:>6} | {b[0]:>18.0f} {b[1]:>7.2f} {b[2]:>7.2f} | {t[0]:>11.0f} {t[1]:>7.2f} {t[2]:>7.2f} | {b[0] / t[0]:.2f}"
-                      f" | CPU µs/request {b[3]:.1f}")
+                row("  baseline, same runs", size, b, t, f"CPU µs/request {b[3]:.1f}")
             if floors:
                 f = [med(floors, i) for i in range(4)]
-                print(f"{'  libmicrohttpd alone':28} {size:>6} | {f[0]:>18.0f} {f[1]:>7.2f} {f[2]:>7.2f} | {t[0]:>11.0f} {t[1]:>7.2f} {t[2]:>7.2f} | {f[0] / t[0]:.2f}"
-                      f" | CPU µs/request {f[3]:.1f} (scrollstackd {o[0] / f[0]:.2f}× its rate)")
-            rates[path if not script else script] = o[0]
+                row("  libmicrohttpd alone", size, f, t, f"CPU µs/request {f[3]:.1f} (scrollstackd {o[0] / f[0]:.2f}× its rate)")
+            if path.endswith("window=visible") and not script:
+                cached_rate = o[0]
             for label, runs in post_floors.items():
                 f = [med(runs, i) for i in range(4)]
-                cached = rates.get("/v1/stacks/bench/layout?window=visible")
-                against = f"; {f[0] / cached:.2f}× the cached GET's rate (scrollstackd {o[0] / cached:.2f}×)" if cached else ""
-                print(f"{'  ' + label:28} {size:>6} | {f[0]:>18.0f} {f[1]:>7.2f} {f[2]:>7.2f} | {t[0]:>11.0f} {t[1]:>7.2f} {t[2]:>7.2f} | {f[0] / t[0]:.2f}"
-                      f" | CPU µs/request {f[3]:.1f} (scrollstackd {o[0] / f[0]:.2f}× its rate{against})")
+                against = f"; {f[0] / cached_rate:.2f}× the cached GET's rate (scrollstackd {o[0] / cached_rate:.2f}×)" if cached_rate else ""
+                row("  " + label, size, f, t, f"CPU µs/request {f[3]:.1f} (scrollstackd {o[0] / f[0]:.2f}× its rate{against})")
         _, info = request(port, "GET", "/v1/stacks")
         print("rows at the end:", {s["id"]: s["rowCount"] for s in json.loads(info)})
         if args.big_rows:

@@ -88,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "scrollstackd",
             dependencies: [
-                "ScrollStackService", "ScrollStackStore", "ScrollStackPostgres", "ScrollStackText", "MicroHTTP",
+                "ScrollStackService", "ScrollStackStore", "ScrollStackPostgres", "Postgres", "ScrollStackText", "MicroHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient"]),
         .testTarget(
             name: "ScrollStackServiceTests",
-            dependencies: ["ScrollStackService", "ScrollStackStore", "SQLite", "ScrollStackCore", "Jansson", "MicroHTTP", "TestHTTPClient", "Zlib"]
+            dependencies: ["ScrollStackService", "ScrollStackStore", "SQLite", "ScrollStackCore", "Jansson", "MicroHTTP", "TestHTTPClient", "Zlib", "Postgres"]
         ),
     ]
 )

@@ -212,7 +212,7 @@ class EventStream:
 
     def __init__(self, port, path):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nLast-Event-ID: 1\r\n\r\n".encode())
+        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nLast-Event-ID: 1\r\n\r\n".encode())
         self.ids, self.changed = [], threading.Condition()
         threading.Thread(target=self.read, daemon=True).start()
 

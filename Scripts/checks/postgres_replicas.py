@@ -165,7 +165,7 @@ class EventStream:
     def __init__(self, replica, stack, last_event_id=None, kind="stacks"):
         self.sock = socket.create_connection(("127.0.0.1", replica.port), timeout=30)
         self.raw = b""
-        head = f"GET /v1/{kind}/{stack}/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
+        head = f"GET /v1/{kind}/{stack}/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
         if last_event_id is not None:
             head += f"Last-Event-ID: {last_event_id}\r\n"
         self.sock.sendall((head + "\r\n").encode())

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Logging
+import Postgres
 import ScrollStackPostgres
 import ScrollStackService
 import ScrollStackStore
@@ -66,7 +67,7 @@ struct Migrate: ParsableCommand {
         } catch let error as ExitCode {
             throw error
         } catch {
-            logger.critical("cannot migrate: \(error)")
+            logger.critical("cannot migrate: \(ConnectionString.redacting(url, in: "\(error)"))")
             throw ExitCode.failure
         }
         let keys: [String], held: [String]
@@ -74,7 +75,7 @@ struct Migrate: ParsableCommand {
             keys = try sqlite.archivedKeys()
             held = try target.journalKeys()
         } catch {
-            logger.critical("cannot migrate (nothing was copied): \(error)")
+            logger.critical("cannot migrate (nothing was copied): \(ConnectionString.redacting(url, in: "\(error)"))")
             throw ExitCode.failure
         }
         if !held.isEmpty && !replace {
@@ -91,7 +92,7 @@ struct Migrate: ParsableCommand {
             }
             heads = try target.heads()
         } catch {
-            logger.critical("cannot migrate (nothing was copied): \(error)")
+            logger.critical("cannot migrate (nothing was copied): \(ConnectionString.redacting(url, in: "\(error)"))")
             throw ExitCode.failure
         }
         let differing = keys.filter { heads[$0]?.revision != revisions[$0] }

@@ -6,9 +6,12 @@
 struct OptionLayers {
     /// The options the environment and the later sources may give.
     let options: [EnvironmentOption]
+    /// The options whose variable, once set, is given even when empty (`--token-file ""`): for
+    /// these an empty value is a mistake to refuse, never the same as leaving them unset.
+    var failClosed: Set<String> = []
 
     /// The arguments the `SCROLLSTACK_*` variables of `environment` stand for, in the order of
-    /// `options`. An empty value leaves its option unset. Throws for a variable that names no
+    /// `options`. An empty value leaves its option unset, except for the `failClosed` ones. Throws for a variable that names no
     /// option (a typo must not pass silently) and for a flag whose value is not a boolean.
     /// O(variables + options).
     func arguments(fromEnvironment environment: [(name: String, value: String)]) throws(EnvironmentError) -> [String] {
@@ -21,7 +24,11 @@ struct OptionLayers {
         }
         var arguments: [String] = []
         for option in options {
-            guard let value = values[option.variable], !value.isEmpty else { continue }
+            guard let value = values[option.variable] else { continue }
+            if value.isEmpty {
+                if failClosed.contains(option.name) { arguments += [option.flag, ""] }
+                continue
+            }
             switch option.kind {
             case .value:
                 arguments += [option.flag, value]

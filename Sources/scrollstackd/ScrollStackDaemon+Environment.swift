@@ -11,7 +11,8 @@ extension ScrollStackDaemon {
     /// server's command line between its own and the environment (`HealthCheck`).
     static func main() {
         let options = EnvironmentOption.all(of: ScrollStackDaemon.self)
-        let layers = OptionLayers(options: options)
+        var layers = OptionLayers(options: options)
+        layers.failClosed = failClosedOptions
         var given = Array(CommandLine.arguments.dropFirst())
         var subcommand: [String] = []
         var sources = [given]
@@ -22,7 +23,10 @@ extension ScrollStackDaemon {
             subcommand = [given.removeFirst()]
             sources = [given]
         }
-        let variables = environment().filter { $0.name.hasPrefix(EnvironmentOption.prefix) && !$0.value.isEmpty }
+        let failClosedVariables = Set(options.filter { failClosedOptions.contains($0.name) }.map(\.variable))
+        let variables = environment().filter {
+            $0.name.hasPrefix(EnvironmentOption.prefix) && (!$0.value.isEmpty || failClosedVariables.contains($0.name))
+        }
         let fromEnvironment: [String]
         do {
             fromEnvironment = try layers.arguments(fromEnvironment: variables)
@@ -47,6 +51,10 @@ extension ScrollStackDaemon {
             exit(withError: error)
         }
     }
+
+    /// The options that, once given at all, must yield what they ask for: an empty
+    /// `SCROLLSTACK_TOKEN_FILE=` or `SCROLLSTACK_TOKENS=` stops the start instead of counting as unset.
+    static let failClosedOptions: Set<String> = ["token-file", "tokens"]
 
     /// The process's environment variables, in the order `environ` holds them. O(variables).
     static func environment() -> [(name: String, value: String)] {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import MicroHTTP
+import Postgres
 import ScrollStackPostgres
 import ScrollStackService
 import ScrollStackText
@@ -92,18 +93,22 @@ struct ScrollStackDaemon: ParsableCommand {
     @Flag(help: "Answer each durable write on the worker thread that waits for its commit, instead of suspending its connection and answering from the commits' own thread once durable (for comparison; each write is still answered only once durable).")
     var noDeferredWrites = false
 
-    @Option(help: "An origin browsers may call the API from (repeatable): '*' (the default: every origin, 'null' included) or scheme://host[:port] or null.")
+    @Option(help: "An origin browsers may call the API from (repeatable): scheme://host[:port], null (sandboxed plug-in frames), loopback (http(s) on localhost, 127.0.0.0/8 or [::1], any port) or '*' (every origin). Default: null and loopback without tokens; '*' with tokens.")
     var corsOrigin: [String] = []
 
-    @Option(help: "A file of access tokens, one 'TOKEN read' or 'TOKEN write' per line; then every /v1 request needs Authorization: Bearer TOKEN.")
+    @Option(help: "A host name the Host header may give besides IP addresses and localhost (repeatable; '*' for any). Refuses other names with 421 against DNS rebinding. Default: any name with tokens; only IP addresses and localhost without them.")
+    var allowedHost: [String] = []
+
+    @Option(help: "A file of access tokens, one 'TOKEN read' or 'TOKEN write' per line; then every /v1 request needs Authorization: Bearer TOKEN. Once given (even empty), the server starts only with at least one valid token.")
     var tokenFile: String?
 
     @Option(help: "An access token and its scope, 'TOKEN read' or 'TOKEN write' (repeatable; added to --token-file's). Meant for SCROLLSTACK_TOKENS='TOKEN write,TOKEN read' in containers: on a command line, other users of the machine can read it.")
     var tokens: [String] = []
 
-    /// Where the stacks are, for log lines: the PostgreSQL server (never its password), memory, or the data folder.
+    /// Where the stacks are, for log lines: the PostgreSQL database with any password masked
+    /// (`ConnectionString.redacted`), memory, or the data folder.
     var storeDescription: String {
-        if let store { return "PostgreSQL at " + (store.split(separator: "@").last.map(String.init) ?? "?") }
+        if let store { return "PostgreSQL at " + ConnectionString.redacted(store) }
         return inMemory ? "memory" : dataDir
     }
 
@@ -127,7 +132,8 @@ struct ScrollStackDaemon: ParsableCommand {
         }
         guard streamHeartbeat >= 1 else { throw ValidationError("--stream-heartbeat must be at least 1 second") }
         guard streamIdleTimeout >= 1 else { throw ValidationError("--stream-idle-timeout must be at least 1 second") }
-        _ = try CORSPolicy(origins: corsOrigin)
+        if !corsOrigin.isEmpty { _ = try CORSPolicy(origins: corsOrigin) }
+        _ = try HostPolicy(names: allowedHost)
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -150,6 +156,19 @@ struct ScrollStackDaemon: ParsableCommand {
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
+        // Tokens first: a server asked for tokens never starts without them.
+        let access: AccessTokens
+        do {
+            let loaded = try Self.loadTokens(file: tokenFile, inline: tokens)
+            access = loaded.tokens
+            for warning in loaded.warnings { logger.warning("\(warning)") }
+        } catch {
+            logger.critical("cannot start without the access tokens asked for: \(error)")
+            throw ExitCode.failure
+        }
+        let cors = corsOrigin.isEmpty ? CORSPolicy.defaultPolicy(withTokens: !access.isEmpty) : try CORSPolicy(origins: corsOrigin)
+        let hosts = allowedHost.isEmpty && !access.isEmpty ? HostPolicy.any : try HostPolicy(names: allowedHost)
+
         let journal: StackJournal
         do {
             if let store {
@@ -169,21 +188,14 @@ struct ScrollStackDaemon: ParsableCommand {
         } catch let error as ExitCode {
             throw error
         } catch {
-            logger.critical("cannot open the database in \(storeDescription): \(error)")
-            throw ExitCode.failure
-        }
-        let access: AccessTokens
-        do {
-            access = try Self.loadTokens(file: tokenFile, inline: tokens)
-        } catch {
-            logger.critical("cannot read the access tokens: \(error)")
+            logger.critical("cannot open the database in \(storeDescription): \(ConnectionString.redacting(store, in: "\(error)"))")
             throw ExitCode.failure
         }
         let fonts = FontCatalog(directories: FontCatalog.defaultDirectories + fontDir)
         logger.info("fonts: \(fonts.allFamilies.map(\.family).joined(separator: ", "))")
         let service = StackService(logger: logger, journal: journal, limits: ServiceLimits(maxJSONDepth: maxJSONDepth), fonts: fonts)
         let serviceMetrics = metrics ? ServiceMetrics(service: service) : nil
-        let edge = ServiceEdge(service: service, cors: try CORSPolicy(origins: corsOrigin), tokens: access, metrics: serviceMetrics)
+        let edge = ServiceEdge(service: service, cors: cors, tokens: access, hosts: hosts, metrics: serviceMetrics)
         let host = listenHost
         let started = DispatchTime.now().uptimeNanoseconds
         do {
@@ -196,7 +208,7 @@ struct ScrollStackDaemon: ParsableCommand {
                 logger.error("\(service.unavailableStacks.count) stacks could not be restored and answer 503 until deleted: \(service.unavailableStacks.joined(separator: ", "))")
             }
         } catch {
-            logger.critical("cannot restore the stacks in \(storeDescription): \(error)")
+            logger.critical("cannot restore the stacks in \(storeDescription): \(ConnectionString.redacting(store, in: "\(error)"))")
             throw ExitCode.failure
         }
         // Replicas: from now on, changes other processes journal are applied here as announced.
@@ -245,27 +257,64 @@ struct ScrollStackDaemon: ParsableCommand {
         logger.notice("stopped")
     }
 
-    /// The tokens of `--token-file` and of `--tokens` (`SCROLLSTACK_TOKENS`). Errors name the
-    /// file or option and the entry, never a token.
-    static func loadTokens(file: String?, inline: [String]) throws -> AccessTokens {
+    /// The tokens of `--token-file` and of `--tokens` (`SCROLLSTACK_TOKEN_FILE`,
+    /// `SCROLLSTACK_TOKENS`), and a warning for a token file other users may read.
+    ///
+    /// Fails closed: a source that is given at all (even empty, even from the environment) must
+    /// yield at least one valid token, from a readable regular file (not a directory, device or
+    /// FIFO) of at most 1 MiB or from the list; otherwise this throws, naming the source and why,
+    /// and the server does not start. Errors never quote a token.
+    static func loadTokens(file: String?, inline: [String]) throws -> (tokens: AccessTokens, warnings: [String]) {
         var tokens = AccessTokens()
+        var warnings: [String] = []
         if let file {
-            guard let handle = fopen(file, "r") else {
-                throw AccessTokens.ConfigurationError(message: "cannot open --token-file \(file): \(String(cString: strerror(errno)))")
+            let source = "--token-file (SCROLLSTACK_TOKEN_FILE)"
+            guard !file.isEmpty else {
+                throw AccessTokens.ConfigurationError(message: "\(source) is empty: name a file of tokens, or leave the option unset for no tokens")
             }
-            defer { fclose(handle) }
-            var bytes: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = fread(&buffer, 1, buffer.count, handle)
-                if count == 0 { break }
-                bytes += buffer[0..<count]
+            let (text, mode) = try readTokenFile(file, source: source)
+            tokens = try AccessTokens(lines: text, source: file)
+            if mode & 0o044 != 0 {
+                warnings.append("the token file \(file) is readable by \(mode & 0o004 != 0 ? "every user" : "its group") (mode \(String(mode & 0o777, radix: 8))): chmod 600 it")
             }
-            tokens = try AccessTokens(lines: String(decoding: bytes, as: UTF8.self), source: file)
         }
         if !inline.isEmpty {
-            tokens = tokens.merging(try AccessTokens(lines: inline.joined(separator: "\n"), source: "--tokens (SCROLLSTACK_TOKENS)"))
+            let listed = try AccessTokens(lines: inline.joined(separator: ","), source: "--tokens (SCROLLSTACK_TOKENS)", comments: false)
+            tokens = tokens.merging(listed)
         }
-        return tokens
+        return (tokens, warnings)
+    }
+
+    /// The text and permission bits of the token file at `path`: a regular file of at most
+    /// 1 MiB, read whole (every read error reported). O(file size).
+    private static func readTokenFile(_ path: String, source: String) throws -> (text: String, mode: mode_t) {
+        func failure(_ why: String) -> AccessTokens.ConfigurationError {
+            AccessTokens.ConfigurationError(message: "cannot read \(source) \(path): \(why)")
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)  // O_NONBLOCK: a FIFO must not hang the start
+        guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure(String(cString: strerror(errno))) }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw failure("it is a directory, not a file of tokens")
+        default: throw failure("it is not a regular file (a device, FIFO or socket)")
+        }
+        let limit = 1 << 20
+        guard status.st_size <= limit else { throw failure("it is larger than 1 MiB") }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure(String(cString: strerror(errno)))
+            }
+            if count == 0 { break }
+            bytes += buffer[0..<count]
+            guard bytes.count <= limit else { throw failure("it is larger than 1 MiB") }
+        }
+        return (String(decoding: bytes, as: UTF8.self), status.st_mode)
     }
 }

@@ -92,12 +92,13 @@ public final class TestHTTPConnection {
 
     deinit { close() }
 
-    /// Sends a request and reads its response (headers only for `HEAD`). Adds `Host` and,
-    /// when there is a body, `Content-Length`. If the server closes the connection before the
+    /// Sends a request and reads its response (headers only for `HEAD`). Adds `Host` (unless
+    /// `headers` has one) and, when there is a body, `Content-Length`. If the server closes the connection before the
     /// whole request is sent (it may answer early, a 413 say), the response it sent is still
     /// read and returned.
     public func send(method: String, path: String, headers: [(String, String)] = [], body: [UInt8]? = nil) throws -> TestHTTPResponse {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        var head = "\(method) \(path) HTTP/1.1\r\n"
+        if !headers.contains(where: { $0.0.lowercased() == "host" }) { head += "Host: 127.0.0.1\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"

@@ -12,26 +12,40 @@ public struct AccessTokens: Sendable {
     /// No tokens: the API is open.
     public init() { tokens = [] }
 
-    /// Parses token lines: `TOKEN read` or `TOKEN write`, one per line (or separated by
-    /// commas, for environment variables); blank lines and lines starting with `#` are
-    /// ignored. A token is 16 to 512 visible ASCII characters without spaces or commas.
-    /// `source` names where the lines come from in errors, which never quote a token.
-    public init(lines text: String, source: String) throws {
+    /// Parses token entries: `TOKEN read` or `TOKEN write`, one per line (`comments: true`, for
+    /// a file) or separated by commas (`comments: false`, for an option or environment variable).
+    /// A token is 16 to 512 visible ASCII characters without spaces or commas, and never starts
+    /// with `#`. In a file, blank lines and comment lines (`#` first) are skipped, but a comment
+    /// line that reads like a token line (`#… read`, `#… write`) is refused rather than skipped,
+    /// so that a token starting with `#` cannot silently disappear. Entries that hold no token
+    /// at all are an error too: asking for tokens and getting none must never leave the API open.
+    /// `source` names where the entries come from in errors, which never quote a token.
+    ///
+    /// - Complexity: O(text length).
+    public init(lines text: String, source: String, comments: Bool = true) throws {
         var tokens: [(token: [UInt8], scope: Scope)] = []
-        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "," || $0 == "\r\n" }
-        for (number, line) in lines.enumerated() {
-            let words = line.split { $0 == " " || $0 == "\t" || $0 == "\r" }
-            if words.isEmpty || words[0].hasPrefix("#") { continue }
+        let separator: (Character) -> Bool = comments ? { $0 == "\n" || $0 == "\r\n" } : { $0 == "," }
+        for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: separator).enumerated() {
+            let words = line.split { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
             let place = "\(source), entry \(number + 1)"
+            if words.isEmpty { continue }
+            if words[0].hasPrefix("#") {
+                guard comments else { throw ConfigurationError(message: "\(place): a token never starts with '#' (there are no comments here)") }
+                if words.count == 2, Scope(rawValue: String(words[1])) != nil {
+                    throw ConfigurationError(message: "\(place): reads like a token line but starts with '#': a token never starts with '#'; reword the comment if it is one")
+                }
+                continue
+            }
             guard words.count == 2, let scope = Scope(rawValue: String(words[1])) else {
                 throw ConfigurationError(message: "\(place): expected \"TOKEN read\" or \"TOKEN write\"")
             }
             let token = Array(words[0].utf8)
-            guard (16...512).contains(token.count), token.allSatisfy({ $0 > 32 && $0 < 127 }) else {
-                throw ConfigurationError(message: "\(place): a token is 16 to 512 visible ASCII characters")
+            guard (16...512).contains(token.count), token.allSatisfy({ $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ",") }) else {
+                throw ConfigurationError(message: "\(place): a token is 16 to 512 visible ASCII characters, without commas")
             }
             tokens.append((token, scope))
         }
+        guard !tokens.isEmpty else { throw ConfigurationError(message: "\(source) holds no token") }
         self.tokens = tokens
     }
 

@@ -3,14 +3,21 @@ import MicroHTTP
 
 /// The service as the network sees it: the steps every request goes through before and after
 /// `StackService.handle`, in order:
-/// 1. `OPTIONS` is answered here: a CORS preflight from the route's methods, or `Allow`.
-/// 2. With tokens configured, every `/v1` request needs `Authorization: Bearer TOKEN`
+/// 1. A `Host` the host policy does not admit gets 421 (DNS rebinding).
+/// 2. `OPTIONS` is answered here: a CORS preflight from the route's methods, or `Allow`.
+/// 3. A request that would change a stack from an `Origin` the CORS policy does not admit (and
+///    that is not the server's own) gets 403: browsers send some without a preflight.
+/// 4. With tokens configured, every `/v1` request needs `Authorization: Bearer TOKEN`
 ///    (401 without a valid one, 403 for a read token on a mutation).
-/// 3. The service answers.
-/// 4. CORS headers for the request's `Origin`.
-/// 5. gzip, when the client accepts it and the answer is large enough.
-/// 6. With `metrics`, the request is counted under its route pattern and status, and its
-///    latency (steps 1 to 5) recorded; `GET /metrics` answers them (behind the tokens too).
+/// 5. The service answers.
+/// 6. CORS headers for the request's `Origin`; `nosniff` and a Content Security Policy on
+///    pages and drawings.
+/// 7. gzip, when the client accepts it and the answer is large enough.
+/// 8. With `metrics`, the request is counted under its route pattern and status, and its
+///    latency (steps 1 to 7) recorded; `GET /metrics` answers them (behind the tokens too).
+///
+/// Steps 1, 3 and 4 need only the request's head (`admission`), so the server applies them
+/// before it reads a body, and before it answers `Expect: 100-continue`.
 ///
 /// The journal's replay calls `StackService.handle` directly, so it is never subject to these
 /// steps: what was acknowledged once is restored whatever the tokens are now.
@@ -18,14 +25,26 @@ public final class ServiceEdge: Sendable {
     public let service: StackService
     public let cors: CORSPolicy
     public let tokens: AccessTokens
+    public let hosts: HostPolicy
     /// What `/metrics` answers; nil (no `--metrics`): nothing is recorded and `/metrics` is 404.
     public let metrics: ServiceMetrics?
 
-    public init(service: StackService, cors: CORSPolicy, tokens: AccessTokens = AccessTokens(), metrics: ServiceMetrics? = nil) {
+    /// The `Content-Security-Policy` of drawings (SVG): nothing is fetched or run.
+    let drawingPolicy: String
+    /// The `Content-Security-Policy` of the viewer page: its one inline script (by hash), the
+    /// API, and framing by the origins the CORS policy admits.
+    let pagePolicy: String
+
+    public init(service: StackService, cors: CORSPolicy, tokens: AccessTokens = AccessTokens(), hosts: HostPolicy = .any,
+                metrics: ServiceMetrics? = nil) {
         self.service = service
         self.cors = cors
         self.tokens = tokens
+        self.hosts = hosts
         self.metrics = metrics
+        drawingPolicy = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors \(cors.frameAncestors)"
+        pagePolicy = "default-src 'none'; script-src 'sha256-\(ViewerPage.scriptDigest)'; style-src 'unsafe-inline'; "
+            + "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors \(cors.frameAncestors)"
     }
 
     /// Answers one request. Never throws.
@@ -35,9 +54,11 @@ public final class ServiceEdge: Sendable {
         var route: String?
         var routed = false
         var response: HTTPResponse
-        if request.method == "OPTIONS" {
+        if let misdirected = checkHost(request) {
+            response = .error(misdirected)
+        } else if request.method == "OPTIONS" {
             response = options(request, forMetrics: forMetrics)
-        } else if let denied = authorize(request, forMetrics: forMetrics) {
+        } else if let denied = checkOrigin(request) ?? authorize(request, forMetrics: forMetrics) {
             response = .error(denied)
         } else if forMetrics, let metrics {
             response = metricsAnswer(request, metrics)
@@ -46,14 +67,44 @@ public final class ServiceEdge: Sendable {
             routed = true
         }
         if response.deferred != nil {
-            // Steps 4 to 6 when the answer is sent (`DeferredResponse`).
+            // Steps 6 to 8 when the answer is sent (`DeferredResponse`).
             let label = route
             return response.mapped { [self] answer in finish(answer, for: request, started: started, route: label, routed: true, forMetrics: false) }
         }
         return finish(response, for: request, started: started, route: route, routed: routed, forMetrics: forMetrics)
     }
 
-    /// Steps 4 to 6 for `response`, the answer to `request` (handled from `started`).
+    /// Steps 1, 3 and 4 on a request's head: nil when it may proceed, otherwise the answer
+    /// (421, 403 or 401). `OPTIONS` is admitted here (it is answered whole by `handle`).
+    public func admission(_ request: HTTPRequest) -> HTTPResponse? {
+        if let misdirected = checkHost(request) { return finish(.error(misdirected), for: request, started: 0, route: nil, routed: false, forMetrics: false) }
+        if request.method == "OPTIONS" { return nil }
+        guard let denied = checkOrigin(request) ?? authorize(request, forMetrics: isMetricsPath(request.rawPath)) else { return nil }
+        return finish(.error(denied), for: request, started: 0, route: nil, routed: false, forMetrics: false)
+    }
+
+    /// Step 1: 421 for a `Host` the policy does not admit.
+    private func checkHost(_ request: HTTPRequest) -> APIError? {
+        guard hosts.names != nil else { return nil }
+        let host = request.header("host")
+        guard !hosts.admits(host) else { return nil }
+        return APIError(status: 421, code: "misdirected_request",
+                        message: "this server answers only for IP addresses, localhost and the names given with --allowed-host; "
+                            + "start it with --allowed-host NAME to serve another name",
+                        field: "Host")
+    }
+
+    /// Step 3: 403 for a request that would change a stack from an origin the CORS policy does
+    /// not admit and that is not the server's own (`scheme://Host`).
+    private func checkOrigin(_ request: HTTPRequest) -> APIError? {
+        guard cors.origins != nil, let origin = request.header("origin"), !cors.admits(origin),
+              StackService.changesState(method: request.method, path: request.rawPath) else { return nil }
+        if let host = request.header("host"), origin == "http://" + host || origin == "https://" + host { return nil }
+        return APIError(status: 403, code: "origin_not_allowed",
+                        message: "the origin \(origin) may not change stacks here: list it with --cors-origin", field: "Origin")
+    }
+
+    /// Steps 6 to 8 for `response`, the answer to `request` (handled from `started`).
     private func finish(_ response: HTTPResponse, for request: HTTPRequest, started: UInt64, route: String?, routed: Bool,
                         forMetrics: Bool) -> HTTPResponse {
         var response = response
@@ -64,6 +115,13 @@ public final class ServiceEdge: Sendable {
             // Before a kept answer's `Vary: Accept-Encoding`, where `compressed` would add it.
             let at = Self.endsWithVaryField(response) ? response.headers.count - 1 : response.headers.count
             response.headers.insert(contentsOf: fields.map { (name: $0.0, value: $0.1) }, at: at)
+        }
+        if let type = response.header("content-type") {
+            if type.hasPrefix("text/html") {
+                response.headers += [("X-Content-Type-Options", "nosniff"), ("Content-Security-Policy", pagePolicy), ("Referrer-Policy", "no-referrer")]
+            } else if type.hasPrefix("image/svg+xml") {
+                response.headers += [("X-Content-Type-Options", "nosniff"), ("Content-Security-Policy", drawingPolicy)]
+            }
         }
         let answer = compressed(response, for: request)
         if let metrics {
@@ -95,10 +153,9 @@ public final class ServiceEdge: Sendable {
             return HTTPResponse(status: 204, headers: [("Allow", allowed)])
         }
         guard cors.admits(origin) else {
-            var response = HTTPResponse.error(APIError(status: 403, code: "origin_not_allowed",
-                                                       message: "the origin \(origin) is not allowed by --cors-origin", field: "Origin"))
-            if cors.variesByOrigin { response.headers.append((name: "Vary", value: "Origin")) }
-            return response
+            // `finish` adds `Vary: Origin`.
+            return .error(APIError(status: 403, code: "origin_not_allowed", message: "the origin \(origin) is not allowed by --cors-origin",
+                                   field: "Origin"))
         }
         var headers = cors.responseHeaders(origin: origin)
         headers += [
@@ -106,6 +163,10 @@ public final class ServiceEdge: Sendable {
             ("Access-Control-Allow-Headers", StackService.requestHeaders(methods: methods, path: request.rawPath).joined(separator: ", ")),
             ("Access-Control-Max-Age", String(cors.maxAge)),
         ]
+        // Private Network Access: a public page's preflight to a private address asks this.
+        if request.header("access-control-request-private-network")?.lowercased() == "true" {
+            headers.append(("Access-Control-Allow-Private-Network", "true"))
+        }
         return HTTPResponse(status: 204, headers: headers)
     }
 
@@ -117,8 +178,11 @@ public final class ServiceEdge: Sendable {
             return APIError(status: 401, code: "unauthorized", message: "this server needs Authorization: Bearer TOKEN",
                             field: "Authorization", headers: [("WWW-Authenticate", realm)])
         }
-        let scheme = header.prefix { $0 != " " }
-        let token = header.dropFirst(scheme.count).drop { $0 == " " }
+        // Optional whitespace around a field value is not part of it (RFC 9110, 5.5).
+        var value = Substring(header).drop { $0 == " " || $0 == "\t" }
+        while let last = value.last, last == " " || last == "\t" { value = value.dropLast() }
+        let scheme = value.prefix { $0 != " " }
+        let token = value.dropFirst(scheme.count).drop { $0 == " " }
         guard scheme.lowercased() == "bearer", let scope = tokens.scope(of: token.utf8) else {
             return APIError(status: 401, code: "invalid_token", message: "the bearer token is not valid here",
                             field: "Authorization", headers: [("WWW-Authenticate", realm + ", error=\"invalid_token\"")])

@@ -10,6 +10,17 @@
 /// page to the stack's new offset. A token is taken from the address's fragment
 /// (`#token=…`), which browsers never send to the server, and kept for the tab's session.
 enum ViewerPage {
+    /// The base64 SHA-256 of the page's one inline script, as its Content Security Policy names
+    /// it (`script-src 'sha256-…'`): no other script can run on the page.
+    static let scriptDigest: String = {
+        let text = Array(html.utf8)
+        let open = Array("<script>".utf8), close = Array("</script>".utf8)
+        guard let start = text.firstRange(of: open)?.upperBound, let end = text[start...].firstRange(of: close)?.lowerBound else {
+            preconditionFailure("the viewer page has an inline script")
+        }
+        return SHA256.base64(SHA256.digest(Array(text[start..<end])))
+    }()
+
     static let html = #"""
 <!DOCTYPE html>
 <html lang="en">

@@ -106,21 +106,23 @@ let package = Package(
 
         // A small blocking HTTP/1.1 client over POSIX sockets, for the end-to-end tests only.
         .target(name: "TestHTTPClient", path: "Tests/TestHTTPClient"),
+        // The one seed of the seeded random tests (a fixed default, SCROLLSTACK_SEED overrides it).
+        .target(name: "TestSeeds", path: "Tests/TestSeeds"),
         // A throwaway PostgreSQL cluster on loopback (initdb, pg_ctl as an unprivileged user), for tests.
         .target(name: "PostgresCluster", path: "Tests/PostgresCluster"),
 
-        .testTarget(name: "ScrollStackCoreTests", dependencies: ["ScrollStackCore"]),
-        .testTarget(name: "ScrollStackPagingTests", dependencies: ["ScrollStackPaging", "ScrollStackCore"]),
-        .testTarget(name: "ScrollStackTransitionsTests", dependencies: ["ScrollStackTransitions", "ScrollStackCore"]),
-        .testTarget(name: "JanssonTests", dependencies: ["Jansson", "CJansson"]),
-        .testTarget(name: "ScrollStackTextTests", dependencies: ["ScrollStackText", "ScrollStackCore"]),
-        .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),
+        .testTarget(name: "ScrollStackCoreTests", dependencies: ["ScrollStackCore", "TestSeeds"]),
+        .testTarget(name: "ScrollStackPagingTests", dependencies: ["ScrollStackPaging", "ScrollStackCore", "TestSeeds"]),
+        .testTarget(name: "ScrollStackTransitionsTests", dependencies: ["ScrollStackTransitions", "ScrollStackCore", "TestSeeds"]),
+        .testTarget(name: "JanssonTests", dependencies: ["Jansson", "CJansson", "TestSeeds"]),
+        .testTarget(name: "ScrollStackTextTests", dependencies: ["ScrollStackText", "ScrollStackCore", "TestSeeds"]),
+        .testTarget(name: "ZlibTests", dependencies: ["Zlib", "TestSeeds"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresCluster", "ScrollStackPostgres", "ScrollStackStore",
-                                                    "ScrollStackService", "Jansson", "MicroHTTP"]),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient"]),
+                                                    "ScrollStackService", "Jansson", "MicroHTTP", "TestSeeds"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient", "TestSeeds"]),
         .testTarget(
             name: "ScrollStackServiceTests",
-            dependencies: ["ScrollStackService", "ScrollStackStore", "SQLite", "ScrollStackCore", "Jansson", "MicroHTTP", "TestHTTPClient", "Zlib", "Postgres"]
+            dependencies: ["ScrollStackService", "ScrollStackStore", "SQLite", "ScrollStackCore", "Jansson", "MicroHTTP", "TestHTTPClient", "Zlib", "Postgres", "TestSeeds"]
         ),
     ]
 )

@@ -1,4 +1,5 @@
 import Jansson
+import TestSeeds
 import XCTest
 
 /// Integers as the writer and a cursor write them, against Swift's own decimal text: every
@@ -37,9 +38,7 @@ final class JSONIntegerTextTests: XCTestCase {
     }
 
     func testSeededRandomValuesOfEverySize() {
-        var seed = UInt64(Date().timeIntervalSince1970 * 1000)
-        if let text = ProcessInfo.processInfo.environment["SCROLLSTACK_INTEGER_SEED"], let fixed = UInt64(text) { seed = fixed }
-        print("JSONIntegerTextTests seed \(seed) (replay with SCROLLSTACK_INTEGER_SEED=\(seed))")
+        let seed = TestSeed.seed("JSONIntegerTextTests")
         var random = JSONWriterCorpusTests.Random(state: seed)
         for _ in 0..<20_000 {
             let bits = Int.random(in: 1...63, using: &random)

@@ -1,5 +1,6 @@
 import Foundation
 import Jansson
+import TestSeeds
 import XCTest
 
 /// `JSON.reprinted(_:realPrecision:)` against parsing and writing again, on seeded random
@@ -42,8 +43,7 @@ final class JSONReprintingTests: XCTestCase {
     }
 
     func testReprintingMatchesParsingAndWritingAgain() {
-        let seed = JSONWriterCorpusTests.seed()
-        print("JSONReprintingTests seed \(seed) (replay with SCROLLSTACK_WRITER_SEED=\(seed))")
+        let seed = TestSeed.seed("JSONReprintingTests")
         var random = Random(state: seed)
         var (copied, mutants, mutantsCopied, mutantsParsed) = (0, 0, 0, 0)
         for i in 0..<10_000 {

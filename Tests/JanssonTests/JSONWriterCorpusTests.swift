@@ -1,4 +1,5 @@
 import Jansson
+import TestSeeds
 import XCTest
 
 #if canImport(Glibc)
@@ -19,11 +20,6 @@ final class JSONWriterCorpusTests: XCTestCase {
             z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
             return z ^ (z >> 31)
         }
-    }
-
-    static func seed() -> UInt64 {
-        if let text = ProcessInfo.processInfo.environment["SCROLLSTACK_WRITER_SEED"], let seed = UInt64(text) { return seed }
-        return UInt64(Date().timeIntervalSince1970 * 1000)
     }
 
     /// Reals of every kind the service writes: layout values rounded to 10⁻⁶, integers held as
@@ -61,8 +57,7 @@ final class JSONWriterCorpusTests: XCTestCase {
     }
 
     func testWriterMatchesJanssonOnRandomValues() {
-        let seed = Self.seed()
-        print("JSONWriterCorpusTests seed \(seed) (replay with SCROLLSTACK_WRITER_SEED=\(seed))")
+        let seed = TestSeed.seed("JSONWriterCorpusTests.testWriterMatchesJanssonOnRandomValues")
         var random = Random(state: seed)
         for i in 0..<20_000 {
             let value = Self.value(&random, depth: 0)
@@ -77,8 +72,7 @@ final class JSONWriterCorpusTests: XCTestCase {
     }
 
     func testRealsMatchJansson() {
-        let seed = Self.seed()
-        print("JSONWriterCorpusTests reals seed \(seed) (replay with SCROLLSTACK_WRITER_SEED=\(seed))")
+        let seed = TestSeed.seed("JSONWriterCorpusTests.testRealsMatchJansson")
         var random = Random(state: seed)
         var failures = 0
         for _ in 0..<100_000 where failures < 5 {

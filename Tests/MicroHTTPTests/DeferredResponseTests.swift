@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTP
 import Synchronization
 import TestHTTPClient
+import TestSeeds
 import XCTest
 
 /// Answers given later from another thread (`DeferredResponse`): the connection waits
@@ -166,8 +167,7 @@ final class DeferredResponseTests: XCTestCase {
         defer { server.stop() }
         let clients = 64, rounds = 3
         let failures = Mutex<[String]>([])
-        let seed = UInt64.random(in: 0...UInt64.max)
-        print("DeferredResponseTests seed \(seed)")
+        let seed = TestSeed.seed("DeferredResponseTests.testManyConcurrentAnswersEachReachTheirOwnRequest")
         var random = SeededRandom(seed)
         for round in 0..<rounds {
             let port = server.port

@@ -1,5 +1,6 @@
 @testable import MicroHTTP
 import TestHTTPClient
+import TestSeeds
 import XCTest
 
 /// The byte matching of ASCII paths against `String`'s matching (`routeBySplitting`, the rules
@@ -30,8 +31,7 @@ final class RouterBytesTests: XCTestCase {
     }
 
     func testBytesAndStringsAgreeOnRandomPaths() {
-        let seed = ProcessInfo.processInfo.environment["SCROLLSTACK_ROUTER_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
-        print("RouterBytesTests seed: \(seed) (replay with SCROLLSTACK_ROUTER_SEED=\(seed))")
+        let seed = TestSeed.seed("RouterBytesTests")
         var random = SeededRandom(seed)
         let table = table
         let pieces = ["v1", "stacks", "rows", "batch", "at", "layout", "layout.svg", "move", "healthz", "view", "a", "b", "c", "3", "s1",

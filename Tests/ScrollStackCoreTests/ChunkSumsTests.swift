@@ -1,3 +1,4 @@
+import TestSeeds
 import XCTest
 @testable import ScrollStackCore
 
@@ -9,9 +10,7 @@ final class ChunkSumsTests: XCTestCase {
     typealias Prefix = RowTree.Prefix
 
     func testReplaceInPlaceGivesTheRebuiltTree() {
-        let given = ProcessInfo.processInfo.environment["SCROLLSTACK_CORE_SEED"].flatMap { UInt64($0) }
-        let seed = given ?? UInt64(Date().timeIntervalSince1970 * 1000)
-        print("ChunkSumsTests.testReplaceInPlaceGivesTheRebuiltTree: seed \(seed) (replay with SCROLLSTACK_CORE_SEED=\(seed))")
+        let seed = TestSeed.seed("ChunkSumsTests.testReplaceInPlaceGivesTheRebuiltTree")
         var rng = SplitMix64(seed: seed)
         func leaf() -> Prefix {
             let count = Int(rng.next() % 256) + 1

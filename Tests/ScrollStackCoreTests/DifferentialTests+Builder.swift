@@ -1,12 +1,11 @@
+import TestSeeds
 import XCTest
 import ScrollStackCore
 
 extension DifferentialTests {
-    /// The seed from `SCROLLSTACK_CORE_SEED`, or the clock; printed so a failure can be replayed.
+    /// The seed (`TestSeed`: fixed, or `SCROLLSTACK_SEED`), printed so a failure can be replayed.
     private func seed(_ test: String) -> UInt64 {
-        let given = ProcessInfo.processInfo.environment["SCROLLSTACK_CORE_SEED"].flatMap { UInt64($0) }
-        let seed = given ?? UInt64(Date().timeIntervalSince1970 * 1000)
-        print("DifferentialTests.\(test): seed \(seed) (replay with SCROLLSTACK_CORE_SEED=\(seed))")
+        let seed = TestSeed.seed("DifferentialTests.\(test)")
         return seed
     }
 

@@ -1,15 +1,14 @@
+import TestSeeds
 import XCTest
 import ScrollStackCore
 
 extension DifferentialTests {
     /// Stacks spanning several of `RowTree`'s chunks (at most 256 rows each), so insertions
     /// split chunks, removals empty them and moves cross them, against the array model. The
-    /// seed comes from the clock unless `SCROLLSTACK_CORE_SEED` gives one; it is printed, so
+    /// seed is `TestSeed`'s (fixed, or `SCROLLSTACK_SEED`); it is printed, so
     /// a failure can be replayed.
     func testRandomOperationsAcrossChunks() throws {
-        let given = ProcessInfo.processInfo.environment["SCROLLSTACK_CORE_SEED"].flatMap { UInt64($0) }
-        let seed = given ?? UInt64(Date().timeIntervalSince1970 * 1000)
-        print("DifferentialTests.testRandomOperationsAcrossChunks: seed \(seed) (replay with SCROLLSTACK_CORE_SEED=\(seed))")
+        let seed = TestSeed.seed("DifferentialTests.testRandomOperationsAcrossChunks")
         try runRandom(seed: seed, initialRows: 500...900, operations: 300)
     }
 

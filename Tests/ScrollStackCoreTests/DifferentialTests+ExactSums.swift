@@ -1,3 +1,4 @@
+import TestSeeds
 import XCTest
 import ScrollStackCore
 
@@ -7,12 +8,10 @@ extension DifferentialTests {
     /// with lengths that are not (0.1, 1/3, 1/128: such a chunk is summed afresh). After every
     /// step `checkInvariants` compares each chunk's sum with a fresh sum in row order, bit for
     /// bit, and the count of inexact lengths per chunk; the rows, their order, their lengths
-    /// and their indexes must follow an array model. The seed comes from the clock unless
-    /// `SCROLLSTACK_CORE_SEED` gives one; it is printed.
+    /// and their indexes must follow an array model. The seed is `TestSeed`'s
+    /// (fixed, or `SCROLLSTACK_SEED`); it is printed.
     func testSingleRowEditsOnExactAndInexactLengths() throws {
-        let given = ProcessInfo.processInfo.environment["SCROLLSTACK_CORE_SEED"].flatMap { UInt64($0) }
-        let seed = given ?? UInt64(Date().timeIntervalSince1970 * 1000)
-        print("DifferentialTests.testSingleRowEditsOnExactAndInexactLengths: seed \(seed) (replay with SCROLLSTACK_CORE_SEED=\(seed))")
+        let seed = TestSeed.seed("DifferentialTests.testSingleRowEditsOnExactAndInexactLengths")
         var rng = Rand(seed: seed)
         let exact: [Double] = [0, 44, 68.25, 0.015625, 1e9]
         let inexact: [Double] = [0.1, 1.0 / 3, 0.0078125, 999_999_999.7]

@@ -1,3 +1,4 @@
+import TestSeeds
 import XCTest
 import ScrollStackCore
 
@@ -11,9 +12,7 @@ import ScrollStackCore
 /// (`RowStore.appendPlain`).
 extension DifferentialTests {
     func testBatchInsertsFromFieldsMatchInsertsOfRows() throws {
-        let given = ProcessInfo.processInfo.environment["SCROLLSTACK_CORE_SEED"].flatMap { UInt64($0) }
-        let seed = given ?? UInt64(Date().timeIntervalSince1970 * 1000)
-        print("DifferentialTests.testBatchInsertsFromFieldsMatchInsertsOfRows: seed \(seed) (replay with SCROLLSTACK_CORE_SEED=\(seed))")
+        let seed = TestSeed.seed("DifferentialTests.testBatchInsertsFromFieldsMatchInsertsOfRows")
         var run = try Run(seed: seed, initialRows: 0...0)
         var outcomes: [String: Int] = [:]
         // Successful inserts of all-plain batches of at least 64 rows (`columnBatchMinimum`)

@@ -1,3 +1,4 @@
+import TestSeeds
 import XCTest
 import ScrollStackCore
 
@@ -8,11 +9,9 @@ extension DifferentialTests {
     /// the stack grows, then merges (and chunk ids reused) while it shrinks: after every step `checkInvariants`
     /// checks every chunk's table against its rows, and `index(ofID:)` of every row near the
     /// edit, of the edited row and of a random row must equal its place in an array of ids.
-    /// The seed comes from the clock unless `SCROLLSTACK_CORE_SEED` gives one; it is printed.
+    /// The seed is `TestSeed`'s (fixed, or `SCROLLSTACK_SEED`); it is printed.
     func testIndexesFromSlotTablesFollowSeededEdits() throws {
-        let given = ProcessInfo.processInfo.environment["SCROLLSTACK_CORE_SEED"].flatMap { UInt64($0) }
-        let seed = given ?? UInt64(Date().timeIntervalSince1970 * 1000)
-        print("DifferentialTests.testIndexesFromSlotTablesFollowSeededEdits: seed \(seed) (replay with SCROLLSTACK_CORE_SEED=\(seed))")
+        let seed = TestSeed.seed("DifferentialTests.testIndexesFromSlotTablesFollowSeededEdits")
         var rng = Rand(seed: seed)
         var ids = (0..<500).map { "r\($0)" }
         var stack = try ScrollStack(rows: ids.map { Self.plainRow($0, 20) })

@@ -1,3 +1,4 @@
+import TestSeeds
 import XCTest
 @testable import ScrollStackCore
 
@@ -64,9 +65,7 @@ final class IDHashTests: XCTestCase {
     }
 
     func testIndexFindsWhatADictionaryFinds() {
-        let given = ProcessInfo.processInfo.environment["SCROLLSTACK_CORE_SEED"].flatMap { UInt64($0) }
-        let seed = given ?? UInt64(Date().timeIntervalSince1970 * 1000)
-        print("IDHashTests.testIndexFindsWhatADictionaryFinds: seed \(seed) (replay with SCROLLSTACK_CORE_SEED=\(seed))")
+        let seed = TestSeed.seed("IDHashTests.testIndexFindsWhatADictionaryFinds")
         var rng = SplitMix64(seed: seed)
         let pieces = ["a", "b", "K", "\u{212A}", "é", "e\u{301}", "-", "7", "가", "\u{1100}\u{1161}", "🙂", "row"]
         func randomID() -> String {

@@ -1,3 +1,4 @@
+import TestSeeds
 import XCTest
 @testable import ScrollStackCore
 
@@ -9,9 +10,7 @@ final class PagedColumnTests: XCTestCase {
     private var seed: UInt64 = 0
 
     override func setUp() {
-        let given = ProcessInfo.processInfo.environment["SCROLLSTACK_CORE_SEED"].flatMap { UInt64($0) }
-        seed = given ?? UInt64(Date().timeIntervalSince1970 * 1000)
-        print("\(name): seed \(seed) (replay with SCROLLSTACK_CORE_SEED=\(seed))")
+        seed = TestSeed.seed("name")
     }
 
     func testMatchesAnArrayAndCopiesStayIntact() {

@@ -1,13 +1,12 @@
 @testable import ScrollStackCore
+import TestSeeds
 import XCTest
 
 final class StackPagingTests: XCTestCase {
     /// Every page equals the same slice of the full layout, at any offset, hidden rows and
     /// spacing included; pages beyond the end are clamped.
     func testPagesAreSlicesOfTheFullLayout() throws {
-        var generator = SystemRandomNumberGenerator()
-        let seed = UInt64.random(in: 0...UInt64(UInt32.max), using: &generator)
-        print("StackPagingTests seed \(seed)")
+        let seed = TestSeed.seed("StackPagingTests")
         var random = SplitMix64(seed: seed)
         var rows: [Row] = []
         for i in 0..<300 {

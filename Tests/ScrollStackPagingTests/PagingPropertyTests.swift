@@ -1,19 +1,17 @@
 import Foundation
 @testable import ScrollStackCore
 @testable import ScrollStackPaging
+import TestSeeds
 import XCTest
 
 /// Seeded random carousels, with lengths, insets and offsets drawn from edge values (0, 10⁻³⁰⁰,
 /// just under and over the 10⁻⁶ tolerance, huge), checked for what must hold for every input:
 /// stops increase and stay in the range, the paging state is finite and in range, progress
 /// never decreases along the offset, a settle lands on a stop, and a menu window names real
-/// items. Each test prints its seed; `SCROLLSTACK_PAGING_SEED=N` replays one.
+/// items. Each test prints its seed (`TestSeed`; `SCROLLSTACK_SEED=N` draws others).
 final class PagingPropertyTests: XCTestCase {
     private func seed(_ name: String) -> UInt64 {
-        let given = ProcessInfo.processInfo.environment["SCROLLSTACK_PAGING_SEED"].flatMap(UInt64.init)
-        let seed = given ?? UInt64(Date().timeIntervalSince1970 * 1000)
-        print("PagingPropertyTests.\(name): seed \(seed) (replay with SCROLLSTACK_PAGING_SEED=\(seed))")
-        return seed
+        TestSeed.seed("PagingPropertyTests.\(name)")
     }
 
     /// A length from a palette of edge values, or a plain one.

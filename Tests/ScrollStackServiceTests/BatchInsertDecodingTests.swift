@@ -2,6 +2,7 @@ import Jansson
 import ScrollStackCore
 @testable import ScrollStackService
 import TestHTTPClient
+import TestSeeds
 import XCTest
 
 /// `POST …/rows` decodes its rows straight into a `RowBatch` (plain rows in one pass,
@@ -87,9 +88,7 @@ final class BatchInsertDecodingTests: XCTestCase {
     }
 
     func testRowsDecodedIntoABatchInsertAsRowsDecodedFirst() throws {
-        let given = ProcessInfo.processInfo.environment["SCROLLSTACK_SEED"].flatMap { UInt64($0) }
-        let seed = given ?? UInt64(Date().timeIntervalSince1970 * 1000)
-        print("BatchInsertDecodingTests: seed \(seed) (replay with SCROLLSTACK_SEED=\(seed))")
+        let seed = TestSeed.seed("BatchInsertDecodingTests")
         var rng = SeededRandom(seed)
         var outcomes: [String: Int] = [:]
         for trial in 0..<160 {

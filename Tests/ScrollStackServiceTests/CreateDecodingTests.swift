@@ -2,6 +2,7 @@ import Jansson
 import ScrollStackCore
 @testable import ScrollStackService
 import TestHTTPClient
+import TestSeeds
 import XCTest
 
 /// The create body's rows go straight into a `ScrollStackBuilder` as they are decoded. On
@@ -70,9 +71,7 @@ final class CreateDecodingTests: XCTestCase {
     }
 
     func testRowsDecodedIntoTheBuilderAnswerAsRowsDecodedFirst() throws {
-        let given = ProcessInfo.processInfo.environment["SCROLLSTACK_SEED"].flatMap { UInt64($0) }
-        let seed = given ?? UInt64(Date().timeIntervalSince1970 * 1000)
-        print("CreateDecodingTests: seed \(seed) (replay with SCROLLSTACK_SEED=\(seed))")
+        let seed = TestSeed.seed("CreateDecodingTests")
         var rng = SeededRandom(seed)
         var outcomes: [String: Int] = [:]
         for trial in 0..<400 {

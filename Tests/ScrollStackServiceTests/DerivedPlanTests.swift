@@ -5,6 +5,7 @@ import MicroHTTP
 @testable import ScrollStackService
 @testable import ScrollStackStore
 import ScrollStackTransitions
+import TestSeeds
 import XCTest
 
 /// Plans computed when read (`PlanRecipe`): a change whose answer does not carry its plan
@@ -13,8 +14,7 @@ import XCTest
 /// between and a restart.
 final class DerivedPlanTests: XCTestCase {
     func testARecipeReadsBackAsWritten() throws {
-        let seed = UInt64(Date().timeIntervalSince1970 * 1000)
-        print("DerivedPlanTests.testARecipeReadsBackAsWritten seed \(seed)")
+        let seed = TestSeed.seed("DerivedPlanTests.testARecipeReadsBackAsWritten")
         var rng = SplitMix64(seed: seed)
         for _ in 0..<500 {
             let timing = AnimationTiming(duration: Double.random(in: 0.001...3600, using: &rng), delay: Double.random(in: 0...3600, using: &rng),
@@ -48,8 +48,7 @@ final class DerivedPlanTests: XCTestCase {
     /// JSON), the other not (recipes). Every revision's plan, plain and sampled, answers the
     /// same bytes on both, before and after a restart; snapshots fall every 5 revisions.
     func testPlansComputedWhenReadEqualPlansKeptWhole() throws {
-        let seed = ProcessInfo.processInfo.environment["SCROLLSTACK_PLAN_SEED"].flatMap { UInt64($0) } ?? UInt64(Date().timeIntervalSince1970 * 1000)
-        print("DerivedPlanTests seed \(seed) (replay with SCROLLSTACK_PLAN_SEED=\(seed))")
+        let seed = TestSeed.seed("DerivedPlanTests")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("derived-plans-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

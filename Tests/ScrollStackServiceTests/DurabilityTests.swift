@@ -6,6 +6,7 @@ import MicroHTTP
 @testable import ScrollStackStore
 import Synchronization
 import TestHTTPClient
+import TestSeeds
 import XCTest
 
 /// Restarts and crashes lose nothing that was acknowledged.
@@ -179,9 +180,8 @@ final class DurabilityTests: XCTestCase {
         let dataDir = directory.appendingPathComponent("data").path
         var acknowledged: [String: Int] = [:]  // pair id → revision
         // The kills' moments are the test's only random input: seeded and printed, so a
-        // failure can be replayed (SCROLLSTACK_KILL_SEED).
-        let seed = ProcessInfo.processInfo.environment["SCROLLSTACK_KILL_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64(UInt32.max))
-        print("testSIGKILLLosesNoAcknowledgedMutation seed \(seed) (replay with SCROLLSTACK_KILL_SEED=\(seed))")
+        // failure can be replayed (SCROLLSTACK_SEED).
+        let seed = TestSeed.seed("DurabilityTests.testSIGKILLLosesNoAcknowledgedMutation")
         var generator = SplitMix64(seed: seed)
         var port = 0
         for cycle in 0..<30 {

@@ -3,6 +3,7 @@ import Jansson
 @testable import MicroHTTP
 @testable import ScrollStackCore
 @testable import ScrollStackService
+import TestSeeds
 import XCTest
 
 /// The streamed full layout (rows written from a `LayoutBuffer` filled once, or laid out per
@@ -21,9 +22,7 @@ final class LayoutSourceCorpusTests: XCTestCase {
     }
 
     func testStreamedLayoutMatchesTheWholeWriterAtEveryPieceSize() throws {
-        var seed = UInt64(Date().timeIntervalSince1970 * 1000)
-        if let text = ProcessInfo.processInfo.environment["SCROLLSTACK_LAYOUT_SOURCE_SEED"], let fixed = UInt64(text) { seed = fixed }
-        print("LayoutSourceCorpusTests seed \(seed) (replay with SCROLLSTACK_LAYOUT_SOURCE_SEED=\(seed))")
+        let seed = TestSeed.seed("LayoutSourceCorpusTests")
         var r = SplitMix64(seed: seed)
         let service = StackService()
         var compared = 0

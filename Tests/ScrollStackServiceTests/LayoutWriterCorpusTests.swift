@@ -2,6 +2,7 @@ import Foundation
 import Jansson
 @testable import ScrollStackCore
 @testable import ScrollStackService
+import TestSeeds
 import XCTest
 
 /// The layout answers written straight to text against the tree encoding they replace, on
@@ -61,9 +62,7 @@ final class LayoutWriterCorpusTests: XCTestCase {
     }
 
     func testWriterMatchesTreeEncodingOnRandomStacksAndQueries() throws {
-        var seed = UInt64(Date().timeIntervalSince1970 * 1000)
-        if let text = ProcessInfo.processInfo.environment["SCROLLSTACK_LAYOUT_WRITER_SEED"], let fixed = UInt64(text) { seed = fixed }
-        print("LayoutWriterCorpusTests seed \(seed) (replay with SCROLLSTACK_LAYOUT_WRITER_SEED=\(seed))")
+        let seed = TestSeed.seed("LayoutWriterCorpusTests")
         var r = SplitMix64(seed: seed)
         let service = StackService()
         var compared = 0

@@ -2,6 +2,7 @@ import Foundation
 @testable import ScrollStackCore
 @testable import ScrollStackStore
 import Synchronization
+import TestSeeds
 import XCTest
 
 /// `MemoryJournal` (`--in-memory`'s backend) answers every `JournalBackend` call as
@@ -11,9 +12,7 @@ import XCTest
 /// of every kind the service makes, each compared call by call.
 final class MemoryJournalTests: XCTestCase {
     func testAnswersAsSQLiteDoes() throws {
-        let given = ProcessInfo.processInfo.environment["SCROLLSTACK_SEED"].flatMap { UInt64($0) }
-        let seed = given ?? UInt64(Date().timeIntervalSince1970 * 1000)
-        print("MemoryJournalTests.testAnswersAsSQLiteDoes: seed \(seed) (replay with SCROLLSTACK_SEED=\(seed))")
+        let seed = TestSeed.seed("MemoryJournalTests.testAnswersAsSQLiteDoes")
         var rng = SplitMix64(seed: seed)
         func below(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
         func bytes() -> [UInt8] { (0..<below(6)).map { _ in UInt8(truncatingIfNeeded: rng.next()) } + [UInt8(below(256))] }

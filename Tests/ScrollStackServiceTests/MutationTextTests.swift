@@ -2,6 +2,7 @@ import Foundation
 import Jansson
 @testable import ScrollStackCore
 @testable import ScrollStackService
+import TestSeeds
 import XCTest
 
 /// The mutation answer and the journal's events written straight to text
@@ -121,9 +122,7 @@ final class MutationTextTests: XCTestCase {
     }
 
     func testAnswerAndEventsMatchTheTreeEncoding() throws {
-        var seed = UInt64(Date().timeIntervalSince1970 * 1000)
-        if let text = ProcessInfo.processInfo.environment["SCROLLSTACK_MUTATION_TEXT_SEED"], let fixed = UInt64(text) { seed = fixed }
-        print("MutationTextTests seed \(seed) (replay with SCROLLSTACK_MUTATION_TEXT_SEED=\(seed))")
+        let seed = TestSeed.seed("MutationTextTests")
         var r = SplitMix64(seed: seed)
         let service = StackService()
         var compared = 0
@@ -159,9 +158,7 @@ final class MutationTextTests: XCTestCase {
 /// `RequestContext.mediaType` against the `split` it replaces, on seeded random header values.
 final class MediaTypeTests: XCTestCase {
     func testMediaTypeMatchesSplit() {
-        var seed = UInt64(Date().timeIntervalSince1970 * 1000)
-        if let text = ProcessInfo.processInfo.environment["SCROLLSTACK_MEDIA_TYPE_SEED"], let fixed = UInt64(text) { seed = fixed }
-        print("MediaTypeTests seed \(seed) (replay with SCROLLSTACK_MEDIA_TYPE_SEED=\(seed))")
+        let seed = TestSeed.seed("MediaTypeTests")
         var r = SplitMix64(seed: seed)
         let pieces = [";", " ", "\t", "application/json", "Application/JSON", "charset=utf-8", "text/plain", "é", "=", "\u{301}", "\r\n"]
         for _ in 0..<5_000 {

@@ -3,6 +3,7 @@ import Jansson
 @testable import ScrollStackCore
 @testable import ScrollStackService
 import ScrollStackTransitions
+import TestSeeds
 import XCTest
 
 /// A transition plan written straight to text (`ModelEncoding.planText`, and `mutationText`
@@ -52,9 +53,7 @@ final class PlanTextTests: XCTestCase {
     }
 
     func testPlanTextMatchesTheTreeEncoding() throws {
-        var seed = UInt64(Date().timeIntervalSince1970 * 1000)
-        if let text = ProcessInfo.processInfo.environment["SCROLLSTACK_PLAN_TEXT_SEED"], let fixed = UInt64(text) { seed = fixed }
-        print("PlanTextTests seed \(seed) (replay with SCROLLSTACK_PLAN_TEXT_SEED=\(seed))")
+        let seed = TestSeed.seed("PlanTextTests")
         var r = SplitMix64(seed: seed)
         let service = StackService()
         var compared = 0

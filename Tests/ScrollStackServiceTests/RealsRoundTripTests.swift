@@ -2,6 +2,7 @@ import Foundation
 import Jansson
 @testable import ScrollStackCore
 import TestHTTPClient
+import TestSeeds
 import XCTest
 
 /// A real the API accepts comes back as the same double, in `props` (kept verbatim) and in
@@ -9,7 +10,7 @@ import XCTest
 /// would read back as another double. CI's schemathesis run found the largest double in
 /// `props` answered as `1.79769313486232e308`, which reads back as infinity.
 ///
-/// Seeds are printed; `SCROLLSTACK_SEED=<n>` replays one.
+/// The seed is `TestSeed`'s (printed; `SCROLLSTACK_SEED=<n>` draws another).
 final class RealsRoundTripTests: XCTestCase {
     var directory: URL!
 
@@ -38,8 +39,7 @@ final class RealsRoundTripTests: XCTestCase {
     }
 
     func testEveryRealSentComesBackAsTheSameDouble() throws {
-        let seed = ProcessInfo.processInfo.environment["SCROLLSTACK_SEED"].flatMap(UInt64.init) ?? UInt64(Date().timeIntervalSince1970 * 1000)
-        print("RealsRoundTripTests seed \(seed) (replay with SCROLLSTACK_SEED=\(seed))")
+        let seed = TestSeed.seed("RealsRoundTripTests")
         var random = SplitMix64(seed: seed)
         var values: [Double] = [.greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1.7976931348623155e308, 0.1 + 0.2, 1.0 / 3, 0.9999999999999999,
                                 .leastNonzeroMagnitude, .leastNormalMagnitude, 123456789012345.67, 0.1, 44.5, -0.0]

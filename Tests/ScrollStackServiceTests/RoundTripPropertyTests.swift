@@ -3,6 +3,7 @@ import Jansson
 @testable import ScrollStackCore
 @testable import ScrollStackService
 @testable import ScrollStackStore
+import TestSeeds
 import XCTest
 
 /// Property: whatever the API accepts — props up to the nesting limit (with unusual Unicode,
@@ -12,7 +13,7 @@ import XCTest
 /// revisions. Random operations over real HTTP on a journal that snapshots every 3
 /// revisions; some are rejected (they must be precise 4xx, never 5xx).
 ///
-/// Seeds are printed; `SCROLLSTACK_PROPERTY_SEED=<n>` replays one.
+/// Seeds 1, 2 and `TestSeed`'s are checked (printed; `SCROLLSTACK_SEED=<n>` draws another).
 final class RoundTripPropertyTests: XCTestCase {
     /// Random request values from a seeded SplitMix64.
     struct Generator {
@@ -247,14 +248,8 @@ final class RoundTripPropertyTests: XCTestCase {
     }
 
     func testWhateverTheAPIAcceptsARestartRestoresByteForByte() throws {
-        let seeds: [UInt64]
-        if let text = ProcessInfo.processInfo.environment["SCROLLSTACK_PROPERTY_SEED"], let seed = UInt64(text) {
-            seeds = [seed]
-        } else {
-            seeds = [1, 2, UInt64(Date().timeIntervalSince1970 * 1000)]
-        }
-        for seed in seeds {
-            print("RoundTripPropertyTests seed \(seed) (replay with SCROLLSTACK_PROPERTY_SEED=\(seed))")
+        for seed in [1, 2, TestSeed.seed("RoundTripPropertyTests")] {
+            print("RoundTripPropertyTests: checking seed \(seed)")
             try check(seed: seed)
         }
     }

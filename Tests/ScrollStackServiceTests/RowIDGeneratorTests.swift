@@ -1,6 +1,7 @@
 import Foundation
 @testable import ScrollStackService
 import TestHTTPClient
+import TestSeeds
 import XCTest
 
 /// Generated row ids are `r-` and 12 hex digits of the FNV-1a hash of
@@ -22,9 +23,7 @@ final class RowIDGeneratorTests: XCTestCase {
     }
 
     func testIDsAreTheHashOfTheStringForRandomStacksRevisionsAndAttempts() {
-        let given = ProcessInfo.processInfo.environment["SCROLLSTACK_SEED"].flatMap { UInt64($0) }
-        let seed = given ?? UInt64(Date().timeIntervalSince1970 * 1000)
-        print("RowIDGeneratorTests: seed \(seed) (replay with SCROLLSTACK_SEED=\(seed))")
+        let seed = TestSeed.seed("RowIDGeneratorTests")
         var rng = SeededRandom(seed)
         let alphabet = Array("abcXYZ019-_.~é漢🙂")
         for trial in 0..<500 {

@@ -3,6 +3,7 @@ import Foundation
 @testable import ScrollStackStore
 import SQLite
 import Synchronization
+import TestSeeds
 import XCTest
 
 /// Snapshots larger than `SQLiteJournal.snapshotPartBytes` are written part by part, each
@@ -44,7 +45,7 @@ final class SnapshotPartsTests: XCTestCase {
     /// `model`, and reads back whole (load and archive) after reopening; a small one is
     /// stored whole, without parts.
     func testALargeSnapshotIsStoredInPartsAndReadsBackWhole() throws {
-        let large = Self.bytes(10_500, seed: UInt64.random(in: 1...UInt64.max))
+        let large = Self.bytes(10_500, seed: TestSeed.seed("SnapshotPartsTests.testALargeSnapshotIsStoredInPartsAndReadsBackWhole") | 1)
         var journal: SQLiteJournal? = try SQLiteJournal(path: path, snapshotPartBytes: 1_000)
         let incarnation = try XCTUnwrap(journal?.create(key: "s", snapshot: [1]))
         try journal?.append(key: "s", record: Self.record(2), snapshot: nil)
@@ -94,7 +95,7 @@ final class SnapshotPartsTests: XCTestCase {
         let journal = try SQLiteJournal(path: path, snapshotPartBytes: 512)
         let incarnation = try journal.create(key: "t", snapshot: [1])
         _ = try journal.create(key: "s", snapshot: [1])
-        let large = Self.bytes(4 << 20, seed: UInt64.random(in: 1...UInt64.max))
+        let large = Self.bytes(4 << 20, seed: TestSeed.seed("SnapshotPartsTests") | 1)
         let written = DispatchGroup()
         let outcome = Mutex<String>("running")
         DispatchQueue.global().async(group: written) {

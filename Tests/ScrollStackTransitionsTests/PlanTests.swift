@@ -1,3 +1,4 @@
+import TestSeeds
 import XCTest
 @testable import ScrollStackCore
 @testable import ScrollStackTransitions
@@ -226,8 +227,7 @@ final class PlanTests: XCTestCase {
     /// Random stacks and operations; the derived plan must equal the snapshot plan and both
     /// must meet the layouts. Prints its seed.
     func testRandomOperationsDerivedEqualsSnapshot() throws {
-        let seed = UInt64.random(in: 0...UInt64.max)
-        print("PlanTests seed \(seed)")
+        let seed = TestSeed.seed("PlanTests.testRandomOperationsDerivedEqualsSnapshot")
         var rng = SplitMix64(seed: seed)
         for round in 0..<300 {
             let n = Int(rng.next() % 30) + 1

@@ -1,11 +1,10 @@
+import TestSeeds
 import XCTest
 import Zlib
 
 final class GzipTests: XCTestCase {
     func testRoundTripsAndWritesGzipMembers() throws {
-        var generator = SystemRandomNumberGenerator()
-        let seed = UInt64.random(in: 0...UInt64(UInt32.max), using: &generator)
-        print("GzipTests seed \(seed)")
+        let seed = TestSeed.seed("GzipTests")
         var state = seed
         func next() -> UInt8 {
             state = state &* 6364136223846793005 &+ 1442695040888963407

@@ -116,12 +116,12 @@ public final class ServiceEdge: Sendable {
             let at = Self.endsWithVaryField(response) ? response.headers.count - 1 : response.headers.count
             response.headers.insert(contentsOf: fields.map { (name: $0.0, value: $0.1) }, at: at)
         }
-        if let type = response.header("content-type") {
-            if type.hasPrefix("text/html") {
-                response.headers += [("X-Content-Type-Options", "nosniff"), ("Content-Security-Policy", pagePolicy), ("Referrer-Policy", "no-referrer")]
-            } else if type.hasPrefix("image/svg+xml") {
-                response.headers += [("X-Content-Type-Options", "nosniff"), ("Content-Security-Policy", drawingPolicy)]
-            }
+        if let type = response.header("content-type"), type.hasPrefix("text/html") || type.hasPrefix("image/svg+xml") {
+            let page = type.hasPrefix("text/html")
+            let fields = [(name: "X-Content-Type-Options", value: "nosniff"), (name: "Content-Security-Policy", value: page ? pagePolicy : drawingPolicy)]
+                + (page ? [(name: "Referrer-Policy", value: "no-referrer")] : [])
+            // Before a kept answer's `Vary: Accept-Encoding`, as the CORS fields.
+            response.headers.insert(contentsOf: fields, at: Self.endsWithVaryField(response) ? response.headers.count - 1 : response.headers.count)
         }
         let answer = compressed(response, for: request)
         if let metrics {

@@ -30,4 +30,10 @@ static inline void *cmhd_connection_socket_context(struct MHD_Connection *connec
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return info ? info->socket_context : NULL;
 }
+
+/* The status of the response queued on the connection, or 0 while none is. */
+static inline unsigned int cmhd_response_status(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_HTTP_STATUS);
+    return info ? info->http_status : 0;
+}
 #endif

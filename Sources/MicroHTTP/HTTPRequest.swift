@@ -99,21 +99,37 @@ public struct HTTPRequest: Sendable {
 
     /// The method and the target as received, for access logs: still percent-encoded (an
     /// encoded newline stays `%0A`), and every byte outside printable ASCII, and `\`, written
-    /// `\xHH`, so whatever a client sends stays on one line and cannot forge another.
+    /// `\xHH`, so whatever a client sends stays on one line and cannot forge another. Bounded
+    /// whatever the request: the method is cut to `summaryMethodBytes` and the target to
+    /// `summaryTargetBytes` once escaped, each followed by `…(+N bytes)` (N bytes received
+    /// and not shown) when cut. O(shown part).
     public var summary: String {
-        Self.printable(method) + " " + Self.printable(rawTarget)
+        Self.printable(method, limit: Self.summaryMethodBytes) + " " + Self.printable(rawTarget, limit: Self.summaryTargetBytes)
     }
 
-    /// `text` with every byte outside printable ASCII, and `\`, written `\xHH`.
-    static func printable(_ text: String) -> String {
+    /// The most bytes of the escaped method `summary` shows.
+    public static let summaryMethodBytes = 32
+    /// The most bytes of the escaped target `summary` shows.
+    public static let summaryTargetBytes = 512
+
+    /// `text` with every byte outside printable ASCII, and `\`, written `\xHH`; cut before
+    /// the escaped text would pass `limit` bytes, with `…(+N bytes)` for the N bytes of `text`
+    /// left out.
+    static func printable(_ text: String, limit: Int = .max) -> String {
         var result = ""
-        for byte in text.utf8 {
-            if byte < 0x20 || byte > 0x7E || byte == UInt8(ascii: "\\") {
-                let digits = String(byte, radix: 16, uppercase: true)
-                result += "\\x" + (digits.count == 1 ? "0" + digits : digits)
+        var shown = 0
+        let bytes = text.utf8
+        for byte in bytes {
+            let escaped = byte < 0x20 || byte > 0x7E || byte == UInt8(ascii: "\\")
+            if result.utf8.count + (escaped ? 4 : 1) > limit {
+                return result + "…(+\(bytes.count - shown) bytes)"
+            }
+            if escaped {
+                result += "\\x" + RequestHead.hex(byte)
             } else {
                 result.unicodeScalars.append(Unicode.Scalar(byte))
             }
+            shown += 1
         }
         return result
     }

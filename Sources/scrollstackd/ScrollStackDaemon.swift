@@ -49,8 +49,11 @@ struct ScrollStackDaemon: ParsableCommand {
     @Option(help: "Seconds a connection may stay idle (or stall mid-request) before it is closed.")
     var connectionTimeout = 30
 
-    @Option(help: "The most connections served at once; more are refused.")
-    var connectionLimit = 512
+    @Option(help: "The most connections served at once; more wait until one closes. Default: what the open-descriptor limit allows (its soft limit, raised toward the hard one at start, less \(HTTPServer.Configuration.reservedDescriptors)), at most \(HTTPServer.Configuration.maxDescriptorConnectionLimit). Past nine tenths of it, each new connection closes the least advanced unfinished request.")
+    var connectionLimit: Int?
+
+    @Option(help: "Seconds a stop (SIGTERM, SIGINT) waits for requests being answered; requests still arriving are closed at once.")
+    var shutdownGrace = 5
 
     @Option(help: "Seconds a request has to arrive whole (head and body), from the connection's opening or the previous answer; a trickle cannot extend it.")
     var requestDeadline = 60
@@ -123,7 +126,8 @@ struct ScrollStackDaemon: ParsableCommand {
         guard threads >= 1 && threads <= 64 else { throw ValidationError("--threads must be 1…64") }
         guard maxBodyBytes >= 1 else { throw ValidationError("--max-body-bytes must be at least 1") }
         guard connectionTimeout >= 1 else { throw ValidationError("--connection-timeout must be at least 1 second") }
-        guard connectionLimit >= 1 else { throw ValidationError("--connection-limit must be at least 1") }
+        guard connectionLimit.map({ $0 >= 1 }) ?? true else { throw ValidationError("--connection-limit must be at least 1") }
+        guard shutdownGrace >= 0 else { throw ValidationError("--shutdown-grace must be at least 0 seconds") }
         guard requestDeadline >= 1 else { throw ValidationError("--request-deadline must be at least 1 second") }
         guard connectionsPerAddress >= 1 else { throw ValidationError("--connections-per-address must be at least 1") }
         guard connectionMemory >= 4096 else { throw ValidationError("--connection-memory must be at least 4096 bytes") }
@@ -213,9 +217,19 @@ struct ScrollStackDaemon: ParsableCommand {
         }
         // Replicas: from now on, changes other processes journal are applied here as announced.
         service.startReplication()
+        let connections: Int
+        if let connectionLimit {
+            connections = connectionLimit
+            let fit = HTTPServer.Configuration.raiseDescriptorLimit(toFit: connectionLimit)
+            if fit < connectionLimit {
+                logger.warning("--connection-limit \(connectionLimit) is more than the open-descriptor limit leaves room for (\(fit)); connections past it will fail")
+            }
+        } else {
+            connections = HTTPServer.Configuration.descriptorConnectionLimit()
+        }
         var configuration = HTTPServer.Configuration(
             host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes,
-            connectionTimeout: connectionTimeout, connectionLimit: connectionLimit,
+            connectionTimeout: connectionTimeout, connectionLimit: connections,
             streamHeartbeat: Double(streamHeartbeat), streamIdleTimeout: Double(streamIdleTimeout),
             requestDeadline: Double(requestDeadline), connectionsPerAddress: connectionsPerAddress,
             connectionMemory: connectionMemory
@@ -236,6 +250,7 @@ struct ScrollStackDaemon: ParsableCommand {
             logger.critical("cannot start: \(error)")
             throw ExitCode.failure
         }
+        logger.info("connection limit: \(connections) (\(connectionsPerAddress) per address)")
         let address = "http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)"
         if !access.isEmpty {
             logger.notice("listening on \(address) (access: \(access.count) tokens; every /v1 request needs Authorization: Bearer TOKEN)")
@@ -252,7 +267,7 @@ struct ScrollStackDaemon: ParsableCommand {
         var received: Int32 = 0
         sigwait(&signals, &received)
         logger.notice("signal \(received): stopping; requests in flight finish first")
-        server.stop()
+        server.stop(gracePeriod: Double(shutdownGrace))
         service.stopReplication()
         logger.notice("stopped")
     }

@@ -35,4 +35,17 @@ final class HTTPRequestTests: XCTestCase {
         XCTAssertEqual(request.header("Accept"), "2")
         XCTAssertNil(request.header("caf\u{E9}"))
     }
+
+    /// An access log line is bounded whatever the request: the escaped target is cut at 512
+    /// bytes, the method at 32, each saying how many bytes were left out.
+    func testTheSummaryIsBoundedAndSaysWhatItLeftOut() {
+        XCTAssertEqual(HTTPRequest(method: "GET", path: "/a", rawTarget: "/a?b=%0A").summary, "GET /a?b=%0A")
+        let target = "/" + String(repeating: "\u{1}", count: 20_000)  // 4 bytes each once escaped
+        let summary = HTTPRequest(method: String(repeating: "M", count: 5000), path: "/", rawTarget: target).summary
+        XCTAssertEqual(summary, String(repeating: "M", count: 32) + "…(+4968 bytes) /" + String(repeating: "\\x01", count: 127) + "…(+19873 bytes)")
+        XCTAssertLessThan(summary.utf8.count, 32 + 512 + 40)
+        let exact = "/" + String(repeating: "a", count: 511)
+        XCTAssertEqual(HTTPRequest(method: "GET", path: "/", rawTarget: exact).summary, "GET " + exact, "512 bytes are shown whole")
+        XCTAssertEqual(HTTPRequest(method: "GET", path: "/", rawTarget: exact + "b").summary, "GET " + exact + "…(+1 bytes)")
+    }
 }

@@ -118,6 +118,50 @@ final class SlowClientTests: XCTestCase {
         }
     }
 
+    /// Connections trickling their request from six addresses, each under its per-address
+    /// limit, more than the connection limit in all: they are all accepted (past nine tenths
+    /// of the limit, the unfinished requests timed longest, half a second or more, are shed: the
+    /// first trickles opened, not the newest), and a new client from another address is then
+    /// served at once, each of its connections shedding another trickle.
+    func testTricklersFromManyAddressesCannotFillTheTable() throws {
+        try start(requestDeadline: 60, connectionsPerAddress: 128, connectionLimit: 60)
+        var tricklers: [TestHTTPConnection] = []
+        for index in 0..<72 {
+            let connection = try TestHTTPConnection(port: server.port, timeout: 5, source: "127.0.0.\(10 + index % 6)")
+            try connection.sendRaw(Array("GET /healthz HTTP/1.1\r\nHo".utf8))
+            tricklers.append(connection)
+            // One at a time, so that their order is the server's: each is accepted before the next.
+            XCTAssertTrue(eventually { server.openConnections + server.shedConnections >= index + 1 }, "connection \(index) accepted")
+        }
+        var latencies: [Double] = []
+        for _ in 0..<5 {
+            let started = ContinuousClock.now
+            let probe = try TestHTTPConnection(port: server.port, timeout: 3, source: "127.0.0.2")
+            XCTAssertEqual(try probe.send(method: "GET", path: "/healthz").status, 200)
+            latencies.append((ContinuousClock.now - started) / .milliseconds(1))
+        }
+        print("/healthz with 72 trickling connections over a limit of 60: \(latencies.map { String(format: "%.1f ms", $0) }), \(server.shedConnections) shed")
+        XCTAssertLessThan(latencies.max() ?? .infinity, 1000)
+        XCTAssertGreaterThanOrEqual(server.shedConnections, 72 - 54, "each connection past 54 (nine tenths of 60) shed one")
+        let shed = tricklers.indices.filter { tricklers[$0].isClosedByServer(within: 0.5) }
+        XCTAssertGreaterThanOrEqual(shed.count, 18)
+        XCTAssertEqual(Array(shed.prefix(18)), Array(0..<18), "the oldest unfinished requests were shed")
+        XCTAssertFalse(tricklers[71].isClosedByServer(within: 0), "the newest trickle is kept")
+    }
+
+    /// The daemon's default connection limit is what the descriptors allow: the soft limit,
+    /// raised toward the hard one, less a reserve.
+    func testTheDescriptorLimitIsRaisedAndBoundsTheDefaultConnectionLimit() {
+        let limit = HTTPServer.Configuration.descriptorConnectionLimit()
+        var descriptors = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &descriptors)
+        XCTAssertLessThanOrEqual(limit, HTTPServer.Configuration.maxDescriptorConnectionLimit)
+        XCTAssertLessThanOrEqual(limit + HTTPServer.Configuration.reservedDescriptors, Int(clamping: descriptors.rlim_cur))
+        let wanted = HTTPServer.Configuration.maxDescriptorConnectionLimit + HTTPServer.Configuration.reservedDescriptors
+        XCTAssertEqual(Int(clamping: descriptors.rlim_cur) >= wanted || descriptors.rlim_cur == descriptors.rlim_max, true,
+                       "raised to what the default needs, or to the hard limit")
+    }
+
     /// Raises the soft limit of open descriptors (client and server ends share this process).
     func raiseDescriptorLimit(to wanted: rlim_t) throws {
         var limit = rlimit()

@@ -76,6 +76,41 @@ final class StreamLifetimeTests: XCTestCase {
         XCTAssertTrue(eventually { server.openStreams == 0 })
         XCTAssertEqual(try connection.send(method: "GET", path: "/after").status, 200, "ended cleanly: the connection is reusable")
     }
+
+    /// A client that never reads while events keep coming: once the stream's queue would pass
+    /// its cap (1 MiB), the stream is dropped and its connection closed, so the server's memory
+    /// stays bounded (without the cap, every event written would stay queued: 64 MiB here).
+    func testAStreamWhoseClientNeverReadsIsDroppedAtItsCap() throws {
+        let streams = Streams()
+        let server = try makeServer(limit: 4, streams: streams)
+        defer { server.stop(gracePeriod: 0) }
+        let connection = try TestHTTPConnection(port: server.port, timeout: 5)
+        defer { connection.close() }
+        try connection.sendRaw(Array("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        XCTAssertTrue(eventually { streams.list.withLock { $0.count } == 1 })
+        let stream = try XCTUnwrap(streams.list.withLock { $0.first })
+        XCTAssertEqual(stream.maxQueuedBytes, HTTPStream.defaultMaxQueuedBytes)
+        let event = Array("data: \(String(repeating: "x", count: 16 << 10))\n\n".utf8)
+        let before = residentBytes()
+        var written = 0
+        while !stream.isClosed && written < 64 << 20 {
+            stream.write(event)
+            written += event.count
+        }
+        let grown = residentBytes() - before
+        print("stream dropped after \(written) bytes written; resident memory grew \(grown >> 20) MiB")
+        XCTAssertTrue(stream.isClosed, "dropped")
+        XCTAssertLessThan(written, 16 << 20, "dropped once the socket buffers and the 1 MiB queue were full")
+        XCTAssertLessThan(grown, 32 << 20)
+        XCTAssertTrue(eventually { server.openStreams == 0 && server.openConnections == 0 }, "its connection is closed")
+    }
+
+    /// This process's resident memory, in bytes (`/proc/self/statm`).
+    func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let pages = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
 }
 
 /// Monotonic clock, in nanoseconds.

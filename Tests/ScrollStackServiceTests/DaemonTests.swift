@@ -30,6 +30,26 @@ final class DaemonTests: XCTestCase {
         XCTAssertThrowsError(try httpRequest(port: port, method: "GET", path: "/healthz"), "no longer listening")
     }
 
+    /// A request still arriving (its body half sent) does not hold a stop: SIGTERM closes it
+    /// at once and the daemon exits within a second or two, well before Docker's 10 s SIGKILL.
+    func testSIGTERMDoesNotWaitForHalfSentRequests() throws {
+        let (process, port, errors) = try start()
+        let half = try TestHTTPConnection(port: port, timeout: 5)
+        try half.sendRaw(Array("POST /v1/stacks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 100\r\n\r\n".utf8))
+        XCTAssertEqual(try half.readHead().status, 100, "the server has the head and waits for the body")
+        try half.sendRaw(Array("{\"id\":".utf8))
+        let started = ContinuousClock.now
+        process.terminate()  // SIGTERM
+        XCTAssertTrue(half.isClosedByServer(within: 2), "the half-sent request is closed at once")
+        process.waitForExit(within: 5)
+        let elapsed = (ContinuousClock.now - started) / .seconds(1)
+        print(String(format: "stopped %.2f s after SIGTERM with a half-sent request", elapsed))
+        XCTAssertLessThan(elapsed, 2)
+        XCTAssertEqual(process.terminationStatus, 0)
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(log.contains("stopped"), log)
+    }
+
     func testSIGINTAlsoStopsItAndBadOptionsAreRefused() throws {
         let (process, _, _) = try start(["--log-level", "notice"])
         kill(process.processIdentifier, SIGINT)

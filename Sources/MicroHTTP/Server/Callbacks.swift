@@ -20,10 +20,22 @@ typealias UnescapeCallback = @convention(c) (UnsafeMutableRawPointer?, OpaquePoi
 /// libmicrohttpd splits off the query and percent-decodes the path in place). What it
 /// returns becomes the request's `*con_cls`; libmicrohttpd then reports the request's
 /// completion even if the access handler is never called (a malformed header, say).
-let uriReceived: URILogCallback = { cls, uri, _ in
+///
+/// It hides the query from libmicrohttpd, which parses it right after, by ending it just
+/// after its `?` in libmicrohttpd's buffer: the server parses it itself (`RequestState.query`).
+let uriReceived: URILogCallback = { cls, uri, connection in
     guard let cls else { return nil }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     let state = RequestState(target: uri, started: monotonicNanoseconds())
+    if let uri, let question = memchr(uri, Int32(UInt8(ascii: "?")), state.targetLength) {
+        // In libmicrohttpd's read buffer, which is its to write (it passes it as const).
+        question.assumingMemoryBound(to: CChar.self).advanced(by: 1).pointee = 0
+    }
+    if let connection, let context = cmhd_connection_socket_context(connection) {
+        let slot = RequestDeadlines.slot(context)
+        slot.request = Unmanaged.passUnretained(state)
+        slot.phase.store(RequestDeadlines.Phase.head.rawValue, ordering: .relaxed)
+    }
     server.inFlight.add(1, ordering: .relaxed)
     return Unmanaged.passRetained(state).toOpaque()
 }
@@ -53,19 +65,29 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
     if !state.seenHeaders {
         // First call: headers only. Remember the request; answer on a later call.
         state.seenHeaders = true
+        if let deadlines = server.deadlines, let slot = cmhd_connection_socket_context(connection) { deadlines.advance(slot, to: .body) }
         state.method = method.map { String(cString: $0) } ?? "GET"
         state.path = url.map { String(cString: $0) } ?? "/"
         do throws(HTTPError) {
             guard let method, let url, let version else { throw HTTPError.badRequest("the request line is incomplete") }
             let head = try RequestHead(connection: connection, method: method, target: url, version: version,
                                        targetLength: state.targetLength)
-            try head.checkFraming(http10: strcmp(version, "HTTP/1.0") == 0)
+            let http10 = strcmp(version, "HTTP/1.0") == 0
+            try head.checkFraming(http10: http10)
+            try head.checkHost(http10: http10)
             state.headers = head.headers
             try checkTarget(state.rawTarget)
         } catch {
             // Malformed: answered now, so libmicrohttpd reads nothing more and closes.
             server.answer(connection, state, rejecting: error)
             return .YES
+        }
+        if let gate = server.headGate {
+            let request = server.request(for: state)
+            if let early = gate(request) {
+                server.answer(connection, state, request, gated: early)
+                return .YES
+            }
         }
         if state.pathHoldsEncodedNUL {
             state.refusal = .badRequest("the path holds %00, an encoded NUL, which no path segment may hold")
@@ -150,8 +172,8 @@ let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestC
 }
 
 /// A connection opened or closed: it is counted, and its request deadline starts (its slot
-/// becomes the connection's socket context), or it is forgotten (before libmicrohttpd closes
-/// the socket).
+/// becomes the connection's socket context; above the high-water mark another connection's
+/// unfinished request is shed), or it is forgotten (before libmicrohttpd closes the socket).
 let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socketContext, event in
     guard let cls, let connection else { return }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
@@ -159,7 +181,7 @@ let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socket
     server.connections.add(opened ? 1 : -1, ordering: .relaxed)
     guard let deadlines = server.deadlines, let socketContext else { return }
     if opened {
-        socketContext.pointee = deadlines.open(cmhd_connection_socket(connection))
+        socketContext.pointee = deadlines.open(cmhd_connection_socket(connection), connection: connection)
     } else if let slot = socketContext.pointee {
         deadlines.forget(slot)
         socketContext.pointee = nil

@@ -20,7 +20,11 @@ extension HTTPServer {
         /// is closed (at least 1).
         public var connectionTimeout: Int
         /// The most connections open at once (at least `threads`); while at the limit, new
-        /// connections wait in the listen backlog until one closes.
+        /// connections wait in the listen backlog until one closes. Each holds a descriptor
+        /// (see `descriptorConnectionLimit()`). Past nine tenths of it, each new connection
+        /// sheds the least advanced unfinished request, and past half of it a request has at
+        /// most 10 s to arrive whole (see `RequestDeadlines`), so trickling clients cannot
+        /// fill it.
         public var connectionLimit: Int
         /// Seconds a stream may stay quiet before its heartbeat is written (see `HTTPStream`).
         public var streamHeartbeat: Double
@@ -67,6 +71,35 @@ extension HTTPServer {
             self.requestDeadline = requestDeadline
             self.connectionsPerAddress = connectionsPerAddress
             self.connectionMemory = connectionMemory
+        }
+
+        /// Descriptors left for everything but client connections: the listening socket,
+        /// libmicrohttpd's and the stream monitor's, the database's, font files, logs.
+        public static let reservedDescriptors = 256
+        /// The most connections `descriptorConnectionLimit()` gives: each holds
+        /// `connectionMemory` (32 KiB by default, so 128 MiB at most).
+        public static let maxDescriptorConnectionLimit = 4096
+
+        /// Raises the soft limit of open descriptors (`RLIMIT_NOFILE`) toward the hard limit, as
+        /// far as `connections` connections and `reservedDescriptors` need (never lowering it),
+        /// and returns how many connections the soft limit then leaves room for (at least 1).
+        public static func raiseDescriptorLimit(toFit connections: Int) -> Int {
+            var limit = rlimit()
+            guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return max(1, connections) }
+            let wanted = rlim_t(max(0, connections) + reservedDescriptors)
+            if limit.rlim_cur < wanted {
+                var raised = limit
+                raised.rlim_cur = min(wanted, limit.rlim_max)
+                if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+            }
+            return max(1, Int(clamping: limit.rlim_cur) - reservedDescriptors)
+        }
+
+        /// The connection limit the descriptors allow, after raising their soft limit toward
+        /// the hard one: the soft limit less `reservedDescriptors`, at most
+        /// `maxDescriptorConnectionLimit`. What the daemon uses unless told otherwise.
+        public static func descriptorConnectionLimit() -> Int {
+            min(maxDescriptorConnectionLimit, raiseDescriptorLimit(toFit: maxDescriptorConnectionLimit))
         }
 
         /// The core count, at most 2: measured here, more threads than cores only add switching.

@@ -17,14 +17,30 @@ extension HTTPServer {
         answer(connection, state, refusal, closing: false)
     }
 
-    private func answer(_ connection: OpaquePointer, _ state: RequestState, _ error: HTTPError?, closing: Bool) {
-        state.answered = true
-        var query: [(name: String, value: String)] = []
-        _ = withUnsafeMutablePointer(to: &query) { MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectPair, $0) }
+    /// The request as read so far (its body, if read, is moved out of `state`).
+    func request(for state: RequestState) -> HTTPRequest {
         var request = HTTPRequest(method: state.method, path: state.path, rawPath: state.rawPath,
-                                  query: query, loweredHeaders: state.headers, body: state.body, rawTarget: state.rawTarget)
+                                  query: state.query, loweredHeaders: state.headers, body: state.body, rawTarget: state.rawTarget)
         request.acceptsDeferredResponse = configuration.deferredResponses
         state.body = []
+        return request
+    }
+
+    /// Queues the head gate's answer to `request` (its head only) with `Connection: close`:
+    /// libmicrohttpd then reads none of the body and sends no `100 Continue`.
+    func answer(_ connection: OpaquePointer, _ state: RequestState, _ request: HTTPRequest, gated response: HTTPResponse) {
+        state.answered = true
+        var response = response
+        response.setConnectionClose()
+        queue(response, on: connection)
+        if let requestObserver {
+            requestObserver(request, response, Int((monotonicNanoseconds() - state.started) / 1000))
+        }
+    }
+
+    private func answer(_ connection: OpaquePointer, _ state: RequestState, _ error: HTTPError?, closing: Bool) {
+        state.answered = true
+        let request = self.request(for: state)
         var response: HTTPResponse
         if let error {
             response = errorResponder(request, error)
@@ -86,18 +102,23 @@ extension HTTPServer {
     }
 
     /// Answers `error` in the middle of a body, where libmicrohttpd 0.9.75 cannot queue a
-    /// response (only before the body or after all of it): the response is written to the
-    /// socket directly, whole, with `Connection: close`, and the sending side is shut, so the
-    /// client reads the answer and its end at once. libmicrohttpd has sent nothing for this
-    /// request (at most `100 Continue`, before the body), so nothing interleaves. The caller
-    /// then drains or drops the rest of the body and never queues another response.
+    /// response (only before the body or after all of it): see `answerDirectly`. libmicrohttpd
+    /// has sent nothing for this request (at most `100 Continue`, before the body), so nothing
+    /// interleaves. The caller then drains or drops the rest of the body and never queues
+    /// another response.
     func answerMidBody(_ connection: OpaquePointer, _ state: RequestState, _ error: HTTPError) {
         state.answered = true
         let request = HTTPRequest(method: state.method, path: state.path, rawPath: state.rawPath, query: [],
                                   loweredHeaders: state.headers, body: [], rawTarget: state.rawTarget)
+        answerDirectly(cmhd_connection_socket(connection), request, error, started: state.started)
+    }
+
+    /// Writes the error responder's answer to `error` to `socket` directly, whole, with
+    /// `Connection: close`, and shuts the sending side, so the client reads the answer and its
+    /// end at once (whatever libmicrohttpd sends after it fails); reports it to the observer.
+    func answerDirectly(_ socket: Int32, _ request: HTTPRequest, _ error: HTTPError, started: UInt64) {
         var response = errorResponder(request, error)
         response.setConnectionClose()
-        let socket = cmhd_connection_socket(connection)
         if socket >= 0 {
             let reason = MHD_get_reason_phrase_for(UInt32(clamping: response.status)).map { String(cString: $0) } ?? ""
             var head = "HTTP/1.1 \(response.status) \(reason)\r\nDate: \(Self.httpDate())\r\n"
@@ -115,7 +136,7 @@ extension HTTPServer {
             shutdown(socket, Int32(SHUT_WR))
         }
         if let requestObserver {
-            requestObserver(request, response, Int((monotonicNanoseconds() - state.started) / 1000))
+            requestObserver(request, response, Int((monotonicNanoseconds() - started) / 1000))
         }
     }
 

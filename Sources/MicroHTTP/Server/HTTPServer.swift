@@ -41,6 +41,14 @@ public final class HTTPServer: @unchecked Sendable {
     /// (reading the body included). For access logs. Set it before `start()`.
     public var requestObserver: (@Sendable (HTTPRequest, HTTPResponse, _ microseconds: Int) -> Void)?
 
+    /// Called once a request's head is read and checked, before any of its body is read, with
+    /// the request (its body empty). A response it returns is sent at once, with
+    /// `Connection: close`, instead of reading the body and calling `handler`: no `100 Continue`
+    /// is sent and the body is never read (for authorization, say). It must return a plain
+    /// response (not deferred, no stream or source), and is called concurrently from the
+    /// server's threads. nil (the default) lets every request through. Set it before `start()`.
+    public var headGate: (@Sendable (HTTPRequest) -> HTTPResponse?)?
+
     /// libmicrohttpd's daemon; its functions used here are thread-safe.
     private struct Daemon: @unchecked Sendable {
         let pointer: OpaquePointer
@@ -68,7 +76,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// Notices streams whose client went away, writes heartbeats, ends idle streams. Set by
     /// `start()` before libmicrohttpd's threads exist.
     private(set) var monitor: StreamMonitor?
-    /// Cuts connections whose request does not arrive whole in time. Set by `start()`.
+    /// Cuts connections whose request does not arrive whole in time, and sheds unfinished
+    /// requests when the connection table fills. Set by `start()`.
     private(set) var deadlines: RequestDeadlines?
 
     /// Creates a server; nothing is bound until `start()`.
@@ -111,6 +120,10 @@ public final class HTTPServer: @unchecked Sendable {
     /// Connections open (accepted within the limits, not yet closed): for metrics and tests.
     public var openConnections: Int { connections.load(ordering: .relaxed) }
 
+    /// Unfinished requests cut to make room for new connections since the start (see
+    /// `RequestDeadlines`): for metrics and tests.
+    public var shedConnections: Int { deadlines?.shed.load(ordering: .relaxed) ?? 0 }
+
     /// Binds `configuration.host`:`configuration.port` and starts serving. Call once.
     ///
     /// The listening socket is made here (then handed to libmicrohttpd with
@@ -126,6 +139,9 @@ public final class HTTPServer: @unchecked Sendable {
         }
         if alreadyStarted { throw HTTPServerError(message: "the server was already started") }
         let (fd, port) = try ListenSocket.open(host: configuration.host, port: configuration.port)
+        let threads = max(1, configuration.threads)
+        // libmicrohttpd splits the limit between the pool's threads: each needs one.
+        let connectionLimit = max(threads, configuration.connectionLimit)
         do {
             monitor = try StreamMonitor(heartbeat: configuration.streamHeartbeat, idleTimeout: configuration.streamIdleTimeout)
         } catch {
@@ -133,36 +149,38 @@ public final class HTTPServer: @unchecked Sendable {
             throw error
         }
         do {
-            deadlines = try RequestDeadlines(seconds: configuration.requestDeadline)
+            deadlines = try RequestDeadlines(seconds: configuration.requestDeadline, connectionLimit: connectionLimit)
         } catch {
             close(fd)
             monitor?.stop()
             throw error
         }
         // poll() with internal threads (a pool when threads > 1); ITC so the daemon can be
-        // quiesced; suspend/resume for streamed responses. No MHD_USE_ERROR_LOG: nothing on stderr.
+        // quiesced; suspend/resume for streamed responses. Its error log goes to `libraryLogged`
+        // (which answers the heads libmicrohttpd refuses itself; nothing goes to stderr).
         // Not epoll: in libmicrohttpd 0.9.75 an epoll thread at its connection limit with 128 or
         // more connections ready at once stops answering until a connection times out (the
         // server freezes for `connectionTimeout`); poll() does not, and is as fast here.
         let flags = MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-        let threads = max(1, configuration.threads)
+            | MHD_USE_ERROR_LOG.rawValue
         let completed: MHD_RequestCompletedCallback = requestCompleted
         let uriLog: URILogCallback = uriReceived
         let decode: UnescapeCallback = unescape
         let access: MHD_AccessHandlerCallback = accessHandler
         let connectionEvent: MHD_NotifyConnectionCallback = connectionNotified
+        let logged: MHD_LogCallback = libraryLogged
         let context = Unmanaged.passUnretained(self).toOpaque()
         var options: [CVarArg] = [
             MHD_OPTION.LISTEN_SOCKET.rawValue, fd,
             MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(clamping: max(1, configuration.connectionTimeout)),
-            // libmicrohttpd splits the limit between the pool's threads: each needs one.
-            MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(clamping: max(threads, configuration.connectionLimit)),
+            MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(clamping: connectionLimit),
             MHD_OPTION.PER_IP_CONNECTION_LIMIT.rawValue, UInt32(clamping: max(1, configuration.connectionsPerAddress)),
             MHD_OPTION.CONNECTION_MEMORY_LIMIT.rawValue, UInt(max(4096, configuration.connectionMemory)),
             MHD_OPTION.NOTIFY_CONNECTION.rawValue, OpaquePointer(unsafeBitCast(connectionEvent, to: UnsafeRawPointer.self)), OpaquePointer(context),
             MHD_OPTION.NOTIFY_COMPLETED.rawValue, OpaquePointer(unsafeBitCast(completed, to: UnsafeRawPointer.self)), OpaquePointer(context),
             MHD_OPTION.URI_LOG_CALLBACK.rawValue, OpaquePointer(unsafeBitCast(uriLog, to: UnsafeRawPointer.self)), OpaquePointer(context),
             MHD_OPTION.UNESCAPE_CALLBACK.rawValue, OpaquePointer(unsafeBitCast(decode, to: UnsafeRawPointer.self)), OpaquePointer(context),
+            MHD_OPTION.EXTERNAL_LOGGER.rawValue, OpaquePointer(unsafeBitCast(logged, to: UnsafeRawPointer.self)), OpaquePointer(context),
         ]
         if threads > 1 {
             options += [MHD_OPTION.THREAD_POOL_SIZE.rawValue, UInt32(clamping: threads)]
@@ -186,11 +204,12 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Stops gracefully, and returns when stopped.
     ///
-    /// Stops accepting connections at once (later connection attempts are refused), answers
-    /// requests already received with `Connection: close`, ends every stream, waits up to
-    /// `gracePeriod` seconds for requests in flight (from their request line until their
-    /// response is sent) to complete, then closes every connection. Idempotent; a server
-    /// never started has nothing to stop.
+    /// Stops accepting connections at once (later connection attempts are refused), closes
+    /// every connection whose request is not yet read whole (a half-sent head or body) or
+    /// that waits for its next request, answers requests already received with
+    /// `Connection: close`, ends every stream, waits up to `gracePeriod` seconds for requests
+    /// being answered to complete, then closes every connection. Idempotent; a server never
+    /// started has nothing to stop.
     public func stop(gracePeriod: Double = 10) {
         let handle = state.withLock { state -> Daemon? in
             defer { state.daemon = nil }
@@ -207,6 +226,8 @@ public final class HTTPServer: @unchecked Sendable {
         // MHD_stop_daemon).
         let listening = MHD_quiesce_daemon(daemon)
         if listening >= 0 { close(listening) }
+        // A request still arriving would hold the stop for the whole grace period.
+        deadlines?.cutUnfinished()
         // End every stream (resuming suspended connections) so their requests can complete.
         for stream in open { stream.close() }
         monitor?.stop()

@@ -8,6 +8,12 @@ import Synchronization
 /// The server ends a stream whose client went away (`abandon`), writes the stream's
 /// `heartbeat` bytes after `Configuration.streamHeartbeat` seconds without a write, and
 /// closes a stream that has had no `write` for `Configuration.streamIdleTimeout` seconds.
+///
+/// What is written waits in the stream until the client's socket takes it. A client that
+/// reads slower than the stream is written to (or not at all) would make that queue grow
+/// without end, so past `maxQueuedBytes` the stream is dropped like one whose client went
+/// away: the connection is closed, and a Server-Sent Events client reconnects (with
+/// `Last-Event-ID`, to resume where it was).
 public final class HTTPStream: @unchecked Sendable {
     /// A libmicrohttpd connection; its functions used here are thread-safe.
     private struct Connection: @unchecked Sendable {
@@ -33,6 +39,11 @@ public final class HTTPStream: @unchecked Sendable {
     private let state = Mutex(State())
     /// Written when the stream has been quiet for the server's heartbeat interval.
     let heartbeat: [UInt8]
+    /// The most bytes waiting to be sent; a `write` that would queue more drops the stream.
+    public let maxQueuedBytes: Int
+
+    /// 1 MiB: thousands of events, seconds of a busy stream's output.
+    public static let defaultMaxQueuedBytes = 1 << 20
 
     /// An open stream with nothing written yet; return it in `HTTPResponse.stream`.
     ///
@@ -40,8 +51,12 @@ public final class HTTPStream: @unchecked Sendable {
     ///   Events), written when the stream has been quiet for a while: a client that went away
     ///   without closing its connection is then noticed when the write fails, and proxies see
     ///   traffic. Empty: no heartbeat.
-    public init(heartbeat: [UInt8] = []) {
+    /// - Parameter maxQueuedBytes: The most bytes written and not yet taken by the client's
+    ///   socket; a `write` that would queue more drops the stream (a write into an empty
+    ///   queue is always taken, whatever its size).
+    public init(heartbeat: [UInt8] = [], maxQueuedBytes: Int = HTTPStream.defaultMaxQueuedBytes) {
         self.heartbeat = heartbeat
+        self.maxQueuedBytes = maxQueuedBytes
     }
 
     /// Called once when the stream ends: closed by the application, by the server's stop, or
@@ -50,10 +65,16 @@ public final class HTTPStream: @unchecked Sendable {
         state.withLock { $0.onClose = handler }
     }
 
-    /// Queues bytes to send. Does nothing once closed.
+    /// Queues bytes to send. Does nothing once closed. When the queue would grow past
+    /// `maxQueuedBytes`, the client is not keeping up: the stream is dropped instead (closed,
+    /// what is queued discarded, the connection closed). O(bytes).
     public func write(_ bytes: [UInt8]) {
         state.withLock { state in
             guard !state.closed else { return }
+            if !state.pending.isEmpty && state.pending.count + bytes.count > maxQueuedBytes {
+                drop(&state)
+                return
+            }
             state.pending += bytes
             state.lastWrite = monotonicNanoseconds()
             state.lastSent = state.lastWrite
@@ -95,12 +116,15 @@ public final class HTTPStream: @unchecked Sendable {
     /// The client is gone (its side of the connection closed or failed): drop what is
     /// pending and make libmicrohttpd close the connection.
     func abandon() {
-        state.withLock { state in
-            state.gone = true
-            state.closed = true
-            state.pending = []
-            resumeIfSuspended(&state)
-        }
+        state.withLock { drop(&$0) }
+    }
+
+    /// Drops what is pending and makes libmicrohttpd close the connection unfinished.
+    private func drop(_ state: inout State) {
+        state.gone = true
+        state.closed = true
+        state.pending = []
+        resumeIfSuspended(&state)
     }
 
     /// At monotonic time `now`: closes the stream if it had no `write` for `idleTimeout`

@@ -53,6 +53,22 @@ extension RequestHead {
         }
     }
 
+    /// Checks that the request names its host once (RFC 9112 §3.2): an HTTP/1.1 request
+    /// without a `Host` field, or any request with more than one, is refused 400 (a proxy and
+    /// the server could each take a different one). HTTP/1.0 may omit it.
+    ///
+    /// - Parameter http10: The request line said `HTTP/1.0`.
+    func checkHost(http10: Bool) throws(HTTPError) {
+        var hosts = 0
+        for (name, _) in headers where Self.named(name, "host") { hosts += 1 }
+        if hosts > 1 {
+            throw .badRequest("the request has \(hosts) Host fields; send one", field: "Host")
+        }
+        if hosts == 0 && !http10 {
+            throw .badRequest("an HTTP/1.1 request needs a Host field", field: "Host")
+        }
+    }
+
     /// Whether a field name (lowered by `RequestHead`) is `lowercased`.
     private static func named(_ name: String, _ lowercased: String) -> Bool {
         name == lowercased

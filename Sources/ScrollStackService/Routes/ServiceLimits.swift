@@ -34,7 +34,7 @@ public struct ServiceLimits: Sendable {
     /// stack's text nodes times the devices whose viewport differs from the stack's (each
     /// breaks every paragraph into lines again). Checked before anything is laid out; beyond
     /// it 422 `work_budget_exceeded` naming `devices`.
-    public var deviceLayoutTextBytes = 16 << 20
+    public var deviceLayoutTextBytes = 8 << 20
 
     /// The most bytes of events one history answer (`GET …/events`) holds, and one live
     /// stream's catch-up sends before it ends (the client resumes from its `Last-Event-ID`).

@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient", "TestSeeds"]),
         .testTarget(
             name: "ScrollStackServiceTests",
-            dependencies: ["ScrollStackService", "ScrollStackStore", "SQLite", "ScrollStackCore", "Jansson", "MicroHTTP", "TestHTTPClient", "Zlib", "Postgres", "TestSeeds"]
+            dependencies: ["ScrollStackService", "ScrollStackStore", "SQLite", "ScrollStackCore", "ScrollStackText", "Jansson", "MicroHTTP", "TestHTTPClient", "Zlib", "Postgres", "TestSeeds"]
         ),
     ]
 )

@@ -65,7 +65,7 @@ func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 var cold: [Double] = [], warm: [Double] = [], baseBuild: [Double] = [], baseRelayout: [Double] = []
 for _ in 0..<samples {
     let texts = textRows()
-    let engine = TextEngine(catalog: catalog, shapeCacheCapacity: rows + 1)
+    let engine = TextEngine(catalog: catalog, shapeCacheBytes: (rows + 1) * 1024)
     var t = now()
     var stack = try ScrollStack(rows: texts, measurer: FlexMeasurer(text: engine))
     cold.append(now() - t)

@@ -17,4 +17,11 @@ extension APIError {
         APIError(status: 422, code: "nesting_too_deep",
                  message: "nests \(depth) arrays and objects deep; at most \(limit) are accepted (--max-json-depth)", field: field)
     }
+
+    /// A request that would cost more work (CPU, memory or answer bytes) than one request
+    /// may: 422 `work_budget_exceeded`, naming the field that multiplies it, refused before
+    /// the work is done.
+    static func workBudgetExceeded(_ field: String, _ message: String) -> APIError {
+        APIError(status: 422, code: "work_budget_exceeded", message: message, field: field)
+    }
 }

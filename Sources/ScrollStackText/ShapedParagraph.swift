@@ -156,3 +156,17 @@ struct ShapedParagraph: Sendable {
         return LayoutUnit.ceil(Swift.max(0, (head?.head ?? 0) + end - from + tail))
     }
 }
+
+extension ShapedParagraph {
+    /// What the paragraph is estimated to take in memory: its stops (24 bytes each), tails
+    /// and heads with their dictionaries' slots, and the arrays' headers. O(heads).
+    var estimatedBytes: Int {
+        let arrayHeader = 32, dictionarySlot = 16
+        var total = 3 * arrayHeader + stops.count * MemoryLayout<Stop>.stride
+        total += tails.count * (MemoryLayout<Tail>.stride + dictionarySlot) * 2
+        for head in heads.values {
+            total += (MemoryLayout<Head>.stride + dictionarySlot) * 2 + arrayHeader + head.whole.count * 8
+        }
+        return total
+    }
+}

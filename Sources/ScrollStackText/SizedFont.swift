@@ -32,11 +32,12 @@ final class SizedFont: @unchecked Sendable {
         return funcs
     }()
 
-    init?(face: FontFace, size: Double, library: FreeTypeLibrary) {
+    /// Set up with FreeType (a face of its own, at `size`) and with HarfBuzz over `shared`,
+    /// the face's tables parsed once for every size.
+    init?(face: FontFace, size: Double, library: FreeTypeLibrary, shared: SharedFace) {
         var ft: FT_Face?
         guard let handle = library.handle, FT_New_Face(handle, face.path, face.index, &ft) == 0, let ft else { return nil }
-        guard FT_Set_Char_Size(ft, 0, FT_F26Dot6((size * 64).rounded(.towardZero)), 72, 72) == 0,
-              let blob = hb_blob_create_from_file_or_fail(face.path) else {
+        guard FT_Set_Char_Size(ft, 0, FT_F26Dot6((size * 64).rounded(.towardZero)), 72, 72) == 0 else {
             FT_Done_Face(ft)
             return nil
         }
@@ -44,16 +45,23 @@ final class SizedFont: @unchecked Sendable {
         self.library = library
         ftFace = ft
         normalLineHeight = Self.normalLineHeight(ft, size: size)
-        let hbFace = hb_face_create(blob, UInt32(face.index))
-        hb_blob_destroy(blob)
-        let parent = hb_font_create(hbFace)
-        hb_face_destroy(hbFace)
+        glyphCount = Int(ft.pointee.num_glyphs)
+        // hb_font_create takes its own reference to the face.
+        let parent = hb_font_create(shared.face)
         let scale = Int32(clamping: Int64((size * 65536).rounded(.towardZero)))
         hb_font_set_scale(parent, scale, scale)
         hbFont = hb_font_create_sub_font(parent)
         hb_font_destroy(parent)
         hb_font_set_funcs(hbFont, Self.funcs, Unmanaged.passUnretained(self).toOpaque(), nil)
     }
+
+    /// The glyphs the face has (the advances cache holds at most one entry per glyph).
+    let glyphCount: Int
+
+    /// What the font is estimated to take in memory, for the engine's byte-bounded font cache:
+    /// FreeType's face and size objects and HarfBuzz's font (a fixed 32 KiB), and its advances
+    /// cache when full (about 16 bytes per glyph). O(1).
+    var estimatedBytes: Int { 32 << 10 + 16 * glyphCount }
 
     deinit {
         hb_font_destroy(hbFont)
@@ -92,5 +100,21 @@ final class SizedFont: @unchecked Sendable {
         let gap = (height - ascender + descender) / units * s
         func round(_ x: Float) -> Float { (x + 0.5).rounded(.down) }
         return Double(round(ascent) + round(descent) + Swift.max(0, round(gap)))
+    }
+}
+
+/// A face's HarfBuzz tables (`hb_face_t`), made once and shared by every size of it.
+final class SharedFace: @unchecked Sendable {
+    let face: OpaquePointer
+
+    /// Nil when the file cannot be read.
+    init?(_ face: FontFace) {
+        guard let blob = hb_blob_create_from_file_or_fail(face.path) else { return nil }
+        self.face = hb_face_create(blob, UInt32(face.index))
+        hb_blob_destroy(blob)
+    }
+
+    deinit {
+        hb_face_destroy(face)
     }
 }

@@ -66,6 +66,19 @@ struct ScrollStackDaemon: ParsableCommand {
 
     @Option(help: "How deeply a row's props and content may nest in arrays and objects (1…\(ServiceLimits.maxJSONDepthCeiling)); deeper ones get 422.")
     var maxJSONDepth = ServiceLimits.defaultMaxJSONDepth
+    @Option(help: "The most row layouts one layout request with devices may compute (rows × devices whose viewport differs from the stack's); more get 422 work_budget_exceeded.")
+    var deviceLayoutRows = ServiceLimits().deviceLayoutRows
+    @Option(help: "The most text one layout request with devices may re-measure (UTF-8 bytes of the stack's text × devices whose viewport differs); more get 422 work_budget_exceeded.")
+    var deviceLayoutTextBytes = ServiceLimits().deviceLayoutTextBytes
+    @Option(help: "The most rows a layout drawing (SVG) may hold, all panels together; more get 422.")
+    var drawnRows = ServiceLimits().devicesDrawnRows
+    @Option(help: "The most bytes of events one history answer holds, and one live stream's catch-up sends before it ends (at least one revision each); the rest is linked by next, or sent after the client reconnects.")
+    var eventsAnswerBytes = ServiceLimits().eventsAnswerBytes
+    @Option(help: "The most bytes the text engine's shaped paragraphs may take (estimated; the least used go first).")
+    var textCacheBytes = ServiceLimits().textCacheBytes
+    @Option(help: "The most bytes the text engine's sized fonts (a face at one size) may take (estimated; the least used go first).")
+    var fontCacheBytes = ServiceLimits().fontCacheBytes
+
     @Option(help: "Seconds a live event stream may stay quiet before a heartbeat comment is sent (notices clients gone without closing).")
     var streamHeartbeat = 15
 
@@ -134,6 +147,10 @@ struct ScrollStackDaemon: ParsableCommand {
         guard (1...ServiceLimits.maxJSONDepthCeiling).contains(maxJSONDepth) else {
             throw ValidationError("--max-json-depth must be 1…\(ServiceLimits.maxJSONDepthCeiling)")
         }
+        for (name, value) in [("--device-layout-rows", deviceLayoutRows), ("--device-layout-text-bytes", deviceLayoutTextBytes), ("--drawn-rows", drawnRows),
+                              ("--events-answer-bytes", eventsAnswerBytes), ("--text-cache-bytes", textCacheBytes), ("--font-cache-bytes", fontCacheBytes)] {
+            guard value >= 1 else { throw ValidationError("\(name) must be at least 1") }
+        }
         guard streamHeartbeat >= 1 else { throw ValidationError("--stream-heartbeat must be at least 1 second") }
         guard streamIdleTimeout >= 1 else { throw ValidationError("--stream-idle-timeout must be at least 1 second") }
         if !corsOrigin.isEmpty { _ = try CORSPolicy(origins: corsOrigin) }
@@ -197,7 +214,14 @@ struct ScrollStackDaemon: ParsableCommand {
         }
         let fonts = FontCatalog(directories: FontCatalog.defaultDirectories + fontDir)
         logger.info("fonts: \(fonts.allFamilies.map(\.family).joined(separator: ", "))")
-        let service = StackService(logger: logger, journal: journal, limits: ServiceLimits(maxJSONDepth: maxJSONDepth), fonts: fonts)
+        var limits = ServiceLimits(maxJSONDepth: maxJSONDepth)
+        limits.deviceLayoutRows = deviceLayoutRows
+        limits.deviceLayoutTextBytes = deviceLayoutTextBytes
+        limits.devicesDrawnRows = drawnRows
+        limits.eventsAnswerBytes = eventsAnswerBytes
+        limits.textCacheBytes = textCacheBytes
+        limits.fontCacheBytes = fontCacheBytes
+        let service = StackService(logger: logger, journal: journal, limits: limits, fonts: fonts)
         let serviceMetrics = metrics ? ServiceMetrics(service: service) : nil
         let edge = ServiceEdge(service: service, cors: cors, tokens: access, hosts: hosts, metrics: serviceMetrics)
         let host = listenHost

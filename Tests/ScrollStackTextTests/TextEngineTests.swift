@@ -110,11 +110,46 @@ final class TextEngineTests: XCTestCase {
     }
 
     func testTheShapeCacheIsBoundedAndTransparent() {
-        let small = TextEngine(catalog: engine.catalog, shapeCacheCapacity: 2)
+        let small = TextEngine(catalog: engine.catalog, shapeCacheBytes: 700)
         let texts = ["alpha beta", "gamma delta", "epsilon zeta", "alpha beta"]
         for s in texts {
             XCTAssertEqual(small.lines(of: text(s), width: 60), engine.lines(of: text(s), width: 60), s)
         }
+    }
+
+    func testTheShapeCacheIsBoundedInBytes() {
+        let bound = 64 << 10
+        let small = TextEngine(catalog: engine.catalog, shapeCacheBytes: bound)
+        // 200 distinct paragraphs of about 1 KB: far more than the bound holds.
+        let words = ["lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit"]
+        for i in 0..<200 {
+            let paragraph = (0..<150).map { words[($0 * 7 + i) % words.count] }.joined(separator: " ") + " \(i)"
+            XCTAssertEqual(small.lines(of: text(paragraph), width: 300), engine.lines(of: text(paragraph), width: 300))
+            XCTAssertLessThanOrEqual(small.statistics.shapeCacheBytes, bound, "after paragraph \(i)")
+        }
+        let held = small.statistics
+        XCTAssertEqual(held.paragraphsShaped, 200)
+        XCTAssertGreaterThan(held.cachedParagraphs, 0)
+        XCTAssertLessThan(held.cachedParagraphs, 200, "older paragraphs were evicted")
+    }
+
+    func testManySizesDoNotEvictShapedText() {
+        // More sizes than the font cache holds: each paragraph is shaped once, and measuring
+        // them all again at other widths shapes nothing (a cached paragraph needs no font).
+        let sizes = (0..<300).map { 8 + Double($0) / 8 }
+        let fonts = TextEngine(catalog: engine.catalog, fontCacheBytes: 1 << 20)
+        for width in [200.0, 320, 480] {
+            for (i, size) in sizes.enumerated() {
+                let t = text("Row \(i): the quick brown fox jumps over the lazy dog", size: size)
+                XCTAssertEqual(fonts.lines(of: t, width: width), engine.lines(of: t, width: width))
+            }
+        }
+        let held = fonts.statistics
+        XCTAssertEqual(held.paragraphsShaped, 300, "one shaping per paragraph and size")
+        XCTAssertEqual(held.fontsMade, 300, "one font per size; line heights outlive the fonts")
+        XCTAssertLessThanOrEqual(held.fontCacheBytes, 1 << 20)
+        XCTAssertLessThan(held.cachedFonts, 300)
+        XCTAssertEqual(held.cachedParagraphs, 300)
     }
 
     func testUnknownFamiliesAreNamed() {

@@ -17,10 +17,35 @@ public struct ServiceLimits: Sendable {
     /// so a refused request costs at most this and one device's layout; 422 naming `devices`.
     public var devicesAnswerBytes = 64 << 20
 
-    /// The most rows a layout drawing (SVG) for several devices may draw, all panels
-    /// together (about 100 bytes of SVG each, and no person reads a drawing of more); 422
-    /// naming `devices` beyond.
-    public var devicesDrawnRows = 200_000
+    /// The most rows a layout drawing (SVG) may draw, all panels together (about 500 bytes
+    /// of SVG each, built whole in memory, and no person reads a drawing of more). With
+    /// several devices, 422 `invalid_value` naming `devices` beyond; a drawing of one layout
+    /// beyond it (a full layout of a bigger stack) is 422 `work_budget_exceeded` naming
+    /// `window`, refused before it is laid out: ask `window=visible` or a page (`from`, `limit`).
+    public var devicesDrawnRows = 50_000
+
+    /// The most row layouts one layout request with `devices` may compute: the stack's rows
+    /// times the devices whose viewport differs from the stack's (each re-measures every row,
+    /// whatever the window). Checked before anything is laid out; beyond it 422
+    /// `work_budget_exceeded` naming `devices`.
+    public var deviceLayoutRows = 1_000_000
+
+    /// The most text one layout request with `devices` may re-measure: the UTF-8 bytes of the
+    /// stack's text nodes times the devices whose viewport differs from the stack's (each
+    /// breaks every paragraph into lines again). Checked before anything is laid out; beyond
+    /// it 422 `work_budget_exceeded` naming `devices`.
+    public var deviceLayoutTextBytes = 8 << 20
+
+    /// The most bytes of events one history answer (`GET …/events`) holds, and one live
+    /// stream's catch-up sends before it ends (the client resumes from its `Last-Event-ID`).
+    /// An answer always holds at least one whole revision, however big; beyond the budget it
+    /// stops at a revision and links the rest (`next`).
+    public var eventsAnswerBytes = 4 << 20
+
+    /// The most bytes the text engine's shaped paragraphs and sized fonts may take
+    /// (`TextEngine.shapeCacheBytes`, `fontCacheBytes`), estimated; the least used go first.
+    public var textCacheBytes = 64 << 20
+    public var fontCacheBytes = 16 << 20
 
     /// The most characters (Unicode scalars, as JSON Schema's `maxLength` counts) a menu
     /// title's text may hold; more is 422 naming the title. A menu item is a label, and each

@@ -87,6 +87,46 @@ extension StackService {
         return w.take()
     }
 
+    /// Refuses, before anything is laid out, a layout for devices that would compute more
+    /// than a request may: the stack's rows, or its text's UTF-8 bytes, times the devices
+    /// whose viewport differs from the stack's (each re-measures every row, whatever the
+    /// window), past `limits.deviceLayoutRows` or `deviceLayoutTextBytes`: 422
+    /// `work_budget_exceeded` naming `devices`.
+    ///
+    /// - Complexity: O(1) without such devices; O(rows + content nodes) with them.
+    func checkLayoutWork(_ stack: ScrollStack, _ query: LayoutQuery) throws(APIError) {
+        guard let devices = query.devices else { return }
+        let relaid = devices.filter { $0.size != stack.settings.viewport }.count
+        guard relaid > 0 else { return }
+        let rows = stack.count.multipliedReportingOverflow(by: relaid)
+        if rows.overflow || rows.partialValue > limits.deviceLayoutRows {
+            throw .workBudgetExceeded("devices", "laying out \(stack.count) rows for \(relaid) devices would compute \(stack.count) × \(relaid) row layouts, "
+                                      + "more than the \(limits.deviceLayoutRows) one request may (--device-layout-rows): name fewer devices")
+        }
+        let text = Self.textBytes(of: stack)
+        let bytes = text.multipliedReportingOverflow(by: relaid)
+        if bytes.overflow || bytes.partialValue > limits.deviceLayoutTextBytes {
+            throw .workBudgetExceeded("devices", "laying out \(text) bytes of text for \(relaid) devices would break \(text) × \(relaid) bytes into lines, "
+                                      + "more than the \(limits.deviceLayoutTextBytes) one request may (--device-layout-text-bytes): name fewer devices")
+        }
+    }
+
+    /// The UTF-8 bytes of every text node of `stack`'s rows. O(rows + content nodes).
+    static func textBytes(of stack: ScrollStack) -> Int {
+        func bytes(_ description: ContentDescription) -> Int {
+            switch description.kind {
+            case .text(let text): return text.text.utf8.count
+            case .stack(_, _, _, let children): return children.reduce(0) { $0 + bytes($1) }
+            case .box, .aspectRatio: return 0
+            }
+        }
+        var total = 0
+        stack.forEachRow { row in
+            if let description = row.contentDescription { total += bytes(description) }
+        }
+        return total
+    }
+
     /// `GET /v1/stacks/{stack}/hit?x=&y=`: the row under a viewport point, or `"row": null`.
     func hitTest(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(["x", "y"])

@@ -20,6 +20,7 @@ extension StackService {
     /// routes answer either by `Accept`; the SVG's ETag is `"N.svg"` (never answered 304).
     func layoutResponse(_ stack: ScrollStack, revision: Int?, _ query: LayoutQuery, _ c: RequestContext, svg: Bool, title: String) throws(APIError) -> HTTPResponse {
         let vary = [("Vary", "Accept")]
+        try checkLayoutWork(stack, query)
         guard svg else {
             if let streamed = try streamedLayout(stack, revision: revision, query) { return streamed }
             return .json(200, text: try layoutAnswer(stack, revision: revision, query, c), revision: revision, headers: vary)
@@ -39,6 +40,11 @@ extension StackService {
                 panels.append(LayoutSVG.Panel(title: "\(title)\(suffix) · \(device.name) \(size)", laid: laid))
             }
         } else {
+            // A full layout draws every row: refused before it is laid out when too many.
+            if !query.visibleOnly && query.page == nil && stack.count > limits.devicesDrawnRows {
+                throw .workBudgetExceeded("window", "the drawing would hold \(stack.count) rows, more than the \(limits.devicesDrawnRows) a drawing may: "
+                                          + "ask window=visible or a page (from, limit)")
+            }
             panels.append(LayoutSVG.Panel(title: title + suffix, laid: try query.layout(of: stack, viewport: nil)))
         }
         var headers = [("Content-Type", "image/svg+xml; charset=utf-8")]

@@ -256,36 +256,18 @@ extension StackService {
     func pileHistory(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         let entry = try piles.entry(c.parameter("pile"))
         let key = Self.pileJournalPrefix + entry.id
-        guard let journal else { throw .storageFailed("this service keeps no journal") }
+        guard journal != nil else { throw .storageFailed("this service keeps no journal") }
         if c.request.header("accept")?.contains("text/event-stream") == true {
             try c.allowQuery(["after"])
-            // The heartbeat is an SSE comment: clients ignore it; a gone one makes the write fail.
-            let stream = HTTPStream(heartbeat: Array(":\n\n".utf8))
-            try entry.read { _, revision throws(APIError) in
-                var after = try c.queryInt("after", in: 0...Int(Int64.max)) ?? revision
-                if let lastEventID = c.request.header("last-event-id") {
-                    after = try Self.revision(lastEventID: lastEventID)
-                }
-                while after < revision {
-                    let page: [(revision: Int, events: [UInt8])]
-                    do throws(JournalError) { page = try journal.events(id: key, after: after, limit: 1000) } catch { throw APIError(error) }
-                    guard let last = page.last else { break }
-                    // Up to the revision held here, as for stacks: later ones reach the
-                    // stream when this replica applies them.
-                    for (eventRevision, blob) in page where eventRevision <= revision {
-                        stream.write(EventHub.message(revision: eventRevision, events: (try? JSON.parse(blob)) ?? .array([])))
-                    }
-                    after = last.revision
-                }
-                hub.subscribe(stream, to: key, after: revision)
+            return try liveStream(c, key: key) { (body: (Int) throws(APIError) -> Void) throws(APIError) in
+                try entry.read { _, revision throws(APIError) in try body(revision) }
             }
-            return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")], stream: stream)
         }
         try c.allowQuery(["after", "limit"])
         let after = try c.queryInt("after", in: 0...Int(Int64.max)) ?? 0
         let limit = try c.queryInt("limit", in: 1...1000) ?? 100
         let revision = try entry.read { _, revision throws(APIError) in revision }
-        return try journaledHistory(key: key, after: after, limit: limit, revision: revision)
+        return try journaledHistory(key: key, after: after, limit: limit, revision: revision, c)
     }
 
     /// `GET /v1/piles/{pile}/transitions/{revision}?fps=N`: the plan kept with that change.

@@ -46,7 +46,7 @@ public final class StackService: Sendable {
     public convenience init(logger: Logger = Logger(label: "scrollstack.service"), journal: StackJournal? = nil,
                             limits: ServiceLimits = ServiceLimits(),
                             fonts: FontCatalog = FontCatalog(directories: FontCatalog.defaultDirectories)) {
-        let text = TextEngine(catalog: fonts)
+        let text = TextEngine(catalog: fonts, shapeCacheBytes: limits.textCacheBytes, fontCacheBytes: limits.fontCacheBytes)
         self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:", committerThread: true)), limits: limits,
                   measurer: FlexMeasurer(text: text), titleMeasurer: text, fonts: fonts)
     }
@@ -64,6 +64,10 @@ public final class StackService: Sendable {
         Self.addRoutes(to: &router)
         self.router = router
     }
+
+    /// What the text engine holds and has done (shapings, cached bytes), or nil for a service
+    /// without one.
+    public var textStatistics: TextEngine.Statistics? { (titleMeasurer as? TextEngine)?.statistics }
 
     /// Answers one request. Never throws: every failure becomes a JSON error response.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {

@@ -264,6 +264,8 @@ struct ScrollStackDaemon: ParsableCommand {
             handler: { edge.handle($0) },
             errorResponder: { edge.respond(to: $0, failure: $1) }
         )
+        // Host, origin and token checks before a body is read (and before `100 Continue`).
+        server.headGate = { edge.admission($0) }
         server.requestObserver = { request, response, microseconds in
             logger.info("\(request.summary) \(response.status) \(microseconds)µs")
         }

@@ -163,6 +163,28 @@ final class FailClosedAccessTests: XCTestCase {
         try assertRefusesToStart(["--cors-origin", "https://a.example/path"], naming: "is not an origin")
     }
 
+    /// A client that asks `Expect: 100-continue` is refused on its head: it never gets
+    /// `100 Continue`, and the server reads none of the body it announced.
+    func testARefusedRequestsBodyIsNeverRead() throws {
+        let server = try ServerHarness(tokens: try AccessTokens(lines: "\(Self.writeToken) write", source: "test"))
+        defer { server.stop() }
+        for (headers, status) in [("", 401), ("Authorization: Bearer \(Self.writeToken)x\r\n", 401), ("Origin: null\r\n", 401)] {
+            let connection = try TestHTTPConnection(port: server.port)
+            try connection.sendRaw(Array(("POST /v1/stacks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                          + "Content-Length: 900000\r\nExpect: 100-continue\r\n\(headers)\r\n").utf8))
+            let (first, fields) = try connection.readHead()
+            XCTAssertEqual(first, status, "the first answer is the refusal, never 100 Continue: \(headers)")
+            XCTAssertEqual(fields.first { $0.0 == "connection" }?.1, "close", "the body is not read, so the connection cannot be kept")
+            connection.close()
+        }
+        let hostless = try ServerHarness(hosts: try HostPolicy(names: []))
+        defer { hostless.stop() }
+        let connection = try TestHTTPConnection(port: hostless.port)
+        try connection.sendRaw(Array(("POST /v1/stacks HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\n"
+                                      + "Content-Length: 900000\r\nExpect: 100-continue\r\n\r\n").utf8))
+        XCTAssertEqual(try connection.readHead().status, 421)
+    }
+
     func testPagesAndDrawingsCarryNosniffAndAContentSecurityPolicy() throws {
         let server = try ServerHarness(cors: CORSPolicy.defaultPolicy(withTokens: false))
         defer { server.stop() }

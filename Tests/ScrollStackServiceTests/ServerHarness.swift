@@ -11,10 +11,10 @@ final class ServerHarness {
     let service: StackService
 
     init(service: StackService = StackService(), maxBodyBytes: Int = 1 << 20, connectionTimeout: Int = 30, threads: Int = 2, connectionLimit: Int = 64,
-         cors: CORSPolicy? = nil, tokens: AccessTokens = AccessTokens(), metrics: Bool = false, streamHeartbeat: Double = 15,
+         cors: CORSPolicy? = nil, tokens: AccessTokens = AccessTokens(), hosts: HostPolicy = .any, metrics: Bool = false, streamHeartbeat: Double = 15,
          deferredResponses: Bool = true) throws {
         self.service = service
-        let edge = ServiceEdge(service: service, cors: try cors ?? CORSPolicy(), tokens: tokens,
+        let edge = ServiceEdge(service: service, cors: try cors ?? CORSPolicy(), tokens: tokens, hosts: hosts,
                                metrics: metrics ? ServiceMetrics(service: service) : nil)
         var configuration = HTTPServer.Configuration(
             host: "127.0.0.1", port: 0, threads: threads, maxBodyBytes: maxBodyBytes,
@@ -26,6 +26,7 @@ final class ServerHarness {
             handler: { edge.handle($0) },
             errorResponder: { edge.respond(to: $0, failure: $1) }
         )
+        server.headGate = { edge.admission($0) }
         edge.metrics?.observe(server)
         try server.start()
     }

@@ -82,7 +82,9 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
             server.answer(connection, state, rejecting: error)
             return .YES
         }
-        if let gate = server.headGate {
+        // Only a request that announces a body is gated: the gate exists so that no body is read
+        // (nor `100 Continue` sent) before it answers, and a request without one costs no more.
+        if let gate = server.headGate, announcesBody(connection) {
             let request = server.request(for: state)
             if let early = gate(request) {
                 server.answer(connection, state, request, gated: early)
@@ -243,4 +245,13 @@ func monotonicNanoseconds() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+/// Whether the request's head announces a body: `Content-Length` other than 0,
+/// `Transfer-Encoding`, or `Expect`. O(header fields).
+private func announcesBody(_ connection: OpaquePointer?) -> Bool {
+    if MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") != nil
+        || MHD_lookup_connection_value(connection, .HEADER_KIND, "Expect") != nil { return true }
+    guard let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") else { return false }
+    return String(cString: length).trimmingSpaces != "0"
 }

@@ -41,8 +41,9 @@ public final class HTTPServer: @unchecked Sendable {
     /// (reading the body included). For access logs. Set it before `start()`.
     public var requestObserver: (@Sendable (HTTPRequest, HTTPResponse, _ microseconds: Int) -> Void)?
 
-    /// Called once a request's head is read and checked, before any of its body is read, with
-    /// the request (its body empty). A response it returns is sent at once, with
+    /// Called once the head of a request that announces a body (`Content-Length` other than 0,
+    /// `Transfer-Encoding` or `Expect`) is read and checked, before any of its body is read,
+    /// with the request (its body empty). A response it returns is sent at once, with
     /// `Connection: close`, instead of reading the body and calling `handler`: no `100 Continue`
     /// is sent and the body is never read (for authorization, say). It must return a plain
     /// response (not deferred, no stream or source), and is called concurrently from the

@@ -75,12 +75,14 @@ public final class ServiceEdge: Sendable {
     }
 
     /// Steps 1, 3 and 4 on a request's head: nil when it may proceed, otherwise the answer
-    /// (421, 403 or 401). `OPTIONS` is admitted here (it is answered whole by `handle`).
+    /// (421, 403 or 401). `OPTIONS` is admitted here (it is answered whole by `handle`). The
+    /// server calls it as its `headGate`, so a refused body is never read.
     public func admission(_ request: HTTPRequest) -> HTTPResponse? {
-        if let misdirected = checkHost(request) { return finish(.error(misdirected), for: request, started: 0, route: nil, routed: false, forMetrics: false) }
+        let started = metrics == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+        if let misdirected = checkHost(request) { return finish(.error(misdirected), for: request, started: started, route: nil, routed: false, forMetrics: false) }
         if request.method == "OPTIONS" { return nil }
         guard let denied = checkOrigin(request) ?? authorize(request, forMetrics: isMetricsPath(request.rawPath)) else { return nil }
-        return finish(.error(denied), for: request, started: 0, route: nil, routed: false, forMetrics: false)
+        return finish(.error(denied), for: request, started: started, route: nil, routed: false, forMetrics: false)
     }
 
     /// Step 1: 421 for a `Host` the policy does not admit.

@@ -74,6 +74,8 @@ struct ScrollStackDaemon: ParsableCommand {
     var drawnRows = ServiceLimits().devicesDrawnRows
     @Option(help: "The most bytes of events one history answer holds, and one live stream's catch-up sends before it ends (at least one revision each); the rest is linked by next, or sent after the client reconnects.")
     var eventsAnswerBytes = ServiceLimits().eventsAnswerBytes
+    @Option(help: "The most requests that lay a stack out anew (stateless layouts, layouts for devices, drawings) served at once; more get 503 busy with Retry-After. Default: --threads less one, at least 1, so a thread stays free for everything else.")
+    var concurrentLayouts: Int?
     @Option(help: "The most bytes the text engine's shaped paragraphs may take (estimated; the least used go first).")
     var textCacheBytes = ServiceLimits().textCacheBytes
     @Option(help: "The most bytes the text engine's sized fonts (a face at one size) may take (estimated; the least used go first).")
@@ -151,6 +153,7 @@ struct ScrollStackDaemon: ParsableCommand {
                               ("--events-answer-bytes", eventsAnswerBytes), ("--text-cache-bytes", textCacheBytes), ("--font-cache-bytes", fontCacheBytes)] {
             guard value >= 1 else { throw ValidationError("\(name) must be at least 1") }
         }
+        if let concurrentLayouts, concurrentLayouts < 1 { throw ValidationError("--concurrent-layouts must be at least 1") }
         guard streamHeartbeat >= 1 else { throw ValidationError("--stream-heartbeat must be at least 1 second") }
         guard streamIdleTimeout >= 1 else { throw ValidationError("--stream-idle-timeout must be at least 1 second") }
         if !corsOrigin.isEmpty { _ = try CORSPolicy(origins: corsOrigin) }
@@ -221,6 +224,7 @@ struct ScrollStackDaemon: ParsableCommand {
         limits.eventsAnswerBytes = eventsAnswerBytes
         limits.textCacheBytes = textCacheBytes
         limits.fontCacheBytes = fontCacheBytes
+        limits.concurrentLayouts = concurrentLayouts ?? max(1, threads - 1)
         let service = StackService(logger: logger, journal: journal, limits: limits, fonts: fonts)
         let serviceMetrics = metrics ? ServiceMetrics(service: service) : nil
         let edge = ServiceEdge(service: service, cors: cors, tokens: access, hosts: hosts, metrics: serviceMetrics)

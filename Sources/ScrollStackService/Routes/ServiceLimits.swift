@@ -42,6 +42,11 @@ public struct ServiceLimits: Sendable {
     /// stops at a revision and links the rest (`next`).
     public var eventsAnswerBytes = 4 << 20
 
+    /// The most requests that lay a stack out anew (stateless layouts, layouts for `devices`,
+    /// drawings) served at once; more get 503 `busy` with `Retry-After` (`LayoutGate`). The
+    /// daemon sets it to its worker threads less one (at least 1), so a thread stays free.
+    public var concurrentLayouts = 1
+
     /// The most bytes the text engine's shaped paragraphs and sized fonts may take
     /// (`TextEngine.shapeCacheBytes`, `fontCacheBytes`), estimated; the least used go first.
     public var textCacheBytes = 64 << 20

@@ -30,12 +30,15 @@ extension StackService {
 
     /// `POST /v1/layout`: a whole stack (the create body) in, its layout out; nothing is stored.
     /// The body may also hold `devices` (built-in names or `{"name", "width", "height"}`).
+    /// Measuring its text from scratch, it takes a slot of `layoutGate` (503 `busy` when none is free).
     func statelessLayout(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(LayoutQuery.parameters)
         var query = try LayoutQuery(c)
-        let (stack, devices) = try statelessBody(c)
-        if let devices { try query.setDevices(devices, inBody: true) }
-        return try layoutResponse(stack, revision: nil, query, c, svg: Self.wantsSVG(c), title: "stateless layout")
+        return try layoutGate.withSlot { () throws(APIError) -> HTTPResponse in
+            let (stack, devices) = try statelessBody(c)
+            if let devices { try query.setDevices(devices, inBody: true) }
+            return try layoutResponse(stack, revision: nil, query, c, svg: Self.wantsSVG(c), title: "stateless layout", gated: true)
+        }
     }
 
     /// The stateless layout's stack and, when the body has them, its devices.

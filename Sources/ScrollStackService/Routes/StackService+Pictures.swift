@@ -18,9 +18,17 @@ extension StackService {
 
     /// The layout answer as JSON or as SVG. Both carry `Vary: Accept`, since the layout
     /// routes answer either by `Accept`; the SVG's ETag is `"N.svg"` (never answered 304).
-    func layoutResponse(_ stack: ScrollStack, revision: Int?, _ query: LayoutQuery, _ c: RequestContext, svg: Bool, title: String) throws(APIError) -> HTTPResponse {
-        let vary = [("Vary", "Accept")]
+    /// A drawing or a layout for devices takes a slot of `layoutGate` unless `gated` (the
+    /// caller holds one).
+    func layoutResponse(_ stack: ScrollStack, revision: Int?, _ query: LayoutQuery, _ c: RequestContext, svg: Bool, title: String,
+                        gated: Bool = false) throws(APIError) -> HTTPResponse {
         try checkLayoutWork(stack, query)
+        guard gated || (!svg && query.devices == nil) else {
+            return try layoutGate.withSlot { () throws(APIError) -> HTTPResponse in
+                try layoutResponse(stack, revision: revision, query, c, svg: svg, title: title, gated: true)
+            }
+        }
+        let vary = [("Vary", "Accept")]
         guard svg else {
             if let streamed = try streamedLayout(stack, revision: revision, query) { return streamed }
             return .json(200, text: try layoutAnswer(stack, revision: revision, query, c), revision: revision, headers: vary)

@@ -27,6 +27,8 @@ public final class StackService: Sendable {
     let answers = AnswerCache()
     /// What request values may hold.
     let limits: ServiceLimits
+    /// How many layouts of whole stacks (stateless, for devices, drawn) run at once.
+    let layoutGate: LayoutGate
     let router: Router<Handler>
     /// Measures fit rows: `FlexMeasurer` with a `TextEngine` over `fonts`.
     let measurer: any ContentMeasuring
@@ -57,6 +59,7 @@ public final class StackService: Sendable {
         self.replay = replay
         self.journal = journal
         self.limits = limits
+        self.layoutGate = LayoutGate(limit: limits.concurrentLayouts)
         self.measurer = measurer
         self.titleMeasurer = titleMeasurer
         self.fonts = fonts

@@ -1,4 +1,4 @@
-/// The page control of a paging stack (seed 004, UIPageControl under UIPageViewController).
+/// The page control of a paging stack (UIPageControl under UIPageViewController).
 /// Data only: its frame is computed by the `ScrollStackPaging` module.
 public struct PageIndicatorSettings: Sendable, Hashable {
     /// Which edge of the viewport the control sits at, centred horizontally.

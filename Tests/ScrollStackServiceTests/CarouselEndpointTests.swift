@@ -72,7 +72,11 @@ final class CarouselEndpointTests: XCTestCase {
 
         let layout = try server.request("GET", "/v1/stacks/c/layout?offset=562.5")
         XCTAssertEqual(layout["paging"], try j(#"{"pageSize": 375, "pageCount": 5, "currentPage": 1, "progress": 1.5}"#))
-        XCTAssertEqual(layout["pageIndicator"], try j(#"{"frame": {"x": 152, "y": 463, "width": 71, "height": 37}, "numberOfPages": 5, "currentPage": 1, "hidden": false}"#))
+        XCTAssertEqual(layout["pageIndicator.frame"], try j(#"{"x": 152, "y": 463, "width": 71, "height": 37}"#))
+        XCTAssertEqual(layout["pageIndicator.numberOfPages"], 5)
+        XCTAssertEqual(layout["pageIndicator.currentPage"], 1)
+        XCTAssertEqual(layout["pageIndicator.hidden"], false)
+        XCTAssertEqual(layout["pageIndicator.dots"]?.arrayValue?.count, 5, "one dot per page")
         XCTAssertEqual(layout["menu.frame"], try j(#"{"x": 0, "y": -40, "width": 375, "height": 40}"#))
         // Half way from item 1 to item 2: item 2 is tween(100, 140, 0.5) = 120 wide.
         XCTAssertEqual(layout["menu.items[2].frame"], try j(#"{"x": 200, "y": 0, "width": 120, "height": 40}"#))

@@ -1,4 +1,4 @@
-/// The paging menu above or below a horizontal paging stack (seed 000, Parchment's
+/// The paging menu above or below a horizontal paging stack (Parchment's
 /// `PagingViewController` options, with Parchment's defaults). Data only: the menu's geometry
 /// is computed by the `ScrollStackPaging` module.
 public struct MenuSettings: Sendable, Hashable {

@@ -1,4 +1,4 @@
-/// The page control of a paging stack (seed 004, UIPageControl under UIPageViewController).
+/// The page control of a paging stack (UIPageControl under UIPageViewController).
 /// Data only: its frame is computed by the `ScrollStackPaging` module.
 public struct PageIndicatorSettings: Sendable, Hashable {
     /// Which edge of the viewport the control sits at, centred horizontally.
@@ -17,15 +17,24 @@ public struct PageIndicatorSettings: Sendable, Hashable {
     public var position: Position
     /// The distance from the viewport edge at `position`.
     public var inset: Double
+    /// The colour of the dots of the pages not shown (UIPageControl's `pageIndicatorTintColor`;
+    /// by default UIKit's semitransparent white), `#RRGGBBAA`.
+    public var pageIndicatorTintColor: String
+    /// The colour of the current page's dot (UIPageControl's `currentPageIndicatorTintColor`;
+    /// by default opaque white), `#RRGGBBAA`.
+    public var currentPageIndicatorTintColor: String
 
     public init(hidesForSinglePage: Bool = false, dotDiameter: Double = 7, dotSpacing: Double = 9, height: Double = 37,
-                position: Position = .bottom, inset: Double = 0) {
+                position: Position = .bottom, inset: Double = 0,
+                pageIndicatorTintColor: String = "#FFFFFF4D", currentPageIndicatorTintColor: String = "#FFFFFFFF") {
         self.hidesForSinglePage = hidesForSinglePage
         self.dotDiameter = dotDiameter
         self.dotSpacing = dotSpacing
         self.height = height
         self.position = position
         self.inset = inset
+        self.pageIndicatorTintColor = pageIndicatorTintColor
+        self.currentPageIndicatorTintColor = currentPageIndicatorTintColor
     }
 
     func validate(_ field: String) throws(StackError) {
@@ -33,5 +42,7 @@ public struct PageIndicatorSettings: Sendable, Hashable {
         try Check.length(dotSpacing, field + ".dotSpacing")
         try Check.length(height, field + ".height")
         try Check.length(inset, field + ".inset")
+        try SeparatorStyle.checkColor(pageIndicatorTintColor, field + ".pageIndicatorTintColor")
+        try SeparatorStyle.checkColor(currentPageIndicatorTintColor, field + ".currentPageIndicatorTintColor")
     }
 }

@@ -1,4 +1,4 @@
-/// How a stack pages (seed 001, CustomPageableCollectionView's `pagingConfiguration`). Data
+/// How a stack pages (CustomPageableCollectionView's `pagingConfiguration`). Data
 /// only: page sizes, stops and settling are computed by the `ScrollStackPaging` module.
 public struct PagingSettings: Sendable, Hashable {
     /// The length of a page along the scroll axis.

@@ -8,6 +8,12 @@ public struct PageIndicatorLayout: Sendable, Hashable {
     public var currentPage: Int
     /// No pages, or one page with `hidesForSinglePage`.
     public var hidden: Bool
+    /// Each dot's frame in viewport coordinates, in page order: `dotDiameter` square, spaced
+    /// `dotSpacing` apart across the frame and centred in its height.
+    public var dots: [Rect]
+    /// Each dot's colour, in page order: `currentPageIndicatorTintColor` for the current page,
+    /// `pageIndicatorTintColor` for the others.
+    public var dotColors: [String]
 
     /// What UIPageControl's `size(forNumberOfPages:)` gives with these metrics: n dots and
     /// n−1 gaps wide (0 for no pages), the control's height tall (never less than a dot).
@@ -18,7 +24,8 @@ public struct PageIndicatorLayout: Sendable, Hashable {
     }
 
     /// The control for `pages` pages with `currentPage` selected, centred horizontally in
-    /// `viewport` at the edge `settings.position`, `settings.inset` from it. O(1).
+    /// `viewport` at the edge `settings.position`, `settings.inset` from it, with its dots.
+    /// O(pages).
     public init(_ settings: PageIndicatorSettings, pages: Int, currentPage: Int, viewport: Size) {
         let size = Self.size(forNumberOfPages: pages, settings)
         let y = settings.position == .bottom ? viewport.height - settings.inset - size.height : settings.inset
@@ -26,5 +33,10 @@ public struct PageIndicatorLayout: Sendable, Hashable {
         numberOfPages = Swift.max(0, pages)
         self.currentPage = Swift.min(Swift.max(currentPage, 0), Swift.max(0, pages - 1))
         hidden = pages == 0 || (pages == 1 && settings.hidesForSinglePage)
+        let d = settings.dotDiameter
+        let (left, top) = (frame.minX, frame.minY + (size.height - d) / 2)
+        dots = (0..<numberOfPages).map { Rect(x: left + Double($0) * (d + settings.dotSpacing), y: top, width: d, height: d) }
+        let current = self.currentPage
+        dotColors = (0..<numberOfPages).map { $0 == current ? settings.currentPageIndicatorTintColor : settings.pageIndicatorTintColor }
     }
 }

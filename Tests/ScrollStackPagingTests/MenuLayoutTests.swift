@@ -59,10 +59,10 @@ final class MenuLayoutTests: XCTestCase {
         menu.insets = EdgeInsets(left: 10, right: 10)
         XCTAssertEqual(widths(layout(menu, 3))[0], 60 + 175.0 / 3, accuracy: 1e-9)
         XCTAssertEqual(widths(layout(MenuSettings(itemSize: .sizeToFit(minWidth: 60, height: 40)), 10)), Array(repeating: 60, count: 10))
-        // Explicit widths are the natural widths: 80 + 120 + 50 = 250, +125/3 each.
+        // Explicit widths are Parchment's size delegate: used as they are, never stretched.
         let titled = layout(MenuSettings(itemSize: .sizeToFit(minWidth: 60, height: 40)), 3,
                             titles: [RowTitle(text: "A", width: 80), RowTitle(text: "B", width: 120), RowTitle(text: "C", width: 50)])
-        XCTAssertEqual(widths(titled)[1], 120 + 125.0 / 3, accuracy: 1e-9)
+        XCTAssertEqual(widths(titled), [80, 120, 50])
     }
 
     func testMeasuredTitlesThroughTheSeam() {
@@ -105,8 +105,9 @@ final class MenuLayoutTests: XCTestCase {
         XCTAssertEqual(layout(fixed, progress: 4).indicator, Rect(x: 400, y: 36, width: 92, height: 4))
         // Before the first item: towards a virtual item at −100 (width 100).
         XCTAssertEqual(layout(fixed, progress: -0.5).indicator, Rect(x: -46, y: 36, width: 96, height: 4))
-        // After the last: towards a virtual item at 500.
-        XCTAssertEqual(layout(fixed, progress: 4.5).indicator, Rect(x: 450, y: 36, width: 96, height: 4))
+        // After the last: towards a virtual item at 500, which keeps the right inset
+        // (Parchment's indicatorInsetsForIndex gives every index ≥ the last `.right`).
+        XCTAssertEqual(layout(fixed, progress: 4.5).indicator, Rect(x: 450, y: 36, width: 92, height: 4))
         // Spacing comes off both sides of every item.
         var spaced = fixed
         spaced.indicator = MenuSettings.Indicator(spacing: EdgeInsets(left: 4, right: 4))
@@ -119,7 +120,8 @@ final class MenuLayoutTests: XCTestCase {
         XCTAssertEqual(layout(bottom).indicator?.minY, 0, "next to the pages: the top edge")
         XCTAssertEqual(layout(bottom).border?.minY, 0)
         bottom.indicator = MenuSettings.Indicator(height: 3, insets: EdgeInsets(top: 2, bottom: 6), position: .bottom)
-        XCTAssertEqual(layout(bottom).indicator, Rect(x: 0, y: 31, width: 100, height: 3))
+        // PagingIndicatorLayoutAttributes: on the bottom edge, 40 − 3 − 6 + 2.
+        XCTAssertEqual(layout(bottom).indicator, Rect(x: 0, y: 33, width: 100, height: 3))
         var hidden = fixed
         hidden.indicator = nil
         hidden.border = nil
@@ -140,8 +142,10 @@ final class MenuLayoutTests: XCTestCase {
         XCTAssertEqual(layout(menu, progress: 4).contentOffset, 125)   // 450 − 187.5 → 125
         XCTAssertEqual(layout(menu, progress: 1.5).contentOffset, 31.25, "between 0 and 62.5")
         menu.selectedScrollPosition = .center
-        XCTAssertEqual(layout(menu, progress: 4).contentOffset, 262.5, "centre is not clamped")
-        XCTAssertEqual(layout(menu, progress: 0).contentOffset, -137.5)
+        // Parchment pads the content by 187.5 − 50 on each side: items from 137.5, content 775.
+        XCTAssertEqual(layout(menu, progress: 4).contentOffset, 400)
+        XCTAssertEqual(layout(menu, progress: 0).contentOffset, 0)
+        XCTAssertEqual(layout(menu, progress: 0).contentSize.width, 775)
         menu.selectedScrollPosition = .left
         XCTAssertEqual(layout(menu, progress: 1).contentOffset, 100)
         XCTAssertEqual(layout(menu, progress: 2).contentOffset, 125)

@@ -72,7 +72,11 @@ final class CarouselEndpointTests: XCTestCase {
 
         let layout = try server.request("GET", "/v1/stacks/c/layout?offset=562.5")
         XCTAssertEqual(layout["paging"], try j(#"{"pageSize": 375, "pageCount": 5, "currentPage": 1, "progress": 1.5}"#))
-        XCTAssertEqual(layout["pageIndicator"], try j(#"{"frame": {"x": 152, "y": 463, "width": 71, "height": 37}, "numberOfPages": 5, "currentPage": 1, "hidden": false}"#))
+        XCTAssertEqual(layout["pageIndicator.frame"], try j(#"{"x": 152, "y": 463, "width": 71, "height": 37}"#))
+        XCTAssertEqual(layout["pageIndicator.numberOfPages"], 5)
+        XCTAssertEqual(layout["pageIndicator.currentPage"], 1)
+        XCTAssertEqual(layout["pageIndicator.hidden"], false)
+        XCTAssertEqual(layout["pageIndicator.dots"]?.arrayValue?.count, 5, "one dot per page")
         XCTAssertEqual(layout["menu.frame"], try j(#"{"x": 0, "y": -40, "width": 375, "height": 40}"#))
         // Half way from item 1 to item 2: item 2 is tween(100, 140, 0.5) = 120 wide.
         XCTAssertEqual(layout["menu.items[2].frame"], try j(#"{"x": 200, "y": 0, "width": 120, "height": 40}"#))
@@ -80,11 +84,13 @@ final class CarouselEndpointTests: XCTestCase {
         XCTAssertEqual(layout["menu.contentSize.width"], 520)
         XCTAssertEqual(layout["menu.selected.id"], "p1")
         XCTAssertEqual(layout["menu.items[1].selected"], true)
-        // Indicator: from (100, 100) to (200, 120) by 0.5.
-        XCTAssertEqual(layout["menu.indicator"], try j(#"{"x": 150, "y": 36, "width": 110, "height": 4}"#))
+        // Indicator: from (100, 100) to item 2 at 200 and its selected width 140 by 0.5
+        // (Parchment's frameForIndex takes both items at their selected widths while scrolling).
+        XCTAssertEqual(layout["menu.indicator"], try j(#"{"x": 150, "y": 36, "width": 120, "height": 4}"#))
         XCTAssertEqual(layout["menu.border"], try j(#"{"x": 8, "y": 39, "width": 504, "height": 1}"#))
-        // Offsets 0 (item 1 centred: 150 − 187.5 → 0) and 72.5 (item 2: 260 − 187.5) by 0.5.
-        XCTAssertEqual(layout["menu.contentOffset.x"], 36.25)
+        // Offsets where selecting each item puts the menu, linearly by 0.5: 0 (item 1 centred:
+        // 150 − 187.5 → 0) and 82.5 (item 2 selected, 140 wide at 200: 270 − 187.5).
+        XCTAssertEqual(layout["menu.contentOffset.x"], 41.25)
 
         // Off: the members go away; a plain stack has none.
         XCTAssertEqual(try patch(#"{"menu": null, "pageIndicator": false}"#).status, 200)

@@ -1,3 +1,4 @@
+import ScrollStackCore
 import ScrollStackTransitions
 
 /// What a mutation asks of its transition: the timing when it is animated, and a frame rate
@@ -7,6 +8,10 @@ struct AnimationRequest {
     var timing: AnimationTiming?
     /// Frames per second to sample the plan at (1…240), or nil for no keyframes.
     var fps: Int?
+    /// Whether the body's `animation` object gave its own `damping`. Without one, hiding or
+    /// showing rows that bring no `transition` of their own springs with damping 1
+    /// (ScrollStackController's `ScrollStackRowAnimator`); see `timing(for:in:)`.
+    var dampingGiven = false
 
     /// Whether the answer carries the plan: when animated or sampled.
     var answersPlan: Bool { timing != nil || fps != nil }
@@ -33,4 +38,34 @@ struct AnimationRequest {
     /// A frame count as an error message says it: `KeyframeSampler.frameCount` stops counting
     /// past 10¹⁵ (a spring that hardly rests).
     static func describe(frames: Int) -> String { frames == Int.max ? "more than 10^15" : String(frames) }
+}
+
+extension AnimationRequest {
+    /// The timing of `operation` on `stack` (before it): the one asked for, else the rows'
+    /// default (`ScrollStackAnimationInfo`'s 0.25 s, damping 0.8). Hiding or showing rows
+    /// (a row patch giving `hidden`, a `hide`/`show` batch) when none of them brings its own
+    /// `transition` and no `damping` was given springs with damping 1: ScrollStackController's
+    /// `ScrollStackRowAnimator` uses `springDamping` only from rows that animate themselves
+    /// (`ScrollStackRowAnimatable`, whose default is 0.8) and 1 for every other row.
+    ///
+    /// - Complexity: O(log n) for a row patch, O(k log n) for k referenced rows, O(1) otherwise.
+    func timing(for operation: StackOperation, in stack: ScrollStack) -> AnimationTiming {
+        var timing = self.timing ?? .rows
+        guard !dampingGiven else { return timing }
+        let plain: Bool
+        switch operation {
+        case .update(let index, let change):
+            plain = change.hidden != nil && index >= 0 && index < stack.count && stack.row(at: index).transition == nil
+                && (change.transition ?? nil) == nil
+        case .setHidden(let references, _):
+            plain = references.allSatisfy { reference in
+                guard let row = try? stack.resolve(reference).row else { return true }
+                return row.transition == nil
+            }
+        default:
+            plain = false
+        }
+        if plain { timing.damping = 1 }
+        return timing
+    }
 }

@@ -54,7 +54,8 @@ extension ModelDecoding {
 
     static func pageIndicator(_ field: Field, current: PageIndicatorSettings?) throws(APIError) -> PageIndicatorSettings? {
         try toggle(field, current: current, defaults: PageIndicatorSettings()) { object, base throws(APIError) in
-            try object.allowOnly(["hidesForSinglePage", "dotDiameter", "dotSpacing", "height", "position", "inset"])
+            try object.allowOnly(["hidesForSinglePage", "dotDiameter", "dotSpacing", "height", "position", "inset",
+                                  "pageIndicatorTintColor", "currentPageIndicatorTintColor"])
             var p = base
             if let f = try object.optional("hidesForSinglePage") { p.hidesForSinglePage = try f.bool() }
             if let f = try object.optional("dotDiameter") { p.dotDiameter = try f.double() }
@@ -62,8 +63,19 @@ extension ModelDecoding {
             if let f = try object.optional("height") { p.height = try f.double() }
             if let f = try object.optional("position") { p.position = try f.choice(PageIndicatorSettings.Position.allCases.map { ($0.rawValue, $0) }) }
             if let f = try object.optional("inset") { p.inset = try f.double() }
+            if let f = try object.optional("pageIndicatorTintColor") { p.pageIndicatorTintColor = try color(f) }
+            if let f = try object.optional("currentPageIndicatorTintColor") { p.currentPageIndicatorTintColor = try color(f) }
             return p
         }
+    }
+
+    /// `#RRGGBB` or `#RRGGBBAA` (either case), answered as `#RRGGBBAA` in capitals.
+    static func color(_ field: Field) throws(APIError) -> String {
+        let text = try field.string()
+        guard let color = SeparatorStyle.normalizedColor(text) else {
+            throw .invalid(field.path, "must be a colour written #RRGGBB or #RRGGBBAA, got \"\(text)\"")
+        }
+        return color
     }
 
     static func menu(_ field: Field, current: MenuSettings?) throws(APIError) -> MenuSettings? {

@@ -17,6 +17,7 @@ extension ModelDecoding {
         }
         if let body, let f = try body.optional("animation") {
             request.timing = try timing(f, defaults: defaults)
+            request.dampingGiven = f.value.objectValue?["damping"] != nil
         }
         if let body, let f = try body.optional("fps") {
             let fps = try f.int()

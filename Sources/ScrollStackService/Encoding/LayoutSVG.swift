@@ -1,11 +1,13 @@
 import ScrollStackCore
+import ScrollStackPaging
 
 /// Draws layouts as SVG 1.1: one panel per layout (side by side for devices), 1 unit = 1 pt.
 ///
 /// A panel shows the content (a grey box of `contentSize`), every row that is not hidden as a
 /// rectangle labelled with its type and id, filled by visibility (entire green, partial
 /// orange, offscreen grey and dashed), separators in their own colour over the rows, and the viewport as a
-/// red frame at the offset. Rows are `<g class="row VISIBILITY" data-id data-index
+/// red frame at the offset, and a paging stack's page control as circles in its tints over the
+/// viewport. Rows are `<g class="row VISIBILITY" data-id data-index
 /// data-visibility>`, so a test or a script can find them. Only presentation attributes are
 /// used (no CSS, scripts or external fonts), so every SVG 1.1 renderer draws the same.
 enum LayoutSVG {
@@ -102,6 +104,16 @@ enum LayoutSVG {
         out += "<g class=\"separators\">\n\(separators)</g>\n"
         let viewport = Rect(origin: layout.offset, size: layout.viewport)
         out += "<rect id=\"viewport\" \(box(viewport)) fill=\"none\" stroke=\"#FF3B30\" stroke-width=\"2\"/>\n"
+        // The page control over the viewport: one circle per page in its tint
+        // (`<g class="page-indicator">`, the current page's circle `class="dot current"`).
+        if let indicator = laid.stack.pageIndicatorLayout(offset: layout.offset), !indicator.hidden {
+            out += "<g class=\"page-indicator\" data-current-page=\"\(indicator.currentPage)\">\n"
+            for (page, (dot, color)) in zip(indicator.dots, indicator.dotColors).enumerated() {
+                let kind = page == indicator.currentPage ? "dot current" : "dot"
+                out += "<circle class=\"\(kind)\" cx=\"\(n(layout.offset.x + dot.minX + dot.size.width / 2))\" cy=\"\(n(layout.offset.y + dot.minY + dot.size.height / 2))\" r=\"\(n(dot.size.width / 2))\" fill=\"#\(color.dropFirst().prefix(6))\" fill-opacity=\"\(n(alpha(color)))\"/>\n"
+            }
+            out += "</g>\n"
+        }
         let caption = "viewport \(n(layout.viewport.width))×\(n(layout.viewport.height)) at (\(n(layout.offset.x)), \(n(layout.offset.y)))"
         out += "<text x=\"\(n(viewport.origin.x + viewport.size.width - 4))\" y=\"\(n(viewport.origin.y + 14))\" text-anchor=\"end\" font-family=\"sans-serif\" font-size=\"11\" fill=\"#FF3B30\">\(caption)</text>\n"
         return out

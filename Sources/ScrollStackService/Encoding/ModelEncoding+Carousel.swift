@@ -32,6 +32,8 @@ extension ModelEncoding {
             ("hidesForSinglePage", .bool(i.hidesForSinglePage)), ("dotDiameter", .number(i.dotDiameter)),
             ("dotSpacing", .number(i.dotSpacing)), ("height", .number(i.height)),
             ("position", .string(i.position.rawValue)), ("inset", .number(i.inset)),
+            ("pageIndicatorTintColor", .string(i.pageIndicatorTintColor)),
+            ("currentPageIndicatorTintColor", .string(i.currentPageIndicatorTintColor)),
         ]))
     }
 
@@ -81,6 +83,9 @@ extension ModelEncoding {
             members.append(("pageIndicator", .object(JSONObject([
                 ("frame", rect(indicator.frame)), ("numberOfPages", .integer(Int64(indicator.numberOfPages))),
                 ("currentPage", .integer(Int64(indicator.currentPage))), ("hidden", .bool(indicator.hidden)),
+                ("dots", .array(zip(indicator.dots, indicator.dotColors).map { dot, color in
+                    JSON.object(JSONObject([("frame", rect(dot)), ("color", .string(color))]))
+                })),
             ]))))
         }
         if let menu = stack.menuLayout(offset: offset), let settings = stack.settings.menu {

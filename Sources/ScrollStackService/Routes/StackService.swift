@@ -217,7 +217,7 @@ public final class StackService: Sendable {
             try context.checkIfMatch(revision)
             let named = try targets?(stack)
             let operation = try operation(stack, revision)
-            let (timing, animated) = (animation.timing ?? .rows, animation.timing != nil)
+            let (timing, animated) = (animation.timing(for: operation, in: stack), animation.timing != nil)
             if !animation.answersPlan, Self.derivesPlan(of: operation) {
                 // Nobody sees this plan now: the journal keeps what computes it when read.
                 let (result, cost) = try timedApply(operation, to: &stack)

@@ -1,0 +1,280 @@
+import Foundation
+import Jansson
+import XCTest
+
+/// Parchment's own geometry tests, translated to HTTP: each test is named
+/// `test<UpstreamSuite>_<upstreamTest>` and asserts the values the upstream test asserts.
+///
+/// The translation: the upstream menu is as wide as the screen (375 here: the viewport's
+/// width), its collection view lays out `Item(index: 0…2)` (three pages of 375 here), and a
+/// layout `state` becomes an offset: `.selected(Item(index: k))` is page k's stop (375·k) and
+/// `.scrolling(k → k+1, progress p)` is 375·(k + p). Upstream's self-sizing cells and size
+/// delegate give widths a menu here takes from titles' `width` and `selectedWidth`.
+/// Colours (`backgroundColor == .green`) and z-indexes are not part of a layout answer and
+/// are not translated.
+final class UpstreamParchmentTests: XCTestCase {
+    var server: ServerHarness!
+
+    override func setUpWithError() throws { server = try ServerHarness() }
+    override func tearDown() { server.stop() }
+
+    func j(_ text: String) throws -> JSON { try JSON.parse(Array(text.utf8)) }
+
+    /// A carousel of `pages` pages `pageWidth` wide in a viewport as wide, with `menu`.
+    func carousel(_ menu: String, pages: Int = 3, pageWidth: Double = 375, titles: [String?] = [],
+                  file: StaticString = #filePath, line: UInt = #line) throws {
+        let rows = (0..<pages).map { i -> String in
+            let title = i < titles.count ? titles[i].map { #", "title": \#($0)"# } ?? "" : ""
+            return #"{"id": "p\#(i)", "view": {"type": "Page"}, "size": {"fixed": \#(pageWidth)}\#(title)}"#
+        }.joined(separator: ", ")
+        let body = """
+            {"id": "c", "axis": "horizontal", "viewport": {"width": \(pageWidth), "height": 500},
+             "rowInsets": {"top": 0, "left": 0, "bottom": 0, "right": 0},
+             "paging": {"size": {"fraction": 1}}, "menu": \(menu), "rows": [\(rows)]}
+            """
+        let reply = try server.request("POST", "/v1/stacks", json: try j(body))
+        XCTAssertEqual(reply.status, 201, reply.text, file: file, line: line)
+    }
+
+    func layout(at offset: Double, file: StaticString = #filePath, line: UInt = #line) throws -> Reply {
+        let reply = try server.request("GET", "/v1/stacks/c/layout?offset=\(offset)")
+        XCTAssertEqual(reply.status, 200, reply.text, file: file, line: line)
+        return reply
+    }
+
+    typealias R = (x: Double, y: Double, width: Double, height: Double)
+
+    func rect(_ json: JSON?) -> R? {
+        guard let json, let x = json["x"]?.doubleValue, let y = json["y"]?.doubleValue,
+              let w = json["width"]?.doubleValue, let h = json["height"]?.doubleValue else { return nil }
+        return (x, y, w, h)
+    }
+
+    func assertRects(_ actual: [R?], _ expected: [R], file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(actual.count, expected.count, file: file, line: line)
+        for (a, e) in zip(actual, expected) {
+            guard let a else { XCTFail("missing rect", file: file, line: line); continue }
+            XCTAssertTrue(abs(a.x - e.x) < 1e-9 && abs(a.y - e.y) < 1e-9 && abs(a.width - e.width) < 1e-9 && abs(a.height - e.height) < 1e-9,
+                          "\(a) is not \(e)", file: file, line: line)
+        }
+    }
+
+    func cellFrames(at offset: Double = 0, file: StaticString = #filePath, line: UInt = #line) throws -> [R?] {
+        let reply = try layout(at: offset, file: file, line: line)
+        return (reply["menu.items"]?.arrayValue ?? []).map { rect($0["frame"]) }
+    }
+
+    // MARK: PagingCollectionViewLayoutTests
+
+    func testPagingCollectionViewLayoutTests_cellFramesForItemSizeFixed() throws {
+        try carousel(#"{"itemSize": {"fixed": {"width": 100, "height": 50}}}"#)
+        assertRects(try cellFrames(), [(0, 0, 100, 50), (100, 0, 100, 50), (200, 0, 100, 50)])
+    }
+
+    func testPagingCollectionViewLayoutTests_cellFramesForItemSizeToFit() throws {
+        try carousel(#"{"itemSize": {"sizeToFit": {"minWidth": 10, "height": 50}}, "horizontalAlignment": "center"}"#)
+        let w = 375.0 / 3
+        assertRects(try cellFrames(), [(0, 0, w, 50), (w, 0, w, 50), (w * 2, 0, w, 50)])
+    }
+
+    func testPagingCollectionViewLayoutTests_cellFramesForItemSizeToFitWhenMinWidthExtendsOutside() throws {
+        try carousel(#"{"itemSize": {"sizeToFit": {"minWidth": 375, "height": 50}}, "horizontalAlignment": "center"}"#)
+        assertRects(try cellFrames(), [(0, 0, 375, 50), (375, 0, 375, 50), (750, 0, 375, 50)])
+    }
+
+    func testPagingCollectionViewLayoutTests_cellFramesForItemSizeToFitWhenUsingSizeDelegate() throws {
+        let title = #"{"text": "T", "width": 50}"#
+        try carousel(#"{"itemSize": {"sizeToFit": {"minWidth": 10, "height": 50}}}"#, titles: [title, title, title])
+        assertRects(try cellFrames(), [(0, 0, 50, 50), (50, 0, 50, 50), (100, 0, 50, 50)])
+    }
+
+    /// Upstream's cells prefer (index + 1)·50 points; here the titles give those widths.
+    func testPagingCollectionViewLayoutTests_cellFramesForItemSizeSelfSizing() throws {
+        try carousel(#"{"itemSize": {"selfSizing": {"estimatedWidth": 0, "height": 50}}}"#,
+                     titles: [#"{"width": 50}"#, #"{"width": 100}"#, #"{"width": 150}"#])
+        assertRects(try cellFrames(), [(0, 0, 50, 50), (50, 0, 100, 50), (150, 0, 150, 50)])
+    }
+
+    /// The size delegate answers 100 when selected and 50 otherwise.
+    func testPagingCollectionViewLayoutTests_cellFramesForSizeDelegate() throws {
+        let title = #"{"width": 50, "selectedWidth": 100}"#
+        try carousel(#"{"itemSize": {"fixed": {"width": 0, "height": 50}}}"#, titles: [title, title, title])
+        assertRects(try cellFrames(), [(0, 0, 100, 50), (100, 0, 50, 50), (150, 0, 50, 50)])
+    }
+
+    /// `.scrolling(0 → 1, progress 0.5)`: half way from page 0 to page 1.
+    func testPagingCollectionViewLayoutTests_cellFramesForSizeDelegateWhenScrollingToItem() throws {
+        let title = #"{"width": 50, "selectedWidth": 100}"#
+        try carousel(#"{"itemSize": {"fixed": {"width": 0, "height": 50}}}"#, titles: [title, title, title])
+        assertRects(try cellFrames(at: 187.5), [(0, 0, 75, 50), (75, 0, 75, 50), (150, 0, 50, 50)])
+    }
+
+    func testPagingCollectionViewLayoutTests_cellFramesForHorizontalMenuAlignment() throws {
+        try carousel(#"{"itemSize": {"fixed": {"width": 10, "height": 50}}, "horizontalAlignment": "center"}"#)
+        let inset = (375.0 - 30) / 2
+        assertRects(try cellFrames(), [(inset, 0, 10, 50), (10 + inset, 0, 10, 50), (20 + inset, 0, 10, 50)])
+    }
+
+    func testPagingCollectionViewLayoutTests_cellFramesForSelectedScrollPositionCentered() throws {
+        let width = 375.0 / 2
+        try carousel(#"{"itemSize": {"fixed": {"width": \#(width), "height": 50}}, "selectedScrollPosition": "center"}"#)
+        let inset = 375.0 / 2 - width / 2
+        assertRects(try cellFrames(), [(inset, 0, width, 50), (inset + width, 0, width, 50), (inset + width * 2, 0, width, 50)])
+    }
+
+    static let zeroIndicator = #""indicator": {"height": 10, "spacing": {"left": 0, "right": 0}, "insets": {"top": 0, "left": 0, "bottom": 0, "right": 0}}"#
+
+    /// `.selected(Item(index: 1))`: page 1.
+    func testPagingCollectionViewLayoutTests_indicatorFrame() throws {
+        try carousel(#"{"itemSize": {"fixed": {"width": 100, "height": 50}}, \#(Self.zeroIndicator)}"#)
+        assertRects([rect(try layout(at: 375)["menu.indicator"])], [(100, 40, 100, 10)])
+    }
+
+    func testPagingCollectionViewLayoutTests_indicatorFrameWithInsets() throws {
+        try carousel(#"{"itemSize": {"fixed": {"width": 100, "height": 50}}, "indicator": {"height": 10, "spacing": {"left": 0, "right": 0}, "insets": {"top": 0, "left": 20, "bottom": 20, "right": 20}}}"#)
+        assertRects([rect(try layout(at: 0)["menu.indicator"])], [(20, 20, 80, 10)])
+    }
+
+    func testPagingCollectionViewLayoutTests_indicatorFrameWithSpacing() throws {
+        try carousel(#"{"itemSize": {"fixed": {"width": 100, "height": 50}}, "indicator": {"height": 10, "spacing": {"top": 0, "left": 20, "bottom": 20, "right": 20}, "insets": {"top": 0, "left": 0, "bottom": 0, "right": 0}}}"#)
+        assertRects([rect(try layout(at: 0)["menu.indicator"])], [(20, 40, 60, 10)])
+    }
+
+    /// `.scrolling(Item 0, upcoming nil, progress −1)`: a full page before the first stop.
+    func testPagingCollectionViewLayoutTests_indicatorFrameOutsideFirstItem() throws {
+        try carousel(#"{"itemSize": {"fixed": {"width": 100, "height": 50}}, \#(Self.zeroIndicator)}"#)
+        assertRects([rect(try layout(at: -375)["menu.indicator"])], [(-100, 40, 100, 10)])
+    }
+
+    /// `.scrolling(Item 3, upcoming nil, progress 1)` over the items 0…2: the current item is
+    /// the one after the last, where a full page past the last stop takes the indicator.
+    func testPagingCollectionViewLayoutTests_indicatorFrameOutsideLastItem() throws {
+        try carousel(#"{"itemSize": {"fixed": {"width": 100, "height": 50}}, \#(Self.zeroIndicator)}"#)
+        assertRects([rect(try layout(at: 750 + 375)["menu.indicator"])], [(300, 40, 100, 10)])
+    }
+
+    func testPagingCollectionViewLayoutTests_borderFrame() throws {
+        try carousel(#"{"itemSize": {"fixed": {"width": 100, "height": 50}}, "border": {"height": 10, "insets": {"left": 0, "right": 0}}}"#)
+        assertRects([rect(try layout(at: 0)["menu.border"])], [(0, 40, 375, 10)])
+    }
+
+    func testPagingCollectionViewLayoutTests_borderFrameWithInsets() throws {
+        try carousel(#"{"itemSize": {"fixed": {"width": 100, "height": 50}}, "border": {"height": 10, "insets": {"top": 0, "left": 20, "bottom": 0, "right": 20}}}"#)
+        assertRects([rect(try layout(at: 0)["menu.border"])], [(20, 40, 375 - 40, 10)])
+    }
+
+    // MARK: PagingIndicatorLayoutAttributesTests
+
+    /// Indicator height 20, no spacing or insets, Parchment's default 40-point menu.
+    func testPagingIndicatorLayoutAttributesTests_configure() throws {
+        try carousel(#"{"indicator": {"height": 20, "spacing": {"left": 0, "right": 0}, "insets": {"top": 0, "left": 0, "bottom": 0, "right": 0}}}"#)
+        let indicator = try layout(at: 0)
+        XCTAssertEqual(indicator["menu.indicator.height"]?.doubleValue, 20)
+        XCTAssertEqual(indicator["menu.indicator.y"]?.doubleValue, 20)
+    }
+
+    /// From a 200-wide first item at 0 (`.left(50)`) to a 100-wide last item at 200
+    /// (`.right(50)`): two items whose titles give those widths, with insets 50.
+    func testPagingIndicatorLayoutAttributesTests_tweening() throws {
+        try carousel(#"{"itemSize": {"fixed": {"width": 0, "height": 40}}, "indicator": {"height": 20, "spacing": {"left": 0, "right": 0}, "insets": {"top": 0, "left": 50, "bottom": 0, "right": 50}}}"#,
+                     pages: 2, titles: [#"{"width": 200}"#, #"{"width": 100}"#])
+        assertRects([rect(try layout(at: 0)["menu.indicator"])], [(50, 20, 150, 20)])
+        assertRects([rect(try layout(at: 375)["menu.indicator"])], [(200, 20, 50, 20)])
+        assertRects([rect(try layout(at: 187.5)["menu.indicator"])], [(125, 20, 100, 20)])
+    }
+
+    // MARK: PagingControllerTests (offsets while scrolling)
+
+    /// PagingControllerTests' menu: 50-point items, `.left`, bounds 100 wide; here pages of
+    /// 100 (page k at offset 100·k). Upstream's infinite data source lays out a window of
+    /// items around the selected one, in which selecting item k puts the menu at offset 100
+    /// (its `initialContentOffset`); here the menu holds every item from 0. So the translation
+    /// compares the movement: `moved(x, from: k)` is the menu's offset at the stack offset x
+    /// less its offset at page k's stop, and upstream's is its offset less 100.
+    func pagingController(pages: Int = 10) throws {
+        try carousel(#"{"itemSize": {"fixed": {"width": 50, "height": 50}}, "selectedScrollPosition": "left"}"#, pages: pages, pageWidth: 100)
+    }
+
+    func menuOffset(_ offset: Double, file: StaticString = #filePath, line: UInt = #line) throws -> Double {
+        try XCTUnwrap(try layout(at: offset, file: file, line: line)["menu.contentOffset.x"]?.doubleValue, file: file, line: line)
+    }
+
+    func moved(_ offset: Double, from page: Int, file: StaticString = #filePath, line: UInt = #line) throws -> Double {
+        try menuOffset(offset, file: file, line: line) - menuOffset(Double(page) * 100, file: file, line: line)
+    }
+
+    /// Item 3 selected, progress 0.5: setContentOffset(125) = 100 + 50·0.5, distance 50.
+    func testPagingControllerTests_contentScrolledFromSelectedProgressPositive() throws {
+        try pagingController()
+        XCTAssertEqual(try moved(350, from: 3), 125 - 100, accuracy: 1e-9)
+        XCTAssertEqual(try moved(400, from: 3), 50, accuracy: 1e-9, "the whole distance")
+    }
+
+    /// Progress −0.1 towards item 2: setContentOffset(95) = 100 − 50·0.1.
+    func testPagingControllerTests_contentScrolledFromSelectedProgressNegative() throws {
+        try pagingController()
+        XCTAssertEqual(try moved(290, from: 3), 95 - 100, accuracy: 1e-9)
+    }
+
+    /// Progress 0: the offset is not updated.
+    func testPagingControllerTests_contentOffsetFromSelectedProgressZero() throws {
+        try pagingController()
+        XCTAssertEqual(try moved(300, from: 3), 0)
+    }
+
+    /// No item after item 3 (`maxIndexAfter = 3`): scrolling on does not move the menu.
+    func testPagingControllerTests_contentScrolledNoUpcomingPagingItem() throws {
+        try pagingController(pages: 4)
+        XCTAssertEqual(try moved(310, from: 3), 0)
+    }
+
+    /// Item 1 selected, progress 0.1 then 0.2: setContentOffset(110) = 100 + 50·0.2.
+    func testPagingControllerTests_contentScrolledProgressChangedSameSign() throws {
+        try pagingController()
+        XCTAssertEqual(try moved(110, from: 1), 105 - 100, accuracy: 1e-9)
+        XCTAssertEqual(try moved(120, from: 1), 110 - 100, accuracy: 1e-9)
+    }
+
+    /// Item 1 selected, progress −0.1 then 0: back in the selected state, at item 1's offset.
+    func testPagingControllerTests_contentScrolledProgressChangedToZero() throws {
+        try pagingController()
+        XCTAssertEqual(try moved(90, from: 1), 95 - 100, accuracy: 1e-9)
+        XCTAssertEqual(try moved(100, from: 1), 0)
+    }
+
+    // MARK: PagingStateTests (the selected item an offset shows)
+
+    func selected(_ offset: Double) throws -> (page: Int?, progress: Double?, item: String?) {
+        let reply = try layout(at: offset)
+        return (reply["paging.currentPage"]?.int64Value.map(Int.init), reply["paging.progress"]?.doubleValue, reply["menu.selected.id"]?.stringValue)
+    }
+
+    func testPagingStateTests_selected() throws {
+        try carousel("true")
+        let s = try selected(0)
+        XCTAssertEqual(s.page, 0)
+        XCTAssertEqual(s.progress, 0)
+        XCTAssertEqual(s.item, "p0")
+    }
+
+    func testPagingStateTests_progress() throws {
+        try carousel("true")
+        XCTAssertEqual(try selected(187.5).progress, 0.5)
+    }
+
+    func testPagingStateTests_visuallySelectedPagingItemProgressLarge() throws {
+        try carousel("true")
+        XCTAssertEqual(try selected(375 * 0.6).item, "p1")
+    }
+
+    func testPagingStateTests_visuallySelectedPagingItemProgressSmall() throws {
+        try carousel("true")
+        XCTAssertEqual(try selected(375 * 0.3).item, "p0")
+    }
+
+    /// No upcoming item (0.6 of a page past the last): the current item stays selected.
+    func testPagingStateTests_visuallySelectedPagingItemUpcomingPagingItemNil() throws {
+        try carousel("true")
+        XCTAssertEqual(try selected(750 + 375 * 0.6).item, "p2")
+    }
+}

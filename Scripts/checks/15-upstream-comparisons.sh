@@ -2,7 +2,7 @@
 # Seeded random comparisons against reference models of the upstream libraries (Parchment's
 # menu, CustomPageableCollectionView's page offsets, UIPageControl's size, Pile's view stack,
 # ScrollStackController's row animator), over HTTP: UpstreamComparisonTests, at least 2,000
-# cases. Prints the seed (SCROLLSTACK_UPSTREAM_SEED=<n> replays another) and, last,
+# cases. Prints the seed (SCROLLSTACK_SEED=<n> runs another) and, last,
 # "N passed, N failed" counting the cases. Needs the package built (`swift build --build-tests`).
 set -uo pipefail
 cd "$(dirname "$0")/../.."

@@ -1,5 +1,6 @@
 import Foundation
 import Jansson
+import TestSeeds
 import XCTest
 
 /// Seeded random comparisons over HTTP against small reference models of the upstream
@@ -10,8 +11,8 @@ import XCTest
 /// `ScrollStackRowAnimator` timing. Where Docs/Semantics.md deliberately changes an upstream
 /// rule, the model follows the change and says so (table "Upstream rules").
 ///
-/// Prints `upstream comparisons (seed S): N passed, M failed`; the seed is fixed and can be
-/// replaced with `SCROLLSTACK_UPSTREAM_SEED=<n>`.
+/// Prints `upstream comparisons (seed S): N passed, M failed`; the seed is `TestSeed`'s (fixed,
+/// or `SCROLLSTACK_SEED=<n>`).
 final class UpstreamComparisonTests: XCTestCase {
     var server: ServerHarness!
     var passed = 0
@@ -20,8 +21,6 @@ final class UpstreamComparisonTests: XCTestCase {
 
     override func setUpWithError() throws { server = try ServerHarness() }
     override func tearDown() { server.stop() }
-
-    static let defaultSeed: UInt64 = 20_240_611
 
     /// SplitMix64.
     struct Generator: RandomNumberGenerator {
@@ -45,8 +44,7 @@ final class UpstreamComparisonTests: XCTestCase {
     func close(_ a: Double?, _ b: Double) -> Bool { a.map { abs($0 - b) <= 1e-6 * max(1, abs(b)) } ?? false }
 
     func testUpstreamComparisons() throws {
-        let seed = ProcessInfo.processInfo.environment["SCROLLSTACK_UPSTREAM_SEED"].flatMap(UInt64.init) ?? Self.defaultSeed
-        print("upstream comparisons: seed \(seed) (SCROLLSTACK_UPSTREAM_SEED=\(seed) replays it)")
+        let seed = TestSeed.seed("upstream comparisons")
         var rng = Generator(state: seed)
         for c in 0..<300 { try compareParchment(case: c, &rng) }
         for c in 0..<120 { try compareCustomPageable(case: c, &rng) }

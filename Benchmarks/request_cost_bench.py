@@ -32,11 +32,14 @@ a plain 10-row stateless layout measured in the same run, and whether the target
   plain (baseline)    POST /v1/layout of 10 fixed rows.
 
 Then /healthz latency (p50 and max over probes sent one after another) while two
-"text×devices POST" requests run at once, against a target of 100 ms.
+"text×devices POST" requests run at once, against a target of 100 ms; and /healthz latency
+from another address (127.0.0.2) while --trickle-connections (2,000) connections from
+--trickle-addresses (20) loopback addresses (127.0.0.10 on) trickle a request head one byte a
+second for --trickle-seconds (20), against the same target.
 
 The text is random words from a seeded generator (--seed, printed).
 """
-import argparse, json, os, random, socket, statistics, subprocess, sys, tempfile, threading, time
+import argparse, json, os, random, resource, socket, statistics, subprocess, sys, tempfile, threading, time
 import urllib.error, urllib.request
 
 WORDS = ("lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore "
@@ -113,6 +116,78 @@ def start(binary, store, port):
         time.sleep(0.05)  # polling for start-up, bounded by the deadline
 
 
+def probe(port, source="127.0.0.2"):
+    """Milliseconds for GET /healthz on a fresh connection from `source`, or None when it is
+    not answered 200 within 5 s."""
+    t0 = time.perf_counter()
+    try:
+        with socket.socket() as s:
+            s.bind((source, 0))
+            s.settimeout(5)
+            s.connect(("127.0.0.1", port))
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            answer = s.recv(4096)
+    except OSError:
+        return None
+    return (time.perf_counter() - t0) * 1000 if answer.startswith(b"HTTP/1.1 200") else None
+
+
+def trickle(port, connections, addresses, seconds):
+    """/healthz from 127.0.0.2 every 0.25 s while `connections` from `addresses` loopback
+    addresses each send one byte of a request head a second, for `seconds`."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, connections + 256)), hard))
+    head = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trickle: " + b"a" * 200
+    sockets = []
+    for i in range(connections):
+        s = socket.socket()
+        s.bind((f"127.0.0.{10 + i % addresses}", 0))
+        s.setblocking(False)
+        try:
+            s.connect(("127.0.0.1", port))
+        except BlockingIOError:
+            pass
+        except OSError:
+            s.close()
+            continue
+        sockets.append(s)
+    latencies, failed, sent = [], 0, 0
+    started = time.monotonic()
+    next_probe = started + 0.25
+    while time.monotonic() - started < seconds:
+        if time.monotonic() - started >= sent:
+            for s in sockets:
+                try:
+                    s.send(head[sent:sent + 1])
+                except OSError:
+                    pass
+            sent += 1
+        if time.monotonic() >= next_probe:
+            next_probe += 0.25
+            ms = probe(port)
+            if ms is None:
+                failed += 1
+            else:
+                latencies.append(ms)
+        time.sleep(0.01)  # the trickle's own pace, not a synchronization
+    still_open = 0
+    for s in sockets:
+        try:
+            if s.recv(1, socket.MSG_PEEK):
+                still_open += 1
+        except BlockingIOError:
+            still_open += 1
+        except OSError:
+            pass
+        s.close()
+    latencies.sort()
+    worst = latencies[-1] if latencies else float("inf")
+    p50 = statistics.median(latencies) if latencies else float("inf")
+    print(f"\n/healthz while {len(sockets)} connections from {addresses} addresses trickle for {seconds:g} s: "
+          f"{len(latencies)} probes answered, {failed} not; p50 {p50:.1f} ms, max {worst:.1f} ms (target max <= {HEALTH_TARGET_MS} ms)  "
+          f"{'target met' if failed == 0 and worst <= HEALTH_TARGET_MS else 'not met'}; {still_open} trickling connections still open")
+
+
 def words(rng, nbytes):
     out, size = [], 0
     while size < nbytes:
@@ -141,6 +216,9 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--trickle-connections", type=int, default=2000)
+    parser.add_argument("--trickle-addresses", type=int, default=20)
+    parser.add_argument("--trickle-seconds", type=float, default=20)
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.randrange(1 << 32)
     print(f"seed {seed}  binary {args.binary}  runs {args.runs}")
@@ -261,6 +339,7 @@ def main():
         print(f"\n/healthz during two concurrent 'text×devices POST' (answered {outcomes}): {len(latencies)} probes, "
               f"p50 {p50:.1f} ms, max {worst_ms:.1f} ms (target max <= {HEALTH_TARGET_MS} ms)  "
               f"{'target met' if worst_ms <= HEALTH_TARGET_MS else 'not met'}")
+        trickle(port, args.trickle_connections, args.trickle_addresses, args.trickle_seconds)
     finally:
         process.terminate()
         try:

@@ -22,7 +22,7 @@ fi
 bin=$(cd Fuzz && swift build "${flags[@]}" --show-bin-path)
 # The allocation stacks ASan records by default cost about a third of the handler's time; a
 # crash found here is re-run with them (ASAN_OPTIONS= Scripts/fuzz.sh, or the binary on the
-# artifact). Leaks are not failures here (Docs/Benchmarks.md, Fuzzing).
+# artifact). Leaks are not failures here.
 export ASAN_OPTIONS=${ASAN_OPTIONS-detect_leaks=0:malloc_context_size=0}
 passed=0
 failed=0

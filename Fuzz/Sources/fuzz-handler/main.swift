@@ -6,7 +6,7 @@
 // an error answer is the JSON error shape with its own status, a failed request changed no
 // stack, and every stack keeps the model's invariants.
 //
-// Speed (Docs/Benchmarks.md, Fuzzing): everything runs in process, no socket; the starting
+// Speed: everything runs in process, no socket; the starting
 // state is rebuilt only after an input that changed it (most inputs fail, changing nothing);
 // inputs and request heads are split by plain byte scans; each request encodes every stack's
 // model once (the state after one request is the state before the next).

@@ -6,7 +6,7 @@ import ScrollStackCore
 ///
 /// A class: handlers pass it to every step and closure, and a struct of this many
 /// reference-counted fields cost thousands of instructions per request in copies
-/// (Docs/Benchmarks.md, session 5). Immutable, so sharing it changes nothing.
+///. Immutable, so sharing it changes nothing.
 final class RequestContext: Sendable {
     let request: HTTPRequest
     let parameters: RouteParameters

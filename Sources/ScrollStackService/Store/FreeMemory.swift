@@ -7,7 +7,7 @@ import Glibc
 /// glibc keeps what a program frees for its next allocations: after a million-row stack is
 /// deleted, its rows' many small blocks stay in the process (its RSS) until `malloc_trim`
 /// returns the free pages. Called after deleting a stack; it walks the heap, O(heap size),
-/// which a deletion can afford (Docs/Benchmarks.md, "The request path (issue 13) and big answers (issue 14)").
+/// which a deletion can afford.
 enum FreeMemory {
     /// glibc's `malloc_trim`, looked up at run time (`<malloc.h>` is not in Swift's Glibc
     /// module); nil with another C library, where this does nothing.

@@ -30,7 +30,7 @@ final class ReadWriteLock: @unchecked Sendable {
     /// again for up to `spinNanoseconds` before sleeping on it: a mutation holds it for a few
     /// microseconds, and two workers inserting into one stack otherwise handed it over through
     /// `futex` sleeps and wake-ups about every second request, which cost more than the wait
-    /// (Docs/Benchmarks.md, session 21: +20 % inserts per second at `-c32`).
+    /// (measured: +20 % inserts per second at `-c32`).
     func withWriteLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         if pthread_rwlock_trywrlock(lock) != 0 { waitForWriteLock() }
         defer { pthread_rwlock_unlock(lock) }

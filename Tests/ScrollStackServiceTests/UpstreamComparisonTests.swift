@@ -1,5 +1,6 @@
 import Foundation
 import Jansson
+import TestHTTPClient
 import TestSeeds
 import XCTest
 
@@ -22,17 +23,7 @@ final class UpstreamComparisonTests: XCTestCase {
     override func setUpWithError() throws { server = try ServerHarness() }
     override func tearDown() { server.stop() }
 
-    /// SplitMix64.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Generator = SeededRandom
 
     func j(_ text: String) throws -> JSON { try JSON.parse(Array(text.utf8)) }
 
@@ -45,7 +36,7 @@ final class UpstreamComparisonTests: XCTestCase {
 
     func testUpstreamComparisons() throws {
         let seed = TestSeed.seed("upstream comparisons")
-        var rng = Generator(state: seed)
+        var rng = Generator(seed)
         for c in 0..<300 { try compareParchment(case: c, &rng) }
         for c in 0..<120 { try compareCustomPageable(case: c, &rng) }
         for c in 0..<60 { try comparePageControl(case: c, &rng) }

@@ -15,7 +15,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 ARGS ?=
 
-.PHONY: run test build release deps test-deps benchmark lint-docker fuzz clean
+.PHONY: run test check build release deps test-deps benchmark lint-docker fuzz clean
 
 deps:
 	@if ! command -v pkg-config >/dev/null || ! pkg-config --exists libmicrohttpd jansson sqlite3 zlib harfbuzz freetype2 icu-uc libpq \
@@ -45,6 +45,12 @@ test-deps:
 
 test: build test-deps
 	Scripts/run-tests.sh
+
+# The inner loop: every XCTest (unit, end-to-end over HTTP, restart and crash), each test in a
+# process of its own, in parallel; none of Scripts/checks (browser, container, contract,
+# replicas), which `make test` adds.
+check: build test-deps
+	swift test --skip-build --disable-swift-testing --parallel
 
 benchmark: release
 	Benchmarks/run.sh

@@ -24,9 +24,9 @@ import Synchronization
 /// latest revision, written in the same transaction as every creation, append and deletion.
 /// It is what the journal must hold: a load checks the snapshot and records it finds against
 /// it (`StoredJournal.verified`), so rows deleted or lost make that journal `.damaged`, never
-/// an older revision served as the latest. Rows of a key without a head are not a journal
-/// (ignored, as orphaned snapshot parts are). A file of an earlier format gets its heads from
-/// its rows once, when opened.
+/// an older revision served as the latest. At start (`loadEach`) rows the catalogue does not
+/// account for (records past a head, snapshots of a key without one) are damage too. A file
+/// of an earlier format gets its heads from its rows once, when opened.
 ///
 /// Damage is kept to the keys it holds: an error of the file (`SQLiteError.isDamage`) met
 /// while reading or appending one key's rows is that key's `.damaged`, and the other keys
@@ -269,17 +269,35 @@ public final class SQLiteJournal: JournalBackend {
     }
 
     /// Each key of `heads` loaded on its own (`loadOne`): a damaged one is reported, the
-    /// others load. - Throws: `.failed` only when `heads` itself cannot be read.
-    /// - Complexity: O(K log K + what each key's load reads) for K keys.
+    /// others load. Meant for start-up, with no appends running, so it also reports rows the
+    /// catalogue does not account for, which only a server that kept no heads (a downgrade)
+    /// or tampering leaves: records past a key's head, and snapshots of a key with no head.
+    /// - Throws: `.failed` only when `heads` itself cannot be read.
+    /// - Complexity: O(K log K + what each key's load reads + the snapshots' index) for K keys.
     public func loadEach() throws(JournalError) -> LoadedJournals {
         var loaded = LoadedJournals(journals: [])
-        for (stack, head) in try heads(only: nil) {
+        let heads = try heads(only: nil)
+        for (stack, head) in heads {
             do throws(JournalError) {
-                loaded.journals.append(try loadOne(stack, head: head, upTo: Int(Int64.max)))
+                let journal = try loadOne(stack, head: head, upTo: Int(Int64.max))
+                let past = try sqlite(key: stack) { () throws(SQLiteError) -> Int64? in
+                    guard case .integer(let last)? = try database.query("SELECT max(revision) FROM records WHERE stack = ?", [.text(stack)]).first?.first else { return nil }
+                    return last
+                }
+                if let past, past > head {
+                    throw JournalError.damaged(key: stack, detail: "it holds records up to revision \(past), past its recorded head \(head) (written by a server that kept no heads?)")
+                }
+                loaded.journals.append(journal)
             } catch {
                 guard case .damaged(_, let detail) = error else { throw error }
                 loaded.damaged[stack] = detail
             }
+        }
+        // Best effort: an unreadable index leaves the check to each key's own load.
+        let known = Set(heads.map(\.0))
+        for row in (try? database.query("SELECT DISTINCT stack FROM snapshots")) ?? [] {
+            guard case .text(let stack)? = row.first, !known.contains(stack), !stack.isEmpty else { continue }
+            loaded.damaged[stack] = "it has snapshots but no recorded head (written by a server that kept no heads?)"
         }
         return loaded
     }

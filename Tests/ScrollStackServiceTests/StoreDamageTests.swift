@@ -221,6 +221,28 @@ final class StoreDamageTests: XCTestCase {
         XCTAssertEqual(try daemon.stop(), 0)
     }
 
+    /// Rows the catalogue of heads does not account for, as a server that kept no heads
+    /// would leave them writing the file after this one: a record past a stack's head, a
+    /// stack's snapshot with no head. Neither stack is served without them, nor dropped.
+    func testRowsPastTheCatalogueMakeTheirStacksUnavailable() throws {
+        var daemon = try start()
+        try fill(daemon, Self.keep, count: 2)
+        try fill(daemon, "appended", count: 2)
+        XCTAssertEqual(try daemon.stop(), 0)
+        let database = try SQLiteDatabase(path: databasePath)
+        try database.query("INSERT INTO records (stack, revision, operation, events) SELECT stack, 4, operation, events FROM records WHERE stack = 'appended' AND revision = 3")
+        try database.query("INSERT INTO snapshots (stack, revision, model) SELECT 'headless', 1, model FROM snapshots WHERE stack = 'appended' AND revision = 1")
+
+        daemon = try start()
+        let appended = try send(daemon, "GET", "/v1/stacks/appended")
+        XCTAssertEqual(appended.errorCode, "stack_unavailable", "not revision 3 of 4: \(appended.text)")
+        XCTAssertTrue(appended["error.message"]?.stringValue?.contains("records up to revision 4, past its recorded head 3") == true, appended.text)
+        XCTAssertEqual(try send(daemon, "GET", "/v1/stacks/headless").errorCode, "stack_unavailable", "not 404")
+        XCTAssertEqual(try send(daemon, "GET", "/v1/stacks/\(Self.keep)").status, 200)
+        XCTAssertEqual(try send(daemon, "GET", "/healthz").text, #"{"status":"degraded","unavailableStacks":2}"#)
+        XCTAssertEqual(try daemon.stop(), 0)
+    }
+
     /// A journal table dropped: the daemon does not start (nothing would be served as it
     /// was), its log names the table, and the file is left as it was (no table created).
     func testADroppedTableIsAStartErrorNamingIt() throws {

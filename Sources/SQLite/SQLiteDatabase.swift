@@ -14,6 +14,13 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
         self.code = code
         self.message = message
     }
+
+    /// Whether the file itself failed: its pages are malformed (`SQLITE_CORRUPT`), it is not
+    /// a database (`SQLITE_NOTADB`), or reading or writing it failed (`SQLITE_IOERR`, any of
+    /// their extended codes). The same statement will fail again until the file is repaired.
+    public var isDamage: Bool {
+        [SQLITE_CORRUPT, SQLITE_NOTADB, SQLITE_IOERR].contains(code & 0xff)
+    }
 }
 
 /// One SQLite connection, opened in serialized (thread-safe) mode. A thin layer: statements,

@@ -10,6 +10,10 @@ import Synchronization
 /// its latest revision — and `snapshots (key, revision, model)`, `records (key, revision,
 /// operation, events, plan)`, each keyed by (key, revision).
 ///
+/// `journals.latest` is also what each journal must hold: `load` checks the snapshot and
+/// records it finds against it, so rows deleted behind the service's back make that key
+/// `.damaged` (its stack unavailable) instead of loading as an older revision.
+///
 /// Every call is one statement or one transaction. An append moves `journals.latest` from n
 /// to n + 1 only if it is still n (the row lock makes a second replica's append of n + 1
 /// wait and then find n + 1 there: a conflict, nothing written), inserts the record (and
@@ -155,24 +159,50 @@ public final class PostgresJournal: SharedJournalBackend {
     }
 
     /// Reads in one `REPEATABLE READ` transaction, so every key's snapshot and records come
-    /// from the same committed state.
+    /// from the same committed state, each checked against the key's `journals.latest`
+    /// (`StoredJournal.verified`): the first damaged key throws. No journal has a revision
+    /// below 1: none is loaded up to one.
     ///
     /// - Complexity: one query for the snapshots, one per key for its records.
     public func load(key: String?, upTo revision: Int) throws(JournalError) -> [StoredJournal] {
-        try run { connection throws(PostgresError) -> [StoredJournal] in
+        guard revision >= 1 else { return [] }
+        return try loadChecked(key: key, upTo: revision).map { (result) throws(JournalError) in try result.get() }
+    }
+
+    /// Every key loaded as `load` does, a damaged one reported instead of thrown.
+    public func loadEach() throws(JournalError) -> LoadedJournals {
+        var loaded = LoadedJournals(journals: [])
+        for result in try loadChecked(key: nil, upTo: Int(Int64.max)) {
+            switch result {
+            case .success(let journal): loaded.journals.append(journal)
+            case .failure(.damaged(let key, let detail)): loaded.damaged[key] = detail
+            case .failure(let error): throw error
+            }
+        }
+        return loaded
+    }
+
+    /// Each key of `journals` (only `key`), ordered: its journal, or why it is damaged (no
+    /// snapshot to start from, records missing before `latest`).
+    private func loadChecked(key: String?, upTo revision: Int) throws(JournalError) -> [Result<StoredJournal, JournalError>] {
+        try run { connection throws(PostgresError) -> [Result<StoredJournal, JournalError>] in
             try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             defer { try? connection.execute("COMMIT") }
             let snapshots = try connection.query("""
-                SELECT j.key, j.incarnation, s.revision, s.model FROM journals j
-                JOIN LATERAL (SELECT revision, model FROM snapshots WHERE key = j.key AND revision <= $2 ORDER BY revision DESC LIMIT 1) s ON true
+                SELECT j.key, j.incarnation, j.latest, s.revision, s.model FROM journals j
+                LEFT JOIN LATERAL (SELECT revision, model FROM snapshots WHERE key = j.key AND revision <= LEAST($2, j.latest) ORDER BY revision DESC LIMIT 1) s ON true
                 WHERE $1::text IS NULL OR j.key = $1::text ORDER BY j.key
                 """, [key.map { .text($0) } ?? .null, .integer(Int64(revision))])
-            var journals: [StoredJournal] = []
+            var journals: [Result<StoredJournal, JournalError>] = []
             for row in snapshots {
-                guard let key = row[0].textValue, let incarnation = row[1].integerValue, let snapshotRevision = row[2].integerValue,
-                      let model = row[3].byteaValue else { continue }
-                let records = try Self.records(connection, key: key, after: Int(snapshotRevision), upTo: revision, limit: Int(Int64.max))
-                journals.append(StoredJournal(key: key, incarnation: incarnation, snapshotRevision: Int(snapshotRevision), snapshot: model, records: records))
+                guard let key = row[0].textValue, let incarnation = row[1].integerValue, let latest = row[2].integerValue else { continue }
+                guard let snapshotRevision = row[3].integerValue, let model = row[4].byteaValue else {
+                    journals.append(.failure(StoredJournal.noSnapshot(key: key, head: Int(latest), upTo: revision)))
+                    continue
+                }
+                let records = try Self.records(connection, key: key, after: Int(snapshotRevision), upTo: min(revision, Int(latest)), limit: Int(Int64.max))
+                let stored = StoredJournal(key: key, incarnation: incarnation, snapshotRevision: Int(snapshotRevision), snapshot: model, records: records)
+                journals.append(Result { () throws(JournalError) in try stored.verified(head: Int(latest), upTo: revision) })
             }
             return journals
         }

@@ -3,9 +3,12 @@ extension APIError {
         APIError(status: 503, code: "storage_unavailable", message: "the journal could not be read back: \(detail)")
     }
 
+    /// 503 for a stack that is in the journal but cannot be served: start-up could not
+    /// rebuild it, or its journal was found damaged (at start or since). No Retry-After:
+    /// it stays so until the journal is repaired and the server restarted, or it is deleted.
     static func stackUnavailable(_ id: String, reason: String) -> APIError {
         APIError(status: 503, code: "stack_unavailable",
-                 message: "the stack \"\(id)\" is in the journal but could not be rebuilt at start (\(reason)); it is kept as it is on disk, and DELETE removes it")
+                 message: "the stack \"\(id)\" is in the journal but cannot be served (\(reason)); it is kept as it is on disk, and DELETE removes it")
     }
 
     static func duplicateStack(_ id: String, unreadable reason: String) -> APIError {

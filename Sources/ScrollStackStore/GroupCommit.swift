@@ -14,8 +14,11 @@ import Synchronization
 /// `queue`, which runs until the queue is empty. Every write queued is waited for by its
 /// owner, so a queue is never left undrained. A
 /// write that reports a refusal of its own (`Write` returning an error, as a revision
-/// conflict) is skipped alone; a write that throws, or a failed COMMIT, rolls the batch back
-/// whole and every write in it fails.
+/// conflict) is skipped alone. A write that throws rolls the batch back; if it threw because
+/// the file is damaged where that write's key is kept (`SQLiteError.isDamage`), it alone
+/// fails (`.damaged`) and the rest of the batch is committed again without it, so damage
+/// to one key's pages never fails another key's write. Any other error, and a failed
+/// COMMIT, fails every write of the batch.
 ///
 /// With `enabled` false each write is a transaction of its own, still in queue order (the
 /// behaviour before, kept to compare: `--no-group-commit`).
@@ -35,9 +38,12 @@ final class GroupCommit: Sendable {
         /// not outlive its call (`withoutActuallyEscaping`).
         var write: Write?
         let pending: PendingWrite
-        init(write: @escaping Write, pending: PendingWrite) {
+        /// The journal key the write is for (nil: none in particular).
+        let key: String?
+        init(write: @escaping Write, pending: PendingWrite, key: String?) {
             self.write = write
             self.pending = pending
+            self.key = key
         }
     }
 
@@ -71,11 +77,12 @@ final class GroupCommit: Sendable {
     /// Writes queued and not yet taken into a transaction.
     var queuedCount: Int { state.withLock { $0.queued.count } }
 
-    /// Queues `write` for the next transaction and returns at once.
-    func enqueue(_ write: @escaping Write) -> PendingWrite {
+    /// Queues `write` (of journal key `key`, when it writes one key's rows) for the next
+    /// transaction and returns at once.
+    func enqueue(key: String? = nil, _ write: @escaping Write) -> PendingWrite {
         let pending = committer ? PendingWrite() : PendingWrite { [self] waiting in drive(until: waiting) }
         let start = state.withLock { state -> Bool in
-            state.queued.append(Member(write: write, pending: pending))
+            state.queued.append(Member(write: write, pending: pending, key: key))
             guard state.drainer == .idle else { return false }
             state.drainer = committer ? .running : .unclaimed
             return committer
@@ -138,20 +145,38 @@ final class GroupCommit: Sendable {
         return true
     }
 
-    /// Commits `batch` as one transaction; each write's outcome, in order.
+    /// Commits `batch` as one transaction; each write's outcome, in order. A write that meets
+    /// damage of its key's pages is left out with `.damaged` and the others are committed
+    /// again without it (see above): at most one more transaction per such write, so
+    /// O(batch²) statements in the worst case, O(batch) when nothing is damaged.
     private func commitTogether(_ batch: [Member]) -> [JournalError?] {
-        transactions.add(1, ordering: .relaxed)
-        var refusals = [JournalError?](repeating: nil, count: batch.count)
-        do throws(SQLiteError) {
-            try timer.timed(writes: batch.count) { () throws(SQLiteError) in
-                try database.transaction { () throws(SQLiteError) in
-                    for (i, member) in batch.enumerated() { refusals[i] = try member.write?(database) ?? nil }
+        var outcomes = [JournalError?](repeating: nil, count: batch.count)
+        var included = Array(batch.indices)
+        while !included.isEmpty {
+            transactions.add(1, ordering: .relaxed)
+            // The write running when an error was thrown (nil once every write ran: COMMIT's).
+            var running: Int?
+            do throws(SQLiteError) {
+                try timer.timed(writes: included.count) { () throws(SQLiteError) in
+                    try database.transaction { () throws(SQLiteError) in
+                        for i in included {
+                            running = i
+                            outcomes[i] = try batch[i].write?(database) ?? nil
+                        }
+                        running = nil
+                    }
                 }
+                return outcomes
+            } catch {
+                guard let culprit = running, error.isDamage, let key = batch[culprit].key else {
+                    for i in included { outcomes[i] = .failed("\(error)") }
+                    return outcomes
+                }
+                outcomes[culprit] = .damaged(key: key, detail: "writing revision rows failed: \(error)")
+                included.removeAll { $0 == culprit }
             }
-            return refusals
-        } catch {
-            return [JournalError?](repeating: .failed("\(error)"), count: batch.count)
         }
+        return outcomes
     }
 }
 

@@ -46,7 +46,9 @@ public protocol JournalBackend: Sendable {
 
     /// Each journal (only `key`'s when given), ordered by key: its latest snapshot at or before
     /// `revision` and the records after that snapshot up to `revision`, in order (their plans
-    /// left out). Keys without a snapshot at or before `revision` are left out.
+    /// left out). A backend that records each key's head checks what it read against it
+    /// (`StoredJournal.verified`): a journal with records missing, or with no snapshot at or
+    /// before `revision`, throws `.damaged` instead of loading as an older revision.
     func load(key: String?, upTo revision: Int) throws(JournalError) -> [StoredJournal]
 
     /// At most `limit` records of `key` after revision `after`, in revision order, their plans
@@ -55,6 +57,12 @@ public protocol JournalBackend: Sendable {
 
     /// The plan kept with revision `revision` of `key`, or nil.
     func plan(key: String, revision: Int) throws(JournalError) -> [UInt8]?
+
+    /// Every journal, as `load(key: nil, upTo: .max)`, but each key read and checked on its
+    /// own: a key whose journal is damaged (`JournalError.damaged`) is reported in
+    /// `damaged` and the others load all the same. Throws only what keeps every key from
+    /// loading (the backend unreachable, its list of keys unreadable).
+    func loadEach() throws(JournalError) -> LoadedJournals
 }
 
 extension JournalBackend {
@@ -69,5 +77,13 @@ extension JournalBackend {
 
     public func appendLater(key: String, record: JournalRecord, snapshot: [UInt8]?, after: PendingWrite?) -> PendingWrite {
         appendLater(key: key, record: record, snapshot: snapshot)
+    }
+}
+
+extension JournalBackend {
+    /// Every journal, `load(key: nil, upTo: .max)`, none found damaged (a backend that
+    /// cannot tell one key's damage from a failure of all).
+    public func loadEach() throws(JournalError) -> LoadedJournals {
+        LoadedJournals(journals: try load(key: nil, upTo: Int(Int64.max)))
     }
 }

@@ -9,6 +9,12 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The backend refused or failed the call (disk full, read-only, corrupt file).
     /// Nothing was written.
     case failed(String)
+    /// The journal of `key` is damaged: the rows it must hold cannot be read or written
+    /// (the backend found its pages malformed or unreadable), or some are missing (a record
+    /// between its latest snapshot and its recorded head, or every snapshot it could start
+    /// from). Other keys are not affected, and retrying will not help until the store is
+    /// repaired. Nothing was written.
+    case damaged(key: String, detail: String)
 
     public var description: String {
         switch self {
@@ -16,6 +22,7 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
         case .conflict(let key, nil): "revision conflict on \(key): it has no journal"
         case .unavailable(let detail): "storage unavailable: \(detail)"
         case .failed(let detail): detail
+        case .damaged(let key, let detail): "the journal of \(key) is damaged: \(detail)"
         }
     }
 }

@@ -7,7 +7,7 @@ extension SQLiteJournal {
     public func archivedKeys() throws(JournalError) -> [String] {
         try sqlite { () throws(SQLiteError) -> [String] in
             if try hasLegacyTable() { throw SQLiteError(code: 0, message: "the file still holds a journal of requests (format 1): start the server on it once to migrate it") }
-            return try database.query("SELECT DISTINCT stack FROM snapshots ORDER BY stack").compactMap { row in
+            return try database.query("SELECT stack FROM heads ORDER BY stack").compactMap { row in
                 if case .text(let key) = row[0] { return key }
                 return nil
             }

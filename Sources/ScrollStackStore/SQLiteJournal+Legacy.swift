@@ -23,6 +23,34 @@ extension SQLiteJournal {
         }
     }
 
+    /// Format 3 keeps each journal's head in `heads` (`SQLiteJournal`): a file of an earlier
+    /// format gets them from its rows, each key's latest revision among its snapshots,
+    /// records and legacy requests. Runs once, in one transaction. O(rows).
+    func migrateToHeads() throws(SQLiteError) {
+        try database.transaction { () throws(SQLiteError) in
+            guard case .integer(let format)? = try database.query("PRAGMA user_version").first?.first, format < 3 else { return }
+            let legacy = try hasLegacyTable() ? " UNION ALL SELECT stack, revision FROM mutations" : ""
+            try database.execute("""
+                INSERT OR REPLACE INTO heads (stack, revision)
+                SELECT stack, max(revision) FROM (SELECT stack, revision FROM snapshots UNION ALL SELECT stack, revision FROM records\(legacy))
+                GROUP BY stack;
+                PRAGMA user_version = 3;
+                """)
+        }
+    }
+
+    /// The latest snapshot of `key` at or before `revision`, without its records (those of a
+    /// legacy journal are still requests, which the caller replays): nil when there is none.
+    public func legacyBase(key: String, upTo revision: Int) throws(JournalError) -> StoredJournal? {
+        try sqlite(key: key) { () throws(SQLiteError) -> StoredJournal? in
+            let rows = try database.query("SELECT revision, model FROM snapshots WHERE stack = ? AND revision <= ? ORDER BY revision DESC LIMIT 1",
+                                          [.text(key), .integer(Int64(revision))])
+            guard let row = rows.first, case .integer(let snapshotRevision) = row[0], case .blob(let model) = row[1] else { return nil }
+            return StoredJournal(key: key, incarnation: 0, snapshotRevision: Int(snapshotRevision),
+                                 snapshot: try snapshotBytes(model, key: key, revision: snapshotRevision), records: [])
+        }
+    }
+
     /// The keys that still have revisions in the legacy table, ordered.
     public func legacyKeys() throws(JournalError) -> [String] {
         try sqlite { () throws(SQLiteError) -> [String] in

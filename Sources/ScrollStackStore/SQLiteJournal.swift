@@ -10,7 +10,7 @@ import Synchronization
 /// that arrive while a transaction is being committed are committed together in the next one
 /// (`GroupCommit`), each returning once its own transaction is durable.
 ///
-/// Tables (format 2, `PRAGMA user_version`): `snapshots (stack, revision, model)`,
+/// Tables (format 3, `PRAGMA user_version`): `snapshots (stack, revision, model)`,
 /// `records (stack, revision, operation, events)` and `plans (stack, revision, plan)`, each
 /// keyed by (stack, revision), and `snapshot_parts (stack, revision, part, bytes)`: a
 /// snapshot written by `writeSnapshot` larger than `snapshotPartBytes` is stored there in
@@ -19,6 +19,19 @@ import Synchronization
 /// when the file is opened. A file of format 0 or 1 also holds `mutations`, the journal
 /// of HTTP requests, until the service migrates it (`SQLiteJournal+Legacy.swift` reads it;
 /// `StackService.migrateLegacyJournals` replays it).
+///
+/// `heads (stack, revision)` (from format 3) is the catalogue: one row per journal, its
+/// latest revision, written in the same transaction as every creation, append and deletion.
+/// It is what the journal must hold: a load checks the snapshot and records it finds against
+/// it (`StoredJournal.verified`), so rows deleted or lost make that journal `.damaged`, never
+/// an older revision served as the latest. At start (`loadEach`) rows the catalogue does not
+/// account for (records past a head, snapshots of a key without one) are damage too. A file
+/// of an earlier format gets its heads from its rows once, when opened.
+///
+/// Damage is kept to the keys it holds: an error of the file (`SQLiteError.isDamage`) met
+/// while reading or appending one key's rows is that key's `.damaged`, and the other keys
+/// are read and written as before (`loadEach`, `GroupCommit`). A table missing from a file
+/// whose format has it is not one key's damage: opening fails, naming it.
 public final class SQLiteJournal: JournalBackend {
     let database: SQLiteDatabase
     /// Commits appends, several at once when they arrive together.
@@ -44,11 +57,15 @@ public final class SQLiteJournal: JournalBackend {
     /// `groupCommit` false commits every append in a transaction of its own. `committerThread`
     /// commits on a thread of its own, so appends complete with nobody waiting (see
     /// `GroupCommit`); false lets the threads waiting for them commit.
+    ///
+    /// - Throws: `.failed` when the file cannot be opened, or lacks a table its format has
+    ///   (naming it: nothing in the file is changed or created then).
     public init(path: String, groupCommit: Bool = true, committerThread: Bool = false,
                 snapshotPartBytes: Int = 256 << 10) throws(JournalError) {
         self.snapshotPartBytes = max(1, snapshotPartBytes)
         do throws(SQLiteError) {
             database = try SQLiteDatabase(path: path)
+            try Self.checkTables(database, path: path)
             committer = GroupCommit(database: database, enabled: groupCommit, committer: committerThread)
             if path != ":memory:" {
                 _ = try database.query("PRAGMA journal_mode = WAL")
@@ -74,11 +91,47 @@ public final class SQLiteJournal: JournalBackend {
                 CREATE TABLE IF NOT EXISTS snapshot_parts (
                     stack TEXT NOT NULL, revision INTEGER NOT NULL, part INTEGER NOT NULL, bytes BLOB NOT NULL,
                     PRIMARY KEY (stack, revision, part));
+                CREATE TABLE IF NOT EXISTS heads (
+                    stack TEXT NOT NULL PRIMARY KEY, revision INTEGER NOT NULL) WITHOUT ROWID;
+                """)
+            // Tidying only: parts in damaged pages are found when their stack loads.
+            try? database.execute("""
                 DELETE FROM snapshot_parts WHERE NOT EXISTS (
                     SELECT 1 FROM snapshots WHERE snapshots.stack = snapshot_parts.stack AND snapshots.revision = snapshot_parts.revision);
                 """)
             try migrateToRawPaths()
+            try migrateToHeads()
         } catch {
+            throw .failed("\(error)")
+        }
+    }
+
+    /// The tables a file of each format is sure to have: from format 2 on, `snapshots` and
+    /// `records` (files of format 2 written before `plans` or `snapshot_parts` existed lack
+    /// those); from format 3 on, every table.
+    static let tablesByFormat: [(format: Int64, tables: [String])] = [(2, ["snapshots", "records"]), (3, ["plans", "snapshot_parts", "heads"])]
+
+    /// Refuses a file that lacks a table its format (`PRAGMA user_version`) has: a table is
+    /// never dropped by the journal, so one missing means the file was altered or damaged,
+    /// and creating it empty would serve every journal it held as an older revision, or
+    /// none. A new file (format 0) and older formats get their missing tables created.
+    static func checkTables(_ database: SQLiteDatabase, path: String) throws(SQLiteError) {
+        guard case .integer(let format)? = try database.query("PRAGMA user_version").first?.first else { return }
+        let present = Set(try database.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
+            if case .text(let name)? = row.first { return name }
+            return nil
+        })
+        let missing = tablesByFormat.filter { $0.format <= format }.flatMap(\.tables).filter { !present.contains($0) }
+        guard missing.isEmpty else {
+            throw SQLiteError(code: 0, message: "the journal file \(path) (format \(format)) lacks the table\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")), which it must hold: it was altered or damaged, and serving it would roll stacks back; nothing was changed: restore the file from a backup")
+        }
+    }
+
+    /// Runs `body`, reporting SQLite's errors as the journal's; with `key`, an error of the
+    /// file (`SQLiteError.isDamage`) is that key's `.damaged`.
+    func sqlite<T>(key: String?, _ body: () throws(SQLiteError) -> T) throws(JournalError) -> T {
+        do throws(SQLiteError) { return try body() } catch {
+            if let key, error.isDamage { throw .damaged(key: key, detail: "reading its rows failed: \(error)") }
             throw .failed("\(error)")
         }
     }
@@ -93,6 +146,7 @@ public final class SQLiteJournal: JournalBackend {
             try database.transaction { () throws(SQLiteError) -> Int64 in
                 try deleteRows(key)
                 try database.query("INSERT INTO snapshots (stack, revision, model) VALUES (?, 1, ?)", [.text(key), .blob(snapshot)])
+                try database.query("INSERT INTO heads (stack, revision) VALUES (?, 1)", [.text(key)])
                 return incarnations.withLock { state in
                     state.byKey[key] = state.next
                     state.next += 1
@@ -110,8 +164,9 @@ public final class SQLiteJournal: JournalBackend {
     /// the batch's transaction, after the writes queued before it: a conflict leaves this
     /// write out alone (`.conflict`), and the rest of the batch is committed. So several
     /// revisions of one key can be in flight at once: each finds the one before it written.
+    /// The key's head moves to the new revision in the same transaction.
     public func appendLater(key: String, record: JournalRecord, snapshot: [UInt8]?) -> PendingWrite {
-        committer.enqueue { [self] database throws(SQLiteError) -> JournalError? in
+        committer.enqueue(key: key) { [self] database throws(SQLiteError) -> JournalError? in
             let latest = try latestRevision(key)
             guard latest == record.revision - 1 else { return .conflict(key: key, latest: latest) }
             let id = SQLiteDatabase.Value.text(key), revision = SQLiteDatabase.Value.integer(Int64(record.revision))
@@ -123,18 +178,14 @@ public final class SQLiteJournal: JournalBackend {
             if let snapshot {
                 try database.query("INSERT INTO snapshots (stack, revision, model) VALUES (?, ?, ?)", [id, revision, .blob(snapshot)])
             }
+            try database.query("UPDATE heads SET revision = ? WHERE stack = ?", [revision, id])
             return nil
         }
     }
 
-    /// The key's latest revision: its last record's, or its last snapshot's (revision 1
-    /// has no record); nil when it has no journal. Two indexed lookups.
-    private func latestRevision(_ key: String) throws(SQLiteError) -> Int? {
-        let rows = try database.query("""
-            SELECT max(coalesce((SELECT max(revision) FROM records WHERE stack = ?1), 0),
-                       coalesce((SELECT max(revision) FROM snapshots WHERE stack = ?1), 0))
-            """, [.text(key)])
-        guard case .integer(let latest)? = rows.first?.first, latest > 0 else { return nil }
+    /// The key's latest revision, its head; nil when it has no journal. One indexed lookup.
+    func latestRevision(_ key: String) throws(SQLiteError) -> Int? {
+        guard case .integer(let latest)? = try database.query("SELECT revision FROM heads WHERE stack = ?", [.text(key)]).first?.first else { return nil }
         return Int(latest)
     }
 
@@ -148,7 +199,7 @@ public final class SQLiteJournal: JournalBackend {
     }
 
     private func deleteRows(_ key: String) throws(SQLiteError) {
-        for table in ["snapshots", "snapshot_parts", "records", "plans"] + (try hasLegacyTable() ? ["mutations"] : []) {
+        for table in ["heads", "snapshots", "snapshot_parts", "records", "plans"] + (try hasLegacyTable() ? ["mutations"] : []) {
             try database.query("DELETE FROM \(table) WHERE stack = ?", [.text(key)])
         }
     }
@@ -185,7 +236,7 @@ public final class SQLiteJournal: JournalBackend {
     /// Runs one statement of `writeSnapshot` in a transaction of `snapshotWriter`, holding the
     /// commits' connection, if `key` is still `incarnation` (returns whether it was).
     private func writeSnapshotRow(_ statement: String, _ values: [SQLiteDatabase.Value], key: String, incarnation: Int64) throws(JournalError) -> Bool {
-        try sqlite { () throws(SQLiteError) -> Bool in
+        try sqlite(key: key) { () throws(SQLiteError) -> Bool in
             try database.exclusively { () throws(SQLiteError) -> Bool in
                 try snapshotWriter.transaction { () throws(SQLiteError) -> Bool in
                     guard incarnations.withLock({ $0.byKey[key] }) == incarnation else { return false }
@@ -208,23 +259,87 @@ public final class SQLiteJournal: JournalBackend {
         return bytes
     }
 
+    /// Each key named in `heads` (only `key`), loaded by `loadOne`; the first damaged one
+    /// throws. No journal has a revision below 1: none is loaded up to one.
     public func load(key: String?, upTo revision: Int) throws(JournalError) -> [StoredJournal] {
-        try sqlite { () throws(SQLiteError) -> [StoredJournal] in
-            let latest = try database.query(
-                "SELECT stack, MAX(revision) FROM snapshots WHERE (?1 IS NULL OR stack = ?1) AND revision <= ?2 GROUP BY stack ORDER BY stack",
-                [key.map { .text($0) } ?? .null, .integer(Int64(revision))])
-            var journals: [StoredJournal] = []
-            for row in latest {
-                guard case .text(let stack) = row[0], case .integer(let snapshotRevision) = row[1] else { continue }
-                let model = try database.query("SELECT model FROM snapshots WHERE stack = ? AND revision = ?", [.text(stack), .integer(snapshotRevision)])
-                guard case .blob(let stored)? = model.first?.first else { continue }
-                let snapshot = try snapshotBytes(stored, key: stack, revision: snapshotRevision)
-                let records = try recordRows(stack, after: Int(snapshotRevision), upTo: revision, limit: Int(Int64.max))
-                journals.append(StoredJournal(key: stack, incarnation: incarnation(of: stack), snapshotRevision: Int(snapshotRevision),
-                                              snapshot: snapshot, records: records))
+        guard revision >= 1 else { return [] }
+        var journals: [StoredJournal] = []
+        for (stack, head) in try heads(only: key) { journals.append(try loadOne(stack, head: head, upTo: revision)) }
+        return journals
+    }
+
+    /// Each key of `heads` loaded on its own (`loadOne`): a damaged one is reported, the
+    /// others load. Meant for start-up, with no appends running, so it also reports rows the
+    /// catalogue does not account for, which only a server that kept no heads (a downgrade)
+    /// or tampering leaves: records past a key's head, and snapshots of a key with no head.
+    /// - Throws: `.failed` only when `heads` itself cannot be read.
+    /// - Complexity: O(K log K + what each key's load reads + the snapshots' index) for K keys.
+    public func loadEach() throws(JournalError) -> LoadedJournals {
+        var loaded = LoadedJournals(journals: [])
+        let heads = try heads(only: nil)
+        for (stack, head) in heads {
+            do throws(JournalError) {
+                let journal = try loadOne(stack, head: head, upTo: Int(Int64.max))
+                let past = try sqlite(key: stack) { () throws(SQLiteError) -> Int64? in
+                    guard case .integer(let last)? = try database.query("SELECT max(revision) FROM records WHERE stack = ?", [.text(stack)]).first?.first else { return nil }
+                    return last
+                }
+                if let past, past > head {
+                    throw JournalError.damaged(key: stack, detail: "it holds records up to revision \(past), past its recorded head \(head) (written by a server that kept no heads?)")
+                }
+                loaded.journals.append(journal)
+            } catch {
+                guard case .damaged(_, let detail) = error else { throw error }
+                loaded.damaged[stack] = detail
             }
-            return journals
         }
+        // Best effort: an unreadable index leaves the check to each key's own load.
+        let known = Set(heads.map(\.0))
+        for row in (try? database.query("SELECT DISTINCT stack FROM snapshots")) ?? [] {
+            guard case .text(let stack)? = row.first, !known.contains(stack), !stack.isEmpty else { continue }
+            loaded.damaged[stack] = "it has snapshots but no recorded head (written by a server that kept no heads?)"
+        }
+        return loaded
+    }
+
+    /// The rows of `heads` (only `key`'s when given), ordered by key.
+    private func heads(only key: String?) throws(JournalError) -> [(String, Int)] {
+        do throws(SQLiteError) {
+            let rows = if let key {
+                try database.query("SELECT stack, revision FROM heads WHERE stack = ?", [.text(key)])
+            } else {
+                try database.query("SELECT stack, revision FROM heads ORDER BY stack")
+            }
+            return rows.compactMap { row in
+                    guard case .text(let stack) = row[0], case .integer(let head) = row[1] else { return nil }
+                    return (stack, Int(head))
+                }
+        } catch {
+            if let key, error.isDamage { throw .damaged(key: key, detail: "reading its head failed: \(error)") }
+            throw .failed("the catalogue of journals (table heads) cannot be read: \(error)")
+        }
+    }
+
+    /// `key`'s latest snapshot at or before `min(head, revision)` and its records after it up
+    /// to there, checked against `head` (`StoredJournal.verified`). Records past `head` (an
+    /// append committed since `head` was read) are not read, so a load racing appends is
+    /// never mistaken for damage. - Throws: `.damaged` (missing rows, or an error of the file
+    /// reading them). - Complexity: O(snapshot + records read), indexed range reads.
+    private func loadOne(_ key: String, head: Int, upTo revision: Int) throws(JournalError) -> StoredJournal {
+        let target = min(head, revision)
+        let stored = try sqlite(key: key) { () throws(SQLiteError) -> StoredJournal? in
+            let rows = try database.query("SELECT revision, model FROM snapshots WHERE stack = ? AND revision <= ? ORDER BY revision DESC LIMIT 1",
+                                          [.text(key), .integer(Int64(target))])
+            guard let row = rows.first, case .integer(let snapshotRevision) = row[0], case .blob(let model) = row[1] else { return nil }
+            let snapshot = try snapshotBytes(model, key: key, revision: snapshotRevision)
+            let records = try recordRows(key, after: Int(snapshotRevision), upTo: target, limit: Int(Int64.max))
+            return StoredJournal(key: key, incarnation: incarnation(of: key), snapshotRevision: Int(snapshotRevision), snapshot: snapshot, records: records)
+        }
+        guard let stored else { throw StoredJournal.noSnapshot(key: key, head: head, upTo: revision) }
+        if stored.snapshot.isEmpty {
+            throw .damaged(key: key, detail: "the parts of its snapshot at revision \(stored.snapshotRevision) are missing")
+        }
+        return try stored.verified(head: head, upTo: revision)
     }
 
     /// The key's incarnation, given now when it has none yet (first load after opening).
@@ -238,7 +353,7 @@ public final class SQLiteJournal: JournalBackend {
     }
 
     public func records(key: String, after: Int, limit: Int) throws(JournalError) -> [JournalRecord] {
-        try sqlite { () throws(SQLiteError) -> [JournalRecord] in try recordRows(key, after: after, upTo: Int(Int64.max), limit: limit) }
+        try sqlite(key: key) { () throws(SQLiteError) -> [JournalRecord] in try recordRows(key, after: after, upTo: Int(Int64.max), limit: limit) }
     }
 
     private func recordRows(_ key: String, after: Int, upTo: Int, limit: Int) throws(SQLiteError) -> [JournalRecord] {
@@ -252,7 +367,7 @@ public final class SQLiteJournal: JournalBackend {
     }
 
     public func plan(key: String, revision: Int) throws(JournalError) -> [UInt8]? {
-        try sqlite { () throws(SQLiteError) -> [UInt8]? in
+        try sqlite(key: key) { () throws(SQLiteError) -> [UInt8]? in
             let rows = try database.query("SELECT plan FROM plans WHERE stack = ? AND revision = ?", [.text(key), .integer(Int64(revision))])
             guard case .blob(let plan)? = rows.first?.first else { return nil }
             return plan

@@ -26,6 +26,12 @@ public final class StackJournal: Sendable {
     public let snapshotQueue = DispatchQueue(label: "scrollstack.journal.snapshots")
     /// Snapshots scheduled on `snapshotQueue` and not yet written (or failed).
     let snapshotsPending = Atomic<Int>(0)
+    /// Told of the damage calls through here meet (`observeDamage`); kept in a struct, as
+    /// `CommitTimer` keeps its observer.
+    private let damage = Mutex<DamageObserver?>(nil)
+    private struct DamageObserver {
+        let report: @Sendable (_ key: String, _ detail: String) -> Void
+    }
 
     /// Whether a stack's writes are pipelined: each is queued under the stack's lock and
     /// waited for after it (`recordMutationLater`), so the writes of one stack share commits.
@@ -55,6 +61,28 @@ public final class StackJournal: Sendable {
                   snapshotInterval: snapshotInterval, pipelining: pipelining, snapshotReplayBudget: snapshotReplayBudget)
     }
 
+    /// Calls `observer` with the key and the detail of every `JournalError.damaged` that a
+    /// call through this journal meets (a mutation's write, a snapshot's, a load of one key,
+    /// history, a plan), before that call throws it or its write completes with it, so the
+    /// caller can stop serving the key first. `loadEach` reports its damaged keys in its
+    /// answer instead. One observer at a time; a later call replaces it. It must be quick
+    /// and must not touch the journal.
+    public func observeDamage(_ observer: @escaping @Sendable (_ key: String, _ detail: String) -> Void) {
+        damage.withLock { $0 = DamageObserver(report: observer) }
+    }
+
+    /// Tells the damage observer of `error` when it is `.damaged`; returns it.
+    @discardableResult
+    func noted(_ error: JournalError) -> JournalError {
+        if case .damaged(let key, let detail) = error, let observer = damage.withLock({ $0 }) { observer.report(key, detail) }
+        return error
+    }
+
+    /// Runs `body`, telling the damage observer of its `.damaged` error before throwing it.
+    func noting<T>(_ body: () throws(JournalError) -> T) throws(JournalError) -> T {
+        do throws(JournalError) { return try body() } catch { throw noted(error) }
+    }
+
     /// Records a new stack at revision 1 (discarding whatever the key held).
     public func recordCreation(id: String, model: [UInt8]) throws(JournalError) {
         let incarnation = try backend.create(key: id, snapshot: model)
@@ -76,9 +104,9 @@ public final class StackJournal: Sendable {
     /// (`SharedJournalBackend.appendLater(…incarnation:)`).
     public func recordMutation(id: String, record: JournalRecord, snapshot: [UInt8]?, incarnation: Int64? = nil) throws(JournalError) {
         if let incarnation, let shared = backend as? any SharedJournalBackend {
-            if let error = shared.appendLater(key: id, record: record, snapshot: snapshot, after: nil, incarnation: incarnation).wait() { throw error }
+            if let error = shared.appendLater(key: id, record: record, snapshot: snapshot, after: nil, incarnation: incarnation).wait() { throw noted(error) }
         } else {
-            try backend.append(key: id, record: record, snapshot: snapshot)
+            try noting { () throws(JournalError) in try backend.append(key: id, record: record, snapshot: snapshot) }
         }
         if snapshot != nil { known.withLock { $0.snapshots[id] = record.revision; $0.costs[id] = nil } }
     }
@@ -94,6 +122,8 @@ public final class StackJournal: Sendable {
         } else {
             backend.appendLater(key: id, record: record, snapshot: snapshot, after: after)
         }
+        // First of its callbacks: the damage is known before anyone hears of the failure.
+        pending.whenDone { [self] error in if let error { noted(error) } }
         if snapshot != nil {
             // Counted from this revision now (the costs of the writes after it are theirs).
             known.withLock { $0.costs[id] = nil }
@@ -160,7 +190,7 @@ public final class StackJournal: Sendable {
             do throws(JournalError) {
                 try backend.writeSnapshot(key: id, revision: revision, snapshot: encode(), incarnation: incarnation)
             } catch {
-                failed(error)
+                failed(noted(error))
             }
         }
     }
@@ -173,28 +203,41 @@ public final class StackJournal: Sendable {
     /// Every journal (only `id`'s when given): its latest snapshot at or before `revision`
     /// (default: the latest) and the records after it, up to `revision`.
     public func load(only id: String? = nil, upTo revision: Int = Int(Int64.max)) throws(JournalError) -> [StoredJournal] {
-        let journals = try backend.load(key: id, upTo: revision)
+        let journals = try noting { () throws(JournalError) in try backend.load(key: id, upTo: revision) }
+        remember(journals)
+        return journals
+    }
+
+    /// Every journal, each loaded on its own (`JournalBackend.loadEach`): those that load,
+    /// and the damaged ones with why (not told to the damage observer: the caller has them).
+    public func loadEach() throws(JournalError) -> LoadedJournals {
+        let loaded = try backend.loadEach()
+        remember(loaded.journals)
+        return loaded
+    }
+
+    /// Keeps the incarnation and latest snapshot of each journal loaded, where none is known.
+    private func remember(_ journals: [StoredJournal]) {
         known.withLock { known in
             for journal in journals where known.incarnations[journal.key] == nil {
                 known.incarnations[journal.key] = journal.incarnation
                 known.snapshots[journal.key] = journal.snapshotRevision
             }
         }
-        return journals
     }
 
     /// The events of the records after revision `after`, at most `limit` records, in order.
     public func events(id: String, after: Int, limit: Int) throws(JournalError) -> [(revision: Int, events: [UInt8])] {
-        try backend.records(key: id, after: after, limit: limit).map { ($0.revision, $0.events) }
+        try noting { () throws(JournalError) in try backend.records(key: id, after: after, limit: limit).map { ($0.revision, $0.events) } }
     }
 
     /// The record of the mutation that made `revision` (without its plan), or nil.
     public func record(id: String, revision: Int) throws(JournalError) -> JournalRecord? {
-        try backend.records(key: id, after: revision - 1, limit: 1).first { $0.revision == revision }
+        try noting { () throws(JournalError) in try backend.records(key: id, after: revision - 1, limit: 1).first { $0.revision == revision } }
     }
 
     /// The transition plan kept with the mutation that made `revision`, or nil.
     public func plan(id: String, revision: Int) throws(JournalError) -> [UInt8]? {
-        try backend.plan(key: id, revision: revision)
+        try noting { () throws(JournalError) in try backend.plan(key: id, revision: revision) }
     }
 }

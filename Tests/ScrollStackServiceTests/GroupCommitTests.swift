@@ -70,6 +70,38 @@ final class GroupCommitTests: XCTestCase {
         XCTAssertEqual(try journal.database.query("SELECT count(*) FROM t").first?.first, .integer(Int64(writers + 1)))
     }
 
+    /// A write that meets damage of the file (`SQLiteError.isDamage`) fails alone, as its
+    /// key's `.damaged`; the writes batched with it are committed again without it.
+    func testAWriteMeetingDamageFailsAloneAndItsBatchIsCommittedWithoutIt() throws {
+        let journal = try StackJournal(path: directory.appendingPathComponent("db.sqlite").path)
+        let committer = journal.committer
+        try journal.database.execute("CREATE TABLE t (k TEXT PRIMARY KEY)")
+        let inFirst = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        spawn(group) {
+            try? committer.commit { db throws(SQLiteError) in
+                try db.query("INSERT INTO t VALUES ('first')")
+                inFirst.signal()
+                Self.waitUntilQueued(committer, 3)
+            }
+        }
+        XCTAssertEqual(inFirst.wait(timeout: .now() + 30), .success)
+        let insert: (String) -> GroupCommit.Write = { key in { db throws(SQLiteError) in try db.query("INSERT INTO t VALUES (?)", [.text(key)]); return nil } }
+        let before = committer.enqueue(key: "before", insert("before"))
+        let broken = committer.enqueue(key: "broken") { db throws(SQLiteError) in
+            try db.query("INSERT INTO t VALUES ('broken')")
+            throw SQLiteError(code: 11, message: "database disk image is malformed")
+        }
+        let after = committer.enqueue(key: "after", insert("after"))
+        XCTAssertEqual(group.wait(timeout: .now() + 60), .success)
+        XCTAssertNil(before.wait())
+        guard case .damaged("broken", let detail)? = broken.wait() else { return XCTFail("\(String(describing: broken.outcome))") }
+        XCTAssertTrue(detail.contains("malformed"), detail)
+        XCTAssertNil(after.wait())
+        XCTAssertEqual(committer.transactions.load(ordering: .relaxed), 3, "the first, the batch rolled back, the batch again without the damaged write")
+        XCTAssertEqual(try journal.database.query("SELECT k FROM t ORDER BY k"), [[.text("after")], [.text("before")], [.text("first")]])
+    }
+
     func testAFailedBatchFailsEachOfItsWritersAndKeepsNothing() throws {
         let journal = try StackJournal(path: directory.appendingPathComponent("db.sqlite").path)
         let committer = journal.committer

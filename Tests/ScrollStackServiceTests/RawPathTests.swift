@@ -78,7 +78,7 @@ final class RawPathTests: XCTestCase {
         let rows = try XCTUnwrap(JSON.parse(call(restarted, "GET", "/v1/stacks/s").body)["rows"]?.arrayValue)
         XCTAssertEqual(rows.map { $0["id"]?.stringValue }, ["a%41", "aA"])
         XCTAssertEqual(rows.map { $0["hidden"] }, [.bool(true), .bool(false)], "the row named a%41 was the one patched")
-        XCTAssertEqual(try journal.database.query("PRAGMA user_version").first?.first, .integer(2))
+        XCTAssertEqual(try journal.database.query("PRAGMA user_version").first?.first, .integer(3), "format 3: raw paths, and heads")
         XCTAssertEqual(try journal.sqlite.legacyKeys(), [], "the legacy table is gone")
         let record = try XCTUnwrap(journal.sqlite.records(key: "s", after: 0, limit: 10).first)
         let operation = try OperationRecord.decodeStack(record.operation, what: "it", measurer: FlexMeasurer(), titleMeasurer: nil)

@@ -81,12 +81,22 @@ extension StackService {
     /// `stack_unavailable` until deleted; the others are served all the same.
     ///
     /// - Complexity: O(snapshot size + operations since it) per stack.
+    ///
+    /// A journal found damaged (`JournalError.damaged`: rows unreadable, or missing against
+    /// the key's recorded head) is a stack unavailable in the same way, never one restored
+    /// at an older revision; a damaged pile's stops the start, naming it.
     @discardableResult
     public func restore() throws -> Int {
         guard let journal else { return 0 }
         let unmigrated = try migrateLegacyJournals()
         for (id, reason) in unmigrated { store.markUnreadable(id, reason: reason) }
-        let everything = try journal.load().filter { unmigrated[$0.key] == nil }
+        let loaded = try journal.loadEach()
+        for (key, detail) in loaded.damaged.sorted(by: { $0.key < $1.key }) where unmigrated[key] == nil {
+            if key.hasPrefix(Self.pileJournalPrefix) { throw JournalError.damaged(key: key, detail: detail) }
+            logger.error("cannot restore stack \(key): its journal is damaged: \(detail); it answers 503 until deleted, or until the file is repaired and the server restarted")
+            store.markUnreadable(key, reason: "its journal is damaged: \(detail)")
+        }
+        let everything = loaded.journals.filter { unmigrated[$0.key] == nil }
         let stored = everything.filter { !$0.key.hasPrefix(Self.pileJournalPrefix) }
         let restoredPiles = try restorePiles(everything.filter { $0.key.hasPrefix(Self.pileJournalPrefix) })
         let results = Mutex<[Result<StackEntry, any Error>?]>(Array(repeating: nil, count: stored.count))
@@ -114,9 +124,25 @@ extension StackService {
         return restored + restoredPiles
     }
 
-    /// The ids of the journaled stacks that `restore()` could not rebuild (they answer 503
-    /// `stack_unavailable` until deleted).
+    /// The ids of the journaled stacks that cannot be served: `restore()` could not rebuild
+    /// them, or their journal was found damaged since (they answer 503 `stack_unavailable`
+    /// until deleted).
     public var unavailableStacks: [String] { store.unreadableIDs }
+
+    /// What the damage observer (`StackJournal.observeDamage`) does with the journal of `key`
+    /// found damaged while serving: a stack becomes unavailable (503 `stack_unavailable`,
+    /// `/healthz` degraded), its live streams end, and the log names it once; a pile's
+    /// damage is logged (its request answers 503). Runs on whichever thread met the damage,
+    /// the committing one included, so it takes no stack's lock.
+    static func stackDamaged(_ key: String, detail: String, store: StackStore, hub: EventHub, logger: Logger) {
+        guard !key.hasPrefix(pileJournalPrefix) else {
+            logger.error("the journal of pile \(key.dropFirst(pileJournalPrefix.count)) is damaged: \(detail)")
+            return
+        }
+        guard store.markDamaged(key, reason: "its journal is damaged: \(detail)") else { return }
+        hub.closeAll(key)
+        logger.error("stack \(key) is unavailable: its journal is damaged: \(detail); it answers 503 until deleted, or until the file is repaired and the server restarted")
+    }
 
     /// Deletes the unreadable stack `id` from the journal; false when `id` is no such stack.
     func deleteUnreadableStack(_ id: String) throws(APIError) -> Bool {
@@ -126,7 +152,10 @@ extension StackService {
     }
 
     /// The journaled state of one stack (to undo a change that could not be journaled).
+    /// - Throws: 503 `stack_unavailable` once its journal was found damaged, even where the
+    ///   rows read back: memory is never rebuilt from a journal known to be damaged.
     func reload(_ id: String) throws(APIError) -> (ScrollStack, Int) {
+        if let reason = store.unavailableReason(id) { throw .stackUnavailable(id, reason: reason) }
         let stored = try storedJournal(id, notFound: .stackNotFound(id))
         let replayed = try Self.rebuild(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
         return (replayed.stack, replayed.revision)

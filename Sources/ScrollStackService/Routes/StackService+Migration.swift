@@ -30,14 +30,14 @@ extension StackService {
             // snapshot, then the requests after it.
             let (logger, measurer, titleMeasurer, fonts) = (logger, measurer, titleMeasurer, fonts)
             @Sendable func past(_ revision: Int) throws(APIError) -> ScrollStack {
-                guard var base = try Self.journalCall({ () throws(JournalError) in try sqlite.load(key: key, upTo: revision).first }) else {
+                guard var base = try Self.journalCall({ () throws(JournalError) in try sqlite.legacyBase(key: key, upTo: revision) }) else {
                     throw .journalUnreadable("no snapshot of \(key) at or before revision \(revision)")
                 }
                 base.records = requests.filter { $0.revision > base.snapshotRevision && $0.revision <= revision }
                 return try Self.rebuild(base, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts, pastState: past).stack
             }
             do throws(APIError) {
-                guard var stored = try Self.journalCall({ () throws(JournalError) in try sqlite.load(key: key, upTo: first.revision - 1).first }),
+                guard var stored = try Self.journalCall({ () throws(JournalError) in try sqlite.legacyBase(key: key, upTo: first.revision - 1) }),
                       stored.snapshotRevision == first.revision - 1 else {
                     throw .journalUnreadable("no snapshot of \(key) at revision \(first.revision - 1), before its first journaled request")
                 }

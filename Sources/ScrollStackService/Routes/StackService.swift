@@ -66,6 +66,9 @@ public final class StackService: Sendable {
         var router = Router<Handler>()
         Self.addRoutes(to: &router)
         self.router = router
+        journal?.observeDamage { [store, hub, logger] key, detail in
+            Self.stackDamaged(key, detail: detail, store: store, hub: hub, logger: logger)
+        }
     }
 
     /// What the text engine holds and has done (shapings, cached bytes), or nil for a service
@@ -127,6 +130,7 @@ public final class StackService: Sendable {
     /// Every route of API v1. Paths with `{row}` are also served as `rows/at/{index}`.
     private static func addRoutes(to router: inout Router<Handler>) {
         router.add("GET", "/healthz") { s, _ in s.health() }
+        router.add("GET", "/v1/health") { s, c in try s.detailedHealth(c) }
         router.add("GET", "/v1/stacks") { s, c in try s.listStacks(c) }
         router.add("POST", "/v1/stacks") { s, c in try s.createStack(c) }
         router.add("GET", "/v1/stacks/{stack}") { s, c in try s.getStack(c) }

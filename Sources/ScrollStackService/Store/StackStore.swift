@@ -73,8 +73,31 @@ final class StackStore: Sendable {
         unreadable.withLock { $0[id] = reason }
     }
 
+    /// Makes the served stack `id` unavailable (its journal was found damaged): it leaves the
+    /// map of entries, so every later lookup answers 503 `stack_unavailable` with `reason`,
+    /// until it is deleted. Touches only the store's own locks, never the entry's, so it may
+    /// run on the committing thread. Returns false when `id` was already unavailable.
+    @discardableResult
+    func markDamaged(_ id: String, reason: String) -> Bool {
+        let marked = unreadable.withLock { unreadable -> Bool in
+            guard unreadable[id] == nil else { return false }
+            unreadable[id] = reason
+            return true
+        }
+        if marked { _ = entries.withLock { $0.removeValue(forKey: id) } }
+        return marked
+    }
+
+    /// Why `id` is unavailable, or nil when it is not.
+    func unavailableReason(_ id: String) -> String? { unreadable.withLock { $0[id] } }
+
     /// The unreadable stacks' ids, ordered.
     var unreadableIDs: [String] { unreadable.withLock { $0.keys.sorted() } }
+
+    /// The unreadable stacks, each with why, ordered by id.
+    var unreadableReasons: [(id: String, reason: String)] {
+        unreadable.withLock { $0.map { (id: $0.key, reason: $0.value) } }.sorted { $0.id < $1.id }
+    }
 
     /// Forgets the unreadable stack `id` once `remove` (its journal's deletion) succeeds.
     /// Returns false when `id` is not an unreadable stack.

@@ -13,11 +13,11 @@ extension StackService {
     }
 
     /// The request headers a browser may send to a route accepting `methods`: always
-    /// `Authorization` and `Accept`; `Content-Type` where a body is taken; `If-Match` on
-    /// mutations, `If-None-Match` on reads; `Last-Event-ID` on the events stream.
+    /// `Authorization`, `Accept` and `Content-Type` (a client that sends one set of headers
+    /// with every call must not be refused by a GET's preflight); `If-Match` on mutations,
+    /// `If-None-Match` on reads; `Last-Event-ID` on the events stream.
     static func requestHeaders(methods: [String], path: String) -> [String] {
-        var headers = ["Authorization", "Accept"]
-        if methods.contains(where: { ["POST", "PUT", "PATCH"].contains($0) }) { headers.append("Content-Type") }
+        var headers = ["Authorization", "Accept", "Content-Type"]
         if methods.contains(where: { !["GET", "HEAD"].contains($0) }) { headers.append("If-Match") }
         if methods.contains("GET") { headers.append("If-None-Match") }
         if path.split(separator: "/").last == "events" { headers.append("Last-Event-ID") }

@@ -63,6 +63,12 @@ public struct AccessTokens: Sendable {
     /// Whether any token is configured (then every `/v1` request needs one).
     public var isEmpty: Bool { tokens.isEmpty }
 
+    /// Every token and its scope, one `TOKEN scope` line each, sorted: the same text for the
+    /// same tokens however they were given (the key of `EventTickets`).
+    var canonicalText: String {
+        tokens.map { String(decoding: $0.token, as: UTF8.self) + " " + $0.scope.rawValue }.sorted().joined(separator: "\n")
+    }
+
     /// How many tokens are configured.
     public var count: Int { tokens.count }
 

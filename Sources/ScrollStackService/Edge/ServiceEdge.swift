@@ -26,6 +26,8 @@ public final class ServiceEdge: Sendable {
     public let cors: CORSPolicy
     public let tokens: AccessTokens
     public let hosts: HostPolicy
+    /// The tickets `POST /v1/event-tickets` answers, for `EventSource`.
+    let tickets: EventTickets
     /// What `/metrics` answers; nil (no `--metrics`): nothing is recorded and `/metrics` is 404.
     public let metrics: ServiceMetrics?
 
@@ -41,6 +43,7 @@ public final class ServiceEdge: Sendable {
         self.cors = cors
         self.tokens = tokens
         self.hosts = hosts
+        self.tickets = EventTickets(tokens: tokens)
         self.metrics = metrics
         drawingPolicy = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors \(cors.frameAncestors)"
         pagePolicy = "default-src 'none'; script-src 'sha256-\(ViewerPage.scriptDigest)'; style-src 'unsafe-inline'; "
@@ -62,6 +65,9 @@ public final class ServiceEdge: Sendable {
             response = .error(denied)
         } else if forMetrics, let metrics {
             response = metricsAnswer(request, metrics)
+        } else if Self.isTicketsPath(request.rawPath) {
+            response = ticketAnswer(request)
+            route = Self.ticketsPath
         } else {
             response = service.handle(request, route: &route)
             routed = true
@@ -100,7 +106,7 @@ public final class ServiceEdge: Sendable {
     /// not admit and that is not the server's own (`scheme://Host`).
     private func checkOrigin(_ request: HTTPRequest) -> APIError? {
         guard cors.origins != nil, let origin = request.header("origin"), !cors.admits(origin),
-              StackService.changesState(method: request.method, path: request.rawPath) else { return nil }
+              StackService.changesState(method: request.method, path: request.rawPath), !Self.isTicketsPath(request.rawPath) else { return nil }
         if let host = request.header("host"), origin == "http://" + host || origin == "https://" + host { return nil }
         return APIError(status: 403, code: "origin_not_allowed",
                         message: "the origin \(origin) may not change stacks here: list it with --cors-origin", field: "Origin")
@@ -147,7 +153,8 @@ public final class ServiceEdge: Sendable {
     /// with the route's methods and headers, or 403 for an origin the policy does not admit;
     /// any other `OPTIONS` gets 204 with `Allow`. Unknown paths are 404.
     private func options(_ request: HTTPRequest, forMetrics: Bool) -> HTTPResponse {
-        guard let methods = forMetrics ? Self.metricsMethods : service.methods(forPath: request.rawPath) else {
+        let known = forMetrics ? Self.metricsMethods : Self.isTicketsPath(request.rawPath) ? Self.ticketsMethods : service.methods(forPath: request.rawPath)
+        guard let methods = known else {
             return .error(.routeNotFound(request.method, request.path))
         }
         let allowed = (methods + ["OPTIONS"]).joined(separator: ", ")
@@ -176,6 +183,13 @@ public final class ServiceEdge: Sendable {
     private func authorize(_ request: HTTPRequest, forMetrics: Bool) -> APIError? {
         guard !tokens.isEmpty, forMetrics || StackService.needsToken(request) else { return nil }
         let realm = "Bearer realm=\"scrollstack\""
+        if request.header("authorization") == nil, let ticket = request.queryValue(StackService.ticketParameter), Self.isEventsRead(request) {
+            guard tickets.accepts(ticket, now: EventTickets.now) else {
+                return APIError(status: 401, code: "invalid_token", message: "the ticket is not valid here, or has expired: ask POST /v1/event-tickets for another",
+                                field: "ticket", headers: [("WWW-Authenticate", realm + ", error=\"invalid_token\"")])
+            }
+            return nil
+        }
         guard let header = request.header("authorization") else {
             return APIError(status: 401, code: "unauthorized", message: "this server needs Authorization: Bearer TOKEN",
                             field: "Authorization", headers: [("WWW-Authenticate", realm)])
@@ -189,7 +203,7 @@ public final class ServiceEdge: Sendable {
             return APIError(status: 401, code: "invalid_token", message: "the bearer token is not valid here",
                             field: "Authorization", headers: [("WWW-Authenticate", realm + ", error=\"invalid_token\"")])
         }
-        if scope == .read && StackService.changesState(method: request.method, path: request.rawPath) {
+        if scope == .read && StackService.changesState(method: request.method, path: request.rawPath) && !Self.isTicketsPath(request.rawPath) {
             return APIError(status: 403, code: "insufficient_scope", message: "this token may only read; \(request.method) needs a write token",
                             field: "Authorization",
                             headers: [("WWW-Authenticate", realm + ", error=\"insufficient_scope\", scope=\"write\"")])

@@ -24,6 +24,10 @@ extension StackService {
         return headers
     }
 
+    /// The query parameter of an event ticket (`ServiceEdge`'s `EventTickets`): the edge
+    /// authorizes it, and the events routes accept it.
+    static let ticketParameter = "ticket"
+
     /// Whether a request needs a token (when tokens are configured): everything under `/v1`.
     /// Both the path as received (what the router matches) and the decoded one are split like
     /// the router splits them, so neither `//v1/…` nor `/%761/…` is a way around.

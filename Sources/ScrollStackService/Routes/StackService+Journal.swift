@@ -239,7 +239,7 @@ extension StackService {
         if c.request.header("accept")?.contains("text/event-stream") == true {
             return try liveEvents(c)
         }
-        try c.allowQuery(["after", "limit"])
+        try c.allowQuery(["after", "limit", Self.ticketParameter])
         let after = try c.queryInt("after", in: 0...Int(Int64.max)) ?? 0
         let limit = try c.queryInt("limit", in: 1...1000) ?? 100
         let entry = try store.entry(c.parameter("stack"))
@@ -330,7 +330,7 @@ extension StackService {
 
     /// Opens a Server-Sent Events stream on a stack (`liveStream`).
     func liveEvents(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery(["after"])
+        try c.allowQuery(["after", Self.ticketParameter])
         let entry = try store.entry(c.parameter("stack"))
         // Every revision in memory durable and published first: the journal then holds them
         // all, and later ones reach the stream once durable (Semantics.md, "Pipelined writes").

@@ -258,12 +258,12 @@ extension StackService {
         let key = Self.pileJournalPrefix + entry.id
         guard journal != nil else { throw .storageFailed("this service keeps no journal") }
         if c.request.header("accept")?.contains("text/event-stream") == true {
-            try c.allowQuery(["after"])
+            try c.allowQuery(["after", Self.ticketParameter])
             return try liveStream(c, key: key) { (body: (Int) throws(APIError) -> Void) throws(APIError) in
                 try entry.read { _, revision throws(APIError) in try body(revision) }
             }
         }
-        try c.allowQuery(["after", "limit"])
+        try c.allowQuery(["after", "limit", Self.ticketParameter])
         let after = try c.queryInt("after", in: 0...Int(Int64.max)) ?? 0
         let limit = try c.queryInt("limit", in: 1...1000) ?? 100
         let revision = try entry.read { _, revision throws(APIError) in revision }

@@ -15,6 +15,27 @@ final class JournalFormat1FixtureTests: XCTestCase {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/journal-format-1")
 
+    /// The first place where `actual` lacks a member of `expected` or holds another value
+    /// there, or nil: members only `actual` has are new, and not compared.
+    static func missingOrChanged(expected: JSON, actual: JSON, at path: String) -> String? {
+        switch (expected, actual) {
+        case (.object(let want), .object(let got)):
+            for key in want.keys {
+                guard let value = got[key] else { return "\(path).\(key) is missing" }
+                if let difference = missingOrChanged(expected: want[key]!, actual: value, at: path + "." + key) { return difference }
+            }
+            return nil
+        case (.array(let want), .array(let got)):
+            guard want.count == got.count else { return "\(path) has \(got.count) elements, not \(want.count)" }
+            for (i, (a, b)) in zip(want, got).enumerated() {
+                if let difference = missingOrChanged(expected: a, actual: b, at: "\(path)[\(i)]") { return difference }
+            }
+            return nil
+        default:
+            return expected == actual ? nil : "\(path): \(actual), not \(expected)"
+        }
+    }
+
     func testAFormat1DataDirOpensAndAnswersAsBefore() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ssfixture-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -41,7 +62,12 @@ final class JournalFormat1FixtureTests: XCTestCase {
             let query = parts.count > 1 ? parts[1].split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).map(String.init) } : []
             let response = service.handle(HTTPRequest(method: "GET", path: String(parts[0]), query: query.map { ($0[0], $0[1]) }))
             XCTAssertEqual(response.status, 200, target)
-            XCTAssertEqual(String(decoding: response.body, as: UTF8.self), answer.stringValue, target)
+            // Answers have gained members since the fixture was recorded (a history page's
+            // `next`, the page indicator's `dots`, a menu item's colours): every member the
+            // fixture holds must be there with its value; members added since are not compared.
+            let actual = try JSON.parse(response.body)
+            let difference = Self.missingOrChanged(expected: try JSON.parse(Array((answer.stringValue ?? "").utf8)), actual: actual, at: target)
+            XCTAssertNil(difference, target)
         }
         // It goes on from the last revision, and the new revisions (with their snapshots)
         // read back after another restart.

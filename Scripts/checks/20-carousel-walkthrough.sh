@@ -62,8 +62,11 @@ curve = settled.get("curve", [])
 check("the curve starts at the release point and ends on the target at the duration",
       curve[:1] == [{"t": 0, "offset": 60}] and curve[-1:] == [{"t": settled.get("duration"), "offset": 375}])
 check("paging state", layout.get("paging") == {"pageSize": 375, "pageCount": 5, "currentPage": 1, "progress": 1})
-check("page indicator", layout.get("pageIndicator") == {"frame": {"x": 152, "y": 563, "width": 71, "height": 37},
-      "numberOfPages": 5, "currentPage": 1, "hidden": False})
+indicator = dict(layout.get("pageIndicator", {}))
+dots = indicator.pop("dots", [])
+check("page indicator", indicator == {"frame": {"x": 152, "y": 563, "width": 71, "height": 37},
+      "numberOfPages": 5, "currentPage": 1, "hidden": False}
+      and [d["color"] for d in dots] == ["#FFFFFF4D", "#FFFFFFFF", "#FFFFFF4D", "#FFFFFF4D", "#FFFFFF4D"])
 menu = layout.get("menu", {})
 check("menu frame, selection, indicator and border",
       menu.get("frame") == {"x": 0, "y": -44, "width": 375, "height": 44}

@@ -707,7 +707,15 @@ def migration(binary, url, directory, rng):
     expected = json.load(open(os.path.join(fixture, "expected.json")))
     replica = Replica(binary, target, "fixture")
     try:
-        wrong = [t for t, body in expected.items() if replica.raw("GET", t)[2] != body.encode()]
+        def holds(want, got):
+            """Every member `want` has is in `got` with its value; members added since the
+            fixture was recorded (history's next, page-indicator dots, menu colours) are new."""
+            if isinstance(want, dict):
+                return isinstance(got, dict) and all(k in got and holds(v, got[k]) for k, v in want.items())
+            if isinstance(want, list):
+                return isinstance(got, list) and len(want) == len(got) and all(holds(a, b) for a, b in zip(want, got))
+            return want == got
+        wrong = [t for t, body in expected.items() if not holds(json.loads(body), json.loads(replica.raw("GET", t)[2] or b"null"))]
         check(len(expected) == 401 and not wrong, f"the fixture's 401 recorded answers, served from PostgreSQL: {len(wrong)} differ {wrong[:3]}")
     finally:
         replica.stop()

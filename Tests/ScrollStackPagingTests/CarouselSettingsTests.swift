@@ -26,7 +26,7 @@ final class CarouselSettingsTests: XCTestCase {
         XCTAssertEqual(field { _ = try ScrollStack(settings: settings(PagingSettings(sizeInsets: EdgeInsets(left: -1)))) }, "paging.sizeInsets.left")
     }
 
-    func testIndicatorAndMenuNeedPagingAndTheMenuAHorizontalStack() {
+    func testIndicatorAndMenuNeedPagingOnEitherAxis() {
         var s = settings(nil)
         s.pageIndicator = PageIndicatorSettings()
         XCTAssertEqual(field { _ = try ScrollStack(settings: s) }, "pageIndicator")
@@ -35,7 +35,9 @@ final class CarouselSettingsTests: XCTestCase {
         XCTAssertEqual(field { _ = try ScrollStack(settings: s) }, "menu")
         s = settings(PagingSettings(), axis: .vertical)
         s.menu = MenuSettings()
-        XCTAssertEqual(field { _ = try ScrollStack(settings: s) }, "menu")
+        XCTAssertNil(field { _ = try ScrollStack(settings: s) }, "a horizontal menu over vertical pages")
+        s.menu = MenuSettings(colors: MenuSettings.Colors(borderColor: "#E6E6E6"))
+        XCTAssertEqual(field { _ = try ScrollStack(settings: s) }, "menu.borderColor", "colours are held as #RRGGBBAA")
         s = settings(PagingSettings())
         s.menu = MenuSettings(itemSpacing: -1)
         XCTAssertEqual(field { _ = try ScrollStack(settings: s) }, "menu.itemSpacing")

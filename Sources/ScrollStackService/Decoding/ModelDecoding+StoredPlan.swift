@@ -31,7 +31,9 @@ extension ModelDecoding {
     static func storedTiming(_ json: JSON) -> AnimationTiming? {
         guard let duration = json["duration"]?.doubleValue, let delay = json["delay"]?.doubleValue,
               let damping = json["damping"]?.doubleValue, let velocity = json["initialVelocity"]?.doubleValue else { return nil }
-        return AnimationTiming(duration: duration, delay: delay, damping: damping, initialVelocity: velocity)
+        // Plans written before curves existed have none: the spring.
+        let curve = json["curve"]?.stringValue.flatMap(AnimationTiming.Curve.init(rawValue:)) ?? .spring
+        return AnimationTiming(duration: duration, delay: delay, damping: damping, initialVelocity: velocity, curve: curve)
     }
 
     static func storedPoint(_ json: JSON) -> Point? {

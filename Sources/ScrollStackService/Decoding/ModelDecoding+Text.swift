@@ -2,7 +2,7 @@ import Jansson
 import ScrollStackCore
 
 extension ModelDecoding {
-    static let textKeys = ["text", "font", "lineHeight", "letterSpacing", "maxLines", "align"]
+    static let textKeys = ["text", "font", "lineHeight", "letterSpacing", "maxLines", "align", "ellipsis"]
 
     /// `{"text", "font": {"family", "size", "weight"?, "style"?}, "lineHeight"?,
     /// "letterSpacing"?, "maxLines"?, "align"?}`. The family is checked against the fonts
@@ -15,7 +15,8 @@ extension ModelDecoding {
             lineHeight: try object.optional("lineHeight")?.double(),
             letterSpacing: try object.optional("letterSpacing")?.double() ?? 0,
             maxLines: try maxLines(object.optional("maxLines")),
-            alignment: try object.optional("align")?.choice(TextContent.Alignment.allCases.map { ($0.rawValue, $0) }) ?? .start
+            alignment: try object.optional("align")?.choice(TextContent.Alignment.allCases.map { ($0.rawValue, $0) }) ?? .start,
+            ellipsis: try object.optional("ellipsis")?.bool() ?? false
         )
     }
 

@@ -122,14 +122,15 @@ enum Shaper {
         return (advances, safe, clusterStart)
     }
 
-    /// The advance of "…" (U+2026) in `font`, letter spacing included, as Chromium measures
-    /// the ellipsis of a clamped line. O(1).
-    static func ellipsisWidth(font: SizedFont, letterSpacing: Double) -> Double {
-        shapeRuns([0x2026], font: font, features: [], letterSpacing: letterSpacing).advances.reduce(0, +)
+    /// The advance of "…" (U+2026) in `font`, as Chromium measures the ellipsis of a clamped
+    /// line: shaped alone, without letter spacing (Blink applies spacing to text items, not
+    /// to the ellipsis). O(1).
+    static func ellipsisWidth(font: SizedFont) -> Double {
+        shapeRuns([0x2026], font: font, features: [], letterSpacing: 0).advances.reduce(0, +)
     }
 
-    /// The longest start of `units` (one line's text) whose advance, shaped on its own, is at
-    /// most `room`: its length in UTF-16 units (at a cluster boundary) and its advance. Used
+    /// The longest start of `units` (one line's text) whose advance within the line's
+    /// shaping is at most `room`: its length in UTF-16 units (at a cluster boundary) and its advance. Used
     /// to cut a clamped line before its ellipsis. O(n).
     static func fittingPrefix(_ units: [UInt16], room: Double, font: SizedFont, letterSpacing: Double) -> (length: Int, width: Double) {
         var features: [hb_feature_t] = []
@@ -150,6 +151,8 @@ enum Shaper {
                 best = (i + 1, total)
             }
         }
+        // Blink keeps the kept start's positions from the line's shaping (a kerning pair cut
+        // in two keeps its kerning), so its width is the prefix, not a reshaping.
         return best
     }
 

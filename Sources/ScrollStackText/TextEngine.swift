@@ -88,7 +88,8 @@ public final class TextEngine: TextMeasuring {
     }
 
     /// `lines(of:width:)` with each line's characters, `truncated`, and the tail ellipsis
-    /// when the text asks for one (`TextContent.ellipsis`): the last shown line keeps its
+    /// when the text asks for one (`TextContent.ellipsis`; "…" without letter spacing, as
+    /// Blink shapes it): the last shown line keeps its
     /// longest start (at a cluster boundary, shaped alone) that fits with "…" in the width
     /// (along a horizontal stack, where nothing wraps, in the widest line), and the ellipsis
     /// follows it.
@@ -117,7 +118,7 @@ public final class TextEngine: TextMeasuring {
             var ellipsis: TextEllipsis?
             if truncated && text.ellipsis, let last = lines.last, let font = state.font(fontKey) {
                 let room = width.map { LayoutUnit.given(Swift.max(0, $0)) } ?? widest
-                let ellipsisWidth = Shaper.ellipsisWidth(font: font, letterSpacing: text.letterSpacing)
+                let ellipsisWidth = Shaper.ellipsisWidth(font: font)
                 var kept = last
                 if last.width + ellipsisWidth > room {
                     let units = Array(Array(paragraphs[last.paragraph].text.utf16)[last.start..<last.end])

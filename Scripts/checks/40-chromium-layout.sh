@@ -3,7 +3,8 @@
 # out by scrollstackd (?content=frames) and, as the CSS of Docs/Semantics.md, by Debian's
 # headless chromium (Playwright) with the same font files; every box, and every text line's
 # box, within 1/64 pt; plus text cases on both sides of the widths where the service's line
-# count changes. See chromium_layout.py and chromium_text.py.
+# count changes; and the tail ellipsis of clamped text, screenshot against screenshot. See
+# chromium_layout.py, chromium_text.py and chromium_ellipsis.py.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SUDO=$( [ "$(id -u)" = 0 ] || echo sudo )
@@ -17,3 +18,4 @@ binary=.build/debug/scrollstackd
 [ -x "$binary" ] || swift build --product scrollstackd
 SEED=${CHROMIUM_LAYOUT_SEED:-20261123}
 timeout 600 python3 Scripts/checks/chromium_layout.py --binary "$binary" --seed "$SEED" --cases 1500 --thresholds 100 --text "$@"
+timeout 600 python3 Scripts/checks/chromium_ellipsis.py --binary "$binary" --seed "$SEED" --cases 200

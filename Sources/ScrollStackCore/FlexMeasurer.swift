@@ -94,7 +94,12 @@ public struct FlexMeasurer: ContentMeasuring {
         let length = mainLength(node, axis, cross: cross)
         let rect = Rect(axis: axis, mainOrigin: origin[axis], mainLength: length, crossOrigin: origin[axis.cross], crossLength: cross)
         if case .text(let content) = node.kind {
-            return ContentFrame(frame: rect, lines: lineBoxes(content, axis, in: rect))
+            let lines = text?.drawableLines(of: content, width: axis == .vertical ? rect.size[axis.cross] : nil) ?? TextLines(lineHeight: 0, widths: [])
+            let boxes = lineBoxes(content, lines, in: rect)
+            let ellipsis = lines.ellipsis.flatMap { e in
+                boxes.last.map { Rect(x: $0.minX + e.offset, y: $0.minY, width: e.width, height: $0.size.height) }
+            }
+            return ContentFrame(frame: rect, lines: boxes, ranges: lines.ranges, truncated: lines.truncated, ellipsis: ellipsis)
         }
         guard case .stack(let direction, let givenSpacing, let given, let children) = node.kind else { return ContentFrame(frame: rect) }
         let (spacing, padding) = (LayoutUnit.given(givenSpacing), given.layoutUnits)
@@ -116,8 +121,7 @@ public struct FlexMeasurer: ContentMeasuring {
     /// room left, truncated to 1/64, as Chromium's `text-align: center` does); a line wider
     /// than the node starts at its left whatever the alignment (CSS Text: overflowing
     /// content is start-aligned).
-    private func lineBoxes(_ content: TextContent, _ axis: Axis, in rect: Rect) -> [Rect] {
-        let lines = lines(content, axis, cross: rect.size[axis.cross])
+    private func lineBoxes(_ content: TextContent, _ lines: TextLines, in rect: Rect) -> [Rect] {
         return lines.widths.enumerated().map { i, width in
             let room = Swift.max(0, rect.size.width - width)
             let x: Double

@@ -16,14 +16,21 @@ public struct TextContent: Sendable, Hashable {
     /// The most lines shown; nil for all.
     public var maxLines: Int?
     public var alignment: Alignment
+    /// Whether a text `maxLines` cuts ends its last shown line with "…" (U+2026, measured
+    /// with the line's font), as Chromium's `-webkit-line-clamp` draws it: the line is cut
+    /// at the last cluster boundary where its text and the ellipsis fit. Never changes the
+    /// node's size.
+    public var ellipsis: Bool
 
-    public init(_ text: String, font: FontRequest, lineHeight: Double? = nil, letterSpacing: Double = 0, maxLines: Int? = nil, alignment: Alignment = .start) {
+    public init(_ text: String, font: FontRequest, lineHeight: Double? = nil, letterSpacing: Double = 0, maxLines: Int? = nil,
+                alignment: Alignment = .start, ellipsis: Bool = false) {
         self.text = text
         self.font = font
         self.lineHeight = lineHeight
         self.letterSpacing = letterSpacing
         self.maxLines = maxLines
         self.alignment = alignment
+        self.ellipsis = ellipsis
     }
 
     /// Checks every number; `field` is the path of the node. O(1).

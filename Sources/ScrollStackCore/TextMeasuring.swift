@@ -5,8 +5,43 @@ public protocol TextMeasuring: Sendable {
     /// already cut to `maxLines`.
     func lines(of text: TextContent, width: Double?) -> TextLines
 
+    /// `lines(of:width:)` with what drawing the lines needs besides: the characters of each
+    /// line (`TextLines.ranges`), whether `maxLines` cut the text, and the tail ellipsis when
+    /// the text asks for one. Implementations that cannot tell the ranges answer `lines`.
+    func drawableLines(of text: TextContent, width: Double?) -> TextLines
+
     /// Why `font` cannot be measured (e.g. an unknown family, listing the known ones), or nil.
     func unavailable(_ font: FontRequest) -> String?
+}
+
+extension TextMeasuring {
+    public func drawableLines(of text: TextContent, width: Double?) -> TextLines { lines(of: text, width: width) }
+}
+
+/// The characters of one line: half-open ranges into the node's `text` as given, in UTF-16
+/// code units and in Unicode scalars. From the line's first character to the end of its
+/// last one, spaces that hang at its end left out (runs of spaces inside stay as given; they
+/// draw as one space, `white-space: pre-line`). An empty line is an empty range where it is.
+public struct TextRange: Sendable, Hashable {
+    public var utf16: Range<Int>
+    public var scalars: Range<Int>
+
+    public init(utf16: Range<Int>, scalars: Range<Int>) {
+        self.utf16 = utf16
+        self.scalars = scalars
+    }
+}
+
+/// The ellipsis ending a cut text's last shown line: where it starts after the line's start
+/// (the width of the text kept before it) and its width, in layout units.
+public struct TextEllipsis: Sendable, Hashable {
+    public var offset: Double
+    public var width: Double
+
+    public init(offset: Double, width: Double) {
+        self.offset = offset
+        self.width = width
+    }
 }
 
 /// What a text node measures to.
@@ -19,10 +54,22 @@ public struct TextLines: Sendable, Hashable {
     /// change a box's intrinsic width); 0 without lines.
     public var widestLine: Double
 
-    public init(lineHeight: Double, widths: [Double], widestLine: Double? = nil) {
+    /// Each shown line's characters, for `drawableLines` (empty from `lines`).
+    public var ranges: [TextRange]
+    /// Whether `maxLines` hid lines.
+    public var truncated: Bool
+    /// The last shown line's ellipsis, when the text is cut and asks for one; that line's
+    /// width then counts it.
+    public var ellipsis: TextEllipsis?
+
+    public init(lineHeight: Double, widths: [Double], widestLine: Double? = nil, ranges: [TextRange] = [], truncated: Bool = false,
+                ellipsis: TextEllipsis? = nil) {
         self.lineHeight = lineHeight
         self.widths = widths
         self.widestLine = widestLine ?? widths.max() ?? 0
+        self.ranges = ranges
+        self.truncated = truncated
+        self.ellipsis = ellipsis
     }
 
     /// shown lines × line height.

@@ -17,6 +17,8 @@ struct ShapedParagraph: Sendable {
         var end: Double
         /// The UTF-16 offset of that end.
         var endOffset: Int32
+        /// The UTF-16 offset of the opportunity (where a line after it starts).
+        var offset: Int32
     }
 
     /// Where a line ending at a stop is not safe to break and Chromium reshapes its end: from
@@ -63,13 +65,21 @@ struct ShapedParagraph: Sendable {
     ///
     /// - Complexity: O(break opportunities).
     func lineWidths(at width: Double?) -> [Double] {
+        lineBreaks(at: width).map(\.width)
+    }
+
+    /// The lines `lineWidths` measures, each with the UTF-16 offsets of its first character
+    /// and of the end of its last one (spaces hanging at its end left out).
+    ///
+    /// - Complexity: O(break opportunities).
+    func lineBreaks(at width: Double?) -> [(start: Int, end: Int, width: Double)] {
         let last = stops.count - 1
-        guard let width, last > 0 else { return [LayoutUnit.ceil(Swift.max(0, stops[last].end))] }
-        var lines: [Double] = []
+        guard let width, last > 0 else { return [(0, Int(stops[last].endOffset), LayoutUnit.ceil(Swift.max(0, stops[last].end)))] }
+        var lines: [(start: Int, end: Int, width: Double)] = []
         var start = 0
         while start < last {
             let (end, lineWidth) = line(from: start, width: width)
-            lines.append(lineWidth)
+            lines.append((Int(stops[start].offset), Int(stops[end].endOffset), lineWidth))
             start = end
         }
         return lines

@@ -38,13 +38,13 @@ enum Shaper {
                 features.append(feature)
             }
         }
-        let (advances, safe) = shapeRuns(units, font: font, features: features, letterSpacing: letterSpacing)
+        let (advances, safe, _) = shapeRuns(units, font: font, features: features, letterSpacing: letterSpacing)
         var prefix = [Double](repeating: 0, count: n + 1)
         for i in 0..<n { prefix[i + 1] = prefix[i] + advances[i] }
         func reshaped(_ range: Range<Int>) -> Double {
             shapeRuns(Array(units[range]), font: font, features: features, letterSpacing: letterSpacing).advances.reduce(0, +)
         }
-        var stops = [ShapedParagraph.Stop(advance: 0, end: 0, endOffset: 0)]
+        var stops = [ShapedParagraph.Stop(advance: 0, end: 0, endOffset: 0, offset: 0)]
         var offsets = [0]
         var tails: [Int: ShapedParagraph.Tail] = [:]
         var previous = 0
@@ -57,7 +57,7 @@ enum Shaper {
                 tails[stops.count] = ShapedParagraph.Tail(start: Int32(lastSafe), startAdvance: prefix[lastSafe],
                                                           width: reshaped(lastSafe..<e), atSpaces: e < b)
             }
-            stops.append(ShapedParagraph.Stop(advance: prefix[b], end: prefix[e], endOffset: Int32(e)))
+            stops.append(ShapedParagraph.Stop(advance: prefix[b], end: prefix[e], endOffset: Int32(e), offset: Int32(b)))
             offsets.append(b)
             previous = b
         }
@@ -83,12 +83,16 @@ enum Shaper {
 
     /// Each UTF-16 unit's advance (a cluster's at its first unit), and whether breaking before
     /// each unit is safe: it starts a cluster whose first glyph HarfBuzz does not flag
-    /// `UNSAFE_TO_BREAK` (Chromium's `safe_to_break_before`); the end is safe. O(n).
-    static func shapeRuns(_ units: [UInt16], font: SizedFont, features: [hb_feature_t], letterSpacing: Double) -> (advances: [Double], safe: [Bool]) {
+    /// `UNSAFE_TO_BREAK` (Chromium's `safe_to_break_before`); the end is safe; and whether each
+    /// unit starts a cluster (the end does). O(n).
+    static func shapeRuns(_ units: [UInt16], font: SizedFont, features: [hb_feature_t], letterSpacing: Double)
+        -> (advances: [Double], safe: [Bool], clusterStart: [Bool]) {
         let n = units.count
         var advances = [Double](repeating: 0, count: n)
         var safe = [Bool](repeating: false, count: n + 1)
+        var clusterStart = [Bool](repeating: false, count: n + 1)
         safe[n] = true
+        clusterStart[n] = true
         units.withUnsafeBufferPointer { buffer in
             for run in scriptRuns(units) {
                 let hb = hb_buffer_create()
@@ -109,12 +113,47 @@ enum Shaper {
                     if g + 1 == Int(count) || infos[g + 1].cluster != infos[g].cluster { advance += letterSpacing }
                     advances[cluster] += advance
                     if g == 0 || infos[g - 1].cluster != infos[g].cluster {
+                        clusterStart[cluster] = true
                         safe[cluster] = hb_glyph_info_get_glyph_flags(infos + g).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue == 0
                     }
                 }
             }
         }
-        return (advances, safe)
+        return (advances, safe, clusterStart)
+    }
+
+    /// The advance of "…" (U+2026) in `font`, as Chromium measures the ellipsis of a clamped
+    /// line: shaped alone, without letter spacing (Blink applies spacing to text items, not
+    /// to the ellipsis). O(1).
+    static func ellipsisWidth(font: SizedFont) -> Double {
+        shapeRuns([0x2026], font: font, features: [], letterSpacing: 0).advances.reduce(0, +)
+    }
+
+    /// The longest start of `units` (one line's text) whose advance within the line's
+    /// shaping is at most `room`: its length in UTF-16 units (at a cluster boundary) and its advance. Used
+    /// to cut a clamped line before its ellipsis. O(n).
+    static func fittingPrefix(_ units: [UInt16], room: Double, font: SizedFont, letterSpacing: Double) -> (length: Int, width: Double) {
+        var features: [hb_feature_t] = []
+        if letterSpacing != 0 {
+            for tag in ["liga", "clig", "dlig", "hlig", "calt"] {
+                var feature = hb_feature_t()
+                _ = hb_feature_from_string(tag + "=0", -1, &feature)
+                features.append(feature)
+            }
+        }
+        let shaped = shapeRuns(units, font: font, features: features, letterSpacing: letterSpacing)
+        var best = (length: 0, width: 0.0)
+        var total = 0.0
+        for i in 0..<units.count {
+            total += shaped.advances[i]
+            if shaped.clusterStart[i + 1] {
+                guard total <= room + 1e-9 else { break }
+                best = (i + 1, total)
+            }
+        }
+        // Blink keeps the kept start's positions from the line's shaping (a kerning pair cut
+        // in two keeps its kerning), so its width is the prefix, not a reshaping.
+        return best
     }
 
     /// Runs of one script each: Common and Inherited characters take the script of the run

@@ -87,38 +87,133 @@ public final class TextEngine: TextMeasuring {
         }
     }
 
+    /// `lines(of:width:)` with each line's characters, `truncated`, and the tail ellipsis
+    /// when the text asks for one (`TextContent.ellipsis`; "…" without letter spacing, as
+    /// Blink shapes it): the last shown line keeps its
+    /// longest start (at a cluster boundary, shaped alone) that fits with "…" in the width
+    /// (along a horizontal stack, where nothing wraps, in the widest line), and the ellipsis
+    /// follows it.
+    ///
+    /// - Complexity: as `lines`, plus O(n) to map offsets back to the text as given and the
+    ///   last line reshaped when cut with an ellipsis.
+    public func drawableLines(of text: TextContent, width: Double?) -> TextLines {
+        let paragraphs = Self.mappedParagraphs(text.text)
+        return state.withLock { state in
+            guard let fontKey = state.fontKey(for: text.font, in: catalog),
+                  let normalLineHeight = state.normalLineHeight(fontKey) else { return TextLines(lineHeight: 0, widths: []) }
+            let lineHeight = text.lineHeight.map(LayoutUnit.given) ?? normalLineHeight
+            var lines: [(paragraph: Int, start: Int, end: Int, width: Double)] = []
+            for (index, paragraph) in paragraphs.enumerated() {
+                let key = ShapeKey(text: paragraph.text, font: fontKey, letterSpacing: text.letterSpacing,
+                                   accurateEnd: text.alignment != .start)
+                guard let shaped = state.shaped(key) else { return TextLines(lineHeight: 0, widths: []) }
+                lines += shaped.lineBreaks(at: width.map { LayoutUnit.given(Swift.max(0, $0)) }).map { (index, $0.start, $0.end, $0.width) }
+            }
+            let widest = lines.map(\.width).max() ?? 0
+            var truncated = false
+            if let maxLines = text.maxLines, lines.count > maxLines {
+                lines.removeLast(lines.count - maxLines)
+                truncated = true
+            }
+            var ellipsis: TextEllipsis?
+            if truncated && text.ellipsis, let last = lines.last, let font = state.font(fontKey) {
+                let room = width.map { LayoutUnit.given(Swift.max(0, $0)) } ?? widest
+                let ellipsisWidth = Shaper.ellipsisWidth(font: font)
+                var kept = last
+                if last.width + ellipsisWidth > room {
+                    let units = Array(Array(paragraphs[last.paragraph].text.utf16)[last.start..<last.end])
+                    let fit = Shaper.fittingPrefix(units, room: room - ellipsisWidth, font: font, letterSpacing: text.letterSpacing)
+                    kept.end = last.start + fit.length
+                    kept.width = LayoutUnit.ceil(fit.width)
+                }
+                ellipsis = TextEllipsis(offset: kept.width, width: LayoutUnit.ceil(ellipsisWidth))
+                kept.width = LayoutUnit.ceil(kept.width + ellipsisWidth)
+                lines[lines.count - 1] = kept
+            }
+            let ranges = lines.map { paragraphs[$0.paragraph].range($0.start, $0.end) }
+            return TextLines(lineHeight: lineHeight, widths: lines.map(\.width), widestLine: widest, ranges: ranges,
+                             truncated: truncated, ellipsis: ellipsis)
+        }
+    }
+
     /// The paragraphs of `text` as CSS `white-space: pre-line` has them: `\n` (and `\r\n`,
     /// `\r`) breaks; runs of spaces and tabs collapse to one space; spaces at the start and
     /// end of a paragraph go. A final `\n` starts no new line; text with no `\n` and nothing
     /// but spaces has no line at all. O(n).
     static func paragraphs(_ text: String) -> [String] {
-        var pieces: [String] = []
-        var current = ""
-        var pendingSpace = false
+        collapse(text, mapped: false).map(\.text)
+    }
+
+    /// `paragraphs`, each able to map its offsets back to `text`. O(n).
+    static func mappedParagraphs(_ text: String) -> [MappedParagraph] {
+        collapse(text, mapped: true)
+    }
+
+    /// A collapsed paragraph and, per UTF-16 unit of it, where that unit is in the text as
+    /// given (UTF-16 offset and scalar index; a collapsed space is the first of its run).
+    struct MappedParagraph {
+        var text: String
+        var utf16: [Int] = []
+        var scalars: [Int] = []
+        /// Where the paragraph starts in the text as given (for an empty one).
+        var start: (utf16: Int, scalar: Int)
+
+        /// The range, in the text as given, of the paragraph's units `start..<end`. O(1).
+        func range(_ start: Int, _ end: Int) -> TextRange {
+            guard end > start, end <= utf16.count else {
+                let at = start < utf16.count ? (utf16[start], scalars[start]) : self.start
+                return TextRange(utf16: at.0..<at.0, scalars: at.1..<at.1)
+            }
+            return TextRange(utf16: utf16[start]..<(utf16[end - 1] + 1), scalars: scalars[start]..<(scalars[end - 1] + 1))
+        }
+    }
+
+    private static func collapse(_ text: String, mapped: Bool) -> [MappedParagraph] {
+        var pieces: [MappedParagraph] = []
+        var current = MappedParagraph(text: "", start: (0, 0))
+        var pendingSpace: (utf16: Int, scalar: Int)?
         var sawBreak = false
         var previousWasCR = false
+        var offset = 0, index = 0
         for scalar in text.unicodeScalars {
+            defer {
+                offset += scalar.utf16.count
+                index += 1
+            }
             if scalar == "\n" && previousWasCR {
                 previousWasCR = false
+                current.start = (offset + 1, index + 1)
                 continue
             }
             previousWasCR = scalar == "\r"
             switch scalar {
             case "\n", "\r":
                 pieces.append(current)
-                current = ""
-                pendingSpace = false
+                current = MappedParagraph(text: "", start: (offset + 1, index + 1))
+                pendingSpace = nil
                 sawBreak = true
             case " ", "\t":
-                pendingSpace = !current.isEmpty
+                if pendingSpace == nil && !current.text.isEmpty { pendingSpace = (offset, index) }
             default:
-                if pendingSpace { current.unicodeScalars.append(" ") }
-                pendingSpace = false
-                current.unicodeScalars.append(scalar)
+                if let space = pendingSpace {
+                    current.text.unicodeScalars.append(" ")
+                    if mapped {
+                        current.utf16.append(space.utf16)
+                        current.scalars.append(space.scalar)
+                    }
+                }
+                pendingSpace = nil
+                current.text.unicodeScalars.append(scalar)
+                if mapped {
+                    for k in 0..<scalar.utf16.count {
+                        current.utf16.append(offset + k)
+                        current.scalars.append(index)
+                    }
+                }
             }
         }
-        if !current.isEmpty || !sawBreak { pieces.append(current) }
-        if !sawBreak && pieces == [""] { return [] }
+        if !current.text.isEmpty || !sawBreak { pieces.append(current) }
+        if !sawBreak && pieces.count == 1 && pieces[0].text.isEmpty { return [] }
         return pieces
     }
 }

@@ -49,7 +49,7 @@ final class TextEndpointTests: XCTestCase {
         XCTAssertEqual(bad.errorField, "rows[0].content.font.family")
         XCTAssertTrue(bad.text.contains("Inter") && bad.text.contains("DejaVu"), bad.text)
         XCTAssertEqual(try server.request("GET", "/v1/stacks/s/rows")["rows"]?.arrayValue?.count, 1, "nothing changed")
-        let stateless = try server.request("POST", "/v1/layout", json: object(("rows", [label("c", "C", extra: [("maxLines", 0)])])))
+        let stateless = try server.request("POST", "/v1/layout", json: object(("rows", [label("c", "C", extra: [("maxLines", -1)])])))
         XCTAssertEqual(stateless.errorField, "rows[0].content.maxLines")
         let weight = try server.request("POST", "/v1/layout", json: object(("rows", [.object(JSONObject([
             ("view", object(("type", "L"))), ("size", "fit"),

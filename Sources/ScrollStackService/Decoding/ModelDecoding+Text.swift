@@ -2,7 +2,7 @@ import Jansson
 import ScrollStackCore
 
 extension ModelDecoding {
-    static let textKeys = ["text", "font", "lineHeight", "letterSpacing", "maxLines", "align"]
+    static let textKeys = ["text", "font", "lineHeight", "letterSpacing", "maxLines", "align", "ellipsis"]
 
     /// `{"text", "font": {"family", "size", "weight"?, "style"?}, "lineHeight"?,
     /// "letterSpacing"?, "maxLines"?, "align"?}`. The family is checked against the fonts
@@ -14,8 +14,9 @@ extension ModelDecoding {
             font: request,
             lineHeight: try object.optional("lineHeight")?.double(),
             letterSpacing: try object.optional("letterSpacing")?.double() ?? 0,
-            maxLines: try object.optional("maxLines")?.int(),
-            alignment: try object.optional("align")?.choice(TextContent.Alignment.allCases.map { ($0.rawValue, $0) }) ?? .start
+            maxLines: try maxLines(object.optional("maxLines")),
+            alignment: try object.optional("align")?.choice(TextContent.Alignment.allCases.map { ($0.rawValue, $0) }) ?? .start,
+            ellipsis: try object.optional("ellipsis")?.bool() ?? false
         )
     }
 
@@ -31,9 +32,31 @@ extension ModelDecoding {
         )
     }
 
-    /// 1…1000, or "normal" (400) / "bold" (700).
+    /// The weight names CSS and UIKit use, with their CSS numbers (CSS Fonts 4, §2.2
+    /// `font-weight`; UIKit's `.semibold` is CSS's 600). Matched case-insensitively.
+    static let weightNames: [(String, Int)] = [
+        ("thin", 100), ("extralight", 200), ("light", 300), ("normal", 400), ("regular", 400),
+        ("medium", 500), ("semibold", 600), ("bold", 700), ("extrabold", 800), ("black", 900),
+    ]
+
+    /// A number 1…1000 (checked when the row enters a stack), one of `weightNames`, or an
+    /// integer written as a string (`"600"`, as CSS text and design tools give it).
     static func weight(_ field: Field) throws(APIError) -> Int {
-        if field.value.stringValue != nil { return try field.choice([("normal", 400), ("bold", 700)]) }
-        return try field.int()
+        guard let text = field.value.stringValue else { return try field.int() }
+        if let named = weightNames.first(where: { $0.0 == text.lowercased() }) { return named.1 }
+        if text.utf8.count <= 4, !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int(text) {
+            guard (1...1000).contains(number) else { throw .invalid(field.path, "must be 1…1000, got \"\(text)\"") }
+            return number
+        }
+        let names = weightNames.map { "\"\($0.0)\"" }.joined(separator: ", ")
+        throw .invalid(field.path, "must be a number 1…1000, a number written as a string (\"600\"), or one of \(names); got \"\(text.prefix(40))\"")
+    }
+
+    /// An integer ≥ 0; 0 is UIKit's `numberOfLines = 0`, no limit (nil).
+    static func maxLines(_ field: Field?) throws(APIError) -> Int? {
+        guard let field else { return nil }
+        let value = try field.int()
+        guard value >= 0 else { throw .invalid(field.path, "must be 0 (no limit) or more, got \(value)") }
+        return value == 0 ? nil : value
     }
 }

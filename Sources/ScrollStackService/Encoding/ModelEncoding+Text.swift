@@ -13,6 +13,7 @@ extension ModelEncoding {
         members.append(("letterSpacing", .number(t.letterSpacing)))
         if let maxLines = t.maxLines { members.append(("maxLines", .integer(Int64(maxLines)))) }
         members.append(("align", .string(t.alignment.rawValue)))
+        members.append(("ellipsis", .bool(t.ellipsis)))
         return members
     }
 

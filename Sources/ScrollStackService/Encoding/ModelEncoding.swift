@@ -24,11 +24,25 @@ enum ModelEncoding {
         .object(JSONObject([("x", .number(p.x)), ("y", .number(p.y))]))
     }
 
-    /// `{"frame", "children"?, "lines"?}`: children for a group with any, lines for text with any.
+    /// `{"frame", "children"?, "lines"?, "truncated"?, "ellipsis"?}`: children for a group with
+    /// any; lines for text with any, each `{x, y, width, height, "utf16": {start, end},
+    /// "scalars": {start, end}}` (its characters in the text as given); `truncated: true` when
+    /// `maxLines` hid lines; the ellipsis's box when one ends the last line.
     static func contentFrame(_ f: ContentFrame) -> JSON {
         var members: [(String, JSON)] = [("frame", rect(f.frame))]
         if !f.children.isEmpty { members.append(("children", .array(f.children.map(contentFrame)))) }
-        if !f.lines.isEmpty { members.append(("lines", .array(f.lines.map(rect)))) }
+        if !f.lines.isEmpty {
+            members.append(("lines", .array(f.lines.enumerated().map { i, line in
+                guard i < f.ranges.count, case .object(var members) = rect(line) else { return rect(line) }
+                let range = f.ranges[i]
+                func span(_ r: Range<Int>) -> JSON { .object(JSONObject([("start", .integer(Int64(r.lowerBound))), ("end", .integer(Int64(r.upperBound)))])) }
+                members["utf16"] = span(range.utf16)
+                members["scalars"] = span(range.scalars)
+                return .object(members)
+            })))
+        }
+        if f.truncated { members.append(("truncated", .bool(true))) }
+        if let ellipsis = f.ellipsis { members.append(("ellipsis", rect(ellipsis))) }
         return .object(JSONObject(members))
     }
 

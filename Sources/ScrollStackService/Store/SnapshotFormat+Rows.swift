@@ -14,7 +14,7 @@ import ScrollStackCore
 /// A content node: kind u8 — 0 box (mask u8 width, height; the doubles present), 1 aspect
 /// ratio (double), 2 stack (axis u8, spacing, padding: 4 doubles, varint count, children),
 /// 3 text (text, font family: strings; font size: double; weight: varint; style: string;
-/// mask u8 (lineHeight, maxLines); letterSpacing: double; lineHeight?: double; maxLines?:
+/// mask u8 (lineHeight, maxLines, ellipsis: set when true); letterSpacing: double; lineHeight?: double; maxLines?:
 /// varint; alignment: string) — then mask u8 (minWidth, maxWidth, minHeight, maxHeight) and
 /// the doubles present.
 extension SnapshotFormat {
@@ -169,7 +169,7 @@ extension SnapshotFormat {
         let alignmentName = try r.string()
         guard let alignment = TextContent.Alignment(rawValue: alignmentName) else { throw r.damaged("unknown text alignment \"\(alignmentName)\"") }
         return TextContent(text, font: FontRequest(family: family, size: size, weight: weight, style: style), lineHeight: lineHeight,
-                           letterSpacing: letterSpacing, maxLines: maxLines, alignment: alignment)
+                           letterSpacing: letterSpacing, maxLines: maxLines, alignment: alignment, ellipsis: m & 4 != 0)
     }
 
     static func look(_ r: inout ByteReader) throws(APIError) -> RowLook {
@@ -230,7 +230,7 @@ extension SnapshotFormat {
             w.double(t.font.size)
             w.varint(t.font.weight)
             w.string(t.font.style.rawValue)
-            w.byte(mask(t.lineHeight != nil, t.maxLines != nil))
+            w.byte(mask(t.lineHeight != nil, t.maxLines != nil, t.ellipsis))
             w.double(t.letterSpacing)
             if let lineHeight = t.lineHeight { w.double(lineHeight) }
             if let maxLines = t.maxLines { w.varint(maxLines) }

@@ -33,15 +33,6 @@ public struct MenuSettings: Sendable, Hashable {
         }
     }
 
-    /// How the menu follows the pages (Parchment's `PagingMenuTransition`).
-    public enum Transition: String, Sendable, Hashable, CaseIterable {
-        /// The menu's offset, item widths, indicator and colours follow the pages' progress.
-        case scrollAlongside
-        /// The menu stays as it is for the page the stack stands at while pages scroll, and
-        /// moves (animated) to the new page's item once the stack settles there.
-        case animateAfter
-    }
-
     public enum HorizontalAlignment: String, Sendable, Hashable, CaseIterable {
         case left, center, right
     }
@@ -102,58 +93,12 @@ public struct MenuSettings: Sendable, Hashable {
     public var font: FontRequest
     /// The title font of the selected item: its measured width is the item's selected width.
     public var selectedFont: FontRequest
-    /// The colours (Parchment's `PagingOptions`), each `#RRGGBBAA`. An item's title is drawn
-    /// in `textColor` when not selected and `selectedTextColor` when selected, and part-way
-    /// between the two while pages scroll (see `MenuLayout`); likewise its background between
-    /// `backgroundColor` and `selectedBackgroundColor`.
-    public var colors: Colors
-    /// Parchment's `menuTransition` (default `scrollAlongside`).
-    public var transition: Transition
-
-    /// The menu's colours, with Parchment's defaults written to 8 bits per component.
-    public struct Colors: Sendable, Hashable {
-        /// Titles of items that are not selected (Parchment: black).
-        public var textColor: String
-        /// The selected item's title (Parchment: red 3, green 125, blue 233).
-        public var selectedTextColor: String
-        /// Items that are not selected (Parchment: clear).
-        public var backgroundColor: String
-        /// The selected item (Parchment: clear).
-        public var selectedBackgroundColor: String
-        /// Behind the items, the whole menu (Parchment's `menuBackgroundColor`: white).
-        public var menuBackgroundColor: String
-        /// The indicator (Parchment: red 3, green 125, blue 233).
-        public var indicatorColor: String
-        /// The border (Parchment: white 0.9, which is 229.5 of 255, written E6).
-        public var borderColor: String
-
-        public init(textColor: String = "#000000FF", selectedTextColor: String = "#037DE9FF",
-                    backgroundColor: String = "#00000000", selectedBackgroundColor: String = "#00000000",
-                    menuBackgroundColor: String = "#FFFFFFFF", indicatorColor: String = "#037DE9FF",
-                    borderColor: String = "#E6E6E6FF") {
-            self.textColor = textColor
-            self.selectedTextColor = selectedTextColor
-            self.backgroundColor = backgroundColor
-            self.selectedBackgroundColor = selectedBackgroundColor
-            self.menuBackgroundColor = menuBackgroundColor
-            self.indicatorColor = indicatorColor
-            self.borderColor = borderColor
-        }
-
-        /// Every colour with its member name, in the API's order.
-        public var named: [(name: String, color: String)] {
-            [("textColor", textColor), ("selectedTextColor", selectedTextColor), ("backgroundColor", backgroundColor),
-             ("selectedBackgroundColor", selectedBackgroundColor), ("menuBackgroundColor", menuBackgroundColor),
-             ("indicatorColor", indicatorColor), ("borderColor", borderColor)]
-        }
-    }
 
     public init(itemSize: ItemSize = .sizeToFit(minWidth: 150, height: 40), itemSpacing: Double = 0, itemLabelSpacing: Double = 20,
                 insets: EdgeInsets = .zero, horizontalAlignment: HorizontalAlignment = .left,
                 selectedScrollPosition: ScrollPosition = .preferCentered, indicator: Indicator? = Indicator(),
                 border: Border? = Border(), position: Position = .top, font: FontRequest = .menuTitle,
-                selectedFont: FontRequest = .menuTitle, colors: Colors = Colors(),
-                transition: Transition = .scrollAlongside) {
+                selectedFont: FontRequest = .menuTitle) {
         self.itemSize = itemSize
         self.itemSpacing = itemSpacing
         self.itemLabelSpacing = itemLabelSpacing
@@ -165,8 +110,6 @@ public struct MenuSettings: Sendable, Hashable {
         self.position = position
         self.font = font
         self.selectedFont = selectedFont
-        self.colors = colors
-        self.transition = transition
     }
 
     /// The menu's height: the items' height plus the top and bottom insets.
@@ -198,6 +141,5 @@ public struct MenuSettings: Sendable, Hashable {
         }
         try font.validate(field + ".font")
         try selectedFont.validate(field + ".selectedFont")
-        for (name, color) in colors.named { try SeparatorStyle.checkColor(color, field + "." + name) }
     }
 }

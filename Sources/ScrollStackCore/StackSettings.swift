@@ -20,8 +20,7 @@ public struct StackSettings: Sendable, Hashable {
     public var paging: PagingSettings? = nil
     /// The page indicator (off when nil); needs `paging`.
     public var pageIndicator: PageIndicatorSettings? = nil
-    /// The paging menu (off when nil); needs `paging`. The menu is a horizontal strip on
-    /// either axis: over vertical pages its progress comes from the vertical offset.
+    /// The paging menu (off when nil); needs `paging` and the horizontal axis.
     public var menu: MenuSettings? = nil
 
     /// The default stack: vertical, 375×667, no content insets, offset zero, spacing 0,
@@ -60,6 +59,9 @@ public struct StackSettings: Sendable, Hashable {
         }
         if let menu {
             guard paging != nil else { throw .invalid("needs paging: set \"paging\" as well", field: "menu") }
+            guard axis == .horizontal else {
+                throw .invalid("the paging menu needs a horizontal stack; the axis is \(axis.rawValue)", field: "menu")
+            }
             try menu.validate("menu")
         }
     }

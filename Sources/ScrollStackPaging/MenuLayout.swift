@@ -17,13 +17,6 @@ public struct MenuLayout: Sendable, Hashable {
     public struct Item: Sendable, Hashable {
         public var id: String
         public var frame: Rect
-        /// How selected the item looks, 0…1 (Parchment's `PagingCellLayoutAttributes.progress`):
-        /// the current item 1 − f, the upcoming one f, the others 0 (see the transition below).
-        public var progress: Double = 0
-        /// The title's colour: `textColor` to `selectedTextColor` by `progress`.
-        public var textColor: String = ""
-        /// The item's background: `backgroundColor` to `selectedBackgroundColor` by `progress`.
-        public var backgroundColor: String = ""
     }
 
     public var items: [Item]
@@ -84,9 +77,6 @@ public struct MenuLayout: Sendable, Hashable {
     ///   clamped to the content) is computed with item i selected; part-way it moves linearly
     ///   from the current item's to the upcoming item's, and stays at the current item's when
     ///   there is no upcoming item.
-    /// - Colours: item k's selectedness is 1 − f for the current item, f for the upcoming one
-    ///   and 0 for the others (1 for the current item at a whole page); its title and
-    ///   background colours are Parchment's component-wise RGBA interpolation by it.
     /// - Indicator: Parchment's metrics, tweened by f from the current item's to the upcoming
     ///   item's (the virtual item one width beyond the first or last item when there is none);
     ///   while scrolling between two items both are measured at their selected widths.
@@ -113,13 +103,7 @@ public struct MenuLayout: Sendable, Hashable {
             }
         }
         let now = Pass(menu, natural: natural, width: width, sizeDelegate: sizeDelegate, current: current, upcoming: upcoming, fraction: fraction)
-        let colors = menu.colors
-        items = zip(entries, now.frames).enumerated().map { i, pair in
-            let p = i == current ? 1 - fraction : (i == upcoming ? fraction : 0)
-            return Item(id: pair.0.id, frame: pair.1, progress: p,
-                        textColor: MenuColor.interpolate(from: colors.textColor, to: colors.selectedTextColor, fraction: p),
-                        backgroundColor: MenuColor.interpolate(from: colors.backgroundColor, to: colors.selectedBackgroundColor, fraction: p))
-        }
+        items = zip(entries, now.frames).map { Item(id: $0.id, frame: $1) }
         contentSize = Size(width: now.contentWidth, height: menu.height)
         self.selected = n > 0 ? Swift.min(Swift.max(selected, 0), n - 1) : nil
 

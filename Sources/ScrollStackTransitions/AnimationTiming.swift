@@ -1,25 +1,6 @@
-/// When and how a transition moves: a delay, then one spring (see ``Spring`` for the physics)
-/// or one timing curve carrying every property from its start to its end value.
+/// When and how a transition moves: a delay, then one spring carrying every property from its
+/// start to its end value (see ``Spring`` for the physics).
 public struct AnimationTiming: Sendable, Hashable {
-    /// The motion's shape: UIKit's spring, or one of UIView's animation curves
-    /// (`UIView.AnimationOptions.curveEaseInOut`, …) as Core Animation's standard timing
-    /// functions, running exactly `duration` seconds.
-    public enum Curve: String, Sendable, Hashable, CaseIterable {
-        case spring, easeInOut, easeIn, easeOut, linear
-
-        /// The Bézier control points (`kCAMediaTimingFunctionEaseInEaseOut` 0.42, 0, 0.58, 1;
-        /// `EaseIn` 0.42, 0, 1, 1; `EaseOut` 0, 0, 0.58, 1; `Linear` 0, 0, 1, 1); nil for the spring.
-        public var controlPoints: TimingCurve? {
-            switch self {
-            case .spring: nil
-            case .easeInOut: TimingCurve(0.42, 0, 0.58, 1)
-            case .easeIn: TimingCurve(0.42, 0, 1, 1)
-            case .easeOut: TimingCurve(0, 0, 0.58, 1)
-            case .linear: TimingCurve(0, 0, 1, 1)
-            }
-        }
-    }
-
     /// The spring's response in seconds (> 0): the period of its undamped oscillation.
     public var duration: Double
     /// Seconds before the motion starts (≥ 0).
@@ -29,17 +10,12 @@ public struct AnimationTiming: Sendable, Hashable {
     /// The starting speed, in distances (the whole change) per second, as UIKit's
     /// `initialSpringVelocity`.
     public var initialVelocity: Double
-    /// `spring` (default): `damping` and `initialVelocity` shape the motion and `duration` is
-    /// the spring's response. Any other curve takes exactly `duration`, and the spring's
-    /// members are kept but unused.
-    public var curve: Curve
 
-    public init(duration: Double, delay: Double = 0, damping: Double, initialVelocity: Double = 0, curve: Curve = .spring) {
+    public init(duration: Double, delay: Double = 0, damping: Double, initialVelocity: Double = 0) {
         self.duration = duration
         self.delay = delay
         self.damping = damping
         self.initialVelocity = initialVelocity
-        self.curve = curve
     }
 
     /// `ScrollStackAnimationInfo`'s defaults: 0.25 s, no delay, damping 0.8.
@@ -62,7 +38,7 @@ public struct AnimationTiming: Sendable, Hashable {
         }
         // A damping near the smallest doubles (2e-309) makes ζω₀ so small that the settle time
         // overflows to infinity; 1e-300 still settles (in ~10³⁰⁰ s, refused when sampled).
-        if curve == .spring, !spring.settleTime.isFinite {
+        if !spring.settleTime.isFinite {
             return ("damping", "is too small for the spring ever to settle (its settle time overflows), got \(Self.text(damping))")
         }
         return nil
@@ -74,16 +50,8 @@ public struct AnimationTiming: Sendable, Hashable {
     /// The spring this timing describes.
     public var spring: Spring { Spring(response: duration, dampingRatio: damping, initialVelocity: initialVelocity) }
 
-    /// When the motion has come to rest, counted from the start (delay included): the
-    /// spring's settle time, or a curve's duration.
-    public var restTime: Double { delay + (curve == .spring ? spring.settleTime : duration) }
-
-    /// The progress (0 → 1) at each of `times` (seconds after the delay, ascending): the
-    /// spring's, or the curve's at `time / duration`. O(times).
-    public func progress(at times: [Double]) -> [Double] {
-        guard let points = curve.controlPoints else { return spring.progress(at: times) }
-        return times.map { points.progress($0 / duration) }
-    }
+    /// When the motion has come to rest, counted from the start (delay included).
+    public var restTime: Double { delay + spring.settleTime }
 
     /// A number as a client wrote it: `0`, not `0.0`.
     static func text(_ value: Double) -> String {

@@ -31,10 +31,10 @@ public enum KeyframeSampler {
         return frames + 1
     }
 
-    /// The spring's (or curve's) progress at each time (0 during the delay).
+    /// The spring's progress at each time (0 during the delay).
     public static func progress(_ timing: AnimationTiming, at times: [Double]) -> [Double] {
         let moving = times.filter { $0 >= timing.delay }.map { $0 - timing.delay }
-        let sampled = timing.progress(at: moving)
+        let sampled = timing.spring.progress(at: moving)
         return Array(repeating: 0, count: times.count - moving.count) + sampled
     }
 

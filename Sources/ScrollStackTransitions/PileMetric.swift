@@ -1,8 +1,8 @@
 import ScrollStackCore
 
 /// Where and how a pile's view is drawn in one of the three positions (leading, active,
-/// trailing), relative to the pile's bounds: Pile's `PileMetric`, with the transform made of a
-/// uniform scale, a translation, and a perspective and rotation (``Transform3D``).
+/// trailing), relative to the pile's bounds: Pile's `PileMetric`, with the transform limited to
+/// a translation and a uniform scale.
 public struct PileMetric: Sendable, Hashable {
     public var alpha: Double
     /// Taken off the bounds first.
@@ -14,18 +14,15 @@ public struct PileMetric: Sendable, Hashable {
     /// The transform: a uniform scale about the frame's centre, then a translation in points.
     public var scale: Double
     public var translate: Point
-    /// …then a perspective and rotation (Pile's example: m34 = −1/1000, a turn about y).
-    public var transform: Transform3D
 
     public init(alpha: Double = 1, insets: EdgeInsets = .zero, offset: Point = .zero, relativeOffset: Point = .zero,
-                scale: Double = 1, translate: Point = .zero, transform: Transform3D = .identity) {
+                scale: Double = 1, translate: Point = .zero) {
         self.alpha = alpha
         self.insets = insets
         self.offset = offset
         self.relativeOffset = relativeOffset
         self.scale = scale
         self.translate = translate
-        self.transform = transform
     }
 
     /// Pile's `DefaultActiveMetric`: the bounds, opaque.
@@ -45,7 +42,7 @@ public struct PileMetric: Sendable, Hashable {
 
     /// The view's state in this position within `bounds`.
     public func state(in bounds: Rect) -> PileViewState {
-        PileViewState(frame: frame(in: bounds), alpha: alpha, translate: translate, scale: scale, transform: transform)
+        PileViewState(frame: frame(in: bounds), alpha: alpha, translate: translate, scale: scale)
     }
 
     /// The first rule the metric breaks within `bounds`, as (member path, message), or nil.
@@ -57,9 +54,6 @@ public struct PileMetric: Sendable, Hashable {
                               ("relativeOffset.y", relativeOffset.y), ("translate.x", translate.x), ("translate.y", translate.y)]
         where !value.isFinite || abs(value) > 1e9 {
             return (name, "must be a finite number within ±1000000000, got \(AnimationTiming.text(value))")
-        }
-        guard transform.m34.isFinite, abs(transform.m34) <= 1 else {
-            return ("transform.m34", "must be a finite number within ±1, got \(AnimationTiming.text(transform.m34))")
         }
         let frame = frame(in: bounds)
         if frame.size.width < 0 { return ("insets", "leave a negative width (\(frame.size.width)) in bounds \(bounds.size.width) wide") }

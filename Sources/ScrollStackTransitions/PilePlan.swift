@@ -12,8 +12,7 @@ public struct PilePlan: Sendable, Hashable {
         self.motions = motions
     }
 
-    /// Every frame at `fps`, as ``KeyframeSampler`` samples row plans; transforms move by
-    /// ``Transform3D/interpolate(_:_:_:)``. O(frames × motions).
+    /// Every frame at `fps`, as ``KeyframeSampler`` samples row plans.
     public func keyframes(fps: Int) -> [(time: Double, progress: Double, views: [(id: String, state: PileViewState)])] {
         let times = KeyframeSampler.times(timing, fps: fps)
         return zip(times, KeyframeSampler.progress(timing, at: times)).map { time, p in
@@ -21,8 +20,7 @@ public struct PilePlan: Sendable, Hashable {
                 (m.id, PileViewState(frame: KeyframeSampler.lerp(m.from.frame, m.to.frame, p),
                                      alpha: KeyframeSampler.clampedLerp(m.from.alpha, m.to.alpha, p),
                                      translate: KeyframeSampler.lerp(m.from.translate, m.to.translate, p),
-                                     scale: KeyframeSampler.lerp(m.from.scale, m.to.scale, p),
-                                     transform: Transform3D.interpolate(m.from.transform, m.to.transform, p)))
+                                     scale: KeyframeSampler.lerp(m.from.scale, m.to.scale, p)))
             })
         }
     }

@@ -81,8 +81,7 @@ extension ModelDecoding {
     static func menu(_ field: Field, current: MenuSettings?) throws(APIError) -> MenuSettings? {
         try toggle(field, current: current, defaults: MenuSettings()) { object, base throws(APIError) in
             try object.allowOnly(["itemSize", "itemSpacing", "itemLabelSpacing", "insets", "horizontalAlignment",
-                                  "selectedScrollPosition", "indicator", "border", "position", "font", "selectedFont", "menuTransition"]
-                                 + MenuSettings.Colors().named.map(\.name))
+                                  "selectedScrollPosition", "indicator", "border", "position", "font", "selectedFont"])
             var m = base
             if let f = try object.optional("itemSize") { m.itemSize = try menuItemSize(f) }
             if let f = try object.optional("itemSpacing") { m.itemSpacing = try f.double() }
@@ -99,16 +98,6 @@ extension ModelDecoding {
             if let f = try object.optional("position") { m.position = try f.choice(MenuSettings.Position.allCases.map { ($0.rawValue, $0) }) }
             if let f = try object.optional("font") { m.font = try font(f) }
             if let f = try object.optional("selectedFont") { m.selectedFont = try font(f) }
-            if let f = try object.optional("menuTransition") {
-                m.transition = try f.choice(MenuSettings.Transition.allCases.map { ($0.rawValue, $0) })
-            }
-            if let f = try object.optional("textColor") { m.colors.textColor = try color(f) }
-            if let f = try object.optional("selectedTextColor") { m.colors.selectedTextColor = try color(f) }
-            if let f = try object.optional("backgroundColor") { m.colors.backgroundColor = try color(f) }
-            if let f = try object.optional("selectedBackgroundColor") { m.colors.selectedBackgroundColor = try color(f) }
-            if let f = try object.optional("menuBackgroundColor") { m.colors.menuBackgroundColor = try color(f) }
-            if let f = try object.optional("indicatorColor") { m.colors.indicatorColor = try color(f) }
-            if let f = try object.optional("borderColor") { m.colors.borderColor = try color(f) }
             return m
         }
     }

@@ -4,7 +4,7 @@ import ScrollStackTransitions
 
 extension ModelDecoding {
     /// The read-only members a pile's view has in answers; accepted and ignored on input.
-    static let pileViewKeys = ["id", "controller", "view", "index", "active", "frame", "alpha", "translate", "scale", "transform"]
+    static let pileViewKeys = ["id", "controller", "view", "index", "active", "frame", "alpha", "translate", "scale"]
 
     /// `{"id"?, "controller" | "view"}`; without an id, `makeID` supplies one. `props` may
     /// nest at most `maxDepth` deep.
@@ -47,11 +47,11 @@ extension ModelDecoding {
         return Rect(x: values[0], y: values[1], width: values[2], height: values[3])
     }
 
-    /// `{"alpha", "insets", "offset", "relativeOffset", "scale", "translate", "transform"}` over
-    /// `base`, checked against `bounds`.
+    /// `{"alpha", "insets", "offset", "relativeOffset", "scale", "translate"}` over `base`,
+    /// checked against `bounds`.
     static func pileMetric(_ field: Field, base: PileMetric, bounds: Rect) throws(APIError) -> PileMetric {
         let object = try field.object()
-        try object.allowOnly(["alpha", "insets", "offset", "relativeOffset", "scale", "translate", "transform"])
+        try object.allowOnly(["alpha", "insets", "offset", "relativeOffset", "scale", "translate"])
         var metric = base
         if let f = try object.optional("alpha") { metric.alpha = try f.double() }
         if let f = try object.optional("insets") { metric.insets = try insets(f) }
@@ -59,40 +59,8 @@ extension ModelDecoding {
         if let f = try object.optional("relativeOffset") { metric.relativeOffset = try point(f, base: .zero) }
         if let f = try object.optional("scale") { metric.scale = try f.double() }
         if let f = try object.optional("translate") { metric.translate = try point(f, base: .zero) }
-        if let f = try object.optional("transform") { metric.transform = try transform3D(f, base: base.transform) }
         if let (member, message) = metric.violation(in: bounds) { throw .invalid(field.descendantPath(member), message) }
         return metric
-    }
-
-    /// `{"m34"?, "rotation"?: {"angle", "x"?, "y"?, "z"?}}` over `base`: Core Animation's
-    /// perspective entry and a rotation by `angle` radians about the axis (x, y, z) (missing
-    /// components 0; the axis need not be a unit vector but must not be zero unless the angle
-    /// is). A rotation given replaces the base's; `m34` is checked with the metric.
-    static func transform3D(_ field: Field, base: Transform3D) throws(APIError) -> Transform3D {
-        let object = try field.object()
-        try object.allowOnly(["m34", "rotation"])
-        var m34 = base.m34
-        if let f = try object.optional("m34") { m34 = try f.double() }
-        guard let f = try object.optional("rotation") else {
-            var t = base
-            t.m34 = m34
-            return t
-        }
-        let rotation = try f.object()
-        try rotation.allowOnly(["angle", "x", "y", "z"])
-        var values: [Double] = []
-        for key in ["angle", "x", "y", "z"] {
-            let member = key == "angle" ? try rotation.required(key) : try rotation.optional(key)
-            let value = try member?.double() ?? 0
-            guard value.isFinite, abs(value) <= 1e9 else {
-                throw .invalid(f.childPath(key), "must be a finite number within ±1000000000, got \(value)")
-            }
-            values.append(value)
-        }
-        guard let t = Transform3D(m34: m34, angle: values[0], axis: (values[1], values[2], values[3])) else {
-            throw .invalid(f.path, "a rotation by a non-zero angle needs a non-zero axis (x, y, z)")
-        }
-        return t
     }
 
     /// `{"leading", "active", "trailing"}`, each over Pile's default for that position.
@@ -121,12 +89,6 @@ extension ModelDecoding {
     static func storedPileState(_ json: JSON) -> PileViewState? {
         guard let frame = json["frame"].flatMap(storedRect), let alpha = json["alpha"]?.doubleValue,
               let translate = json["translate"].flatMap(storedPoint), let scale = json["scale"]?.doubleValue else { return nil }
-        // States written before transforms existed have none: the identity.
-        var transform = Transform3D.identity
-        if let t = json["transform"], let m34 = t["m34"]?.doubleValue, let r = t["rotation"],
-           let angle = r["angle"]?.doubleValue, let x = r["x"]?.doubleValue, let y = r["y"]?.doubleValue, let z = r["z"]?.doubleValue {
-            transform = Transform3D(m34: m34, angle: angle, axis: (x, y, z)) ?? .identity
-        }
-        return PileViewState(frame: frame, alpha: alpha, translate: translate, scale: scale, transform: transform)
+        return PileViewState(frame: frame, alpha: alpha, translate: translate, scale: scale)
     }
 }

@@ -31,9 +31,7 @@ extension ModelDecoding {
     static func storedTiming(_ json: JSON) -> AnimationTiming? {
         guard let duration = json["duration"]?.doubleValue, let delay = json["delay"]?.doubleValue,
               let damping = json["damping"]?.doubleValue, let velocity = json["initialVelocity"]?.doubleValue else { return nil }
-        // Plans written before curves existed have none: the spring.
-        let curve = json["curve"]?.stringValue.flatMap(AnimationTiming.Curve.init(rawValue:)) ?? .spring
-        return AnimationTiming(duration: duration, delay: delay, damping: damping, initialVelocity: velocity, curve: curve)
+        return AnimationTiming(duration: duration, delay: delay, damping: damping, initialVelocity: velocity)
     }
 
     static func storedPoint(_ json: JSON) -> Point? {

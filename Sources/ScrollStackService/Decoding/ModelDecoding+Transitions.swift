@@ -9,16 +9,14 @@ extension ModelDecoding {
     /// Splits `animation` and `fps` off a mutation body (and reads `?fps=`): the rest of the
     /// body, to be decoded as before, and what they ask. `animation` is `true` (`defaults`),
     /// `false`, or `{duration, delay, damping, initialVelocity}` over `defaults`.
-    /// With `curves` (piles), `animation` may also name a `curve`.
-    static func animation(_ body: ObjectReader?, _ c: RequestContext, defaults: AnimationTiming,
-                          curves: Bool = false) throws(APIError) -> (ObjectReader?, AnimationRequest) {
+    static func animation(_ body: ObjectReader?, _ c: RequestContext, defaults: AnimationTiming) throws(APIError) -> (ObjectReader?, AnimationRequest) {
         var request = AnimationRequest()
         if let text = c.query("fps") {
             guard let fps = Int(text), (1...240).contains(fps) else { throw .badQuery("fps", "must be an integer in 1…240, got \"\(text)\"") }
             request.fps = fps
         }
         if let body, let f = try body.optional("animation") {
-            request.timing = try timing(f, defaults: defaults, curves: curves)
+            request.timing = try timing(f, defaults: defaults)
             request.dampingGiven = f.value.objectValue?["damping"] != nil
         }
         if let body, let f = try body.optional("fps") {
@@ -41,19 +39,17 @@ extension ModelDecoding {
     }
 
     /// `true`, `false` or `{duration, delay, damping, initialVelocity}` over `defaults`;
-    /// nil for `false`. With `curves`, also `curve`: `spring`, `easeInOut`, `easeIn`,
-    /// `easeOut` or `linear`.
-    static func timing(_ field: Field, defaults: AnimationTiming, curves: Bool = false) throws(APIError) -> AnimationTiming? {
+    /// nil for `false`.
+    static func timing(_ field: Field, defaults: AnimationTiming) throws(APIError) -> AnimationTiming? {
         if let flag = field.value.boolValue { return flag ? defaults : nil }
         guard field.value.objectValue != nil else { throw .wrongType(field.path, expected: "true, false or an object", got: field.value.typeName) }
         let object = try field.object()
-        try object.allowOnly(["duration", "delay", "damping", "initialVelocity"] + (curves ? ["curve"] : []))
+        try object.allowOnly(["duration", "delay", "damping", "initialVelocity"])
         var timing = defaults
         if let f = try object.optional("duration") { timing.duration = try f.double() }
         if let f = try object.optional("delay") { timing.delay = try f.double() }
         if let f = try object.optional("damping") { timing.damping = try f.double() }
         if let f = try object.optional("initialVelocity") { timing.initialVelocity = try f.double() }
-        if let f = try object.optional("curve") { timing.curve = try f.choice(AnimationTiming.Curve.allCases.map { ($0.rawValue, $0) }) }
         if let (member, message) = timing.violation { throw .invalid(field.descendantPath(member), message) }
         return timing
     }

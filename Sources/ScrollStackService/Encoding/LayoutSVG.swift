@@ -7,7 +7,7 @@ import ScrollStackPaging
 /// rectangle labelled with its type and id, filled by visibility (entire green, partial
 /// orange, offscreen grey and dashed), separators in their own colour over the rows, and the viewport as a
 /// red frame at the offset, and a paging stack's page control as circles in its tints over the
-/// viewport, and a paging menu beside the viewport in its colours. Rows are `<g class="row VISIBILITY" data-id data-index
+/// viewport. Rows are `<g class="row VISIBILITY" data-id data-index
 /// data-visibility>`, so a test or a script can find them. Only presentation attributes are
 /// used (no CSS, scripts or external fonts), so every SVG 1.1 renderer draws the same.
 enum LayoutSVG {
@@ -72,10 +72,6 @@ enum LayoutSVG {
             bounds = union(bounds, Rect(origin: Point(x: 0, y: 0), size: layout.contentSize))
         }
         for row in layout.rows where row.visibility != .hidden { bounds = union(bounds, row.frame) }
-        if let menu = laid.stack.settings.menu {
-            let frame = laid.stack.menuFrame(menu)
-            bounds = union(bounds, Rect(x: layout.offset.x + frame.minX, y: layout.offset.y + frame.minY, width: frame.size.width, height: frame.size.height))
-        }
         return bounds
     }
 
@@ -118,42 +114,8 @@ enum LayoutSVG {
             }
             out += "</g>\n"
         }
-        out += menu(laid)
         let caption = "viewport \(n(layout.viewport.width))×\(n(layout.viewport.height)) at (\(n(layout.offset.x)), \(n(layout.offset.y)))"
         out += "<text x=\"\(n(viewport.origin.x + viewport.size.width - 4))\" y=\"\(n(viewport.origin.y + 14))\" text-anchor=\"end\" font-family=\"sans-serif\" font-size=\"11\" fill=\"#FF3B30\">\(caption)</text>\n"
-        return out
-    }
-
-    /// The paging menu beside the viewport (`<g class="menu">`): its background, each item's
-    /// background and title in the item's colours (`<g class="menu-item" data-id>`), the
-    /// border and the indicator, the content scrolled by the menu's offset and clipped to it.
-    private static func menu(_ laid: LaidOut) -> String {
-        let offset = laid.layout.offset
-        guard let settings = laid.stack.settings.menu, let menu = laid.stack.menuLayout(offset: offset) else { return "" }
-        let frame = laid.stack.menuFrame(settings)
-        let origin = Point(x: offset.x + frame.minX, y: offset.y + frame.minY)
-        let colors = settings.colors
-        func placed(_ r: Rect) -> Rect {
-            Rect(x: origin.x + r.minX - menu.contentOffset, y: origin.y + r.minY, width: r.size.width, height: r.size.height)
-        }
-        func paint(_ color: String) -> String { "fill=\"#\(color.dropFirst().prefix(6))\" fill-opacity=\"\(n(alpha(color)))\"" }
-        let bounds = Rect(origin: origin, size: frame.size)
-        var out = "<g class=\"menu\" data-content-offset=\"\(n(menu.contentOffset))\">\n"
-        out += "<clipPath id=\"menu-\(n(origin.x))-\(n(origin.y))\"><rect \(box(bounds))/></clipPath>\n"
-        out += "<rect class=\"menu-background\" \(box(bounds)) \(paint(colors.menuBackgroundColor))/>\n"
-        out += "<g clip-path=\"url(#menu-\(n(origin.x))-\(n(origin.y)))\">\n"
-        let entries = laid.stack.menuEntries()
-        for (i, item) in menu.items.enumerated() {
-            let r = placed(item.frame)
-            out += "<g class=\"menu-item\" data-id=\"\(escape(item.id))\">\n<rect \(box(r)) \(paint(item.backgroundColor))/>\n"
-            if let text = entries[i].entry.title?.text {
-                out += "<text x=\"\(n(r.minX + r.size.width / 2))\" y=\"\(n(r.minY + r.size.height / 2 + 4))\" text-anchor=\"middle\" font-family=\"sans-serif\" font-size=\"13\" \(paint(item.textColor))>\(escape(text))</text>\n"
-            }
-            out += "</g>\n"
-        }
-        if let border = menu.border { out += "<rect class=\"menu-border\" \(box(placed(border))) \(paint(colors.borderColor))/>\n" }
-        if let indicator = menu.indicator { out += "<rect class=\"menu-indicator\" \(box(placed(indicator))) \(paint(colors.indicatorColor))/>\n" }
-        out += "</g>\n</g>\n"
         return out
     }
 

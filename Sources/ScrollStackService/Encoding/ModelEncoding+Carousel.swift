@@ -58,8 +58,7 @@ extension ModelEncoding {
             ("selectedScrollPosition", .string(m.selectedScrollPosition.rawValue)),
             ("indicator", indicator), ("border", border), ("position", .string(m.position.rawValue)),
             ("font", font(m.font)), ("selectedFont", font(m.selectedFont)),
-            ("menuTransition", .string(m.transition.rawValue)),
-        ] + m.colors.named.map { ($0.name, JSON.string($0.color)) }))
+        ]))
     }
 
     /// A title as the client wrote it: the bare text when that is all it has.
@@ -90,13 +89,12 @@ extension ModelEncoding {
             ]))))
         }
         if let menu = stack.menuLayout(offset: offset), let settings = stack.settings.menu {
-            let progress = stack.menuProgress(offset: offset)?.progress ?? state.progress
-            members.append(("menu", menuLayout(menu, settings: settings, frame: stack.menuFrame(settings), entries: stack.menuEntries(), progress: progress)))
+            members.append(("menu", menuLayout(menu, frame: stack.menuFrame(settings), entries: stack.menuEntries(), progress: state.progress)))
         }
         return members
     }
 
-    static func menuLayout(_ m: MenuLayout, settings: MenuSettings, frame: Rect, entries: [(entry: MenuLayout.Entry, rowIndex: Int)], progress: Double) -> JSON {
+    static func menuLayout(_ m: MenuLayout, frame: Rect, entries: [(entry: MenuLayout.Entry, rowIndex: Int)], progress: Double) -> JSON {
         var items: [JSON] = []
         items.reserveCapacity(m.items.count)
         for (i, item) in m.items.enumerated() {
@@ -104,9 +102,6 @@ extension ModelEncoding {
             if let text = entries[i].entry.title?.text { o.append(("title", .string(text))) }
             o.append(("frame", rect(item.frame)))
             o.append(("selected", .bool(m.selected == i)))
-            o.append(("progress", computed(item.progress)))
-            o.append(("textColor", .string(item.textColor)))
-            o.append(("backgroundColor", .string(item.backgroundColor)))
             items.append(.object(JSONObject(o)))
         }
         let selected = m.selected.map { i in
@@ -117,9 +112,6 @@ extension ModelEncoding {
             ("contentOffset", .object(JSONObject([("x", computed(m.contentOffset)), ("y", .number(0))]))),
             ("progress", computed(progress)), ("items", .array(items)), ("selected", selected),
             ("indicator", m.indicator.map(rect) ?? .null), ("border", m.border.map(rect) ?? .null),
-            ("menuBackgroundColor", .string(settings.colors.menuBackgroundColor)),
-            ("indicatorColor", m.indicator == nil ? .null : .string(settings.colors.indicatorColor)),
-            ("borderColor", m.border == nil ? .null : .string(settings.colors.borderColor)),
         ]))
     }
 

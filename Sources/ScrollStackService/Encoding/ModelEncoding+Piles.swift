@@ -7,24 +7,12 @@ extension ModelEncoding {
         .object(JSONObject([
             ("alpha", .number(m.alpha)), ("insets", insets(m.insets)), ("offset", point(m.offset)),
             ("relativeOffset", point(m.relativeOffset)), ("scale", .number(m.scale)), ("translate", point(m.translate)),
-            ("transform", .object(JSONObject(transform3D(m.transform)))),
         ]))
     }
 
-    /// `m34` and `rotation` `{angle, x, y, z}` (angle in radians, unit axis), full precision so
-    /// a stored plan samples as it was planned.
-    static func transform3D(_ t: Transform3D) -> [(String, JSON)] {
-        let r = t.rotation
-        return [("m34", .number(t.m34)),
-                ("rotation", .object(JSONObject([("angle", .number(r.angle)), ("x", .number(r.x)), ("y", .number(r.y)), ("z", .number(r.z))])))]
-    }
-
-    /// A view's state; `transform` carries `matrix`, the whole layer transform (scale,
-    /// translate, then the perspective and rotation), 16 numbers row by row.
     static func pileState(_ s: PileViewState) -> [(String, JSON)] {
         [("frame", rect(s.frame)), ("alpha", computed(s.alpha)), ("translate", .object(JSONObject([("x", computed(s.translate.x)), ("y", computed(s.translate.y))]))),
-         ("scale", computed(s.scale)),
-         ("transform", .object(JSONObject(transform3D(s.transform) + [("matrix", .array(s.matrix.map(computed)))])))]
+         ("scale", computed(s.scale))]
     }
 
     /// A pile as GET answers it: settings, the active view's id, and the views bottom to top;
@@ -47,8 +35,7 @@ extension ModelEncoding {
             ("metrics", .object(JSONObject([("leading", pileMetric(pile.metrics.leading)), ("active", pileMetric(pile.metrics.active)),
                                             ("trailing", pileMetric(pile.metrics.trailing))]))),
             ("animation", .object(JSONObject([("duration", .number(pile.animation.duration)), ("delay", .number(pile.animation.delay)),
-                                              ("damping", .number(pile.animation.damping)), ("initialVelocity", .number(pile.animation.initialVelocity)),
-                                              ("curve", .string(pile.animation.curve.rawValue))]))),
+                                              ("damping", .number(pile.animation.damping)), ("initialVelocity", .number(pile.animation.initialVelocity))]))),
             ("active", pile.active.map { .string($0.id) } ?? .null),
             ("views", .array(views)),
         ]))

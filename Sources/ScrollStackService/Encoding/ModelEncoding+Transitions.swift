@@ -14,23 +14,14 @@ extension ModelEncoding {
         .object(JSONObject([("alpha", .number(l.alpha)), ("translate", point(l.translate)), ("scale", .number(l.scale))]))
     }
 
-    /// A timing: a spring's stiffness, damping coefficient and settle time, or a curve's
-    /// control points (its settle time is its duration).
     static func timing(_ t: AnimationTiming) -> JSON {
         let spring = t.spring
-        var members: [(String, JSON)] = [
+        return .object(JSONObject([
             ("duration", .number(t.duration)), ("delay", .number(t.delay)), ("damping", .number(t.damping)),
-            ("initialVelocity", .number(t.initialVelocity)), ("curve", .string(t.curve.rawValue)),
-        ]
-        if let c = t.curve.controlPoints {
-            members += [("controlPoints", .array([.number(c.x1), .number(c.y1), .number(c.x2), .number(c.y2)])),
-                        ("settleTime", computed(t.duration))]
-        } else {
-            members += [("stiffness", computed(spring.stiffness)), ("dampingCoefficient", computed(spring.dampingCoefficient)),
-                        ("settleTime", computed(spring.settleTime))]
-        }
-        members.append(("restTime", computed(t.restTime)))
-        return .object(JSONObject(members))
+            ("initialVelocity", .number(t.initialVelocity)), ("curve", .string("spring")),
+            ("stiffness", computed(spring.stiffness)), ("dampingCoefficient", computed(spring.dampingCoefficient)),
+            ("settleTime", computed(spring.settleTime)), ("restTime", computed(t.restTime)),
+        ]))
     }
 
     static func fromTo(_ from: JSON, _ to: JSON) -> JSON { .object(JSONObject([("from", from), ("to", to)])) }

@@ -64,7 +64,7 @@ extension StackService {
         let metrics = try body.optional("metrics").map { f throws(APIError) in try ModelDecoding.pileMetrics(f, bounds: bounds) } ?? PileMetrics()
         var animation = AnimationTiming.pile
         if let f = try body.optional("animation") {
-            guard let timing = try ModelDecoding.timing(f, defaults: .pile, curves: true) else {
+            guard let timing = try ModelDecoding.timing(f, defaults: .pile) else {
                 throw .invalid(f.path, "a pile's default animation is an object (or true for Pile's defaults)")
             }
             animation = timing
@@ -168,7 +168,7 @@ extension StackService {
     func pileBody(_ c: RequestContext, optional: Bool = false) throws(APIError) -> (ObjectReader?, AnimationRequest) {
         let defaults = try piles.entry(c.parameter("pile")).read { pile, _ throws(APIError) in pile.animation }
         let body = optional && c.request.body.isEmpty ? nil : try c.jsonObject()
-        return try ModelDecoding.animation(body, c, defaults: defaults, curves: true)
+        return try ModelDecoding.animation(body, c, defaults: defaults)
     }
 
     /// Applies the pile operation `operation` decodes against the current state, journals it

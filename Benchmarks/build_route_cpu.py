@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Server CPU per row of building a stack from a request, for two scrollstackd binaries side
-by side (issue 13's "build ≤ 200 ns/row", measured with the request's decoding included):
+by side (the target "build ≤ 200 ns/row", measured with the request's decoding included):
 
 - create: `POST /v1/stacks` with --rows rows;
 - batch insert: `POST /v1/stacks/{id}/rows` of --rows rows into a stack of --into rows, in its

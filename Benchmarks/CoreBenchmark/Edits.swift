@@ -1,4 +1,4 @@
-// Single-row edits and id lookups at n rows (issue 13), measured two ways in one run:
+// Single-row edits and id lookups at n rows, measured two ways in one run:
 //   core-benchmark [--cpu-time] --edits N [--samples K]
 //   core-benchmark --edits N --only OP [--samples K]   (OP: lookup insert remove move hide resize;
 //                                                       runs OP K times untimed, for perf or callgrind)

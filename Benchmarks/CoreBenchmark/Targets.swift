@@ -1,4 +1,4 @@
-// The engine targets of issue 13, each printed next to a baseline from the same run:
+// The engine's targets, each printed next to a baseline from the same run:
 //   core-benchmark [--cpu-time] --targets [--rows N] [--samples K]
 //   core-benchmark [--cpu-time] --flat-column N [--samples K]   (for Benchmarks/engine_vs_flexbox.py)
 import ScrollStackCore

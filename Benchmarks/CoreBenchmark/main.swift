@@ -2,7 +2,7 @@
 // array baseline doing the same work the straightforward way (linear id search, O(n)
 // position sums), measured in the same run. Prints medians; run it in release:
 //   swift run -c release core-benchmark [--max-rows N] [--samples K]
-// The engine targets (issue 13) are in Targets.swift: core-benchmark --targets [--rows N].
+// The engine targets are in Targets.swift: core-benchmark --targets [--rows N].
 import ScrollStackCore
 
 #if canImport(Glibc)

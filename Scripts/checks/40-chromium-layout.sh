@@ -17,5 +17,24 @@ Scripts/pip-install.sh
 binary=.build/debug/scrollstackd
 [ -x "$binary" ] || swift build --product scrollstackd
 SEED=${CHROMIUM_LAYOUT_SEED:-20261123}
-timeout 600 python3 Scripts/checks/chromium_layout.py --binary "$binary" --seed "$SEED" --cases 1500 --thresholds 100 --text "$@"
-timeout 600 python3 Scripts/checks/chromium_ellipsis.py --binary "$binary" --seed "$SEED" --cases 200
+# Both scripts end with "N passed, N failed"; this check's own last line is their sum.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+timeout 600 python3 Scripts/checks/chromium_layout.py --binary "$binary" --seed "$SEED" --cases 1500 --thresholds 100 --text "$@" | tee "$log" || status=1
+layout=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1 || true)
+timeout 600 python3 Scripts/checks/chromium_ellipsis.py --binary "$binary" --seed "$SEED" --cases 200 | tee "$log" || status=1
+ellipsis=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1 || true)
+passed=0
+failed=0
+for line in "$layout" "$ellipsis"; do
+    if [[ "$line" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+        passed=$((passed + BASH_REMATCH[1]))
+        failed=$((failed + BASH_REMATCH[2]))
+    else
+        failed=$((failed + 1))
+    fi
+done
+[ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

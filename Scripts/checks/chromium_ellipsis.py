@@ -111,6 +111,7 @@ def main():
     finally:
         daemon.stop()
     print(f"{args.cases} cases ({cut} cut with an ellipsis), {failed} mismatches (seed {seed})")
+    print(f"{args.cases - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
 

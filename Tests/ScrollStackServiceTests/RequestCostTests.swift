@@ -52,12 +52,15 @@ final class RequestCostTests: XCTestCase {
         let body = try server.request("POST", "/v1/layout", json: object(("rows", .array(rows)), ("devices", [custom, "ipad", custom, "ipad"])))
         XCTAssertEqual(body.status, 200, body.text)
         XCTAssertEqual(body["layouts"]?.arrayValue?.compactMap { $0["device"]?["name"]?.stringValue }, ["wall", "ipad"])
-        // Seventeen distinct devices are too many, however they are repeated.
+        // Seventeen names are too many, repeats included (the contract's maxItems).
         let many = (0..<17).map { object(("name", .string("d\($0)")), ("width", .number(300 + Double($0))), ("height", 500)) }
-        let refused = try server.request("POST", "/v1/layout", json: object(("rows", .array(rows)), ("devices", .array(many + many))))
+        let refused = try server.request("POST", "/v1/layout", json: object(("rows", .array(rows)), ("devices", .array(many))))
         XCTAssertEqual(refused.status, 422, refused.text)
         XCTAssertEqual(refused.errorField, "devices")
-        XCTAssertEqual(refused["error.message"]?.stringValue, "must name 1 to 16 distinct devices")
+        XCTAssertEqual(refused["error.message"]?.stringValue, "must name 1 to 16 devices")
+        let repeated = try server.request("GET", "/v1/stacks/s/layout?devices=" + Array(repeating: "ipad", count: 17).joined(separator: ","))
+        XCTAssertEqual(repeated.status, 400, repeated.text)
+        XCTAssertEqual(repeated.errorField, "devices")
     }
 
     func testTextTimesDevicesPastTheBudgetIsRefusedBeforeAnyLayout() throws {

@@ -88,22 +88,22 @@ struct LayoutQuery {
         }
     }
 
-    /// Sets the devices, from the query (errors are 400) or from the body (422). A device
-    /// named twice (same name and size) is laid out and answered once, at its first place;
-    /// at most `Device.limit` distinct devices. O(devices²), at most 16 distinct.
+    /// Sets the devices, from the query (errors are 400) or from the body (422): at most
+    /// `Device.limit` names, repeats included (the contract's `maxItems`); a device named twice
+    /// (same name and size) is laid out and answered once, at its first place. O(devices²), at
+    /// most 16.
     mutating func setDevices(_ given: [Device], inBody: Bool) throws(APIError) {
         var devices: [Device] = []
-        for device in given where !devices.contains(device) {
+        for device in given.prefix(Device.limit) where !devices.contains(device) {
             devices.append(device)
-            if devices.count > Device.limit { break }
         }
         let problem: String?
         if self.devices != nil {
             problem = "give devices in the query or in the body, not both"
         } else if width != nil || height != nil {
             problem = "give either devices or width/height"
-        } else if devices.isEmpty || devices.count > Device.limit {
-            problem = "must name 1 to \(Device.limit) distinct devices"
+        } else if given.isEmpty || given.count > Device.limit {
+            problem = "must name 1 to \(Device.limit) devices"
         } else {
             problem = nil
         }

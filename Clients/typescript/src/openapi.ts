@@ -1,0 +1,1782 @@
+// Generated from Docs/openapi.yaml by Clients/typescript/generate.py: do not edit.
+// Regenerate with `python3 Clients/typescript/generate.py` after changing the contract.
+/* eslint-disable */
+
+/** A length in points, finite, 0 … 10⁹. */
+export type Length = number;
+
+/** An offset coordinate in points, finite, within ±10¹⁵. */
+export type Coordinate = number;
+
+/** 1 when the stack is created, +1 per successful mutation. */
+export type Revision = number;
+
+
+export type Index = number;
+
+
+export type StackID = string;
+
+/** Any non-empty string, unique in its stack. */
+export type RowID = string;
+
+
+export type Axis = "vertical" | "horizontal";
+
+/** `#RRGGBB` or `#RRGGBBAA`, hex digits in any case. */
+export type Color = string;
+
+/** As stored and answered, `#RRGGBBAA` in upper case (`#RRGGBB` gets `FF` alpha). */
+export type NormalizedColor = string;
+
+
+export type Visibility = "partial" | "entire" | "hidden" | "offscreen";
+
+/** Insets in points. As input, every side is optional: missing sides are 0 (a row's `insets`, a separator's `insets`, a group's `padding`) or keep their current value (the stack's `contentInsets` and `rowInsets`, which merge with the current settings, or with the defaults on create). Answers always give all four sides. */
+export type Insets = {
+  top?: Length;
+  left?: Length;
+  bottom?: Length;
+  right?: Length;
+};
+
+/** Insets as answered, all four sides. */
+export type FullInsets = (Insets) & ({ top: unknown; left: unknown; bottom: unknown; right: unknown; });
+
+/** A viewport size as input; a missing member keeps the current value. */
+export type Size = {
+  width?: Length;
+  height?: Length;
+};
+
+/** A size as answered (a viewport or a content size). */
+export type FullSize = {
+  width: number;
+  height: number;
+};
+
+/** An offset as input; a missing member keeps the current value. */
+export type Point = {
+  x?: Coordinate;
+  y?: Coordinate;
+};
+
+/** An offset as answered. */
+export type FullPoint = {
+  x: number;
+  y: number;
+};
+
+/** A frame in content coordinates. */
+export type Rect = {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+};
+
+/** The stack's separator, the default of every row. As input each member is optional (a missing one keeps the current value; `insets` replaces the separator insets whole, missing sides 0) and null is rejected. */
+export type Separator = {
+  hidden?: boolean;
+  thickness?: Length;
+  insets?: Insets;
+  color?: Color;
+};
+
+/** The stack's separator as answered. */
+export type FullSeparator = {
+  hidden: boolean;
+  thickness: Length;
+  insets: FullInsets;
+  color: NormalizedColor;
+};
+
+/** A row's own separator settings: each member set overrides the stack's; an absent one follows the stack. In a row PATCH the object merges with the row's overrides, and a member set to null clears that override. */
+export type SeparatorOverride = {
+  hidden?: boolean | null;
+  thickness?: ((Length) | (null));
+  insets?: ((Insets) | (null));
+  color?: ((Color) | (null));
+};
+
+/** A row's separator overrides as answered; only the members set, never null, never empty. */
+export type SeparatorOverrideOut = {
+  hidden?: boolean;
+  thickness?: Length;
+  insets?: FullInsets;
+  color?: NormalizedColor;
+};
+
+/** The content length along one axis, `"fit"` (measured from `content`) or fixed. */
+export type LengthRule = (("fit") | ({
+  fixed: Length;
+}));
+
+/** One rule for both axes, or one per axis (the rule of the stack's current axis applies). Answers write a pair with equal rules as a single rule. */
+export type SizeRule = ((LengthRule) | ({
+  vertical: LengthRule;
+  horizontal: LengthRule;
+}));
+
+/** A size rule that measures content on at least one axis (it needs `content`). */
+export type FitSizeRule = (("fit") | ({
+  vertical: "fit";
+}) | ({
+  horizontal: "fit";
+}));
+
+/** What `fit` measures, like a CSS flexbox tree (see Semantics.md, "Measuring content"): a box, an aspect-ratio box (`aspectRatio` = width / height), text set in a real font (Semantics.md, "Text"), or a group of children along an axis. Each may clamp with `minWidth`, `maxWidth`, `minHeight`, `maxHeight`. Nesting is limited to 64 levels (deeper: 422 `invalid_value`). A group's `spacing` (default 0), `padding` (default 0) and `children` (default none) are always answered. */
+export type ContentDescription = (({
+  width?: Length;
+  height?: Length;
+  minWidth?: Length;
+  maxWidth?: Length;
+  minHeight?: Length;
+  maxHeight?: Length;
+}) | ({
+  aspectRatio: number;
+  minWidth?: Length;
+  maxWidth?: Length;
+  minHeight?: Length;
+  maxHeight?: Length;
+}) | ({
+  text: string;
+  font: Font;
+  lineHeight?: Length;
+  letterSpacing?: number;
+  /** 0 (UIKit's numberOfLines = 0) or absent: every line; answers omit it then. */
+  maxLines?: number;
+  align?: "start" | "center" | "end";
+  /** End the last shown line of a text maxLines cuts with "…", as Chromium's -webkit-line-clamp does. Never changes the node's size. */
+  ellipsis?: boolean;
+  minWidth?: Length;
+  maxWidth?: Length;
+  minHeight?: Length;
+  maxHeight?: Length;
+}) | ({
+  stack: Axis;
+  spacing?: Length;
+  padding?: Insets;
+  children?: Array<ContentDescription>;
+  minWidth?: Length;
+  maxWidth?: Length;
+  minHeight?: Length;
+  maxHeight?: Length;
+}));
+
+
+export type Font = {
+  /** A family of GET /v1/fonts (case-insensitive) or an alias. */
+  family: string;
+  size: number;
+  /** Answers always give the number. */
+  weight?: ((number) | (string) | (string));
+  style?: "normal" | "italic" | "oblique";
+};
+
+/** Where a content node sits (content coordinates), nested like its description. */
+export type ContentFrame = {
+  frame: Rect;
+  /** A group's children, when it has any. */
+  children?: Array<ContentFrame>;
+  /** A text node's shown lines, when it has any, each with its characters. */
+  lines?: Array<{
+    x: number;
+    y: number;
+    /** With an ellipsis, counts it. */
+    width: number;
+    height: number;
+    utf16: TextSpan;
+    scalars: TextSpan;
+  }>;
+  /** Present when maxLines hid lines of this text. */
+  truncated?: true;
+  /** The box of the "…" ending the last shown line (text with ellipsis: true that maxLines cut). */
+  ellipsis?: Rect;
+};
+
+/** Half-open offsets into the text as given: from the line's first character to the end of its last, spaces hanging at its end left out. */
+export type TextSpan = {
+  start: number;
+  end: number;
+};
+
+
+export type Fonts = {
+  families: Array<{
+    family: string;
+    faces: Array<{
+      weight: number;
+      style: "normal" | "italic";
+    }>;
+  }>;
+  aliases: Array<{
+    alias: string;
+    family: string;
+  }>;
+};
+
+/** Any JSON value the parser takes: object keys without `\u0000`, and numbers written as integers within 64 bits (reals may be any double); anything else is 400 `malformed_json` ("too big integer"). */
+export type JSONValue = ((string | boolean | null) | (number) | (Array<JSONValue>) | ({ [key: string]: JSONValue }));
+
+/** Opaque client properties, any JSON value but null; kept verbatim and never read. They may nest at most `--max-json-depth` arrays and objects deep (default 256, at most 1024; `[[1]]` is 2); deeper is 422 `nesting_too_deep`. The same limit applies to `content`. */
+export type Props = ((string | boolean) | (number) | (Array<JSONValue>) | ({ [key: string]: JSONValue }));
+
+/** A view controller descriptor. */
+export type Controller = {
+  type: string;
+  instance?: string;
+  props?: Props;
+};
+
+/** A plain view descriptor. */
+export type View = {
+  type: string;
+  props?: Props;
+};
+
+/** A row as a client writes it (insert, create, replace). Exactly one of `controller` and `view`. `size` is required unless `content` is given (then it defaults to `"fit"`); a `fit` rule on either axis needs `content`. Without `id` the server generates one (`r-` and 12 hex digits). `index` is read-only: accepted and ignored, so a fetched row can be sent back. `insets` are all-or-nothing (missing sides 0); `separator` overrides only the members given (null members mean "not set"). */
+export type RowInput = ((({ controller: unknown; }) | ({ view: unknown; }))) & ((({ size: unknown; }) | ({ content: unknown; }))) & (unknown) & ({
+  id?: RowID;
+  controller?: Controller;
+  view?: View;
+  size?: SizeRule;
+  content?: ContentDescription;
+  insets?: Insets;
+  separator?: SeparatorOverride;
+  hidden?: boolean;
+  tappable?: boolean;
+  highlightable?: boolean;
+  title?: RowTitle;
+  transition?: RowTransition;
+  /** Read-only; accepted and ignored (any value). */
+  index?: JSONValue;
+});
+
+/** The members to change; at least one. `insets`: null clears the row's own insets (it follows the stack's `rowInsets` again). `separator`: merged member by member with the row's overrides, a null member clears that override, null clears them all. `content`: null removes it (then the size must not be `fit`). `controller` or `view` (not both) replaces the descriptor. */
+export type RowPatch = {
+  hidden?: boolean;
+  insets?: ((Insets) | (null));
+  separator?: ((SeparatorOverride) | (null));
+  size?: SizeRule;
+  content?: ((ContentDescription) | (null));
+  controller?: Controller;
+  view?: View;
+  tappable?: boolean;
+  highlightable?: boolean;
+  /** The row's menu title; null removes it. */
+  title?: ((RowTitle) | (null));
+  /** The row's own hide/show looks; null removes them. */
+  transition?: ((RowTransition) | (null));
+  animation?: Animation;
+  fps?: Fps;
+};
+
+/** A row id (a JSON string) or its current index (a JSON integer; an integral real such as `2.0` counts). */
+export type RowReference = ((string) | (number));
+
+/** Where the block goes; `bottom` by default. `index` is 0 … count. */
+export type InsertLocation = (("top" | "bottom") | ({
+  index: number;
+}) | ({
+  before: RowReference;
+}) | ({
+  after: RowReference;
+}));
+
+
+export type InsertRows = {
+  /** At least one row (an empty list is 422 `empty_batch`); ids unique in the list and in the stack (409). */
+  rows: Array<RowInput>;
+  at?: InsertLocation;
+  animation?: Animation;
+  fps?: Fps;
+};
+
+
+export type Move = {
+  /** The index the row ends at, 0 … count − 1 (otherwise 422 `index_out_of_range`). */
+  to: number;
+  animation?: Animation;
+  fps?: Fps;
+};
+
+/** One operation on many rows, resolved against the state before the call and applied whole or not at all. `insets` is required with `op` `insets` (null clears the rows' own insets) and rejected with any other `op`. */
+export type Batch = {
+  op: "remove" | "hide" | "show" | "insets" | "reload";
+  /** At least one reference (empty is 422 `empty_batch`), no row named twice (422 `invalid_value`). */
+  rows: Array<RowReference>;
+  insets?: ((Insets) | (null));
+  animation?: Animation;
+  fps?: Fps;
+};
+
+/** Exactly one target. `offset`: kept as given (not clamped; a missing member keeps the current value). `row` with `position` (default `automatic`): clamped. `to`: the top or bottom of the clamp range. See Semantics.md, "Operations". */
+export type ScrollTarget = (({
+  offset: Point;
+  animation?: Animation;
+  fps?: Fps;
+}) | ({
+  row: RowReference;
+  position?: "initial" | "middle" | "final" | "automatic";
+  animation?: Animation;
+  fps?: Fps;
+}) | ({
+  to: "top" | "bottom";
+  animation?: Animation;
+  fps?: Fps;
+}));
+
+/** The stack's settings. On create every member is optional (defaults in Semantics.md); in a PATCH the given members change. Nested objects merge member by member with the current values, or with the defaults on create (`{"viewport": {"height": 500}}` keeps the width), except the separator's `insets`, which are replaced whole. Null is rejected. */
+export type StackSettings = {
+  axis?: Axis;
+  viewport?: Size;
+  contentInsets?: Insets;
+  offset?: Point;
+  spacing?: Length;
+  rowInsets?: Insets;
+  separator?: Separator;
+  autoHideLastRowSeparator?: boolean;
+  paging?: PagingInput;
+  pageIndicator?: PageIndicatorInput;
+  menu?: MenuInput;
+};
+
+/** The create body (also the stateless layout's): the settings, an optional `id` (generated as `s-` and 12 hex digits when absent) and the rows. `revision` and `contentSize` are read-only: accepted and ignored, so a fetched stack can be posted back as it is. */
+export type StackInput = {
+  id?: StackID;
+  axis?: Axis;
+  viewport?: Size;
+  contentInsets?: Insets;
+  offset?: Point;
+  spacing?: Length;
+  rowInsets?: Insets;
+  separator?: Separator;
+  autoHideLastRowSeparator?: boolean;
+  paging?: PagingInput;
+  pageIndicator?: PageIndicatorInput;
+  menu?: MenuInput;
+  /** The rows in order; ids unique (409 `duplicate_id`). */
+  rows?: Array<RowInput>;
+  /** Read-only; accepted and ignored (any value). */
+  revision?: JSONValue;
+  /** Read-only; accepted and ignored (any value). */
+  contentSize?: JSONValue;
+};
+
+/** The stateless layout's body: the create body, except that `id` is accepted and ignored too (any value), since nothing is stored. Rows without an id get one. */
+export type LayoutInput = {
+  /** Accepted and ignored (any value). */
+  id?: JSONValue;
+  /** Lay out once per distinct device (1–16 entries, repeats included; one named twice with the same size is laid out once), each a built-in name or `{"name", "width", "height"}`; not with `?devices=`. The work budgets of `?devices=` apply. */
+  devices?: Array<((DeviceName) | (Device))>;
+  axis?: Axis;
+  viewport?: Size;
+  contentInsets?: Insets;
+  offset?: Point;
+  spacing?: Length;
+  rowInsets?: Insets;
+  separator?: Separator;
+  autoHideLastRowSeparator?: boolean;
+  paging?: PagingInput;
+  pageIndicator?: PageIndicatorInput;
+  menu?: MenuInput;
+  /** The rows in order; ids unique (409 `duplicate_id`). */
+  rows?: Array<RowInput>;
+  /** Read-only; accepted and ignored (any value). */
+  revision?: JSONValue;
+  /** Read-only; accepted and ignored (any value). */
+  contentSize?: JSONValue;
+};
+
+
+export type StackSummary = {
+  id: StackID;
+  revision: Revision;
+  rowCount: number;
+};
+
+/** A row as answered: as the client wrote it, with `insets` and `separator` only where the row overrides the stack, `content` only when it has one, and the three flags always. Composed with its index wherever the API answers a row. */
+export type Row = ({
+  id: RowID;
+  controller?: Controller;
+  view?: View;
+  size: SizeRule;
+  content?: ContentDescription;
+  insets?: FullInsets;
+  separator?: SeparatorOverrideOut;
+  hidden: boolean;
+  tappable: boolean;
+  highlightable: boolean;
+  title?: RowTitle;
+  transition?: RowTransition;
+}) & (({ controller: unknown; }) | ({ view: unknown; }));
+
+/** A row and its index (its current one; in `removed`, its former one). */
+export type RowWithIndex = (Row) & ({
+  index: Index;
+});
+
+/** `hidden` and `offscreen` have `visibleFraction` 0, `entire` has 1, `partial` is strictly between (shared area / row area). */
+export type VisibilityState = (unknown) & (unknown) & (unknown) & ({
+  visibility: Visibility;
+  visibleFraction: number;
+});
+
+/** A row's frames and visibility. */
+export type RowGeometry = (VisibilityState) & ({
+  frame: Rect;
+  contentFrame: Rect;
+  /** Null when the row draws no separator. */
+  separatorFrame: ((Rect) | (null));
+});
+
+/** One row of a layout. */
+export type RowLayout = ({
+  id: RowID;
+  index: Index;
+  content?: ContentFrame;
+}) & (RowGeometry);
+
+/** A row (as answered), its index, frames and visibility. */
+export type RowWithLayout = (Row) & ({
+  index: Index;
+}) & (RowGeometry);
+
+
+export type HitResult = {
+  revision: Revision;
+  row: ((null) | (({
+    id: RowID;
+    index: Index;
+    tappable: boolean;
+    highlightable: boolean;
+  }) & (RowGeometry) & ({
+    visibility?: "partial" | "entire";
+  })));
+};
+
+/** The whole model. */
+export type Stack = {
+  id: StackID;
+  revision: Revision;
+  axis: Axis;
+  viewport: FullSize;
+  contentInsets: FullInsets;
+  offset: FullPoint;
+  spacing: Length;
+  rowInsets: FullInsets;
+  separator: FullSeparator;
+  autoHideLastRowSeparator: boolean;
+  paging?: Paging;
+  pageIndicator?: PageIndicator;
+  menu?: Menu;
+  contentSize: FullSize;
+  rows: Array<RowWithIndex>;
+};
+
+/** The computed layout: every row (or, with `window=visible`, the partial and entire ones), then the ids of the visible rows and of the entirely visible rows, in order. `revision` is absent from the stateless layout. */
+export type Layout = {
+  revision?: Revision;
+  axis: Axis;
+  viewport: FullSize;
+  offset: FullPoint;
+  contentSize: FullSize;
+  rows: Array<RowLayout>;
+  visibleRows: Array<RowID>;
+  entirelyVisibleRows: Array<RowID>;
+  paging?: PagingState;
+  pageIndicator?: PageIndicatorLayout;
+  menu?: MenuLayout;
+  /** With `from`/`limit`, the page answered; `visibleRows` and `entirelyVisibleRows` then cover the whole viewport. */
+  page?: Page;
+  next?: NextLink;
+  /** In `DeviceLayouts` only, where it is required. */
+  device?: Device;
+};
+
+/** One layout per device asked for, in order (`?devices=` or the body's `devices`). */
+export type DeviceLayouts = {
+  revision?: Revision;
+  layouts: Array<(Layout) & (unknown) & ({
+    device: Device;
+  })>;
+};
+
+/** A built-in device (portrait points): iphone-se 375×667, iphone-mini 375×812, iphone-15 393×852, iphone-15-plus 430×932, iphone-15-pro-max 430×932, ipad-mini 744×1133, ipad 820×1180, ipad-pro-11 834×1194, ipad-pro-13 1032×1376. */
+export type DeviceName = "iphone-se" | "iphone-mini" | "iphone-15" | "iphone-15-plus" | "iphone-15-pro-max" | "ipad-mini" | "ipad" | "ipad-pro-11" | "ipad-pro-13";
+
+
+export type Device = {
+  name: string;
+  width: Length;
+  height: Length;
+};
+
+
+export type Page = {
+  from: number;
+  limit: number;
+  /** The rows in the whole list. */
+  total: number;
+};
+
+/** The next page's path and query (this request's, `from` moved on), or null after the last page. */
+export type NextLink = string | null;
+
+/** An SVG 1.1 document; rows are `<g class="row VISIBILITY" data-id data-index data-visibility>`, the viewport `<rect id="viewport">`. ETag `"N.svg"`. */
+export type SVG = string;
+
+/** `false` or null turns the setting off; `true` turns it on with the defaults (or keeps it as it is). */
+export type Toggle = boolean | null;
+
+
+export type PageSize = (("rows") | ({
+  absolute: number;
+}) | ({
+  fraction: number;
+}));
+
+
+export type Edge = "top" | "left" | "bottom" | "right";
+
+/** Paging (Semantics.md, "Paging"); an object merges member by member. */
+export type PagingInput = ((Toggle) | ({
+  size?: PageSize;
+  alignment?: "leading" | "center" | "trailing";
+  sizeInsets?: Insets;
+  positionInsets?: Insets;
+  contentInsetEdges?: Array<Edge>;
+}));
+
+
+export type Paging = {
+  size: PageSize;
+  alignment: "leading" | "center" | "trailing";
+  sizeInsets: FullInsets;
+  positionInsets: FullInsets;
+  contentInsetEdges: Array<Edge>;
+};
+
+/** The page control (needs `paging`); an object merges member by member. */
+export type PageIndicatorInput = ((Toggle) | ({
+  hidesForSinglePage?: boolean;
+  dotDiameter?: Length;
+  dotSpacing?: Length;
+  height?: Length;
+  position?: "bottom" | "top";
+  inset?: Length;
+  pageIndicatorTintColor?: Color;
+  currentPageIndicatorTintColor?: Color;
+}));
+
+
+export type PageIndicator = {
+  hidesForSinglePage: boolean;
+  dotDiameter: Length;
+  dotSpacing: Length;
+  height: Length;
+  position: "bottom" | "top";
+  inset: Length;
+  pageIndicatorTintColor: NormalizedColor;
+  currentPageIndicatorTintColor: NormalizedColor;
+};
+
+/** Exactly one mode; a missing width is 150, a missing height 40. */
+export type MenuItemSize = (({
+  fixed: {
+    width?: Length;
+    height?: Length;
+  };
+}) | ({
+  sizeToFit: {
+    minWidth?: Length;
+    height?: Length;
+  };
+}) | ({
+  selfSizing: {
+    estimatedWidth?: Length;
+    height?: Length;
+  };
+}));
+
+
+export type MenuIndicatorInput = (("hidden") | ({
+  height?: Length;
+  spacing?: Insets;
+  insets?: Insets;
+  position?: "top" | "bottom";
+}));
+
+
+export type MenuBorderInput = (("hidden") | ({
+  height?: Length;
+  insets?: Insets;
+}));
+
+/** The paging menu (needs `paging` and a horizontal stack); an object merges member by member. While `itemSize` is `sizeToFit` or `selfSizing`, a title without `width` is measured by the text engine in `font` (selected item: `selectedFont`) plus `itemLabelSpacing` on each side. An unknown font family is 422 at `menu.font.family` / `menu.selectedFont.family`, listing the available families. */
+export type MenuInput = ((Toggle) | ({
+  itemSize?: MenuItemSize;
+  itemSpacing?: Length;
+  itemLabelSpacing?: Length;
+  insets?: Insets;
+  horizontalAlignment?: "left" | "center" | "right";
+  selectedScrollPosition?: "left" | "right" | "center" | "preferCentered";
+  indicator?: MenuIndicatorInput;
+  border?: MenuBorderInput;
+  position?: "top" | "bottom";
+  /** Title font of items not selected; default Inter 15, weight 500 (Parchment's medium system font). */
+  font?: (Font);
+  /** Title font of the selected item; default as `font`. */
+  selectedFont?: (Font);
+}));
+
+
+export type Menu = {
+  itemSize: MenuItemSize;
+  itemSpacing: Length;
+  itemLabelSpacing: Length;
+  insets: FullInsets;
+  horizontalAlignment: "left" | "center" | "right";
+  selectedScrollPosition: "left" | "right" | "center" | "preferCentered";
+  indicator: MenuIndicatorInput;
+  border: MenuBorderInput;
+  position: "top" | "bottom";
+  font: Font;
+  selectedFont: Font;
+};
+
+/** The row's menu entry; `width` and `selectedWidth` override the measured widths. The text holds at most 1,000 characters. */
+export type RowTitle = ((string) | ({
+  text?: string;
+  width?: Length;
+  selectedWidth?: Length;
+}));
+
+
+export type PagingState = {
+  pageSize: number;
+  pageCount: number;
+  currentPage: number;
+  progress: number;
+};
+
+
+export type PageIndicatorLayout = {
+  frame: Rect;
+  numberOfPages: number;
+  currentPage: number;
+  hidden: boolean;
+  /** One per page, in order; the current page's in `currentPageIndicatorTintColor`, the others' in `pageIndicatorTintColor`. */
+  dots: Array<{
+    frame: Rect;
+    color: NormalizedColor;
+  }>;
+};
+
+
+export type MenuItemLayout = {
+  id: RowID;
+  index: Index;
+  rowIndex: Index;
+  title?: string;
+  frame: Rect;
+  selected: boolean;
+};
+
+
+export type MenuLayout = {
+  frame: Rect;
+  contentSize: FullSize;
+  contentOffset: FullPoint;
+  progress: number;
+  items: Array<MenuItemLayout>;
+  selected: ((null) | ({
+    index: Index;
+    id: RowID;
+    rowIndex: Index;
+  }));
+  indicator: ((Rect) | (null));
+  border: ((Rect) | (null));
+};
+
+
+export type SettleSample = {
+  t: number;
+  offset: number;
+};
+
+
+export type MenuWindowItem = {
+  id: RowID;
+  index: Index;
+  rowIndex: Index;
+  width: number;
+};
+
+
+export type MenuWindowMissing = {
+  width: number;
+  items: number;
+};
+
+/** What ScrollStackController's delegate would have reported. Order within a mutation: row events, `layoutUpdated`, `contentSizeChanged`, `didScroll`, visibility events in row order (see Semantics.md, "Events"). */
+export type Event = ({ [key: string]: unknown }) & ((RowAddedEvent) | (RowRemovedEvent) | (RowMovedEvent) | (RowHiddenEvent) | (RowShownEvent) | (RowResizedEvent) | (BecameVisibleEvent) | (BecameHiddenEvent) | (ContentSizeChangedEvent) | (LayoutUpdatedEvent) | (DidScrollEvent));
+
+/** A row entered the stack; `index` is its final index. */
+export type RowAddedEvent = {
+  type: "rowAdded";
+  id: RowID;
+  index: Index;
+};
+
+/** A row left the stack; `index` is its former index. */
+export type RowRemovedEvent = {
+  type: "rowRemoved";
+  id: RowID;
+  index: Index;
+};
+
+
+export type RowMovedEvent = {
+  type: "rowMoved";
+  id: RowID;
+  from: Index;
+  to: Index;
+};
+
+/** The row became hidden (only when its state changed). */
+export type RowHiddenEvent = {
+  type: "rowHidden";
+  id: RowID;
+  index: Index;
+};
+
+/** The row was shown again (only when its state changed). */
+export type RowShownEvent = {
+  type: "rowShown";
+  id: RowID;
+  index: Index;
+};
+
+/** A change aimed at the row (reload, size, content, insets) changed its length; `from` and `to` are lengths. */
+export type RowResizedEvent = {
+  type: "rowResized";
+  id: RowID;
+  index: Index;
+  from: number;
+  to: number;
+};
+
+/** The row became partial or entire from anything else, or went from partial to entire. */
+export type BecameVisibleEvent = (VisibilityState) & ({
+  type: "becameVisible";
+  id: RowID;
+  index: Index;
+  visibility: "partial" | "entire";
+  visibleFraction: number;
+});
+
+/** The row went from entire to partial, or from partial or entire to offscreen or hidden; it carries the new state. */
+export type BecameHiddenEvent = (VisibilityState) & ({
+  type: "becameHidden";
+  id: RowID;
+  index: Index;
+  visibility: "partial" | "offscreen" | "hidden";
+  visibleFraction: number;
+});
+
+
+export type ContentSizeChangedEvent = {
+  type: "contentSizeChanged";
+  from: FullSize;
+  to: FullSize;
+};
+
+/** Once per successful mutation. */
+export type LayoutUpdatedEvent = {
+  type: "layoutUpdated";
+};
+
+
+export type DidScrollEvent = {
+  type: "didScroll";
+  from: FullPoint;
+  to: FullPoint;
+};
+
+/** The answer to every mutation. */
+export type MutationResult = {
+  /** The revision this mutation made. */
+  revision: number;
+  /** The rows the operation touched that are still in the stack, with their indexes now. */
+  changed: Array<RowWithIndex>;
+  /** Present only when rows were removed; each with its former index, in the order given. */
+  removed?: Array<RowWithIndex>;
+  events: Array<Event>;
+  /** Present when the body has `animation` or `fps` (or the query `fps`). */
+  transition?: TransitionPlan;
+  /** `POST …/scroll` only: the visible layout after the scroll, as `GET …/layout?window=visible` answers it (without `revision`). */
+  window?: (Layout) & (unknown);
+};
+
+/** The journaled events after a revision, each with the revision its mutation made. */
+export type EventHistory = {
+  /** The stack's current revision. */
+  revision: (Revision);
+  /** When the answer stops before the current revision (at `limit` or at `--events-answer-bytes`, 4 MiB of events, but after at least one revision), this request's path and query with `after` set to the last revision answered; absent otherwise. */
+  next?: string;
+  events: Array<(Event) & ({
+    revision: number;
+  })>;
+};
+
+/** `true`: the defaults (rows 0.25 s, damping 0.8; piles their own, Pile's 0.6 s, damping 0.6); `false`: not animated; an object overrides members of the defaults. Also accepted in PUT row and PATCH stack bodies, and as the optional JSON body of the DELETEs. */
+export type Animation = ((boolean) | ({
+  duration?: number;
+  delay?: number;
+  /** Large enough that the spring settles in finite time (2e-309 does not: 422) */
+  damping?: number;
+  initialVelocity?: number;
+}));
+
+/** Frames per second to sample the plan at (adds `keyframes`); at most 10,000 keyframes per plan. */
+export type Fps = number;
+
+
+export type RowLook = {
+  alpha?: number;
+  translate?: Point;
+  scale?: number;
+};
+
+/** `hide`: the look of the hidden state; `show`: the look of the shown state. */
+export type RowTransition = {
+  hide?: RowLook;
+  show?: RowLook;
+};
+
+
+export type Timing = {
+  duration: number;
+  delay: number;
+  damping: number;
+  initialVelocity: number;
+  curve: "spring";
+  /** (2π / duration)², unit mass */
+  stiffness: number;
+  /** 2 · damping · 2π / duration */
+  dampingCoefficient: number;
+  /** Seconds until the displacement stays within 0.001 of the distance. */
+  settleTime: number;
+  /** delay + settleTime */
+  restTime: number;
+};
+
+
+export type FromTo = {
+  from: unknown;
+  to: unknown;
+};
+
+
+export type RowState = {
+  /** Absent at the end of an exit. */
+  index?: number;
+  frame: Rect;
+  contentFrame: Rect;
+  separatorFrame: ((Rect) | (null));
+  alpha: number;
+  hidden: boolean;
+  translate: FullPoint;
+  scale: number;
+};
+
+/** Each frame's time, spring progress, offset (stacks) and every planned row's or view's frame, alpha and look. */
+export type Keyframes = Array<{
+  time: number;
+  progress: number;
+}>;
+
+/** See Semantics.md, "Transition plans". */
+export type TransitionPlan = {
+  revision: number;
+  animated: boolean;
+  timing: Timing;
+  axis: FromTo;
+  viewport: FromTo;
+  contentSize: FromTo;
+  offset: FromTo;
+  rows: Array<{
+    id: RowID;
+    change: "insert" | "remove" | "hide" | "show" | "move" | "replace" | "update" | "slide" | "layout";
+    enter: boolean;
+    exit: boolean;
+    from: RowState;
+    to: RowState;
+  }>;
+  fps?: Fps;
+  keyframes?: Keyframes;
+};
+
+/** Every number finite and within ±10⁹; insets must leave a width and a height of at least 0 in the bounds (422 otherwise). */
+export type PileMetric = {
+  alpha?: number;
+  insets?: PileInsets;
+  offset?: PilePoint;
+  relativeOffset?: PilePoint;
+  scale?: number;
+  translate?: PilePoint;
+};
+
+
+export type PileCoordinate = number;
+
+
+export type PilePoint = {
+  x?: PileCoordinate;
+  y?: PileCoordinate;
+};
+
+
+export type PileInsets = {
+  top?: PileCoordinate;
+  left?: PileCoordinate;
+  bottom?: PileCoordinate;
+  right?: PileCoordinate;
+};
+
+
+export type PileViewInput = ({
+  id?: string;
+  controller?: Controller;
+  view?: View;
+}) & (({ controller: unknown; }) | ({ view: unknown; }));
+
+
+export type PileInput = {
+  id?: StackID;
+  bounds: {
+    x?: number;
+    y?: number;
+    width: number;
+    height: number;
+  };
+  metrics?: {
+    leading?: PileMetric;
+    active?: PileMetric;
+    trailing?: PileMetric;
+  };
+  /** The pile's default animation, `true` (Pile's) or an object over Pile's; not `false` (422). */
+  animation?: (Animation);
+  views?: Array<PileViewInput>;
+};
+
+
+export type Pile = {
+  id: StackID;
+  revision: Revision;
+  bounds: Rect;
+  metrics: { [key: string]: unknown };
+  animation: { [key: string]: unknown };
+  active: string | null;
+  views: Array<{
+    id: string;
+    index: number;
+    active: boolean;
+  }>;
+};
+
+
+export type PilePlan = {
+  revision: number;
+  animated: boolean;
+  timing: Timing;
+  views: Array<{
+    id: string;
+    role: "enter" | "exit";
+    removed: boolean;
+    from: { [key: string]: unknown };
+    to: { [key: string]: unknown };
+  }>;
+  fps?: Fps;
+  keyframes?: Keyframes;
+};
+
+
+export type PileMutation = {
+  revision: number;
+  pile: Pile;
+  events: Array<{
+    type: "viewPushed" | "viewPopped" | "viewsSet" | "viewUpdated" | "activeChanged";
+  }>;
+  transition?: PilePlan;
+};
+
+/** A pile's journaled events after a revision, each with the revision its mutation made. */
+export type PileEventHistory = {
+  /** As for stacks (`EventHistory.next`). */
+  next?: string;
+  /** The pile's current revision. */
+  revision: (Revision);
+  events: Array<{
+    type: "viewPushed" | "viewPopped" | "viewsSet" | "viewUpdated" | "activeChanged";
+    revision: number;
+  }>;
+};
+
+/** Every failure. `revision` is present on 412 answers only. */
+export type Error = {
+  error: {
+    status: number;
+    code: "busy" | "misdirected_request" | "work_budget_exceeded" | "malformed_json" | "bad_query_parameter" | "bad_header" | "bad_request" | "not_implemented" | "stack_not_found" | "row_not_found" | "revision_not_found" | "route_not_found" | "pile_not_found" | "transition_not_found" | "pile_empty" | "pile_last_view" | "unknown_view" | "method_not_allowed" | "duplicate_id" | "no_menu" | "precondition_failed" | "revision_conflict" | "payload_too_large" | "unsupported_media_type" | "wrong_type" | "missing_field" | "unknown_field" | "invalid_value" | "unknown_row" | "index_out_of_range" | "empty_batch" | "internal_error" | "storage_unavailable" | "stack_unavailable" | "nesting_too_deep" | "unauthorized" | "invalid_token" | "insufficient_scope" | "origin_not_allowed";
+    message: string;
+    /** The JSON path of the offending input (`rows[2].size.fixed`), a query parameter's name, or null. */
+    field: string | null;
+    /** The stack's current revision (412), or the latest revision the store holds (409 `revision_conflict`). */
+    revision?: number;
+  };
+};
+
+/** How each operation is sent: method, path template, query and header parameters, body and answer kinds. */
+export const operations = {
+  health: { method: "GET", path: "/healthz", query: [], arrays: [], headers: [], body: "none", answer: "json" },
+  detailedHealth: { method: "GET", path: "/v1/health", query: [], arrays: [], headers: [], body: "none", answer: "json" },
+  metrics: { method: "GET", path: "/metrics", query: [], arrays: [], headers: [], body: "none", answer: "text" },
+  listStacks: { method: "GET", path: "/v1/stacks", query: [], arrays: [], headers: [], body: "none", answer: "json" },
+  createStack: { method: "POST", path: "/v1/stacks", query: [], arrays: [], headers: [], body: "json", answer: "json" },
+  getStack: { method: "GET", path: "/v1/stacks/{stack}", query: ["revision"], arrays: [], headers: ["If-None-Match"], body: "none", answer: "json" },
+  patchStack: { method: "PATCH", path: "/v1/stacks/{stack}", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  deleteStack: { method: "DELETE", path: "/v1/stacks/{stack}", query: [], arrays: [], headers: ["If-Match"], body: "none", answer: "none" },
+  insertRows: { method: "POST", path: "/v1/stacks/{stack}/rows", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  listRows: { method: "GET", path: "/v1/stacks/{stack}/rows", query: ["controller", "instance", "first", "from", "limit"], arrays: [], headers: ["If-None-Match"], body: "none", answer: "json" },
+  removeAllRows: { method: "DELETE", path: "/v1/stacks/{stack}/rows", query: ["fps"], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  batchRows: { method: "POST", path: "/v1/stacks/{stack}/rows/batch", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  getRow: { method: "GET", path: "/v1/stacks/{stack}/rows/{row}", query: [], arrays: [], headers: ["If-None-Match"], body: "none", answer: "json" },
+  replaceRow: { method: "PUT", path: "/v1/stacks/{stack}/rows/{row}", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  patchRow: { method: "PATCH", path: "/v1/stacks/{stack}/rows/{row}", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  removeRow: { method: "DELETE", path: "/v1/stacks/{stack}/rows/{row}", query: ["fps"], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  getRowAt: { method: "GET", path: "/v1/stacks/{stack}/rows/at/{index}", query: [], arrays: [], headers: ["If-None-Match"], body: "none", answer: "json" },
+  replaceRowAt: { method: "PUT", path: "/v1/stacks/{stack}/rows/at/{index}", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  patchRowAt: { method: "PATCH", path: "/v1/stacks/{stack}/rows/at/{index}", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  removeRowAt: { method: "DELETE", path: "/v1/stacks/{stack}/rows/at/{index}", query: ["fps"], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  moveRow: { method: "POST", path: "/v1/stacks/{stack}/rows/{row}/move", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  moveRowAt: { method: "POST", path: "/v1/stacks/{stack}/rows/at/{index}/move", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  getLayout: { method: "GET", path: "/v1/stacks/{stack}/layout", query: ["offset", "width", "height", "window", "content", "revision", "scrollTo", "position", "devices", "from", "limit"], arrays: ["devices"], headers: ["If-None-Match", "Accept"], body: "none", answer: "json" },
+  hitTest: { method: "GET", path: "/v1/stacks/{stack}/hit", query: ["x", "y"], arrays: [], headers: ["If-None-Match"], body: "none", answer: "json" },
+  scroll: { method: "POST", path: "/v1/stacks/{stack}/scroll", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  settle: { method: "POST", path: "/v1/stacks/{stack}/scroll/settle", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  menuWindow: { method: "GET", path: "/v1/stacks/{stack}/menu/window", query: ["around", "width"], arrays: [], headers: [], body: "none", answer: "json" },
+  menuSelect: { method: "POST", path: "/v1/stacks/{stack}/menu/select", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  revert: { method: "POST", path: "/v1/stacks/{stack}/revert", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  eventHistory: { method: "GET", path: "/v1/stacks/{stack}/events", query: ["ticket", "after", "limit"], arrays: [], headers: ["Last-Event-ID"], body: "none", answer: "json" },
+  listFonts: { method: "GET", path: "/v1/fonts", query: [], arrays: [], headers: [], body: "none", answer: "json" },
+  createEventTicket: { method: "POST", path: "/v1/event-tickets", query: [], arrays: [], headers: [], body: "none", answer: "json" },
+  statelessLayout: { method: "POST", path: "/v1/layout", query: ["offset", "width", "height", "window", "content", "scrollTo", "position", "devices", "from", "limit"], arrays: ["devices"], headers: ["Accept"], body: "json", answer: "json" },
+  getLayoutSVG: { method: "GET", path: "/v1/stacks/{stack}/layout.svg", query: ["offset", "width", "height", "window", "revision", "scrollTo", "position", "devices", "from", "limit"], arrays: ["devices"], headers: [], body: "none", answer: "text" },
+  viewerIndex: { method: "GET", path: "/view", query: [], arrays: [], headers: [], body: "none", answer: "text" },
+  viewer: { method: "GET", path: "/view/{stack}", query: [], arrays: [], headers: [], body: "none", answer: "text" },
+  stackTransition: { method: "GET", path: "/v1/stacks/{stack}/transitions/{revision}", query: ["fps"], arrays: [], headers: [], body: "none", answer: "json" },
+  listPiles: { method: "GET", path: "/v1/piles", query: [], arrays: [], headers: [], body: "none", answer: "json" },
+  createPile: { method: "POST", path: "/v1/piles", query: [], arrays: [], headers: [], body: "json", answer: "json" },
+  getPile: { method: "GET", path: "/v1/piles/{pile}", query: [], arrays: [], headers: ["If-None-Match"], body: "none", answer: "json" },
+  deletePile: { method: "DELETE", path: "/v1/piles/{pile}", query: [], arrays: [], headers: ["If-Match"], body: "none", answer: "none" },
+  pushView: { method: "POST", path: "/v1/piles/{pile}/push", query: ["fps"], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  popView: { method: "POST", path: "/v1/piles/{pile}/pop", query: ["fps"], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  setViews: { method: "POST", path: "/v1/piles/{pile}/set", query: ["fps"], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  updateView: { method: "POST", path: "/v1/piles/{pile}/update", query: ["fps"], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  pileEvents: { method: "GET", path: "/v1/piles/{pile}/events", query: ["ticket"], arrays: [], headers: [], body: "none", answer: "json" },
+  pileTransition: { method: "GET", path: "/v1/piles/{pile}/transitions/{revision}", query: ["fps"], arrays: [], headers: [], body: "none", answer: "json" },
+} as const;
+
+export type OperationID = keyof typeof operations;
+
+export interface HealthArgs {
+}
+
+export type HealthAnswer = ({
+  /** `degraded` when some stacks cannot be served: start-up could not rebuild them, or their journal was found damaged (they answer 503 `stack_unavailable`; every other stack is served). */
+  status: "ok" | "degraded";
+  /** How many stacks cannot be served; present only when there are some. Their ids are not told to anonymous callers (the log and `GET /v1/health` name them). */
+  unavailableStacks?: number;
+});
+
+export interface DetailedHealthArgs {
+}
+
+export type DetailedHealthAnswer = ({
+  status: "ok" | "degraded";
+  unavailableStacks: Array<{
+    id: string;
+    /** Why it cannot be served (as its 503 `stack_unavailable` says). */
+    reason: string;
+  }>;
+});
+
+export interface MetricsArgs {
+}
+
+export type MetricsAnswer = (string);
+
+export interface ListStacksArgs {
+}
+
+export type ListStacksAnswer = (Array<StackSummary>);
+
+export interface CreateStackArgs {
+  body: StackInput;
+}
+
+export type CreateStackAnswer = ((Stack) & ({
+  revision?: 1;
+}));
+
+export interface GetStackArgs {
+  path: { stack: StackID };
+  query?: { revision?: number };
+  headers?: { "If-None-Match"?: string };
+}
+
+export type GetStackAnswer = (Stack);
+
+export interface PatchStackArgs {
+  path: { stack: StackID };
+  headers?: { "If-Match"?: string };
+  body: (StackSettings) & (unknown);
+}
+
+export type PatchStackAnswer = (MutationResult);
+
+export interface DeleteStackArgs {
+  path: { stack: StackID };
+  headers?: { "If-Match"?: string };
+}
+
+export type DeleteStackAnswer = (void);
+
+export interface InsertRowsArgs {
+  path: { stack: StackID };
+  headers?: { "If-Match"?: string };
+  body: InsertRows;
+}
+
+export type InsertRowsAnswer = (MutationResult);
+
+export interface ListRowsArgs {
+  path: { stack: StackID };
+  query?: { controller?: string; instance?: string; first?: "true" | "false" | "1" | "0" | ""; from?: number; limit?: number };
+  headers?: { "If-None-Match"?: string };
+}
+
+export type ListRowsAnswer = ({
+  revision: Revision;
+  rows: Array<RowWithIndex>;
+  page?: Page;
+  next?: NextLink;
+});
+
+export interface RemoveAllRowsArgs {
+  path: { stack: StackID };
+  query?: { fps?: Fps };
+  headers?: { "If-Match"?: string };
+  body?: {
+  animation?: Animation;
+  fps?: Fps;
+};
+}
+
+export type RemoveAllRowsAnswer = (MutationResult);
+
+export interface BatchRowsArgs {
+  path: { stack: StackID };
+  headers?: { "If-Match"?: string };
+  body: Batch;
+}
+
+export type BatchRowsAnswer = (MutationResult);
+
+export interface GetRowArgs {
+  path: { stack: StackID; row: string };
+  headers?: { "If-None-Match"?: string };
+}
+
+export type GetRowAnswer = (RowWithLayout);
+
+export interface ReplaceRowArgs {
+  path: { stack: StackID; row: string };
+  headers?: { "If-Match"?: string };
+  body: RowInput;
+}
+
+export type ReplaceRowAnswer = (MutationResult);
+
+export interface PatchRowArgs {
+  path: { stack: StackID; row: string };
+  headers?: { "If-Match"?: string };
+  body: RowPatch;
+}
+
+export type PatchRowAnswer = (MutationResult);
+
+export interface RemoveRowArgs {
+  path: { stack: StackID; row: string };
+  query?: { fps?: Fps };
+  headers?: { "If-Match"?: string };
+  body?: {
+  animation?: Animation;
+  fps?: Fps;
+};
+}
+
+export type RemoveRowAnswer = (MutationResult);
+
+export interface GetRowAtArgs {
+  path: { stack: StackID; index: number };
+  headers?: { "If-None-Match"?: string };
+}
+
+export type GetRowAtAnswer = (RowWithLayout);
+
+export interface ReplaceRowAtArgs {
+  path: { stack: StackID; index: number };
+  headers?: { "If-Match"?: string };
+  body: RowInput;
+}
+
+export type ReplaceRowAtAnswer = (MutationResult);
+
+export interface PatchRowAtArgs {
+  path: { stack: StackID; index: number };
+  headers?: { "If-Match"?: string };
+  body: RowPatch;
+}
+
+export type PatchRowAtAnswer = (MutationResult);
+
+export interface RemoveRowAtArgs {
+  path: { stack: StackID; index: number };
+  query?: { fps?: Fps };
+  headers?: { "If-Match"?: string };
+  body?: {
+  animation?: Animation;
+  fps?: Fps;
+};
+}
+
+export type RemoveRowAtAnswer = (MutationResult);
+
+export interface MoveRowArgs {
+  path: { stack: StackID; row: string };
+  headers?: { "If-Match"?: string };
+  body: Move;
+}
+
+export type MoveRowAnswer = (MutationResult);
+
+export interface MoveRowAtArgs {
+  path: { stack: StackID; index: number };
+  headers?: { "If-Match"?: string };
+  body: Move;
+}
+
+export type MoveRowAtAnswer = (MutationResult);
+
+export interface GetLayoutArgs {
+  path: { stack: StackID };
+  query?: { offset?: string; width?: Length; height?: Length; window?: "all" | "visible"; content?: "none" | "frames"; revision?: number; scrollTo?: string; position?: "initial" | "middle" | "final" | "automatic"; devices?: Array<DeviceName>; from?: number; limit?: number };
+  headers?: { "If-None-Match"?: string; Accept?: string };
+}
+
+export type GetLayoutAnswer = ((((Layout) & ({ revision: unknown; })) | ((DeviceLayouts) & ({ revision: unknown; }))));
+
+export interface HitTestArgs {
+  path: { stack: StackID };
+  query: { x: number; y: number };
+  headers?: { "If-None-Match"?: string };
+}
+
+export type HitTestAnswer = (HitResult);
+
+export interface ScrollArgs {
+  path: { stack: StackID };
+  headers?: { "If-Match"?: string };
+  body: ScrollTarget;
+}
+
+export type ScrollAnswer = (MutationResult);
+
+export interface SettleArgs {
+  path: { stack: StackID };
+  headers?: { "If-Match"?: string };
+  body: {
+  /** Points per second along the scroll axis. */
+  velocity: number;
+  /** The release point (a number along the scroll axis, or a point); default the stack's offset. */
+  offset?: ((Coordinate) | (Point));
+  decelerationRate?: (("normal" | "fast") | (number));
+  fps?: number;
+  dryRun?: boolean;
+};
+}
+
+export type SettleAnswer = ({
+  revision: Revision;
+  dryRun?: true;
+  changed?: Array<unknown>;
+  events?: Array<Event>;
+  release: FullPoint;
+  target: FullPoint;
+  page: number | null;
+  motion: "deceleration" | "spring";
+  decelerationRate: number;
+  duration: number;
+  fps: number;
+  curve: Array<SettleSample>;
+});
+
+export interface MenuWindowArgs {
+  path: { stack: StackID };
+  query: { around: string; width?: number };
+}
+
+export type MenuWindowAnswer = ({
+  revision: Revision;
+  around: MenuWindowItem;
+  before: Array<MenuWindowItem>;
+  after: Array<MenuWindowItem>;
+  missingBefore: MenuWindowMissing;
+  missingAfter: MenuWindowMissing;
+});
+
+export interface MenuSelectArgs {
+  path: { stack: StackID };
+  headers?: { "If-Match"?: string };
+  body: {
+  row?: RowReference;
+  /** An item index. */
+  index?: number;
+};
+}
+
+export type MenuSelectAnswer = ({
+  revision: Revision;
+  changed: Array<unknown>;
+  events: Array<Event>;
+  paging: PagingState;
+  pageIndicator?: PageIndicatorLayout;
+  menu: MenuLayout;
+});
+
+export interface RevertArgs {
+  path: { stack: StackID };
+  headers?: { "If-Match"?: string };
+  body: {
+  /** The revision to return to, 1 … the current one (otherwise 422 `invalid_value`). */
+  to: number;
+  animation?: Animation;
+  fps?: Fps;
+};
+}
+
+export type RevertAnswer = (MutationResult);
+
+export interface EventHistoryArgs {
+  path: { stack: StackID };
+  query?: { ticket?: string; after?: number; limit?: number };
+  headers?: { "Last-Event-ID"?: string };
+}
+
+export type EventHistoryAnswer = (EventHistory);
+
+export interface ListFontsArgs {
+}
+
+export type ListFontsAnswer = (Fonts);
+
+export interface CreateEventTicketArgs {
+}
+
+export type CreateEventTicketAnswer = ({
+  ticket: string;
+  expiresIn: 600;
+});
+
+export interface StatelessLayoutArgs {
+  query?: { offset?: string; width?: Length; height?: Length; window?: "all" | "visible"; content?: "none" | "frames"; scrollTo?: string; position?: "initial" | "middle" | "final" | "automatic"; devices?: Array<DeviceName>; from?: number; limit?: number };
+  headers?: { Accept?: string };
+  body: LayoutInput;
+}
+
+export type StatelessLayoutAnswer = ((((Layout) & (unknown)) | ((DeviceLayouts) & (unknown))));
+
+export interface GetLayoutSVGArgs {
+  path: { stack: StackID };
+  query?: { offset?: string; width?: Length; height?: Length; window?: "all" | "visible"; revision?: number; scrollTo?: string; position?: "initial" | "middle" | "final" | "automatic"; devices?: Array<DeviceName>; from?: number; limit?: number };
+}
+
+export type GetLayoutSVGAnswer = (string);
+
+export interface ViewerIndexArgs {
+}
+
+export type ViewerIndexAnswer = (string);
+
+export interface ViewerArgs {
+  path: { stack: string };
+}
+
+export type ViewerAnswer = (string);
+
+export interface StackTransitionArgs {
+  path: { stack: StackID; revision: number };
+  query?: { fps?: Fps };
+}
+
+export type StackTransitionAnswer = (TransitionPlan);
+
+export interface ListPilesArgs {
+}
+
+export type ListPilesAnswer = (Array<{ [key: string]: unknown }>);
+
+export interface CreatePileArgs {
+  body: PileInput;
+}
+
+export type CreatePileAnswer = (Pile);
+
+export interface GetPileArgs {
+  path: { pile: StackID };
+  headers?: { "If-None-Match"?: string };
+}
+
+export type GetPileAnswer = (Pile);
+
+export interface DeletePileArgs {
+  path: { pile: StackID };
+  headers?: { "If-Match"?: string };
+}
+
+export type DeletePileAnswer = (void);
+
+export interface PushViewArgs {
+  path: { pile: StackID };
+  query?: { fps?: Fps };
+  headers?: { "If-Match"?: string };
+  body: (PileViewInput) & ({
+  id?: unknown;
+  controller?: unknown;
+  view?: unknown;
+  animation?: Animation;
+  fps?: Fps;
+});
+}
+
+export type PushViewAnswer = (PileMutation);
+
+export interface PopViewArgs {
+  path: { pile: StackID };
+  query?: { fps?: Fps };
+  headers?: { "If-Match"?: string };
+  body?: {
+  animation?: Animation;
+  fps?: Fps;
+};
+}
+
+export type PopViewAnswer = (PileMutation);
+
+export interface SetViewsArgs {
+  path: { pile: StackID };
+  query?: { fps?: Fps };
+  headers?: { "If-Match"?: string };
+  body: {
+  views: Array<PileViewInput>;
+  animation?: Animation;
+  fps?: Fps;
+};
+}
+
+export type SetViewsAnswer = (PileMutation);
+
+export interface UpdateViewArgs {
+  path: { pile: StackID };
+  query?: { fps?: Fps };
+  headers?: { "If-Match"?: string };
+  body: (PileViewInput) & ({
+  id?: unknown;
+  controller?: unknown;
+  view?: unknown;
+  animation?: Animation;
+  fps?: Fps;
+});
+}
+
+export type UpdateViewAnswer = (PileMutation);
+
+export interface PileEventsArgs {
+  path: { pile: StackID };
+  query?: { ticket?: string };
+}
+
+export type PileEventsAnswer = (PileEventHistory);
+
+export interface PileTransitionArgs {
+  path: { pile: StackID; revision: number };
+  query?: { fps?: Fps };
+}
+
+export type PileTransitionAnswer = (PilePlan);
+
+/** A success answer: its status, headers (ETag for `If-Match`), and body. */
+export interface Reply<T> {
+  status: number;
+  etag: string | null;
+  headers: Headers;
+  body: T;
+}
+
+/** Every operation of the contract as a typed method; `call` sends it (see client.ts). */
+export abstract class ScrollStackOperations {
+  protected abstract call(id: OperationID, args: {
+    path?: { [name: string]: string | number };
+    query?: { [name: string]: unknown };
+    headers?: { [name: string]: string | undefined };
+    body?: unknown;
+  }): Promise<Reply<unknown>>;
+
+  /** GET /healthz: Liveness. */
+  health(args?: HealthArgs): Promise<Reply<HealthAnswer>> {
+    return this.call("health", args ?? {}) as Promise<Reply<HealthAnswer>>;
+  }
+
+  /** GET /v1/health: The health status, with each unavailable stack and why (behind the tokens). */
+  detailedHealth(args?: DetailedHealthArgs): Promise<Reply<DetailedHealthAnswer>> {
+    return this.call("detailedHealth", args ?? {}) as Promise<Reply<DetailedHealthAnswer>>;
+  }
+
+  /** GET /metrics: Request counts and latencies, connections, streams, stacks, rows, journal commits (Prometheus text format). */
+  metrics(args?: MetricsArgs): Promise<Reply<MetricsAnswer>> {
+    return this.call("metrics", args ?? {}) as Promise<Reply<MetricsAnswer>>;
+  }
+
+  /** GET /v1/stacks: Every stack, ordered by id. */
+  listStacks(args?: ListStacksArgs): Promise<Reply<ListStacksAnswer>> {
+    return this.call("listStacks", args ?? {}) as Promise<Reply<ListStacksAnswer>>;
+  }
+
+  /** POST /v1/stacks: Create a stack (settings and rows); answers the whole model. */
+  createStack(args: CreateStackArgs): Promise<Reply<CreateStackAnswer>> {
+    return this.call("createStack", args ?? {}) as Promise<Reply<CreateStackAnswer>>;
+  }
+
+  /** GET /v1/stacks/{stack}: The whole model, rows in order (now, or at a past revision). */
+  getStack(args: GetStackArgs): Promise<Reply<GetStackAnswer>> {
+    return this.call("getStack", args ?? {}) as Promise<Reply<GetStackAnswer>>;
+  }
+
+  /** PATCH /v1/stacks/{stack}: Change settings; nested objects merge member by member. */
+  patchStack(args: PatchStackArgs): Promise<Reply<PatchStackAnswer>> {
+    return this.call("patchStack", args ?? {}) as Promise<Reply<PatchStackAnswer>>;
+  }
+
+  /** DELETE /v1/stacks/{stack}: Delete a stack. */
+  deleteStack(args: DeleteStackArgs): Promise<Reply<DeleteStackAnswer>> {
+    return this.call("deleteStack", args ?? {}) as Promise<Reply<DeleteStackAnswer>>;
+  }
+
+  /** POST /v1/stacks/{stack}/rows: Insert rows as one block, in input order (at the bottom unless `at` says otherwise). */
+  insertRows(args: InsertRowsArgs): Promise<Reply<InsertRowsAnswer>> {
+    return this.call("insertRows", args ?? {}) as Promise<Reply<InsertRowsAnswer>>;
+  }
+
+  /** GET /v1/stacks/{stack}/rows: Rows with their indexes, optionally filtered by controller type or instance. */
+  listRows(args: ListRowsArgs): Promise<Reply<ListRowsAnswer>> {
+    return this.call("listRows", args ?? {}) as Promise<Reply<ListRowsAnswer>>;
+  }
+
+  /** DELETE /v1/stacks/{stack}/rows: Remove every row; they come back in `removed`, in order. */
+  removeAllRows(args: RemoveAllRowsArgs): Promise<Reply<RemoveAllRowsAnswer>> {
+    return this.call("removeAllRows", args ?? {}) as Promise<Reply<RemoveAllRowsAnswer>>;
+  }
+
+  /** POST /v1/stacks/{stack}/rows/batch: One operation (remove, hide, show, insets, reload) on many rows, atomically. */
+  batchRows(args: BatchRowsArgs): Promise<Reply<BatchRowsAnswer>> {
+    return this.call("batchRows", args ?? {}) as Promise<Reply<BatchRowsAnswer>>;
+  }
+
+  /** GET /v1/stacks/{stack}/rows/{row}: One row, by id, with its index, frames and visibility. */
+  getRow(args: GetRowArgs): Promise<Reply<GetRowAnswer>> {
+    return this.call("getRow", args ?? {}) as Promise<Reply<GetRowAnswer>>;
+  }
+
+  /** PUT /v1/stacks/{stack}/rows/{row}: Replace the row in place; it keeps its id unless the body gives one. */
+  replaceRow(args: ReplaceRowArgs): Promise<Reply<ReplaceRowAnswer>> {
+    return this.call("replaceRow", args ?? {}) as Promise<Reply<ReplaceRowAnswer>>;
+  }
+
+  /** PATCH /v1/stacks/{stack}/rows/{row}: Change some of the row's members; the row is re-measured. */
+  patchRow(args: PatchRowArgs): Promise<Reply<PatchRowAnswer>> {
+    return this.call("patchRow", args ?? {}) as Promise<Reply<PatchRowAnswer>>;
+  }
+
+  /** DELETE /v1/stacks/{stack}/rows/{row}: Remove the row; it comes back in `removed` with its former index. */
+  removeRow(args: RemoveRowArgs): Promise<Reply<RemoveRowAnswer>> {
+    return this.call("removeRow", args ?? {}) as Promise<Reply<RemoveRowAnswer>>;
+  }
+
+  /** GET /v1/stacks/{stack}/rows/at/{index}: One row, by index, with its index, frames and visibility. */
+  getRowAt(args: GetRowAtArgs): Promise<Reply<GetRowAtAnswer>> {
+    return this.call("getRowAt", args ?? {}) as Promise<Reply<GetRowAtAnswer>>;
+  }
+
+  /** PUT /v1/stacks/{stack}/rows/at/{index}: Replace the row at an index; it keeps its id unless the body gives one. */
+  replaceRowAt(args: ReplaceRowAtArgs): Promise<Reply<ReplaceRowAtAnswer>> {
+    return this.call("replaceRowAt", args ?? {}) as Promise<Reply<ReplaceRowAtAnswer>>;
+  }
+
+  /** PATCH /v1/stacks/{stack}/rows/at/{index}: Change some of the members of the row at an index; it is re-measured. */
+  patchRowAt(args: PatchRowAtArgs): Promise<Reply<PatchRowAtAnswer>> {
+    return this.call("patchRowAt", args ?? {}) as Promise<Reply<PatchRowAtAnswer>>;
+  }
+
+  /** DELETE /v1/stacks/{stack}/rows/at/{index}: Remove the row at an index; it comes back in `removed`. */
+  removeRowAt(args: RemoveRowAtArgs): Promise<Reply<RemoveRowAtAnswer>> {
+    return this.call("removeRowAt", args ?? {}) as Promise<Reply<RemoveRowAtAnswer>>;
+  }
+
+  /** POST /v1/stacks/{stack}/rows/{row}/move: Move the row (by id) so that it ends at index `to`; its hidden state is kept. */
+  moveRow(args: MoveRowArgs): Promise<Reply<MoveRowAnswer>> {
+    return this.call("moveRow", args ?? {}) as Promise<Reply<MoveRowAnswer>>;
+  }
+
+  /** POST /v1/stacks/{stack}/rows/at/{index}/move: Move the row at an index so that it ends at index `to`. */
+  moveRowAt(args: MoveRowAtArgs): Promise<Reply<MoveRowAtAnswer>> {
+    return this.call("moveRowAt", args ?? {}) as Promise<Reply<MoveRowAtAnswer>>;
+  }
+
+  /** GET /v1/stacks/{stack}/layout: The computed layout; the query's overrides change nothing stored. */
+  getLayout(args: GetLayoutArgs): Promise<Reply<GetLayoutAnswer>> {
+    return this.call("getLayout", args ?? {}) as Promise<Reply<GetLayoutAnswer>>;
+  }
+
+  /** GET /v1/stacks/{stack}/hit: The row under a point given in viewport coordinates, or null. */
+  hitTest(args: HitTestArgs): Promise<Reply<HitTestAnswer>> {
+    return this.call("hitTest", args ?? {}) as Promise<Reply<HitTestAnswer>>;
+  }
+
+  /** POST /v1/stacks/{stack}/scroll: Scroll to an offset, to a row (with a position), to the top or to the bottom. */
+  scroll(args: ScrollArgs): Promise<Reply<ScrollAnswer>> {
+    return this.call("scroll", args ?? {}) as Promise<Reply<ScrollAnswer>>;
+  }
+
+  /** POST /v1/stacks/{stack}/scroll/settle: Where a released drag comes to rest (deceleration, or a spring onto a page), and scroll there unless dryRun. */
+  settle(args: SettleArgs): Promise<Reply<SettleAnswer>> {
+    return this.call("settle", args ?? {}) as Promise<Reply<SettleAnswer>>;
+  }
+
+  /** GET /v1/stacks/{stack}/menu/window: Parchment's infinite data source — the items around a selected one that fill a menu of a width. */
+  menuWindow(args: MenuWindowArgs): Promise<Reply<MenuWindowAnswer>> {
+    return this.call("menuWindow", args ?? {}) as Promise<Reply<MenuWindowAnswer>>;
+  }
+
+  /** POST /v1/stacks/{stack}/menu/select: Select a menu item; the pages scroll to it. */
+  menuSelect(args: MenuSelectArgs): Promise<Reply<MenuSelectAnswer>> {
+    return this.call("menuSelect", args ?? {}) as Promise<Reply<MenuSelectAnswer>>;
+  }
+
+  /** POST /v1/stacks/{stack}/revert: Make a new revision equal to a past one (its settings and rows). */
+  revert(args: RevertArgs): Promise<Reply<RevertAnswer>> {
+    return this.call("revert", args ?? {}) as Promise<Reply<RevertAnswer>>;
+  }
+
+  /** GET /v1/stacks/{stack}/events: The journaled events of the mutations after a revision, each tagged with its revision; or a live stream of them. */
+  eventHistory(args: EventHistoryArgs): Promise<Reply<EventHistoryAnswer>> {
+    return this.call("eventHistory", args ?? {}) as Promise<Reply<EventHistoryAnswer>>;
+  }
+
+  /** GET /v1/fonts: The font families text nodes can use, their faces, and the aliases. */
+  listFonts(args?: ListFontsArgs): Promise<Reply<ListFontsAnswer>> {
+    return this.call("listFonts", args ?? {}) as Promise<Reply<ListFontsAnswer>>;
+  }
+
+  /** POST /v1/event-tickets: A short-lived ticket that authorizes reading events (`?ticket=` on `…/events`), for `EventSource`, which cannot send `Authorization`. */
+  createEventTicket(args?: CreateEventTicketArgs): Promise<Reply<CreateEventTicketAnswer>> {
+    return this.call("createEventTicket", args ?? {}) as Promise<Reply<CreateEventTicketAnswer>>;
+  }
+
+  /** POST /v1/layout: A whole stack (the create body) in, its layout out; nothing is stored. */
+  statelessLayout(args: StatelessLayoutArgs): Promise<Reply<StatelessLayoutAnswer>> {
+    return this.call("statelessLayout", args ?? {}) as Promise<Reply<StatelessLayoutAnswer>>;
+  }
+
+  /** GET /v1/stacks/{stack}/layout.svg: The layout drawn as SVG 1.1 (the same query as the layout; see API.md, "Pictures"). */
+  getLayoutSVG(args: GetLayoutSVGArgs): Promise<Reply<GetLayoutSVGAnswer>> {
+    return this.call("getLayoutSVG", args ?? {}) as Promise<Reply<GetLayoutSVGAnswer>>;
+  }
+
+  /** GET /view: The viewer's list of stacks (a self-contained HTML page; it reads the API with the token of its address's `#token=` fragment). */
+  viewerIndex(args?: ViewerIndexArgs): Promise<Reply<ViewerIndexAnswer>> {
+    return this.call("viewerIndex", args ?? {}) as Promise<Reply<ViewerIndexAnswer>>;
+  }
+
+  /** GET /view/{stack}: The viewer of one stack (self-contained HTML); scrolls with wheel, drag and keys, follows live events. */
+  viewer(args: ViewerArgs): Promise<Reply<ViewerAnswer>> {
+    return this.call("viewer", args ?? {}) as Promise<Reply<ViewerAnswer>>;
+  }
+
+  /** GET /v1/stacks/{stack}/transitions/{revision}: The transition plan kept with the change that made a revision. */
+  stackTransition(args: StackTransitionArgs): Promise<Reply<StackTransitionAnswer>> {
+    return this.call("stackTransition", args ?? {}) as Promise<Reply<StackTransitionAnswer>>;
+  }
+
+  /** GET /v1/piles: Every pile: id, revision, view count, active view. */
+  listPiles(args?: ListPilesArgs): Promise<Reply<ListPilesAnswer>> {
+    return this.call("listPiles", args ?? {}) as Promise<Reply<ListPilesAnswer>>;
+  }
+
+  /** POST /v1/piles: Create a pile. */
+  createPile(args: CreatePileArgs): Promise<Reply<CreatePileAnswer>> {
+    return this.call("createPile", args ?? {}) as Promise<Reply<CreatePileAnswer>>;
+  }
+
+  /** GET /v1/piles/{pile}: The pile. */
+  getPile(args: GetPileArgs): Promise<Reply<GetPileAnswer>> {
+    return this.call("getPile", args ?? {}) as Promise<Reply<GetPileAnswer>>;
+  }
+
+  /** DELETE /v1/piles/{pile}: Delete the pile (and end its live streams). */
+  deletePile(args: DeletePileArgs): Promise<Reply<DeletePileAnswer>> {
+    return this.call("deletePile", args ?? {}) as Promise<Reply<DeletePileAnswer>>;
+  }
+
+  /** POST /v1/piles/{pile}/push: Push a view: the active one goes active → trailing, the new one leading → active. */
+  pushView(args: PushViewArgs): Promise<Reply<PushViewAnswer>> {
+    return this.call("pushView", args ?? {}) as Promise<Reply<PushViewAnswer>>;
+  }
+
+  /** POST /v1/piles/{pile}/pop: Pop the top view (active → leading, removed); the one below comes trailing → active. 409 `pile_empty` / `pile_last_view`. */
+  popView(args: PopViewArgs): Promise<Reply<PopViewAnswer>> {
+    return this.call("popView", args ?? {}) as Promise<Reply<PopViewAnswer>>;
+  }
+
+  /** POST /v1/piles/{pile}/set: Replace every view. */
+  setViews(args: SetViewsArgs): Promise<Reply<SetViewsAnswer>> {
+    return this.call("setViews", args ?? {}) as Promise<Reply<SetViewsAnswer>>;
+  }
+
+  /** POST /v1/piles/{pile}/update: Change a view's descriptor (default the active one); nothing moves. 422 `unknown_view`. */
+  updateView(args: UpdateViewArgs): Promise<Reply<UpdateViewAnswer>> {
+    return this.call("updateView", args ?? {}) as Promise<Reply<UpdateViewAnswer>>;
+  }
+
+  /** GET /v1/piles/{pile}/events: The journaled events of the pile after a revision (or live with Accept text/event-stream), as for stacks. */
+  pileEvents(args: PileEventsArgs): Promise<Reply<PileEventsAnswer>> {
+    return this.call("pileEvents", args ?? {}) as Promise<Reply<PileEventsAnswer>>;
+  }
+
+  /** GET /v1/piles/{pile}/transitions/{revision}: The plan kept with the change that made a revision of the pile. */
+  pileTransition(args: PileTransitionArgs): Promise<Reply<PileTransitionAnswer>> {
+    return this.call("pileTransition", args ?? {}) as Promise<Reply<PileTransitionAnswer>>;
+  }
+}

@@ -1,0 +1,16 @@
+// The few Node built-ins the tests use (Debian ships TypeScript without @types/node).
+declare module "node:test" {
+  export function test(name: string, body: () => Promise<void> | void): void;
+}
+declare module "node:assert/strict" {
+  const assert: {
+    (value: unknown, message?: string): asserts value;
+    equal(actual: unknown, expected: unknown, message?: string): void;
+    deepEqual(actual: unknown, expected: unknown, message?: string): void;
+    ok(value: unknown, message?: string): asserts value;
+    match(value: string, pattern: RegExp, message?: string): void;
+    rejects(block: Promise<unknown>, check?: (error: any) => boolean, message?: string): Promise<void>;
+  };
+  export default assert;
+}
+declare const process: { env: { [name: string]: string | undefined } };

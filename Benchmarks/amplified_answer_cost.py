@@ -5,7 +5,7 @@
 
 Both serve --in-memory. Each of K alternating rounds (default 3) sends to each binary:
   frames×16   POST /v1/layout?content=frames&devices=<all 9 built-in, then 7 again> with 4 text
-              rows of 100,000 newlines each (Inter 1 pt; a 0.8 MB body): closing13 cost defect 1;
+              rows of 100,000 newlines each (Inter 1 pt; a 0.8 MB body): the devices answer's cost;
   svg×16      GET …/layout.svg?devices=<16> of a stack of 20,000 fixed rows: its drawing.
 Prints, per kind and binary, the status, the answer's size and the median server CPU (utime +
 stime from /proc/PID/stat around the request), and candidate / baseline.

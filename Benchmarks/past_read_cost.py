@@ -10,7 +10,7 @@ Both serve a data dir of their own. Each builds the same stack: N text rows size
 last PATCH, rebuilt from the journal; another each round, so no answer is cached). Prints, per binary, the server CPU
 (utime + stime from /proc/PID/stat) of the P PATCHes (snapshots included: the CPU is read
 once it has been still for 0.5 s, 30 s at most) and the median CPU of one read, with
-candidate / baseline. closing13's cost defect 2 was this read taking 11.7 s.
+candidate / baseline. Counting revisions alone for snapshots, this read took 11.7 s.
 """
 import argparse, statistics, sys, time
 

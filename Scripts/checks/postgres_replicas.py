@@ -1,4 +1,4 @@
-"""Three scrollstackd replicas sharing one PostgreSQL cluster (issue 12), checked end to end:
+"""Three scrollstackd replicas sharing one PostgreSQL cluster, checked end to end:
 
 1. concurrent clients writing one shared stack and stacks of their own, each request through
    a different replica, lose no acknowledged write, and every replica sees the same stack with
@@ -238,7 +238,7 @@ def streams_under_contention(replicas):
     """Writes to one stack racing through A and B (reverts, settings, batches: each loser is
     run again on the winner's state) while a live stream is open on each: every stream gets
     every revision once, in order. A stream the server ends is resumed from its last id, as
-    an EventSource would. Before session 14 runs of revisions came twice, and one was lost."""
+    an EventSource would. No run of revisions may come twice, and none may be lost."""
     a, b, _ = replicas
     status, _, body = a.request("POST", "/v1/stacks", {"id": "contended", "rows": [row(f"r{i}") for i in range(4)]})
     assert status == 201, body
@@ -267,9 +267,8 @@ def streams_under_contention(replicas):
 
 def reads_racing_deletion(replicas):
     """Reads on B while A deletes and re-creates the stack and two clients write to it through
-    B: each read answers 200 or 404. Before session 14's last fix about 7 % answered 409
-    `revision_conflict` (the entry a read held was replaced when B's own write lost), and
-    before that 503."""
+    B: each read answers 200 or 404, never 409 `revision_conflict` (the entry a read held
+    may be replaced when B's own write loses) nor 503."""
     a, b, _ = replicas
     a.request("POST", "/v1/stacks", {"id": "churn", "rows": [row("r")]})
     stop = threading.Event()
@@ -403,8 +402,8 @@ def batched_one_stack(replicas):
         check(status == 200 and body["revision"] == latest and {r["id"] for r in body["rows"]} == set(acked),
               f"batched on replica {replica.name}: revision {body.get('revision')}, every acknowledged row and nothing else")
     check(history_revisions(b, "batched") == list(range(2, latest + 1)), f"batched: history has revisions 2..{latest}, each once")
-    # Resumed as an EventSource would if C ends the stream (session 18's CI: once in three
-    # runs, after 11 events, with nothing missing from the journal).
+    # Resumed as an EventSource would if C ends the stream (C may end it, with nothing
+    # missing from the journal, when it cannot trust what it sent).
     ids, resumed = events_through(stream, c, "batched", latest, seconds=20)
     check(ids == list(range(2, latest + 1)),
           f"batched: SSE on C saw revisions 2..{latest}, in order, once each ({len(ids)} events, resumed {resumed} times)")
@@ -535,8 +534,8 @@ def piles_across_replicas(replicas):
 
 def stale_caches(replicas):
     """A replica whose cached stack is behind another replica's write answers as if it were
-    current (Semantics.md, "Writes on a replica without a head read"): the rules below failed
-    in a few percent of tries before session 14, so a hundred-odd tries each catch them."""
+    current (Semantics.md, "Writes on a replica without a head read"): a breach of the rules
+    below shows in a few percent of tries, so a hundred-odd tries each catch it."""
     a, b, c = replicas
     status, _, body = a.request("POST", "/v1/stacks", {"id": "behind", "rows": [row("base")]})
     assert status == 201, body

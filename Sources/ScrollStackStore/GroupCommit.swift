@@ -23,7 +23,7 @@ import Synchronization
 /// With `enabled` false each write is a transaction of its own, still in queue order (the
 /// behaviour before, kept to compare: `--no-group-commit`).
 ///
-/// With `committer` true (deferred answers, issue 12) no waiter drives: the first write
+/// With `committer` true (deferred answers) no waiter drives: the first write
 /// queued while no drain runs starts one on `queue` at once, the commits' own thread, so
 /// writes complete whether or not anyone waits for them (`PendingWrite.completesOnItsOwn`),
 /// and owners may answer from `whenDone` without holding a thread. False keeps the

@@ -16,7 +16,7 @@ public final class StackJournal: Sendable {
     /// (nanoseconds) before another is due, whatever their count: replaying them is what a
     /// read of a past revision, a plan computed from its recipe, and a restart pay. Counting
     /// revisions alone let 240 viewport changes of 2,000 measured text rows (each re-measures
-    /// every row) make one `?revision=` read take 11.7 s (closing13, cost defect 2).
+    /// every row) make one `?revision=` read take 11.7 s.
     public let snapshotReplayBudget: UInt64
     /// Each key's latest snapshot revision (written or scheduled), its incarnation, the time
     /// the operations applied since that snapshot took (`snapshotReplayBudget`), and the keys

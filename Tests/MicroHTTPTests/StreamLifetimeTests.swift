@@ -7,7 +7,7 @@ import XCTest
 import Glibc
 #endif
 
-/// Streams whose client is gone or quiet (issue 7, item 3).
+/// Streams whose client is gone or quiet.
 final class StreamLifetimeTests: XCTestCase {
     /// The streams the handler made.
     final class Streams: Sendable {

@@ -1,7 +1,7 @@
 import Jansson
 import XCTest
 
-/// Defects the contract work found (issue 14): error paths for keys holding path syntax, `Allow`
+/// Defects checking the API against its contract found: error paths for keys holding path syntax, `Allow`
 /// on 405 answers, and springs too slow to sample.
 final class ContractDefectTests: XCTestCase {
     var server: ServerHarness!

@@ -1,7 +1,7 @@
 import Jansson
 import XCTest
 
-/// Issue 7, item 7 (the model's side): revisions up to 2⁶³−1 in queries, `If-Match` judged
+/// Contract edges on the model's side: revisions up to 2⁶³−1 in queries, `If-Match` judged
 /// after the path's row is found, and computed offsets rounded to 10⁻⁶ in every answer.
 final class ContractEdgeTests: XCTestCase {
     var harness: ServerHarness!

@@ -6,8 +6,8 @@ import Synchronization
 import TestHTTPClient
 import XCTest
 
-/// Issue 7 over real HTTP: what a hostile client sends is refused with a JSON error, and
-/// never loses data or service.
+/// Hostile clients over real HTTP: what a hostile client sends is refused with a JSON error,
+/// and never loses data or service.
 final class HostileClientTests: XCTestCase {
     var server: ServerHarness!
 
@@ -80,7 +80,7 @@ final class HostileClientTests: XCTestCase {
         try assertHealthyAfterwards()
     }
 
-    /// Hostile requests of every kind this issue names, 400 of them from 4 clients at once,
+    /// Hostile requests of every kind tested here, 400 of them from 4 clients at once,
     /// never stall the server: fresh `/healthz` clients are answered throughout, every slot
     /// comes back, and the stack is untouched.
     func testHostileRequestsNeverStallTheServer() throws {
@@ -141,7 +141,7 @@ final class HostileClientTests: XCTestCase {
             XCTAssertEqual(reply.status, 405, method)
             XCTAssertEqual(reply.header("allow"), "POST, OPTIONS", method)
         }
-        // OPTIONS is answered on every path (CORS preflights, issue 8), with the same methods.
+        // OPTIONS is answered on every path (CORS preflights), with the same methods.
         let options = try server.request("OPTIONS", "/v1/stacks/victim/rows/batch")
         XCTAssertEqual(options.status, 204)
         XCTAssertEqual(options.header("allow"), "POST, OPTIONS")

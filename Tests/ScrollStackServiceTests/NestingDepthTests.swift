@@ -5,7 +5,7 @@ import Jansson
 import TestHTTPClient
 import XCTest
 
-/// Issue 7, item 1: what the API accepts, every store path reads back, so no request can
+/// What the API accepts, every store path reads back, so no request can
 /// make the server unable to start; and a stack that cannot be read back does not keep the
 /// others offline.
 final class NestingDepthTests: XCTestCase {
@@ -49,10 +49,10 @@ final class NestingDepthTests: XCTestCase {
         try Daemon.start(["--data-dir", directory.path, "--log-level", "notice"] + arguments)
     }
 
-    /// The reproduction of the issue: props 2,046 deep were accepted, the snapshot a revert
-    /// forces nested them 2 levels deeper than jansson reads, and the server never started
-    /// again. Now they are refused with the field named, and the deepest accepted props and
-    /// content survive a snapshot and a restart byte for byte.
+    /// Props 2,046 deep would be nested by the snapshot a revert forces 2 levels deeper than
+    /// jansson reads, so the server could never start again: they are refused with the field
+    /// named, and the deepest accepted props and content survive a snapshot and a restart
+    /// byte for byte.
     func testTooDeepPropsAreRefusedAndTheDeepestAcceptedSurviveARestart() throws {
         let limit = ServiceLimits.defaultMaxJSONDepth
         var daemon = try startDaemon()

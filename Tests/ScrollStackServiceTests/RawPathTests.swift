@@ -7,7 +7,7 @@ import ScrollStackCore
 import TestHTTPClient
 import XCTest
 
-/// Paths are routed as received and each segment decoded on its own (issue 7, item 6).
+/// Paths are routed as received and each segment decoded on its own.
 final class RawPathTests: XCTestCase {
     func testARowWhoseIdHoldsASlashIsReachedWithAnEncodedSlash() throws {
         let server = try ServerHarness()

@@ -7,7 +7,7 @@ import Synchronization
 import TestHTTPClient
 import XCTest
 
-/// Issue 7, item 4: generated row ids cost O(1) each, stay deterministic (a replay makes the
+/// Generated row ids cost O(1) each, stay deterministic (a replay makes the
 /// same) and unique, and a huge id-less insert does not stall the server.
 final class RowIDTests: XCTestCase {
     /// A row without an id.

@@ -4,7 +4,7 @@ import MicroHTTP
 import TestHTTPClient
 import XCTest
 
-/// The rows list streamed over real HTTP (issue 14): chunked, and byte for byte the list the
+/// The rows list streamed over real HTTP: chunked, and byte for byte the list the
 /// same server answers whole below the streaming threshold, with the same ETag.
 final class StreamedRowsTests: XCTestCase {
     func service(streamingFrom rows: Int) -> StackService {

@@ -16,7 +16,7 @@ extension ModelEncoding {
     /// Stacks of up to this many rows are laid out whole into a `LayoutBuffer` for a streamed
     /// full layout: about 90 bytes a row (11.5 MB here) held until the last piece, a third
     /// of the answer's text. Bigger stacks are laid out a piece at a time, so that their
-    /// answers stay O(piece) in memory (issue 14's bound at a million rows).
+    /// answers stay O(piece) in memory beyond the model, a million rows included.
     static let bufferedLayoutRows = 1 << 17
 
     /// The full layout of `stack` at `offset`, as `writeLayout` writes it with no window, no

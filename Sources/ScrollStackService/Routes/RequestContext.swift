@@ -5,8 +5,8 @@ import ScrollStackCore
 /// A matched request: the HTTP request and the path parameters its route captured.
 ///
 /// A class: handlers pass it to every step and closure, and a struct of this many
-/// reference-counted fields cost thousands of instructions per request in copies
-///. Immutable, so sharing it changes nothing.
+/// reference-counted fields cost thousands of instructions per request in copies.
+/// Immutable, so sharing it changes nothing.
 final class RequestContext: Sendable {
     let request: HTTPRequest
     let parameters: RouteParameters

@@ -13,7 +13,7 @@ public struct ServiceLimits: Sendable {
 
     /// The most bytes a layout answer for several `devices` may take: each device lays the
     /// stack out again, so without a bound 16 devices turned a 1 MB body into 326 MB of
-    /// answer and 12 s of CPU (closing13, cost defects 1 and 3). Checked after each device,
+    /// answer and 12 s of CPU. Checked after each device,
     /// so a refused request costs at most this and one device's layout; 422 naming `devices`.
     public var devicesAnswerBytes = 64 << 20
 
@@ -54,8 +54,8 @@ public struct ServiceLimits: Sendable {
 
     /// The most characters (Unicode scalars, as JSON Schema's `maxLength` counts) a menu
     /// title's text may hold; more is 422 naming the title. A menu item is a label, and each
-    /// distinct line is shaped and kept in the shared shape cache (closing13, cost defect 4:
-    /// 900 KB titles were taken). Replays take any (titles journaled before the limit).
+    /// distinct line is shaped and kept in the shared shape cache (without a limit, 900 KB
+    /// titles were taken). Replays take any (titles journaled before the limit).
     public var maxTitleCharacters = 1000
 
     /// The highest `maxJSONDepth` accepted. jansson reads nothing nested deeper than 2048

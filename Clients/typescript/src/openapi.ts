@@ -236,7 +236,7 @@ export type View = {
 };
 
 /** A row as a client writes it (insert, create, replace). Exactly one of `controller` and `view`. `size` is required unless `content` is given (then it defaults to `"fit"`); a `fit` rule on either axis needs `content`. Without `id` the server generates one (`r-` and 12 hex digits). `index` is read-only: accepted and ignored, so a fetched row can be sent back. `insets` are all-or-nothing (missing sides 0); `separator` overrides only the members given (null members mean "not set"). */
-export type RowInput = ((({ controller: unknown; }) | ({ view: unknown; }))) & ((({ size: unknown; }) | ({ content: unknown; }))) & (unknown) & ({
+export type RowInput = ({
   id?: RowID;
   controller?: Controller;
   view?: View;
@@ -251,10 +251,10 @@ export type RowInput = ((({ controller: unknown; }) | ({ view: unknown; }))) & (
   transition?: RowTransition;
   /** Read-only; accepted and ignored (any value). */
   index?: JSONValue;
-});
+}) & ((({ controller: unknown; }) | ({ view: unknown; }))) & ((({ size: unknown; }) | ({ content: unknown; }))) & (unknown);
 
 /** The members to change; at least one. `insets`: null clears the row's own insets (it follows the stack's `rowInsets` again). `separator`: merged member by member with the row's overrides, a null member clears that override, null clears them all. `content`: null removes it (then the size must not be `fit`). `controller` or `view` (not both) replaces the descriptor. */
-export type RowPatch = {
+export type RowPatch = ({
   hidden?: boolean;
   insets?: ((Insets) | (null));
   separator?: ((SeparatorOverride) | (null));
@@ -270,7 +270,7 @@ export type RowPatch = {
   transition?: ((RowTransition) | (null));
   animation?: Animation;
   fps?: Fps;
-};
+}) & (unknown);
 
 /** A row id (a JSON string) or its current index (a JSON integer; an integral real such as `2.0` counts). */
 export type RowReference = ((string) | (number));

@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""Runs the curl examples of the documents against a fresh scrollstackd and compares answers.
+
+Usage: doc_examples.py BINARY DOCUMENT...   (or --list DOCUMENT... to print the pairing only)
+
+For each document, in the order given: a fresh server (`--in-memory`, port 0) is started, and
+every example of the document is run in document order, each seeing the state the previous
+ones left. The conventions (stated for readers in Docs/API.md, "Conventions", "The examples"):
+
+- An example is a ```sh block that runs `curl`. It runs whole, as one bash script, in a
+  scratch folder (files it writes go there), with `127.0.0.1:8080` and `localhost:8080`
+  pointed at the fresh server, and every curl bounded by --max-time 10 unless it says less.
+  Each curl's answer ends a line.
+- Its shown answer is the first fenced block after it that is not ```sh or ```js, if that
+  block comes before the next ```sh block and the next heading. It is compared with the
+  answers of every curl of the example, one after the other, or with the last one's alone.
+- Comparison ignores whitespace outside double-quoted strings and carriage returns; `…`
+  stands for any text (elided members, volatile values such as times); a generated id
+  (`r-` or `s-` and 12 hex digits) stands for any generated id. Otherwise the text must be
+  the same from its first character to its last.
+- An example without a shown answer passes when none of its answers is a JSON error.
+- `<!-- example: not run (reason) -->` on the line just before a ```sh block excludes it
+  (it needs a server started otherwise, a damaged journal, a browser…).
+
+Prints each failing example with its document and line, and ends with "N passed, N failed".
+"""
+import os
+import re
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+NOT_RUN = re.compile(r"^<!--\s*example:\s*not run\b.*-->\s*$")
+FENCE = re.compile(r"^```(\S*)\s*$")
+HEADING = re.compile(r"^#{1,6} ")
+GENERATED_ID = re.compile(r"\b[rs]-[0-9a-f]{12}\b")
+CURL = re.compile(r"(^|[|;&(]\s*|\$\(\s*)curl\s", re.MULTILINE)
+
+
+class Example:
+    def __init__(self, document, line, script):
+        self.document, self.line, self.script = document, line, script
+        self.shown = None      # the shown answer's text, or None
+        self.shown_line = None
+
+
+def examples_of(path):
+    """The examples of a markdown file, in order, each with its shown answer (if any)."""
+    lines = open(path, encoding="utf-8").read().split("\n")
+    examples, pending = [], None   # pending: the last example still waiting for an answer
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if HEADING.match(line):
+            pending = None
+        match = FENCE.match(line)
+        if not match:
+            i += 1
+            continue
+        language, start = match.group(1), i
+        j = i + 1
+        while j < len(lines) and not lines[j].startswith("```"):
+            j += 1
+        body = "\n".join(lines[start + 1:j])
+        skipped = start > 0 and NOT_RUN.match(lines[start - 1])
+        if language in ("sh", "bash") and CURL.search(body) and not skipped:
+            pending = Example(path, start + 1, body)
+            examples.append(pending)
+        elif language in ("sh", "bash", "js"):
+            pending = None
+        elif pending is not None:
+            pending.shown, pending.shown_line = body, start + 2
+            pending = None
+        i = j + 1
+    return examples
+
+
+def squeeze(text):
+    """The text without whitespace outside double-quoted strings (escapes respected)."""
+    out, in_string, escaped = [], False, False
+    for ch in text.replace("\r", ""):
+        if in_string:
+            out.append(ch)
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+            out.append(ch)
+        elif not ch.isspace():
+            out.append(ch)
+    return GENERATED_ID.sub("\x00id", "".join(out))
+
+
+def mismatch(shown, actual):
+    """None when the shown answer matches the actual one, else where it stops matching.
+
+    Leftmost matching of each literal piece between `…` is exact for such patterns, and
+    takes O(len(actual) × pieces)."""
+    pattern, text = squeeze(shown), squeeze(actual)
+    pieces = pattern.split("…")
+    if len(pieces) == 1:
+        return None if pattern == text else describe(pattern, text)
+    if not text.startswith(pieces[0]):
+        return describe(pieces[0], text)
+    position = len(pieces[0])
+    for piece in pieces[1:-1]:
+        found = text.find(piece, position)
+        if found < 0:
+            return "not found after offset %d: %s" % (position, clip(piece))
+        position = found + len(piece)
+    last = pieces[-1]
+    if not text.endswith(last) or len(text) - len(last) < position:
+        return "the answer does not end with: %s" % clip(last)
+    return None
+
+
+def describe(expected, text):
+    common = 0
+    while common < min(len(expected), len(text)) and expected[common] == text[common]:
+        common += 1
+    return "differs at offset %d: shown %s, answered %s" % (
+        common, clip(expected[common:]), clip(text[common:]))
+
+
+def clip(text, width=160):
+    text = text.replace("\x00id", "<generated id>")
+    return repr(text if len(text) <= width else text[:width] + "…")
+
+
+def is_error(output):
+    return any(line.lstrip().startswith('{"error":') for line in output.split("\n"))
+
+
+class Server:
+    """A fresh `scrollstackd --in-memory --port 0`; its log is drained by a thread."""
+
+    def __init__(self, binary):
+        self.process = subprocess.Popen(
+            [binary, "--port", "0", "--in-memory", "--log-level", "notice"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.log, self.port = [], None
+        deadline = time.monotonic() + 15
+        while self.port is None and time.monotonic() < deadline:
+            ready, _, _ = select.select([self.process.stderr], [], [], 0.5)
+            if ready:
+                line = self.process.stderr.readline()
+                if not line:
+                    break
+                self.log.append(line)
+                found = re.search(r"listening on http://127\.0\.0\.1:(\d+)", line)
+                if found:
+                    self.port = int(found.group(1))
+        threading.Thread(target=self._drain, daemon=True).start()
+        if self.port is None:
+            self.stop()
+            raise RuntimeError("the server did not start: " + "".join(self.log))
+
+    def _drain(self):
+        for line in self.process.stderr:
+            self.log.append(line)
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+# Each curl's answer ends a line, and is followed by a record separator (0x1E), so that the
+# answers can be told apart.
+PRELUDE = 'curl() { command curl --max-time 10 "$@"; local status=$?; printf \'\\n\\036\'; return $status; }\n'
+
+
+def run(example, port, folder):
+    script = example.script.replace("127.0.0.1:8080", "127.0.0.1:%d" % port) \
+        .replace("localhost:8080", "localhost:%d" % port) \
+        .replace("127.0.0.1/8080", "127.0.0.1/%d" % port)
+    try:
+        done = subprocess.run(["bash", "-c", PRELUDE + script], cwd=folder, capture_output=True,
+                              timeout=60, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return None, "the example did not end within 60 s"
+    answers = done.stdout.decode("utf-8", "replace").split("\x1e")
+    output = "".join(answers)
+    if example.shown is not None:
+        problem = mismatch(example.shown, output)
+        last = [answer for answer in answers if answer.strip()][-1:]
+        if problem is not None and len(answers) > 2 and last and mismatch(example.shown, last[0]) is None:
+            problem = None
+        return output, problem
+    if is_error(output):
+        return output, "no answer is shown, and it answered an error"
+    return output, None
+
+
+def main(argv):
+    if argv[:1] == ["--list"]:
+        for path in argv[1:]:
+            for example in examples_of(path):
+                first = example.script.strip().split("\n")[0][:90]
+                print("%s:%d  %s  -> %s" % (path, example.line, first,
+                                            example.shown_line or "(no answer shown)"))
+        return 0
+    binary, documents = argv[0], argv[1:]
+    passed = failed = 0
+    for path in documents:
+        examples = examples_of(path)
+        server = Server(binary)
+        folder = tempfile.mkdtemp(prefix="doc-examples-")
+        try:
+            for example in examples:
+                output, problem = run(example, server.port, folder)
+                if problem is None:
+                    passed += 1
+                    continue
+                failed += 1
+                print("FAIL %s:%d (answer shown at line %s)" % (
+                    example.document, example.line, example.shown_line or "-"))
+                print("     %s" % example.script.strip().split("\n")[0][:120])
+                print("     %s" % problem)
+                if output is not None:
+                    print("     answered: %s" % clip(output.strip(), 600))
+        finally:
+            server.stop()
+            shutil.rmtree(folder, ignore_errors=True)
+        print("%s: %d examples" % (path, len(examples)))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -22,6 +22,7 @@ ones left. The conventions (stated for readers in Docs/API.md, "Conventions", "T
 - `<!-- example: not run (reason) -->` on the line just before a ```sh block excludes it
   (it needs a server started otherwise, a damaged journal, a browser…).
 
+With DOC_EXAMPLES_DUMP=FOLDER, every example's answers are written to FOLDER/DOC-LINE.txt.
 Prints each failing example with its document and line, and ends with "N passed, N failed".
 """
 import os
@@ -145,27 +146,33 @@ class Server:
     def __init__(self, binary):
         self.process = subprocess.Popen(
             [binary, "--port", "0", "--in-memory", "--log-level", "notice"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        self.log, self.port = [], None
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.log, self.port = b"", None
+        descriptor = self.process.stderr.fileno()
         deadline = time.monotonic() + 15
+        # Unbuffered reads: a buffered reader could hold the line select() no longer reports.
         while self.port is None and time.monotonic() < deadline:
-            ready, _, _ = select.select([self.process.stderr], [], [], 0.5)
-            if ready:
-                line = self.process.stderr.readline()
-                if not line:
-                    break
-                self.log.append(line)
-                found = re.search(r"listening on http://127\.0\.0\.1:(\d+)", line)
-                if found:
-                    self.port = int(found.group(1))
-        threading.Thread(target=self._drain, daemon=True).start()
+            ready, _, _ = select.select([descriptor], [], [], 0.5)
+            if not ready:
+                continue
+            chunk = os.read(descriptor, 65536)
+            if not chunk:
+                break
+            self.log += chunk
+            found = re.search(rb"listening on http://127\.0\.0\.1:(\d+)", self.log)
+            if found:
+                self.port = int(found.group(1))
+        threading.Thread(target=self._drain, args=(descriptor,), daemon=True).start()
         if self.port is None:
             self.stop()
-            raise RuntimeError("the server did not start: " + "".join(self.log))
+            raise RuntimeError("the server did not start: " + self.log.decode("utf-8", "replace"))
 
-    def _drain(self):
-        for line in self.process.stderr:
-            self.log.append(line)
+    def _drain(self, descriptor):
+        while True:
+            chunk = os.read(descriptor, 65536)
+            if not chunk:
+                return
+            self.log = (self.log + chunk)[-65536:]
 
     def stop(self):
         self.process.terminate()
@@ -212,6 +219,7 @@ def main(argv):
                                             example.shown_line or "(no answer shown)"))
         return 0
     binary, documents = argv[0], argv[1:]
+    dump = os.environ.get("DOC_EXAMPLES_DUMP")   # a folder: every answer is written there
     passed = failed = 0
     for path in documents:
         examples = examples_of(path)
@@ -220,6 +228,10 @@ def main(argv):
         try:
             for example in examples:
                 output, problem = run(example, server.port, folder)
+                if dump:
+                    name = "%s-%d.txt" % (os.path.basename(example.document), example.line)
+                    with open(os.path.join(dump, name), "w", encoding="utf-8") as file:
+                        file.write(output or "")
                 if problem is None:
                     passed += 1
                     continue

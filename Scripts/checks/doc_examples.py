@@ -21,6 +21,9 @@ ones left. The conventions (stated for readers in Docs/API.md, "Conventions", "T
 - An example without a shown answer passes when none of its answers is a JSON error.
 - `<!-- example: not run (reason) -->` on the line just before a ```sh block excludes it
   (it needs a server started otherwise, a damaged journal, a browser…).
+- `<!-- example: answer in PATH -->` there (PATH relative to the document) says the answer
+  (of the block's one curl) is the file at PATH, byte for byte: a picture the document shows.
+  With DOC_EXAMPLES_UPDATE=1 the file is written instead.
 
 With DOC_EXAMPLES_DUMP=FOLDER, every example's answers are written to FOLDER/DOC-LINE.txt.
 Prints each failing example with its document and line, and ends with "N passed, N failed".
@@ -36,6 +39,7 @@ import threading
 import time
 
 NOT_RUN = re.compile(r"^<!--\s*example:\s*not run\b.*-->\s*$")
+ANSWER_IN = re.compile(r"^<!--\s*example:\s*answer in\s+(\S+)\s*-->\s*$")
 FENCE = re.compile(r"^```(\S*)\s*$")
 HEADING = re.compile(r"^#{1,6} ")
 GENERATED_ID = re.compile(r"\b[rs]-[0-9a-f]{12}\b")
@@ -47,6 +51,7 @@ class Example:
         self.document, self.line, self.script = document, line, script
         self.shown = None      # the shown answer's text, or None
         self.shown_line = None
+        self.answer_file = None  # a file holding the whole answer, byte for byte
 
 
 def examples_of(path):
@@ -71,6 +76,10 @@ def examples_of(path):
         if language in ("sh", "bash") and CURL.search(body) and not skipped:
             pending = Example(path, start + 1, body)
             examples.append(pending)
+            kept = start > 0 and ANSWER_IN.match(lines[start - 1])
+            if kept:
+                pending.answer_file = os.path.join(os.path.dirname(path), kept.group(1))
+                pending = None
         elif language in ("sh", "bash", "js"):
             pending = None
         elif pending is not None:
@@ -199,6 +208,8 @@ def run(example, port, folder):
         return None, "the example did not end within 60 s"
     answers = done.stdout.decode("utf-8", "replace").split("\x1e")
     output = "".join(answers)
+    if example.answer_file is not None:
+        return output, compare_file(example.answer_file, answers[0][:-1])
     if example.shown is not None:
         problem = mismatch(example.shown, output)
         last = [answer for answer in answers if answer.strip()][-1:]
@@ -208,6 +219,22 @@ def run(example, port, folder):
     if is_error(output):
         return output, "no answer is shown, and it answered an error"
     return output, None
+
+
+def compare_file(path, answer):
+    """None when the file holds exactly the answer; with DOC_EXAMPLES_UPDATE=1, writes it."""
+    if os.environ.get("DOC_EXAMPLES_UPDATE") == "1":
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(answer)
+        return None
+    try:
+        kept = open(path, encoding="utf-8").read()
+    except OSError as error:
+        return "cannot read %s: %s" % (path, error)
+    if kept == answer:
+        return None
+    return "%s is not the answer (run with DOC_EXAMPLES_UPDATE=1 to write it): %s" % (
+        path, describe(kept, answer))
 
 
 def main(argv):
@@ -236,8 +263,10 @@ def main(argv):
                     passed += 1
                     continue
                 failed += 1
-                print("FAIL %s:%d (answer shown at line %s)" % (
-                    example.document, example.line, example.shown_line or "-"))
+                print("FAIL %s:%d (answer shown %s)" % (
+                    example.document, example.line,
+                    "in " + example.answer_file if example.answer_file else
+                    "at line %d" % example.shown_line if example.shown_line else "nowhere"))
                 print("     %s" % example.script.strip().split("\n")[0][:120])
                 print("     %s" % problem)
                 if output is not None:

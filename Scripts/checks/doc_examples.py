@@ -19,6 +19,9 @@ ones left. The conventions (stated for readers in Docs/API.md, "Conventions", "T
   (`r-` or `s-` and 12 hex digits) stands for any generated id. Otherwise the text must be
   the same from its first character to its last.
 - An example without a shown answer passes when none of its answers is a JSON error.
+- A line `scrollstackd OPTIONS &` starts a fresh server with those options (in the scratch
+  folder, after the lines before it have run); it serves the rest of the example and of its
+  section (up to the next heading), then the document's server serves again.
 - `<!-- example: not run (reason) -->` on the line just before a ```sh block excludes it
   (it needs a server started otherwise, a damaged journal, a browser…).
 - `<!-- example: answer in PATH -->` there (PATH relative to the document) says the answer
@@ -31,6 +34,7 @@ Prints each failing example with its document and line, and ends with "N passed,
 import os
 import re
 import select
+import shlex
 import shutil
 import subprocess
 import sys
@@ -43,6 +47,7 @@ ANSWER_IN = re.compile(r"^<!--\s*example:\s*answer in\s+(\S+)\s*-->\s*$")
 FENCE = re.compile(r"^```(\S*)\s*$")
 HEADING = re.compile(r"^#{1,6} ")
 GENERATED_ID = re.compile(r"\b[rs]-[0-9a-f]{12}\b")
+SERVER_START = re.compile(r"^scrollstackd\s+(.*?)\s*&\s*$")
 CURL = re.compile(r"(^|[|;&(]\s*|\$\(\s*)curl\s", re.MULTILINE)
 
 
@@ -52,17 +57,19 @@ class Example:
         self.shown = None      # the shown answer's text, or None
         self.shown_line = None
         self.answer_file = None  # a file holding the whole answer, byte for byte
+        self.section = 0         # how many headings come before it
 
 
 def examples_of(path):
     """The examples of a markdown file, in order, each with its shown answer (if any)."""
     lines = open(path, encoding="utf-8").read().split("\n")
     examples, pending = [], None   # pending: the last example still waiting for an answer
-    i = 0
+    i, section = 0, 0
     while i < len(lines):
         line = lines[i]
         if HEADING.match(line):
             pending = None
+            section += 1
         match = FENCE.match(line)
         if not match:
             i += 1
@@ -75,6 +82,7 @@ def examples_of(path):
         skipped = start > 0 and NOT_RUN.match(lines[start - 1])
         if language in ("sh", "bash") and CURL.search(body) and not skipped:
             pending = Example(path, start + 1, body)
+            pending.section = section
             examples.append(pending)
             kept = start > 0 and ANSWER_IN.match(lines[start - 1])
             if kept:
@@ -152,10 +160,10 @@ def is_error(output):
 class Server:
     """A fresh `scrollstackd --in-memory --port 0`; its log is drained by a thread."""
 
-    def __init__(self, binary):
+    def __init__(self, binary, options=(), folder=None):
         self.process = subprocess.Popen(
-            [binary, "--port", "0", "--in-memory", "--log-level", "notice"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            [binary, "--port", "0", "--in-memory", "--log-level", "notice", *options],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=folder)
         self.log, self.port = b"", None
         descriptor = self.process.stderr.fileno()
         deadline = time.monotonic() + 15
@@ -197,16 +205,64 @@ class Server:
 PRELUDE = 'curl() { command curl --max-time 10 "$@"; local status=$?; printf \'\\n\\036\'; return $status; }\n'
 
 
-def run(example, port, folder):
-    script = example.script.replace("127.0.0.1:8080", "127.0.0.1:%d" % port) \
+def run_script(script, port, folder):
+    """The answers of a script's curls (each ended by the separator), or None after 60 s."""
+    script = script.replace("127.0.0.1:8080", "127.0.0.1:%d" % port) \
         .replace("localhost:8080", "localhost:%d" % port) \
         .replace("127.0.0.1/8080", "127.0.0.1/%d" % port)
     try:
         done = subprocess.run(["bash", "-c", PRELUDE + script], cwd=folder, capture_output=True,
                               timeout=60, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
+        return None
+    return done.stdout.decode("utf-8", "replace")
+
+
+class Servers:
+    """The document's server, and the one an example started with other options, which
+    serves that example and the rest of its section (up to the next heading)."""
+
+    def __init__(self, binary):
+        self.binary, self.main, self.other, self.section = binary, Server(binary), None, None
+
+    def port(self, example):
+        if self.other is not None and example.section != self.section:
+            self.stop_other()
+        return (self.other or self.main).port
+
+    def start_other(self, options, example, folder):
+        self.stop_other()
+        self.other, self.section = Server(self.binary, options, folder), example.section
+
+    def stop_other(self):
+        if self.other is not None:
+            self.other.stop()
+            self.other = None
+
+    def stop(self):
+        self.stop_other()
+        self.main.stop()
+
+
+def run(example, servers, folder):
+    """Runs the example; a line `scrollstackd OPTIONS &` in it starts a server with those
+    options (after the lines before it have run) for the lines after it."""
+    lines = example.script.split("\n")
+    start = next((n for n, line in enumerate(lines) if SERVER_START.match(line)), None)
+    if start is None:
+        stdout = run_script(example.script, servers.port(example), folder)
+    else:
+        stdout = run_script("\n".join(lines[:start]), servers.port(example), folder)
+        options = shlex.split(SERVER_START.match(lines[start]).group(1))
+        try:
+            servers.start_other(options, example, folder)
+        except RuntimeError as error:
+            return stdout, str(error)
+        later = run_script("\n".join(lines[start + 1:]), servers.port(example), folder)
+        stdout = None if stdout is None or later is None else stdout + later
+    if stdout is None:
         return None, "the example did not end within 60 s"
-    answers = done.stdout.decode("utf-8", "replace").split("\x1e")
+    answers = stdout.split("\x1e")
     output = "".join(answers)
     if example.answer_file is not None:
         return output, compare_file(example.answer_file, answers[0][:-1])
@@ -245,16 +301,16 @@ def main(argv):
                 print("%s:%d  %s  -> %s" % (path, example.line, first,
                                             example.shown_line or "(no answer shown)"))
         return 0
-    binary, documents = argv[0], argv[1:]
+    binary, documents = os.path.abspath(argv[0]), argv[1:]
     dump = os.environ.get("DOC_EXAMPLES_DUMP")   # a folder: every answer is written there
     passed = failed = 0
     for path in documents:
         examples = examples_of(path)
-        server = Server(binary)
+        servers = Servers(binary)
         folder = tempfile.mkdtemp(prefix="doc-examples-")
         try:
             for example in examples:
-                output, problem = run(example, server.port, folder)
+                output, problem = run(example, servers, folder)
                 if dump:
                     name = "%s-%d.txt" % (os.path.basename(example.document), example.line)
                     with open(os.path.join(dump, name), "w", encoding="utf-8") as file:
@@ -272,7 +328,7 @@ def main(argv):
                 if output is not None:
                     print("     answered: %s" % clip(output.strip(), 600))
         finally:
-            server.stop()
+            servers.stop()
             shutil.rmtree(folder, ignore_errors=True)
         print("%s: %d examples" % (path, len(examples)))
     print("%d passed, %d failed" % (passed, failed))

@@ -18,6 +18,7 @@ ones left. The conventions (stated for readers in Docs/API.md, "Conventions", "T
   stands for any text (elided members, volatile values such as times); a generated id
   (`r-` or `s-` and 12 hex digits) stands for any generated id. Otherwise the text must be
   the same from its first character to its last.
+- A live event stream (`Accept: text/event-stream`) must be bounded with --max-time (-m).
 - An example without a shown answer passes when none of its answers is a JSON error.
 - A line `scrollstackd OPTIONS &` starts a fresh server with those options (in the scratch
   folder, after the lines before it have run); it serves the rest of the example and of its
@@ -47,6 +48,7 @@ ANSWER_IN = re.compile(r"^<!--\s*example:\s*answer in\s+(\S+)\s*-->\s*$")
 FENCE = re.compile(r"^```(\S*)\s*$")
 HEADING = re.compile(r"^#{1,6} ")
 GENERATED_ID = re.compile(r"\b[rs]-[0-9a-f]{12}\b")
+LIMITED = re.compile(r"(^|\s)(-m|--max-time)\s+\d")
 SERVER_START = re.compile(r"^scrollstackd\s+(.*?)\s*&\s*$")
 CURL = re.compile(r"(^|[|;&(]\s*|\$\(\s*)curl\s", re.MULTILINE)
 
@@ -247,6 +249,8 @@ class Servers:
 def run(example, servers, folder):
     """Runs the example; a line `scrollstackd OPTIONS &` in it starts a server with those
     options (after the lines before it have run) for the lines after it."""
+    if "text/event-stream" in example.script and not LIMITED.search(example.script):
+        return None, "it opens a live event stream without --max-time (-m): a reader's copy would never end"
     lines = example.script.split("\n")
     start = next((n for n, line in enumerate(lines) if SERVER_START.match(line)), None)
     if start is None:

@@ -41,7 +41,7 @@ COPY --from=binary /out/scrollstackd /usr/local/bin/scrollstackd
 USER 10001:10001
 VOLUME ["/data"]
 EXPOSE 8080
-# Every option can also come from the environment as SCROLLSTACK_<OPTION> (README.md); the
+# Every option can also come from the environment as SCROLLSTACK_<OPTION> (Docs/Operations.md); the
 # command line wins. Listening on every interface, give it access tokens:
 # SCROLLSTACK_TOKENS="TOKEN write,TOKEN read" or SCROLLSTACK_TOKEN_FILE=/run/secrets/tokens.
 ENV SCROLLSTACK_HOST=0.0.0.0 \

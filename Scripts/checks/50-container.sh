@@ -388,7 +388,7 @@ else
 fi
 podman stop -t 10 "$c2" >/dev/null 2>>"$log"
 
-# (c) The README's `--port` style: options on the command line only; still healthy.
+# (c) The `--port` style of Docs/Operations.md: options on the command line only; still healthy.
 port2=$(free_port)
 c3=scrollstack-ci-$tag-c
 containers+=("$c3")

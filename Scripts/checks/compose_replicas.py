@@ -296,7 +296,7 @@ def main():
             raise StopSteps()
         check(all(topology.healthy(service, 30) for service in replicas), "both replicas' image HEALTHCHECK reports healthy")
 
-        # README's migration in the compose setup, into the fresh database: a SQLite data dir (made
+        # Docs/Operations.md's migration in the compose setup, into the fresh database: a SQLite data dir (made
         # by the same image on a volume) copied with `run --rm -v …:/old replica-a migrate --data-dir /old`.
         old_volume = f"{topology.project}_old-data"
         topology.volumes.add(old_volume)

@@ -46,7 +46,7 @@ struct DataDirectoryError: Error, CustomStringConvertible {
                 + "Give the server write access: make it its owner (for a container's bind mount, on the host: "
                 + "chown -R \(getuid()):\(getgid()) HOST_FOLDER), or run the server as the owner (docker run --user "
                 + "\(owner.map { "\($0.uid):\($0.gid)" } ?? "UID:GID") …), or use a named volume, which starts with the image's /data, "
-                + "owned by the server. See README.md, Volumes and permissions."
+                + "owned by the server. See Docs/Operations.md, Volumes and permissions."
         }
     }
 }

@@ -108,21 +108,23 @@ export type SeparatorOverrideOut = {
 };
 
 /** The content length along one axis, `"fit"` (measured from `content`) or fixed. */
-export type LengthRule = (("fit") | ({
+export type LengthRule = (("fit") | (FixedLength));
+
+/** A fixed content length along one axis. */
+export type FixedLength = {
   fixed: Length;
+};
+
+/** A size rule with no `fit` on either axis (a row without `content` needs one). */
+export type FixedSizeRule = ((FixedLength) | ({
+  vertical: FixedLength;
+  horizontal: FixedLength;
 }));
 
 /** One rule for both axes, or one per axis (the rule of the stack's current axis applies). Answers write a pair with equal rules as a single rule. */
 export type SizeRule = ((LengthRule) | ({
   vertical: LengthRule;
   horizontal: LengthRule;
-}));
-
-/** A size rule that measures content on at least one axis (it needs `content`). */
-export type FitSizeRule = (("fit") | ({
-  vertical: "fit";
-}) | ({
-  horizontal: "fit";
 }));
 
 /** What `fit` measures, like a CSS flexbox tree (see Semantics.md, "Measuring content"): a box, an aspect-ratio box (`aspectRatio` = width / height), text set in a real font (Semantics.md, "Text"), or a group of children along an axis. Each may clamp with `minWidth`, `maxWidth`, `minHeight`, `maxHeight`. Nesting is limited to 64 levels (deeper: 422 `invalid_value`). A group's `spacing` (default 0), `padding` (default 0) and `children` (default none) are always answered. */
@@ -251,7 +253,9 @@ export type RowInput = ({
   transition?: RowTransition;
   /** Read-only; accepted and ignored (any value). */
   index?: JSONValue;
-}) & ((({ controller: unknown; }) | ({ view: unknown; }))) & ((({ size: unknown; }) | ({ content: unknown; }))) & (unknown);
+}) & ((({ controller: unknown; }) | ({ view: unknown; }))) & ((({ content: unknown; }) | ({
+  size: FixedSizeRule;
+})));
 
 /** The members to change; at least one. `insets`: null clears the row's own insets (it follows the stack's `rowInsets` again). `separator`: merged member by member with the row's overrides, a null member clears that override, null clears them all. `content`: null removes it (then the size must not be `fit`). `controller` or `view` (not both) replaces the descriptor. */
 export type RowPatch = ({
@@ -410,7 +414,7 @@ export type Row = ({
   highlightable: boolean;
   title?: RowTitle;
   transition?: RowTransition;
-}) & (({ controller: unknown; }) | ({ view: unknown; }));
+}) & ((({ controller: unknown; }) | ({ view: unknown; })));
 
 /** A row and its index (its current one; in `removed`, its former one). */
 export type RowWithIndex = (Row) & ({
@@ -418,18 +422,27 @@ export type RowWithIndex = (Row) & ({
 });
 
 /** `hidden` and `offscreen` have `visibleFraction` 0, `entire` has 1, `partial` is strictly between (shared area / row area). */
-export type VisibilityState = (unknown) & (unknown) & (unknown) & ({
+export type VisibilityState = ({
   visibility: Visibility;
   visibleFraction: number;
-});
+}) & ((({
+  visibility?: "hidden" | "offscreen";
+  visibleFraction?: 0;
+}) | ({
+  visibility?: "entire";
+  visibleFraction?: 1;
+}) | ({
+  visibility?: "partial";
+  visibleFraction?: unknown;
+})));
 
 /** A row's frames and visibility. */
-export type RowGeometry = (VisibilityState) & ({
+export type RowGeometry = ({
   frame: Rect;
   contentFrame: Rect;
   /** Null when the row draws no separator. */
   separatorFrame: ((Rect) | (null));
-});
+}) & (VisibilityState);
 
 /** One row of a layout. */
 export type RowLayout = ({
@@ -721,7 +734,7 @@ export type MenuWindowMissing = {
 };
 
 /** What ScrollStackController's delegate would have reported. Order within a mutation: row events, `layoutUpdated`, `contentSizeChanged`, `didScroll`, visibility events in row order (see Semantics.md, "Events"). */
-export type Event = ({ [key: string]: unknown }) & ((RowAddedEvent) | (RowRemovedEvent) | (RowMovedEvent) | (RowHiddenEvent) | (RowShownEvent) | (RowResizedEvent) | (BecameVisibleEvent) | (BecameHiddenEvent) | (ContentSizeChangedEvent) | (LayoutUpdatedEvent) | (DidScrollEvent));
+export type Event = ((RowAddedEvent) | (RowRemovedEvent) | (RowMovedEvent) | (RowHiddenEvent) | (RowShownEvent) | (RowResizedEvent) | (BecameVisibleEvent) | (BecameHiddenEvent) | (ContentSizeChangedEvent) | (LayoutUpdatedEvent) | (DidScrollEvent));
 
 /** A row entered the stack; `index` is its final index. */
 export type RowAddedEvent = {
@@ -769,22 +782,22 @@ export type RowResizedEvent = {
 };
 
 /** The row became partial or entire from anything else, or went from partial to entire. */
-export type BecameVisibleEvent = (VisibilityState) & ({
+export type BecameVisibleEvent = ({
   type: "becameVisible";
   id: RowID;
   index: Index;
   visibility: "partial" | "entire";
   visibleFraction: number;
-});
+}) & (VisibilityState);
 
 /** The row went from entire to partial, or from partial or entire to offscreen or hidden; it carries the new state. */
-export type BecameHiddenEvent = (VisibilityState) & ({
+export type BecameHiddenEvent = ({
   type: "becameHidden";
   id: RowID;
   index: Index;
   visibility: "partial" | "offscreen" | "hidden";
   visibleFraction: number;
-});
+}) & (VisibilityState);
 
 
 export type ContentSizeChangedEvent = {

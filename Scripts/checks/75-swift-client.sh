@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The Swift client (Clients/swift): apple/swift-openapi-generator turns Docs/openapi.yaml into
+# a client at build time (so the contract is one a real generator accepts and compiles), and
+# its tests run against a live scrollstackd with a write token. A package of its own, built in
+# Clients/swift/.build. Bounded: 900 s to build, 120 s to test. Prints "N passed, N failed" last.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+export PATH="$PATH:/opt/swift/usr/bin"
+binary=.build/debug/scrollstackd
+[ -x "$binary" ] || { echo "skipped: $binary is not built"; exit 0; }
+command -v swift >/dev/null || { echo "skipped: swift is not installed"; exit 0; }
+
+if ! timeout 900 swift build --package-path Clients/swift --build-tests > /tmp/scrollstack-swift-client-build.log 2>&1; then
+    grep -E "error:" /tmp/scrollstack-swift-client-build.log | head -20
+    tail -5 /tmp/scrollstack-swift-client-build.log
+    echo "the Swift client did not build"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+work=$(mktemp -d)
+pid=""
+cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+token=$(head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n')
+mkfifo "$work/log.fifo"
+SCROLLSTACK_TOKENS="$token write" "$binary" --port 0 --in-memory --log-level notice 2>"$work/log.fifo" &
+pid=$!
+exec 3<"$work/log.fifo"
+port=""
+while IFS= read -r -t 10 line <&3; do
+    if [[ "$line" =~ listening\ on\ http://127\.0\.0\.1:([0-9]+) ]]; then port=${BASH_REMATCH[1]}; break; fi
+done
+cat <&3 >/dev/null &
+[ -n "$port" ] || { echo "the server did not start"; echo "0 passed, 1 failed"; exit 1; }
+
+SCROLLSTACK_URL="http://127.0.0.1:$port" SCROLLSTACK_WRITE_TOKEN="$token" \
+    timeout 120 swift test --package-path Clients/swift --skip-build 2>&1 | tee "$work/log"
+status=${PIPESTATUS[0]}
+summary=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" "$work/log" | tail -1)
+skipped=$(grep -cE "Test Case .* skipped" "$work/log")
+if [ -z "$summary" ]; then echo "no XCTest summary (exit $status)"; echo "0 passed, 1 failed"; exit 1; fi
+total=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$summary")
+failed=$(sed -E 's/.*with ([0-9]+) failures?.*/\1/' <<<"$summary")
+# A skipped test here means the server's address did not reach it: a failure, not a pass.
+failed=$((failed + skipped))
+passed=$((total - failed))
+[ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -197,6 +197,13 @@ final class CentredCarouselTests: XCTestCase {
         XCTAssertEqual(dry["offset"], try j(#"{"x": 1125, "y": 0}"#))
         XCTAssertEqual(dry["window.paging.currentPage"], 3)
         XCTAssertNil(dry["events"])
+        // With animation, the plan it would make (for the revision it would make), and still no change.
+        let planned = try post("/v1/stacks/c/scroll", #"{"page": 0, "dryRun": true, "animation": true, "fps": 20}"#)
+        XCTAssertEqual(planned.status, 200, planned.text)
+        XCTAssertEqual(planned["revision"], 3)
+        XCTAssertEqual(planned["transition.revision"], 4)
+        XCTAssertEqual(planned["transition.offset"], try j(#"{"from": {"x": 375, "y": 0}, "to": {"x": 0, "y": 0}}"#))
+        XCTAssertEqual(planned["transition.keyframes"]?.arrayValue?.last?["offset"], try j(#"{"x": 0, "y": 0}"#))
         XCTAssertEqual(try server.request("GET", "/v1/stacks/c")["offset.x"], 375, "unchanged")
         XCTAssertEqual(try server.request("GET", "/v1/stacks/c")["revision"], 3)
 

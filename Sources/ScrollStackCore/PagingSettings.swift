@@ -1,7 +1,8 @@
 /// How a stack pages (CustomPageableCollectionView's `pagingConfiguration`). Data
 /// only: page sizes, stops and settling are computed by the `ScrollStackPaging` module.
 public struct PagingSettings: Sendable, Hashable {
-    /// The length of a page along the scroll axis.
+    /// The length of a page along the scroll axis. Uniform pages (`absolute`, `fraction`) are
+    /// the stack's spacing apart, so stops are page length + spacing apart.
     public enum PageSize: Sendable, Hashable {
         /// A fixed length in points (> 0).
         case absolute(Double)
@@ -12,7 +13,8 @@ public struct PagingSettings: Sendable, Hashable {
         case rows
     }
 
-    /// Which edge of a page a stop aligns with the paging area.
+    /// Which edge of a page a stop aligns with the paging area. `center` also widens the
+    /// clamp range so the first and last pages can be centred (`ScrollStack.centringInsets`).
     public enum Alignment: String, Sendable, Hashable, CaseIterable {
         case leading, center, trailing
     }

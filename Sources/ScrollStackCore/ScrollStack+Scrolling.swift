@@ -1,11 +1,15 @@
 extension ScrollStack {
     /// The offsets along the scroll axis that `scroll` clamps to:
-    /// [−leading content inset, max(that, content length + trailing content inset − viewport length)],
-    /// its upper end at most 10¹⁵, the largest offset a stack accepts.
+    /// [−leading inset, max(that, content length + trailing inset − viewport length)], each
+    /// inset the content inset plus, for a centred carousel, its `centringInsets`; the ends
+    /// within ±10¹⁵, the largest offsets a stack accepts.
+    ///
+    /// - Complexity: O(1), or O(log n + B) for a centred carousel of row pages.
     public var scrollRange: ClosedRange<Double> {
         let axis = settings.axis
-        let low = -settings.contentInsets.leading(axis)
-        let high = contentSize[axis] + settings.contentInsets.trailing(axis) - settings.viewport[axis]
+        let centring = centringInsets
+        let low = Swift.max(-Check.maxOffset, -settings.contentInsets.leading(axis) - centring.leading)
+        let high = contentSize[axis] + settings.contentInsets.trailing(axis) + centring.trailing - settings.viewport[axis]
         // Content can outgrow the offsets a stack accepts (±1e15, `Check.maxOffset`): the
         // range stops there, so every offset a scroll computes is one a restore accepts.
         return low...Swift.min(Swift.max(low, high), Check.maxOffset)

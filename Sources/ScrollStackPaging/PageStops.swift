@@ -33,14 +33,24 @@ public struct PageStops: Sendable, Hashable {
         self.count = count
     }
 
-    /// Stops for `pages` pages of length `step` whose page k has the offset `first + k·step`,
-    /// inside `range`. O(1).
+    /// Stops for `pages` pages `step` apart whose page k has the offset `first + k·step`,
+    /// inside `range`. Pages closer than the tolerance are merged as a list of them would be:
+    /// from the first one past the range's low end, every m-th is kept, m·step the first
+    /// multiple of the step beyond the tolerance. O(1).
     public init(uniformFirst first: Double, step: Double, pages: Int, range: ClosedRange<Double>) {
         low = range.lowerBound
         high = range.upperBound
         let hasHigh = high > low + Self.tolerance
         var kMin = 0
         var interior = 0
+        var (first, step, pages) = (first, step, pages)
+        if step > 0, step <= Self.tolerance, pages > 0 {
+            let from = Swift.max(0, ((low + Self.tolerance - first) / step).rounded(.down) + 1)
+            let m = (Self.tolerance / step).rounded(.down) + 1
+            first += Swift.min(from, Double(pages)) * step
+            pages = from >= Double(pages) ? 0 : Int(((Double(pages) - from) / m).rounded(.up))
+            step *= m
+        }
         if step > 0, pages > 0 {
             // Smallest k with first + k·step > low, largest with first + k·step < high (both
             // within the tolerance), as doubles clamped before converting.

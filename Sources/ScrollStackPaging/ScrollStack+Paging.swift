@@ -1,70 +1,42 @@
 import ScrollStackCore
 
 extension ScrollStack {
-    /// The paging area's extent along the scroll axis and where a page's leading edge, centre
-    /// and trailing edge sit in it, in viewport coordinates (Docs/Semantics.md, "Paging").
-    struct PagingFrame {
-        /// Where a leading-aligned page starts: the used leading content inset + the leading position inset.
-        var leadingAnchor: Double
-        /// Where a trailing-aligned page ends: the viewport less the used trailing content
-        /// inset and the trailing position inset.
-        var trailingAnchor: Double
-        /// The length a `fraction` applies to: the viewport less the used content insets and `sizeInsets`.
-        var area: Double
-
-        /// The offset that puts a page at `start` of `length` (content coordinates) on its anchor.
-        func offset(_ alignment: PagingSettings.Alignment, start: Double, length: Double) -> Double {
-            switch alignment {
-            case .leading: start - leadingAnchor
-            case .trailing: start + length - trailingAnchor
-            case .center: start + length / 2 - (leadingAnchor + trailingAnchor) / 2
-            }
-        }
-    }
-
-    func pagingFrame(_ paging: PagingSettings) -> PagingFrame {
-        let axis = settings.axis
-        let used = paging.usedContentInsets(settings.contentInsets)
-        let viewport = settings.viewport[axis]
-        return PagingFrame(
-            leadingAnchor: used.leading(axis) + paging.positionInsets.leading(axis),
-            trailingAnchor: viewport - used.trailing(axis) - paging.positionInsets.trailing(axis),
-            area: Swift.max(0, viewport - used.total(axis) - paging.sizeInsets.total(axis)))
-    }
-
-    /// The page length for uniform pages (nil for row pages).
-    public func pageLength(_ paging: PagingSettings) -> Double? {
-        switch paging.size {
-        case .absolute(let length): length
-        case .fraction(let fraction): fraction * pagingFrame(paging).area
-        case .rows: nil
-        }
-    }
-
     /// The stops of the stack's paging, nil when paging is off.
     ///
-    /// Uniform pages tile the content from 0: page k covers [k·P, (k+1)·P), and there are
-    /// ⌈content length / P⌉ of them. Row pages are the shown rows' frames. Each page's offset
-    /// puts it on its alignment anchor; offsets are clamped to `scrollRange`, whose ends are
-    /// always stops. No shown content: no stops.
+    /// Uniform pages of length P follow each other with the stack's spacing S between them:
+    /// page k covers [k·(P + S), k·(P + S) + P), so n cards of length P spaced S are n pages
+    /// (`uniformPageCount`). Row pages are the shown rows' frames. Each page's offset puts it
+    /// on its alignment anchor; offsets are clamped to `scrollRange` (which a centred carousel
+    /// widens to its first and last page, `centringInsets`), whose ends are always stops. No
+    /// shown content: no stops.
     ///
     /// - Complexity: O(1) for uniform pages; O(n) for row pages (one pass over the rows).
     public func pageStops() -> PageStops? {
         guard let paging = settings.paging else { return nil }
         let axis = settings.axis
         let range = scrollRange
-        let contentLength = contentSize[axis]
-        guard contentLength > 0 else { return .empty(at: range.lowerBound) }
+        guard contentSize[axis] > 0 else { return .empty(at: range.lowerBound) }
         let frame = pagingFrame(paging)
-        if let step = pageLength(paging) {
-            let pages = step > 0 ? Swift.min(1e15, (contentLength / step - 1e-9).rounded(.up)) : 0
-            return PageStops(uniformFirst: frame.offset(paging.alignment, start: 0, length: step), step: step,
-                             pages: Int(Swift.max(1, pages)), range: range)
+        if let length = pageLength(paging) {
+            return PageStops(uniformFirst: frame.offset(paging.alignment, start: 0, length: length), step: length + settings.spacing,
+                             pages: uniformPageCount(length: length), range: range)
         }
         let offsets = layout().rows.filter { $0.visibility != .hidden }.map {
             frame.offset(paging.alignment, start: $0.frame.min(axis), length: $0.frame.size[axis])
         }
         return PageStops(offsets: offsets, range: range)
+    }
+
+    /// The first page's stop: the first page's offset clamped to `scrollRange`, rounded to
+    /// 10⁻⁶ (the range's low end when nothing is shown); nil when paging is off. Where a
+    /// paging stack rests when created.
+    ///
+    /// - Complexity: as `firstAndLastPageOffsets()`.
+    public func firstPageStop() -> Double? {
+        guard settings.paging != nil else { return nil }
+        let range = scrollRange
+        let first = firstAndLastPageOffsets()?.first ?? range.lowerBound
+        return Swift.min(Swift.max(first, range.lowerBound), range.upperBound).roundedToMicro
     }
 
     /// The paging state at `offset` (the stack's own by default), nil when paging is off.

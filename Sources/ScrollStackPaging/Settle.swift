@@ -1,3 +1,5 @@
+import ScrollStackCore
+
 /// Where a released drag comes to rest, how long it takes and the path it follows.
 public struct Settle: Sendable, Hashable {
     /// How the motion is animated.
@@ -21,7 +23,8 @@ public struct Settle: Sendable, Hashable {
     public static let maxSamples = 10_000
 
     public var motion: Motion
-    /// The resting offset along the scroll axis.
+    /// The resting offset along the scroll axis, rounded to 10⁻⁶: the offset the stack is
+    /// given, exactly as answers show it.
     public var target: Double
     /// The target stop's index (nil without paging).
     public var page: Int?
@@ -68,9 +71,9 @@ public struct Settle: Sendable, Hashable {
         let start = Swift.min(Swift.max(release, range.lowerBound), range.upperBound)
         let motion = Deceleration(start: start, velocity: velocity, rate: rate)
         let rest = motion.restingPoint
-        let target = Swift.min(Swift.max(rest, range.lowerBound), range.upperBound)
-        let duration = target == rest ? motion.duration : Swift.min(motion.duration, motion.time(reaching: target))
-        return Settle(motion: .deceleration, target: target, page: nil, duration: duration) { t in
+        let clamped = Swift.min(Swift.max(rest, range.lowerBound), range.upperBound)
+        let duration = clamped == rest ? motion.duration : Swift.min(motion.duration, motion.time(reaching: clamped))
+        return Settle(motion: .deceleration, target: clamped.roundedToMicro, page: nil, duration: duration) { t in
             Swift.min(Swift.max(motion.offset(at: t), range.lowerBound), range.upperBound)
         }
     }
@@ -99,10 +102,11 @@ public struct Settle: Sendable, Hashable {
         } else {
             page = stops.nearestIndex(release)
         }
-        let spring = CriticalSpring(start: release, target: stops[page], velocity: velocity)
+        let target = stops[page].roundedToMicro
+        let spring = CriticalSpring(start: release, target: target, velocity: velocity)
         // No rubber band: the snap never shows beyond the range's ends.
         let (low, high) = (Swift.min(stops.low, release), Swift.max(stops.high, release))
-        return Settle(motion: .spring, target: stops[page], page: page, duration: spring.duration) { t in
+        return Settle(motion: .spring, target: target, page: page, duration: spring.duration) { t in
             Swift.min(Swift.max(spring.offset(at: t), low), high)
         }
     }

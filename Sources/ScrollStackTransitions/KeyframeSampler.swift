@@ -39,13 +39,15 @@ public enum KeyframeSampler {
     }
 
     /// Every frame of `plan` at `fps`. Frames, translations and scales follow the progress
-    /// linearly (overshooting with it); opacity is clamped to 0…1, as a screen draws it.
+    /// linearly (overshooting with it); opacity is clamped to 0…1, as a screen draws it; the
+    /// offset is clamped between its two ends, so a scroll never shows past the end it goes
+    /// to (UIKit's animated scroll does not overshoot).
     ///
     /// - Complexity: O(frames × planned rows).
     public static func sample(_ plan: TransitionPlan, fps: Int) -> [Keyframe] {
         let times = times(plan.timing, fps: fps)
         return zip(times, progress(plan.timing, at: times)).map { time, p in
-            Keyframe(time: time, progress: p, offset: lerp(plan.offset.from, plan.offset.to, p), rows: plan.rows.map { entry in
+            Keyframe(time: time, progress: p, offset: heldLerp(plan.offset.from, plan.offset.to, p), rows: plan.rows.map { entry in
                 Keyframe.RowSample(id: entry.id, frame: lerp(entry.from.frame, entry.to.frame, p),
                                    alpha: clampedLerp(entry.from.alpha, entry.to.alpha, p),
                                    translate: lerp(entry.from.translate, entry.to.translate, p),
@@ -56,6 +58,11 @@ public enum KeyframeSampler {
 
     static func lerp(_ a: Double, _ b: Double, _ p: Double) -> Double { p == 1 ? b : a + (b - a) * p }
     static func clampedLerp(_ a: Double, _ b: Double, _ p: Double) -> Double { Swift.min(1, Swift.max(0, lerp(a, b, p))) }
+    /// `lerp` held between `a` and `b`, on each axis.
+    static func heldLerp(_ a: Point, _ b: Point, _ p: Double) -> Point {
+        func held(_ a: Double, _ b: Double) -> Double { Swift.min(Swift.max(lerp(a, b, p), Swift.min(a, b)), Swift.max(a, b)) }
+        return Point(x: held(a.x, b.x), y: held(a.y, b.y))
+    }
     static func lerp(_ a: Point, _ b: Point, _ p: Double) -> Point { Point(x: lerp(a.x, b.x, p), y: lerp(a.y, b.y, p)) }
     static func lerp(_ a: Rect, _ b: Rect, _ p: Double) -> Rect {
         Rect(x: lerp(a.minX, b.minX, p), y: lerp(a.minY, b.minY, p), width: lerp(a.size.width, b.size.width, p),

@@ -13,8 +13,9 @@ final class PageStopsTests: XCTestCase {
     func testAbsolutePagesWithEachAlignment() throws {
         // 4 pages of 300 (⌈1000/300⌉). Leading: offsets 0, 300, 600, 900 → clamped, 900 merges into 600.
         XCTAssertEqual(Carousel.stops(try fourRows(PagingSettings(size: .absolute(300)))), [0, 300, 600])
-        // Centre: page centre k·300+150 on the viewport centre 200 → −50, 250, 550, 850.
-        XCTAssertEqual(Carousel.stops(try fourRows(PagingSettings(size: .absolute(300), alignment: .center))), [0, 250, 550, 600])
+        // Centre: page centre k·300+150 on the viewport centre 200 → −50, 250, 550, 850; the
+        // centring insets widen the range to [−50, 850], so the first and last pages centre too.
+        XCTAssertEqual(Carousel.stops(try fourRows(PagingSettings(size: .absolute(300), alignment: .center))), [-50, 250, 550, 850])
         // Trailing: page end k·300+300 on 400 → −100, 200, 500, 800.
         XCTAssertEqual(Carousel.stops(try fourRows(PagingSettings(size: .absolute(300), alignment: .trailing))), [0, 200, 500, 600])
         XCTAssertEqual(try fourRows(PagingSettings(size: .absolute(300))).pagingState()?.pageSize, 300)
@@ -27,9 +28,9 @@ final class PageStopsTests: XCTestCase {
         // Trailing − 40: page end on 360 → −60, 240, 540, 840.
         let trailing = PagingSettings(size: .absolute(300), alignment: .trailing, positionInsets: EdgeInsets(right: 40))
         XCTAssertEqual(Carousel.stops(try fourRows(trailing)), [0, 240, 540, 600])
-        // Centre between 50 and 400 − 30: anchor 210 → −60, 240, 540, 840.
+        // Centre between 50 and 400 − 30: anchor 210 → −60, 240, 540, 840 (the range widened to them).
         let center = PagingSettings(size: .absolute(300), alignment: .center, positionInsets: EdgeInsets(left: 50, right: 30))
-        XCTAssertEqual(Carousel.stops(try fourRows(center)), [0, 240, 540, 600])
+        XCTAssertEqual(Carousel.stops(try fourRows(center)), [-60, 240, 540, 840])
         // Vertical insets do nothing to a horizontal stack.
         let vertical = PagingSettings(size: .absolute(300), positionInsets: EdgeInsets(top: 70, bottom: 70))
         XCTAssertEqual(Carousel.stops(try fourRows(vertical)), [0, 300, 600])
@@ -62,8 +63,9 @@ final class PageStopsTests: XCTestCase {
         }
         // Trailing: 170(k + 1) − 384 = −214, −44, 126, 296, 466, 636.
         XCTAssertEqual(try stops(.trailing), [-10, 126, 296, 466, 610])
-        // Centre: 170k + 85 − 199.5 = −114.5, 55.5, 225.5, 395.5, 565.5, 735.5.
-        XCTAssertEqual(try stops(.center), [-10, 55.5, 225.5, 395.5, 565.5, 610])
+        // Centre: 170k + 85 − 199.5 = −114.5, 55.5, 225.5, 395.5, 565.5, 735.5, all reachable:
+        // the centring insets widen the range to [−114.5, 735.5].
+        XCTAssertEqual(try stops(.center), [-114.5, 55.5, 225.5, 395.5, 565.5, 735.5])
     }
 
     /// A vertical stack pages along y with the top and bottom insets.
@@ -89,17 +91,50 @@ final class PageStopsTests: XCTestCase {
         XCTAssertNil(try Carousel.stack([400, 400], paging: nil).pageStops(), "paging off")
     }
 
+    func testUniformPagesIncludeTheSpacing() throws {
+        // Four cards of 300 spaced 20: content 1260 in 400, range [0, 860]; pages step 320, so
+        // ⌈(1260 + 20) / 320⌉ = 4 pages. Leading: 0, 320, 640, 960 → [0, 320, 640, 860].
+        let leading = try Carousel.stack([300, 300, 300, 300], paging: PagingSettings(size: .absolute(300)), spacing: 20)
+        XCTAssertEqual(Carousel.stops(leading), [0, 320, 640, 860])
+        XCTAssertEqual(leading.pagingState()?.pageSize, 300)
+        // Centre: 320k + 150 − 200 = −50, 270, 590, 910, each centring card k; the range widens to [−50, 910].
+        let centred = try Carousel.stack([300, 300, 300, 300], paging: PagingSettings(size: .absolute(300), alignment: .center), spacing: 20)
+        XCTAssertEqual(Carousel.stops(centred), [-50, 270, 590, 910])
+        XCTAssertEqual(centred.scrollRange, -50...910)
+        XCTAssertEqual(centred.firstPageStop(), -50)
+        // A fraction page of the same length gives the same stops: 0.75 of 400 is 300.
+        let fraction = try Carousel.stack([300, 300, 300, 300], paging: PagingSettings(size: .fraction(0.75), alignment: .center), spacing: 20)
+        XCTAssertEqual(Carousel.stops(fraction), [-50, 270, 590, 910])
+        // One card shorter than the viewport: one stop, the card centred.
+        let one = try Carousel.stack([300], paging: PagingSettings(size: .absolute(300), alignment: .center), spacing: 20)
+        XCTAssertEqual(Carousel.stops(one), [-50])
+    }
+
+    /// Uniform pages closer than the tolerance merge as a list of the same offsets does.
+    func testUniformPagesUnderTheToleranceMerge() {
+        let uniform = PageStops(uniformFirst: 0, step: 4e-7, pages: 100, range: -1...1)
+        let list = PageStops(offsets: (0..<100).map { Double($0) * 4e-7 }, range: -1...1)
+        // −1, then 0, 1.2·10⁻⁶, 2.4·10⁻⁶, … (every third page) up to 33 · 1.2·10⁻⁶, then 1.
+        XCTAssertEqual(uniform.count, 36)
+        XCTAssertEqual(list.count, 36)
+        for i in 0..<36 { XCTAssertEqual(uniform[i], list[i], accuracy: 1e-12, "stop \(i)") }
+        XCTAssertEqual(uniform[2], 1.2e-6, accuracy: 1e-15)
+        XCTAssertEqual(PageStops(uniformFirst: 0, step: 4e-7, pages: 100, range: 1...2).count, 2, "every page before the range: only its ends")
+    }
+
     func testRowPages() throws {
         // Rows 100, (hidden), 200, 300 with spacing 10: shown rows start at 0, 110, 320;
         // content 620 in 250 → range [0, 370].
         let paging = PagingSettings(size: .rows)
         let stack = try Carousel.stack([100, 80, 200, 300], width: 250, paging: paging, spacing: 10, hidden: [1])
         XCTAssertEqual(Carousel.stops(stack), [0, 110, 320, 370])
-        // Centred: 50 − 125, 210 − 125, 470 − 125 → [0, 85, 345, 370].
+        // Centred: 50 − 125, 210 − 125, 470 − 125 = −75, 85, 345; the range widens to −75 for
+        // the first row and keeps its end 370 (the last row is longer than the viewport).
         var centered = paging
         centered.alignment = .center
         let c = try Carousel.stack([100, 80, 200, 300], width: 250, paging: centered, spacing: 10, hidden: [1])
-        XCTAssertEqual(Carousel.stops(c), [0, 85, 345, 370])
+        XCTAssertEqual(Carousel.stops(c), [-75, 85, 345, 370])
+        XCTAssertEqual(c.scrollRange, -75...370)
         // The page size is the current page's row: at 110 that is the 200-long row.
         XCTAssertEqual(stack.pagingState(offset: Point(x: 110, y: 0))?.pageSize, 200)
     }

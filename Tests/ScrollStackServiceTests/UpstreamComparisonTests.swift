@@ -245,19 +245,25 @@ final class UpstreamComparisonTests: XCTestCase {
         let created = try server.request("POST", "/v1/stacks", json: try j(body))
         guard created.status == 201 else { return check("CustomPageableCollectionView", false, "case \(c) not created: \(created.text)") }
         let length = Double(rows) * rowLength
-        let rangeEnd = max(0, length - viewport)
         let pages = Int(max(1, (length / page - 1e-9).rounded(.up)))
-        var stops: [Double] = [0, rangeEnd]
-        for k in 0..<pages {
+        func offset(_ k: Int) -> Double {
             let start = Double(k) * page
-            let offset: Double
             switch alignment {
-            case "leading": offset = start - pL
-            case "trailing": offset = start + page - (viewport - pR)
-            default: offset = start + page / 2 - viewport / 2 - (pL - pR) / 2
+            case "leading": return start - pL
+            case "trailing": return start + page - (viewport - pR)
+            default: return start + page / 2 - viewport / 2 - (pL - pR) / 2
             }
-            stops.append(min(max(offset, 0), rangeEnd))
         }
+        // The scroll view's range; a centred carousel's reaches its first and last pages (the
+        // centring insets, Semantics.md "Paging": a change from the upstream, whose users set
+        // the content inset themselves).
+        var (rangeStart, rangeEnd) = (0.0, max(0, length - viewport))
+        if alignment == "center" {
+            rangeStart = min(0, offset(0))
+            rangeEnd = max(rangeStart, max(length - viewport, offset(pages - 1)))
+        }
+        var stops: [Double] = [rangeStart, rangeEnd]
+        for k in 0..<pages { stops.append(min(max(offset(k), rangeStart), rangeEnd)) }
         stops.sort()
         var merged: [Double] = []
         for s in stops where merged.last.map({ s - $0 >= 1e-6 }) ?? true { merged.append(s) }

@@ -54,7 +54,13 @@ public func fuzzDecoding(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     })
     _ = attempt("location", root, { () throws(APIError) in try ModelDecoding.location(field) })
     _ = attempt("reference", root, { () throws(APIError) in try ModelDecoding.reference(field) })
-    _ = attempt("scrollTarget", root, { () throws(APIError) in try ModelDecoding.scrollTarget(field.object(), currentOffset: Point(x: 0, y: 0)) })
+    _ = attempt("scrollTarget", root, { () throws(APIError) in
+        // A page resolves against a stack's stops; here any integer is stop 0.
+        try ModelDecoding.scrollTarget(field.object(), currentOffset: Point(x: 0, y: 0)) { f throws(APIError) in
+            _ = try f.int()
+            return Point(x: 0, y: 0)
+        }
+    })
     _ = attempt("contentDescription", root, { () throws(APIError) in try ModelDecoding.contentDescription(field) })
     return 0
 }

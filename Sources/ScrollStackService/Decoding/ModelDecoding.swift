@@ -261,13 +261,17 @@ enum ModelDecoding {
         throw .invalid(field.path, "give exactly one of \"index\", \"before\", \"after\"")
     }
 
-    /// `{"offset":{x,y}}` | `{"row": ref, "position"?}` | `{"to": "top"|"bottom"}`.
-    static func scrollTarget(_ object: ObjectReader, currentOffset: Point) throws(APIError) -> ScrollTarget {
-        try object.allowOnly(["offset", "row", "position", "to"])
-        let kinds = ["offset", "row", "to"].filter(object.has)
+    /// `{"offset":{x,y}}` | `{"row": ref, "position"?}` | `{"to": "top"|"bottom"}` | `{"page": n}`,
+    /// each with an optional `dryRun` (read by the route); `page` resolves a page's field into
+    /// the offset of its stop.
+    static func scrollTarget(_ object: ObjectReader, currentOffset: Point,
+                             page: (Field) throws(APIError) -> Point) throws(APIError) -> ScrollTarget {
+        try object.allowOnly(["offset", "row", "position", "to", "page", "dryRun"])
+        let kinds = ["offset", "row", "to", "page"].filter(object.has)
         guard kinds.count == 1 else {
-            throw .invalid(kinds.count > 1 ? kinds[1] : nil, "give exactly one of \"offset\", \"row\" (with \"position\"), \"to\"")
+            throw .invalid(kinds.count > 1 ? kinds[1] : nil, "give exactly one of \"offset\", \"row\" (with \"position\"), \"to\", \"page\"")
         }
+        if let f = try object.optional("page") { return .offset(try page(f)) }
         if object.has("position") && !object.has("row") {
             throw .invalid("position", "only goes with \"row\"")
         }

@@ -94,6 +94,14 @@ extension ModelEncoding {
         return members
     }
 
+    /// The visible layout at the stack's offset with its carousel members, without
+    /// `revision`: what `GET …/layout?window=visible` answers, `revision` aside.
+    static func window(_ stack: ScrollStack) -> JSON {
+        guard case .object(var members) = layout(revision: nil, stack.visibleLayout()) else { return .null }
+        for (key, value) in carouselLayout(stack, offset: nil) { members[key] = value }
+        return .object(members)
+    }
+
     static func menuLayout(_ m: MenuLayout, frame: Rect, entries: [(entry: MenuLayout.Entry, rowIndex: Int)], progress: Double) -> JSON {
         var items: [JSON] = []
         items.reserveCapacity(m.items.count)

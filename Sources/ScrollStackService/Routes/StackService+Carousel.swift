@@ -137,9 +137,25 @@ extension StackService {
             let item = try itemIndex(entries, row: row, index: index, rowField: "row", indexField: "index", query: false)
             guard let stops = stack.pageStops(), stops.count > 0 else { throw .invalid(nil, "the stack has no pages to select") }
             var offset = stack.settings.offset
-            offset[stack.settings.axis] = stops[Swift.min(item, stops.count - 1)]
+            offset[stack.settings.axis] = stops[Swift.min(item, stops.count - 1)].roundedToMicro
             return .scroll(.offset(offset))
         }
+    }
+
+    /// The offset of stop `n` for a `{"page": n}` scroll target: the stop along the scroll
+    /// axis, 0 across. 422 naming the field when the stack does not page or `n` is not one
+    /// of its stops (0…pageCount−1).
+    static func pageOffset(_ field: Field, in stack: ScrollStack) throws(APIError) -> Point {
+        let page = try field.int()
+        guard let stops = stack.pageStops() else {
+            throw .invalid(field.path, "the stack does not page: PATCH it with \"paging\" first")
+        }
+        guard page >= 0, page < stops.count else {
+            throw .invalid(field.path, stops.count == 0 ? "the stack has no pages (no shown content)" : "must be a page in 0…\(stops.count - 1), got \(page)")
+        }
+        var offset = Point.zero
+        offset[stack.settings.axis] = stops[page].roundedToMicro
+        return offset
     }
 
     /// 409 when the stack has no menu.

@@ -1,7 +1,9 @@
 import Jansson
 import MicroHTTP
 import ScrollStackCore
+import ScrollStackPaging
 import ScrollStackStore
+import ScrollStackTransitions
 
 extension StackService {
     /// `GET /v1/stacks`: `[{id, revision, rowCount}]`, ordered by id.
@@ -59,9 +61,14 @@ extension StackService {
     /// are accepted and ignored, so a fetched stack can be posted back as it is.
     ///
     /// Rows without an id get one derived from the stack id `id`, so a replay gets the same.
+    ///
+    /// A paging stack's defaults differ: its separator is hidden unless the body sets
+    /// `separator.hidden`, and it rests on the first page's stop unless the body sets `offset`.
     func decodeStack(_ body: ObjectReader, id: String) throws(APIError) -> ScrollStack {
         try body.allowOnly(["id", "rows", "revision", "contentSize"] + ModelDecoding.settingsKeys)
-        let settings = try ModelDecoding.settings(body, base: StackSettings())
+        var settings = try ModelDecoding.settings(body, base: StackSettings())
+        let pages = settings.paging != nil
+        if pages, (try? body.field("separator")?.object().has("hidden")) != true { settings.separator.hidden = true }
         let rows = try body.optional("rows").map { f throws(APIError) in try RowFields(f) }
         // Rows go straight into the builder as they are decoded. The model's first error is
         // kept and thrown after every row has been decoded, so a decoding error anywhere
@@ -84,7 +91,13 @@ extension StackService {
             do { try builder!.append(row) } catch { refused = error }
         }
         if let refused { throw APIError(refused) }
-        return try model { () throws(StackError) in try builder!.build() }
+        var stack = try model { () throws(StackError) in try builder!.build() }
+        if pages, !body.has("offset"), let stop = stack.firstPageStop() {
+            var offset = Point.zero
+            offset[stack.settings.axis] = stop
+            try model { () throws(StackError) in _ = try stack.scroll(to: .offset(offset)) }
+        }
+        return stack
     }
 
     /// `GET /v1/stacks/{stack}`: the whole model, rows in order; `?revision=N` as it was then.
@@ -138,13 +151,41 @@ extension StackService {
     }
 
     /// `POST /v1/stacks/{stack}/scroll`. The answer adds `window`: the visible layout after the
-    /// scroll (as `GET …/layout?window=visible` answers it), so following a scroll takes one request.
+    /// scroll (as `GET …/layout?window=visible` answers it, carousel members included, without
+    /// `revision`), so following a scroll takes one request. A `page` target becomes the
+    /// offset of that stop (`pageOffset`). With `"dryRun": true` it is a read: the current
+    /// `revision`, `dryRun`, the `offset` the scroll would reach, the `transition` it would
+    /// plan when asked, and the `window` there; nothing changes.
     func scroll(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(["fps"])
         let (body, animation) = try animatedBody(c)
-        let window = { (stack: ScrollStack) in [("window", ModelEncoding.layout(revision: nil, stack.visibleLayout()))] }
-        return try mutate(c, animation: animation, extra: window) { stack, _ throws(APIError) in
-            .scroll(try ModelDecoding.scrollTarget(body, currentOffset: stack.settings.offset))
+        let dryRun = try body.optional("dryRun")?.bool() ?? false
+        func operation(_ stack: ScrollStack) throws(APIError) -> StackOperation {
+            .scroll(try ModelDecoding.scrollTarget(body, currentOffset: stack.settings.offset) { f throws(APIError) in
+                try Self.pageOffset(f, in: stack)
+            })
+        }
+        guard dryRun else {
+            let window = { (stack: ScrollStack) in [("window", ModelEncoding.window(stack))] }
+            return try mutate(c, animation: animation, extra: window) { stack, _ throws(APIError) in try operation(stack) }
+        }
+        return try read(c) { stack, revision throws(APIError) in
+            let scroll = try operation(stack)
+            // A copy of a stack is O(1); scrolling it touches only its settings and window.
+            var after = stack
+            let result = try model { () throws(StackError) in try scroll.apply(to: &after) }
+            var members: [(String, JSON)] = [("revision", .integer(Int64(revision))), ("dryRun", .bool(true)),
+                                             ("offset", ModelEncoding.point(after.settings.offset))]
+            if animation.answersPlan {
+                let plan = TransitionPlanner.plan(from: TransitionCapture(stack, targets: nil), to: after, result: result,
+                                                  timing: animation.timing(for: scroll, in: stack), animated: animation.timing != nil)
+                if let fps = animation.fps, let error = AnimationRequest.rowSampleViolation(plan, fps: fps) { throw error }
+                // The plan names the revision the scroll would make.
+                let encoded = ModelEncoding.plan(plan, revision: revision + 1)
+                members.append(("transition", animation.fps.map { ModelEncoding.sampled(encoded, fps: $0) } ?? encoded))
+            }
+            members.append(("window", ModelEncoding.window(after)))
+            return .json(200, .object(JSONObject(members)), revision: revision)
         }
     }
 }

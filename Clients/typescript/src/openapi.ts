@@ -315,21 +315,42 @@ export type Batch = {
   fps?: Fps;
 };
 
-/** Exactly one target. `offset`: kept as given (not clamped; a missing member keeps the current value). `row` with `position` (default `automatic`): clamped. `to`: the top or bottom of the clamp range. See Semantics.md, "Operations". */
+/** Exactly one target. `offset`: kept as given (not clamped; a missing member keeps the current value). `row` with `position` (default `automatic`): clamped. `to`: the top or bottom of the clamp range. `page`: a paging stack's stop (0…pageCount−1; 422 naming `page` when the stack does not page or it is not a stop). `dryRun`: answer where the scroll would go without scrolling. See Semantics.md, "Operations" and "Paging". */
 export type ScrollTarget = (({
   offset: Point;
   animation?: Animation;
   fps?: Fps;
+  dryRun?: boolean;
 }) | ({
   row: RowReference;
   position?: "initial" | "middle" | "final" | "automatic";
   animation?: Animation;
   fps?: Fps;
+  dryRun?: boolean;
 }) | ({
   to: "top" | "bottom";
   animation?: Animation;
   fps?: Fps;
+  dryRun?: boolean;
+}) | ({
+  /** A stop of the stack's paging: 0…pageCount−1. */
+  page: number;
+  animation?: Animation;
+  fps?: Fps;
+  dryRun?: boolean;
 }));
+
+/** Where `POST …/scroll` with `dryRun` would go; nothing changed. */
+export type ScrollDryRun = {
+  /** The stack's current revision. */
+  revision: (Revision);
+  dryRun: true;
+  offset: FullPoint;
+  /** When `animation` or `fps` asks; its `revision` is the one the scroll would make. */
+  transition?: TransitionPlan;
+  /** The visible layout at that offset, as `GET …/layout?window=visible` answers it (without `revision`). */
+  window: (Layout) & (unknown);
+};
 
 /** The stack's settings. On create every member is optional (defaults in Semantics.md); in a PATCH the given members change. Nested objects merge member by member with the current values, or with the defaults on create (`{"viewport": {"height": 500}}` keeps the width), except the separator's `insets`, which are replaced whole. Null is rejected. */
 export type StackSettings = {
@@ -829,7 +850,7 @@ export type MutationResult = {
   events: Array<Event>;
   /** Present when the body has `animation` or `fps` (or the query `fps`). */
   transition?: TransitionPlan;
-  /** `POST …/scroll` only: the visible layout after the scroll, as `GET …/layout?window=visible` answers it (without `revision`). */
+  /** `POST …/scroll` only: the visible layout after the scroll, as `GET …/layout?window=visible` answers it (without `revision`), carousel members included. */
   window?: (Layout) & (unknown);
 };
 
@@ -1316,7 +1337,7 @@ export interface ScrollArgs {
   body: ScrollTarget;
 }
 
-export type ScrollAnswer = (MutationResult);
+export type ScrollAnswer = (((MutationResult) | (ScrollDryRun)));
 
 export interface SettleArgs {
   path: { stack: StackID };
@@ -1678,7 +1699,7 @@ export abstract class ScrollStackOperations {
     return this.call("hitTest", args ?? {}) as Promise<Reply<HitTestAnswer>>;
   }
 
-  /** POST /v1/stacks/{stack}/scroll: Scroll to an offset, to a row (with a position), to the top or to the bottom. */
+  /** POST /v1/stacks/{stack}/scroll: Scroll to an offset, to a row (with a position), to the top or the bottom, or to a page; or, with dryRun, say where. */
   scroll(args: ScrollArgs): Promise<Reply<ScrollAnswer>> {
     return this.call("scroll", args ?? {}) as Promise<Reply<ScrollAnswer>>;
   }

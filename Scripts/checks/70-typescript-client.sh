@@ -4,7 +4,9 @@
 # it compiles with Debian's TypeScript in strict mode, and its tests (node:test, Debian's
 # nodejs) pass against a live scrollstackd with a write token and a read token. Installs
 # node-typescript and nodejs with apt when missing. Bounded to 120 s of tests. Prints
-# "N passed, N failed" last.
+# "N passed, N failed" last. Then the plug-in sample (Clients/plugin-sample) runs in Debian's
+# chromium with that compiled client (Scripts/checks/plugin_sample.py; chromium installed when
+# missing).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 binary=.build/debug/scrollstackd
@@ -57,5 +59,28 @@ tests_failed=$(grep -cE '^not ok [0-9]+' "$work/tap")
 passed=$((passed + tests_passed))
 failed=$((failed + tests_failed))
 [ "$node_status" -eq 0 ] || [ "$tests_failed" -gt 0 ] || failed=$((failed + 1))
+kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; pid=""
+
+if [ ! -x /usr/bin/chromium ]; then
+    SUDO=$( [ "$(id -u)" = 0 ] || echo sudo )
+    $SUDO apt-get -o DPkg::Lock::Timeout=900 update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=900 install -y -qq chromium >/dev/null
+fi
+if [ -x /usr/bin/chromium ] && python3 -c "import playwright" 2>/dev/null; then
+    timeout 120 python3 Scripts/checks/plugin_sample.py "$binary" "$work/build" | tee "$work/plugin"
+    plugin_status=${PIPESTATUS[0]}
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$work/plugin" | tail -1 || true)
+    if [[ "$line" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+        passed=$((passed + BASH_REMATCH[1]))
+        failed=$((failed + BASH_REMATCH[2]))
+        [ "$plugin_status" -eq 0 ] || [ "${BASH_REMATCH[2]}" -gt 0 ] || failed=$((failed + 1))
+    else
+        echo "the plug-in sample check ended without a summary (exit $plugin_status)"
+        failed=$((failed + 1))
+    fi
+else
+    echo "the plug-in sample needs chromium and Playwright, which cannot be installed here"
+    failed=$((failed + 1))
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

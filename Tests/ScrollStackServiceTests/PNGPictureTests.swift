@@ -146,6 +146,49 @@ final class PNGPictureTests: XCTestCase {
         }
     }
 
+    /// Three coloured pages with titles, a page indicator and a menu, on page two.
+    static let carousel = """
+        {"axis": "horizontal", "viewport": {"width": 375, "height": 300},
+         "rowInsets": {"top": 0, "left": 0, "bottom": 0, "right": 0},
+         "paging": {"size": {"fraction": 1}}, "pageIndicator": true,
+         "menu": {"itemSize": {"fixed": {"width": 100, "height": 40}}},
+         "rows": [
+           {"id": "p0", "view": {"type": "Page"}, "size": {"fixed": 375}, "title": "One", "style": {"background": "#FF9500"}},
+           {"id": "p1", "view": {"type": "Page"}, "size": {"fixed": 375}, "title": "Two", "style": {"background": "#5856D6"}},
+           {"id": "p2", "view": {"type": "Page"}, "size": {"fixed": 375}, "title": "Three", "style": {"background": "#34C759"}}]}
+        """
+
+    func testTheMenuAndTheDotsAreDrawnOverTheCurrentPage() throws {
+        let server = try ServerHarness()
+        defer { server.stop() }
+        let body = try j(Self.carousel)
+        let svg = try server.request("POST", "/v1/layout.svg?offset=375&window=visible", json: body).text
+        let png = try PNGImage(try server.request("POST", "/v1/layout.png?offset=375&window=visible", json: body).body)
+        /// The numbers of the first element matching `prefix`, by attribute.
+        func numbers(_ prefix: String, _ names: [String]) throws -> [Double] {
+            let start = try XCTUnwrap(svg.range(of: prefix), prefix)
+            let element = svg[start.lowerBound..<(try XCTUnwrap(svg[start.lowerBound...].firstIndex(of: ">")))]
+            return try names.map { name in
+                let value = try XCTUnwrap(element.range(of: " \(name)=\""), "\(name) in \(element)")
+                let rest = element[value.upperBound...]
+                return try XCTUnwrap(Double(rest[..<(try XCTUnwrap(rest.firstIndex(of: "\"")))]))
+            }
+        }
+        let translate = try XCTUnwrap(svg.range(of: "<g class=\"content-space\" transform=\"translate("))
+        let pair = svg[translate.upperBound...].prefix { $0 != ")" }.split(separator: ",").compactMap { Double($0) }
+        XCTAssertEqual(pair.count, 2)
+        func pixel(_ x: Double, _ y: Double) -> (Int, Int, Int) { png.rgb(Int(pair[0] + x), Int(pair[1] + y)) }
+        let indicator = try numbers("<rect class=\"menu-indicator\"", ["x", "y", "width", "height"])
+        XCTAssertEqual(indicator[2], 100, "under the selected item")
+        XCTAssertTrue(pixel(indicator[0] + indicator[2] / 2, indicator[1] + indicator[3] / 2) == (3, 125, 233),
+                      "Parchment's blue: \(pixel(indicator[0] + indicator[2] / 2, indicator[1] + indicator[3] / 2))")
+        XCTAssertTrue(svg.contains("<g class=\"menu\" data-selected=\"1\""))
+        XCTAssertEqual(svg.components(separatedBy: "<g class=\"text\" fill=\"#037DE9\"").count - 1, 1, "one title drawn selected")
+        let dot = try numbers("<circle class=\"dot current\"", ["cx", "cy"])
+        XCTAssertTrue(pixel(dot[0], dot[1]) == (255, 255, 255), "the current dot is white: \(pixel(dot[0], dot[1]))")
+        XCTAssertTrue(pixel(dot[0] + 30, dot[1]) == (0x58, 0x56, 0xD6), "page two's background around the dots")
+    }
+
     func testPicturesPastThePixelBudgetAreRefusedNamingWhatToChange() throws {
         var limits = ServiceLimits()
         limits.picturePixels = 600_000

@@ -262,6 +262,35 @@ with sync_playwright() as playwright:
         assert text == "x 0 y %s · 375×124" % frames["r4"]["frame"]["y"], text
         assert page.text_content("#info-visibility").startswith("entire")
 
+    @case("the viewer fits a plug-in's 360 px panel (stage scaled to the width, details below, nothing wider) and keeps its side panel at 1280 px")
+    def _():
+        for width, height in [(360, 640), (1280, 900)]:
+            panel = browser.new_page(viewport={"width": width, "height": height})
+            panel.set_default_timeout(WAIT_MS)
+            panel.goto(server.base + "/view/demo")
+            panel.wait_for_selector('#stage .row[data-id="r2"]')
+            # The stage as drawn (its frame's box is scaled once more by the frame's own transform).
+            frame = panel.locator("#stage").bounding_box()
+            aside = panel.locator("aside").bounding_box()
+            overflow = panel.evaluate("document.documentElement.scrollWidth")
+            assert overflow <= width, (width, "the page is wider than the panel", overflow)
+            assert frame["x"] >= 0 and frame["x"] + frame["width"] <= width, (width, frame)
+            if width < 600:
+                assert frame["width"] > 0.85 * width, (width, "the stage takes the width", frame)
+                assert abs(frame["height"] - 667 * frame["width"] / 375) < 1.5, (width, "the stage keeps the viewport's shape", frame)
+                assert aside["y"] >= frame["y"] + frame["height"], (width, "the details sit below", aside, frame)
+                assert aside["x"] + aside["width"] <= width, (width, aside)
+            else:
+                assert abs(frame["width"] - 375) < 1, (width, "unscaled when there is room", frame)
+                assert aside["x"] >= frame["x"] + frame["width"], (width, "the details sit beside", aside, frame)
+            # Rows sit where the layout puts them, at the stage's scale.
+            scale = frame["width"] / 375
+            stage = panel.locator("#stage").bounding_box()
+            box = panel.locator('#stage .row[data-id="r4"]').bounding_box()
+            assert abs(box["y"] - stage["y"] - (frames["r4"]["frame"]["y"] - 200) * scale) < 1.5, (width, box, stage)
+            assert abs(box["width"] - 375 * scale) < 1.5, (width, box)
+            panel.close()
+
     def wait_offset(value):
         page.wait_for_function(f"() => document.body.dataset.offset === '{value}'", timeout=WAIT_MS)
 

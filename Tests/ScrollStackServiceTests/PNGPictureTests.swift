@@ -205,6 +205,21 @@ final class PNGPictureTests: XCTestCase {
         XCTAssertEqual(sheet.status, 422, sheet.text)
         XCTAssertEqual(sheet.errorField, "window")
         XCTAssertEqual(try server.request("GET", "/v1/stacks/feed/layout.svg?devices=iphone-se,ipad").status, 200, "an SVG has no pixels to count")
+
+        // Glyphs: the label's 40-odd, the heading's and the caption's are more than 60.
+        var few = ServiceLimits()
+        few.pictureGlyphs = 60
+        let tight = try ServerHarness(service: StackService(limits: few))
+        defer { tight.stop() }
+        XCTAssertEqual(try tight.request("POST", "/v1/stacks", json: try j(Self.feed)).status, 201)
+        for path in ["/v1/stacks/feed/layout.svg", "/v1/stacks/feed/layout.png"] {
+            let refused = try tight.request("GET", path)
+            XCTAssertEqual(refused.status, 422, refused.text)
+            XCTAssertEqual(refused.errorCode, "work_budget_exceeded")
+            XCTAssertEqual(refused.errorField, "window")
+        }
+        XCTAssertEqual(try tight.request("GET", "/v1/stacks/feed/layout").status, 200, "the JSON draws no glyphs")
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/feed/layout.svg").status, 200, "within the default budget")
     }
 
     /// Docs/API.md shows Docs/images/layout-preview.png and .svg: they must be what the

@@ -1,4 +1,7 @@
+import Foundation
 import Jansson
+import ScrollStackService
+import ScrollStackStore
 import XCTest
 
 /// A row's `style` over HTTP: kept with the row, echoed normalized, strictly checked, and
@@ -91,5 +94,36 @@ final class RowStyleTests: XCTestCase {
         XCTAssertEqual(bad.status, 422, bad.text)
         XCTAssertEqual(bad.errorField, "style.border.color")
         XCTAssertEqual(try server.request("GET", "/v1/stacks/s")["revision"], 1, "nothing changed")
+    }
+
+    /// Styles are kept in the journal (a create, a row's change) and in snapshots: after a
+    /// restart the rows answer them and the picture is the same, byte for byte.
+    func testStylesSurviveARestart() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ssstyle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("journal.sqlite").path
+        var before: [Reply] = []
+        let targets = ["/v1/stacks/s/rows/t", "/v1/stacks/s/rows/f", "/v1/stacks/s/rows/p", "/v1/stacks/s/layout.png", "/v1/stacks/s/layout.png?revision=2"]
+        do {
+            // A snapshot every 2 revisions: the restart reads rows from a snapshot and replays the rest.
+            let first = try ServerHarness(service: StackService(journal: try StackJournal(path: path, snapshotInterval: 2)))
+            XCTAssertEqual(try first.request("POST", "/v1/stacks", json: object(("id", "s"), ("rows", rows(styled: true)))).status, 201)
+            XCTAssertEqual(try first.request("PATCH", "/v1/stacks/s/rows/p", json: object(("style", object(("background", "#FF3B30"))))).status, 200)
+            XCTAssertEqual(try first.request("PATCH", "/v1/stacks/s/rows/f", json: object(("style", object(("textColor", "#00000080"))))).status, 200)
+            before = try targets.map { try first.request("GET", $0) }
+            first.stop()
+        }
+        let service = StackService(journal: try StackJournal(path: path, snapshotInterval: 2))
+        XCTAssertEqual(try service.restore(), 1)
+        let restarted = try ServerHarness(service: service)
+        defer { restarted.stop() }
+        for (target, old) in zip(targets, before) {
+            let new = try restarted.request("GET", target)
+            XCTAssertEqual(new.status, 200, target)
+            XCTAssertTrue(new.body == old.body, target)
+        }
+        XCTAssertEqual(try restarted.request("GET", "/v1/stacks/s/rows/p")["style.background"], "#FF3B30FF")
+        XCTAssertEqual(try restarted.request("GET", "/v1/stacks/s/rows/t")["style.image.aspectRatio"], 1.5)
     }
 }

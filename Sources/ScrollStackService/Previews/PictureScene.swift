@@ -16,7 +16,11 @@ import ScrollStackText
 /// dots and its menu (item titles, the selected one in the selection colour, the indicator
 /// and the border) above or below the viewport.
 ///
-/// - Complexity: O(rows drawn + their text's UTF-16 units).
+/// At most `glyphs.limit` glyphs are drawn (`ServiceLimits.pictureGlyphs`): the caller
+/// refuses a scene whose budget was exceeded.
+///
+/// - Complexity: O(rows drawn + their text's UTF-16 units), the text bounded by the budget
+///   (plus one text node past it).
 struct PictureScene {
     /// One panel: a heading and a layout.
     struct Panel {
@@ -25,6 +29,29 @@ struct PictureScene {
     }
 
     let text: TextEngine?
+    /// The glyphs the scene may hold; text past it is left out and `glyphs.exceeded` set.
+    let glyphs: GlyphBudget
+
+    /// Counts the glyphs a scene draws against a limit (a class, so the builder's functions
+    /// share it).
+    final class GlyphBudget {
+        let limit: Int
+        private(set) var used = 0
+        private(set) var exceeded = false
+
+        init(limit: Int) {
+            self.limit = limit
+        }
+
+        /// Whether more text may be shaped and drawn (false once the limit is passed).
+        var open: Bool { !exceeded }
+
+        /// Counts `lines`' glyphs; past the limit, marks the budget exceeded. O(lines).
+        func spend(_ lines: [GlyphLine]) {
+            used += lines.reduce(0) { $0 + $1.glyphs.count }
+            if used > limit { exceeded = true }
+        }
+    }
 
     static let margin = 16.0
     static let headingHeight = 24.0
@@ -48,7 +75,7 @@ struct PictureScene {
         }
     }
 
-    /// The scene of `panels`, and its title (the panels' headings joined).
+    /// The scene of `panels`.
     func scene(_ panels: [Panel]) -> Scene {
         var items: [SceneItem] = []
         var x = 0.0
@@ -168,9 +195,12 @@ struct PictureScene {
             let title = k < entries.count ? entries[k].entry.title?.text ?? item.id : item.id
             let font = selected ? menu.selectedFont : menu.font
             let content = TextContent(title, font: font, maxLines: 1)
-            guard let engine = text, let line = engine.glyphLines(of: content, width: nil).first else { continue }
-            let width = engine.drawableLines(of: content, width: nil).widths.first ?? 0
-            let lineHeight = engine.drawableLines(of: content, width: nil).lineHeight
+            guard let engine = text, glyphs.open else { continue }
+            let shaped = engine.glyphLines(of: content, width: nil)
+            glyphs.spend(shaped)
+            guard let line = shaped.first else { continue }
+            let measured = engine.drawableLines(of: content, width: nil)
+            let width = measured.widths.first ?? 0, lineHeight = measured.lineHeight
             let origin = Point(x: box.minX + (box.size.width - width) / 2, y: box.minY + (box.size.height - lineHeight) / 2 + line.baseline)
             items.append(.glyphs(GlyphRun(face: line.face, size: line.size, color: selected ? Self.menuSelected : Self.menuText, origin: origin, glyphs: line.glyphs)))
         }
@@ -192,7 +222,9 @@ struct PictureScene {
         func walk(_ node: ContentDescription, _ frame: ContentFrame) {
             switch node.kind {
             case .text(let content):
+                guard glyphs.open else { return }
                 let lines = engine.glyphLines(of: content, width: frame.frame.size.width)
+                glyphs.spend(lines)
                 for (line, box) in zip(lines, frame.lines) {
                     runs.append(GlyphRun(face: line.face, size: line.size, color: RGBA(red: 0, green: 0, blue: 0),
                                          origin: Point(x: box.minX, y: box.minY + line.baseline), glyphs: line.glyphs))
@@ -210,7 +242,10 @@ struct PictureScene {
     /// The drawing's own words at `origin` (the line box's top left), in `labelFamily`.
     private func label(_ words: String, size: Double, color: RGBA, at origin: Point) -> [SceneItem] {
         guard let engine = text, size > 0 else { return [] }
-        return engine.glyphLines(of: TextContent(words, font: FontRequest(family: Self.labelFamily, size: size), maxLines: 1), width: nil).map { line in
+        guard glyphs.open else { return [] }
+        let lines = engine.glyphLines(of: TextContent(words, font: FontRequest(family: Self.labelFamily, size: size), maxLines: 1), width: nil)
+        glyphs.spend(lines)
+        return lines.map { line in
             .glyphs(GlyphRun(face: line.face, size: line.size, color: color, origin: Point(x: origin.x, y: origin.y + line.baseline), glyphs: line.glyphs))
         }
     }

@@ -29,6 +29,11 @@ public struct ServiceLimits: Sendable {
     /// smaller scale would fit, else `window` (ask `window=visible` or a page).
     public var picturePixels = 16 << 20
 
+    /// The most glyphs a picture (SVG or PNG) may draw: its rows' text, the menu's titles and
+    /// its own labels. 250,000 glyphs are some 12 MB of SVG (a `<use>` each). Beyond it 422
+    /// `work_budget_exceeded` naming `window`, the text past it never shaped.
+    public var pictureGlyphs = 250_000
+
     /// The most row layouts one layout request with `devices` may compute: the stack's rows
     /// times the devices whose viewport differs from the stack's (each re-measures every row,
     /// whatever the window). Checked before anything is laid out; beyond it 422

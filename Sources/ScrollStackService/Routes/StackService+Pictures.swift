@@ -102,8 +102,12 @@ extension StackService {
             }
             panels.append(PictureScene.Panel(title: title + suffix, laid: try query.layout(of: stack, viewport: nil)))
         }
-        let builder = PictureScene(text: titleMeasurer as? TextEngine)
+        let builder = PictureScene(text: titleMeasurer as? TextEngine, glyphs: PictureScene.GlyphBudget(limit: limits.pictureGlyphs))
         let scene = builder.scene(panels)
+        if builder.glyphs.exceeded {
+            throw .workBudgetExceeded("window", "the picture would draw more than the \(limits.pictureGlyphs) glyphs a picture may: "
+                                      + "ask window=visible, a page (from, limit) or fewer devices")
+        }
         let heading = panels.map(\.title).joined(separator: " | ")
         switch picture {
         case .svg:

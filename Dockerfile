@@ -13,7 +13,7 @@ FROM ${BUILD_IMAGE} AS build
 # Unpinned on purpose: Debian stable's security updates replace these exact versions.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd-dev libjansson-dev libsqlite3-dev zlib1g-dev pkg-config libharfbuzz-dev libfreetype-dev libicu-dev libpq-dev \
+    && apt-get install -y --no-install-recommends libmicrohttpd-dev libjansson-dev libsqlite3-dev zlib1g-dev pkg-config libharfbuzz-dev libfreetype-dev libicu-dev libpq-dev libcairo2-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # SwiftPM checks the path of every target in Package.swift, even when it builds one product:
@@ -32,7 +32,7 @@ FROM ${BINARY_SOURCE} AS binary
 FROM ${RUNTIME_IMAGE} AS runtime
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 libsqlite3-0 libharfbuzz0b libfreetype6 libicu72 libpq5 fonts-inter fonts-dejavu-core \
+    && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 libsqlite3-0 libharfbuzz0b libfreetype6 libicu72 libpq5 libcairo2 fonts-inter fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log \
     && groupadd --system --gid 10001 scrollstack \
     && useradd --system --uid 10001 --gid 10001 --no-create-home --shell /usr/sbin/nologin scrollstack \

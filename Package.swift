@@ -55,6 +55,7 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo-ft", providers: [.apt(["libcairo2-dev"])]),
 
         // Thin Swift layers over the C libraries; they know nothing of stacks.
         .target(name: "Jansson", dependencies: ["CJansson"]),
@@ -73,11 +74,16 @@ let package = Package(
         // the core's TextMeasuring protocol.
         .target(name: "ScrollStackText", dependencies: ["ScrollStackCore", "CHarfBuzz", "CFreeType", "CICU"]),
 
+        // Pictures: scenes (rectangles, circles, glyph runs) drawn to PNG with Cairo (glyphs
+        // through cairo-ft from the faces the text engine shaped with), and glyph outlines
+        // for SVG; it knows nothing of HTTP.
+        .target(name: "ScrollStackRender", dependencies: ["ScrollStackCore", "ScrollStackText", "CCairo"]),
+
         // The service: routes, request decoding, response encoding, the stack store.
         .target(
             name: "ScrollStackService",
             dependencies: [
-                "ScrollStackCore", "ScrollStackPaging", "ScrollStackTransitions", "ScrollStackText", "Jansson", "MicroHTTP", "ScrollStackStore", "Zlib",
+                "ScrollStackCore", "ScrollStackPaging", "ScrollStackTransitions", "ScrollStackText", "ScrollStackRender", "Jansson", "MicroHTTP", "ScrollStackStore", "Zlib",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

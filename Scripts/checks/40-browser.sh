@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What a person looks at, in a real browser: Debian's chromium, headless, driven by Playwright
 # for Python (pointed at /usr/bin/chromium; Playwright never downloads a browser here). Renders
-# the layout SVG (and checks it with rsvg-convert), opens the viewer, scrolls it with wheel,
+# the layout SVG (and checks it with rsvg-convert), compares it pixel by pixel with the PNG
+# the server draws with Cairo (a stated anti-aliasing tolerance), opens the viewer, scrolls it with wheel,
 # drag and keys, and changes the stack over the API to see the page follow. See
 # Scripts/checks/browser_check.py for the cases. Every wait has a deadline.
 # Prints "N passed, N failed" last; exits non-zero on any failure.

@@ -4,6 +4,7 @@ Starts scrollstackd (in memory, ephemeral loopback port), builds stacks over the
 checks in the browser what a person would see. Waits use Playwright's own waits with
 timeouts; nothing sleeps to synchronize. Prints one line per case and "N passed, N failed".
 """
+import base64
 import json
 import queue
 import re
@@ -92,6 +93,52 @@ def pixel(page, x, y):
     }""", list(shot))
 
 
+def post_bytes(path, body):
+    """The raw answer to a POST of `body` (JSON) to `path`."""
+    request = urllib.request.Request(server.base + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return response.read()
+
+
+# The SVG and the PNG draw one picture: Chromium (Skia) drawing the SVG and Cairo drawing the
+# PNG must agree pixel by pixel, but for anti-aliasing. Both rasterize the same shapes (the
+# glyphs are the same outlines, from the same font file, at the same fractional positions)
+# with coverage anti-aliasing, computed differently: Skia's analytic coverage and Cairo's
+# (pixman's) sampled coverage give an edge pixel a different blend, by up to about half the
+# contrast across the edge, and curves (glyphs, round corners, dots) are flattened into
+# different segments. Flat areas and straight pixel-aligned edges match exactly. Measured on
+# these pictures: about 97 % of pixels within 1 of each other, over 99 % within 8 and under
+# 0.1 % apart by more than 32. The tolerance below leaves some room above that.
+PICTURE_CLOSE = 8          # per-pixel delta (the largest of R, G, B) counted as close
+PICTURE_CLOSE_SHARE = 0.985
+PICTURE_FAR = 32           # a pixel further than this is an edge drawn differently
+PICTURE_FAR_SHARE = 0.002
+
+
+def compare_pictures(page, first, second):
+    """Both PNGs decoded in the page: their sizes, and the share of pixels within
+    PICTURE_CLOSE and beyond PICTURE_FAR."""
+    return page.evaluate("""async ([a, b, close, far]) => {
+        async function pixels(bytes) {
+            const bitmap = await createImageBitmap(new Blob([new Uint8Array(bytes)], {type: 'image/png'}));
+            const context = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d');
+            context.drawImage(bitmap, 0, 0);
+            return [bitmap.width, bitmap.height, context.getImageData(0, 0, bitmap.width, bitmap.height).data];
+        }
+        const [w1, h1, p1] = await pixels(a), [w2, h2, p2] = await pixels(b);
+        if (w1 != w2 || h1 != h2) return {sizes: [w1, h1, w2, h2]};
+        let near = 0, distant = 0;
+        for (let i = 0; i < p1.length; i += 4) {
+            let d = 0;
+            for (let k = 0; k < 3; k++) d = Math.max(d, Math.abs(p1[i + k] - p2[i + k]));
+            if (d <= close) near++;
+            if (d > far) distant++;
+        }
+        return {sizes: [w1, h1], close: near / (w1 * h1), far: distant / (w1 * h1)};
+    }""", [list(first), list(second), PICTURE_CLOSE, PICTURE_FAR])
+
+
 server = Server()
 # 30 rows of 100 pt + 24 pt default insets = 124 pt each; r3 hidden; r2's separator red.
 server.call("POST", "/v1/stacks", {
@@ -168,6 +215,36 @@ with sync_playwright() as playwright:
         assert 375 <= one < 500, one
         assert three > 375 + 393 + 820, three
 
+    @case("the SVG drawn by chromium equals the PNG drawn by Cairo but for anti-aliasing (styles, text, dots, menu; scale 1 and 2)")
+    def _():
+        with open("Docs/images/layout-preview.json") as f:
+            feed = json.load(f)
+        carousel = {"axis": "horizontal", "viewport": {"width": 375, "height": 300},
+                    "rowInsets": {"top": 0, "left": 0, "bottom": 0, "right": 0},
+                    "paging": {"size": {"fraction": 1}}, "pageIndicator": True,
+                    "menu": {"itemSize": {"fixed": {"width": 100, "height": 40}}},
+                    "rows": [{"id": f"p{i}", "view": {"type": "Page"}, "size": {"fixed": 375}, "title": title,
+                              "style": {"background": color, "cornerRadius": 24},
+                              "content": {"text": f"Page {title}", "font": {"family": "Inter", "size": 28, "weight": 700}},
+                              "insets": {"top": 40, "left": 24, "bottom": 0, "right": 24}}
+                             for i, (title, color) in enumerate([("One", "#FF9500"), ("Two", "#5856D6"), ("Three", "#34C759")])]}
+        for name, body, query in [("feed", feed, ""), ("carousel", carousel, "?offset=375&window=visible")]:
+            svg = post_bytes("/v1/layout.svg" + query, body)
+            for scale in [1, 2]:
+                png = post_bytes("/v1/layout.png" + (query + "&" if query else "?") + f"scale={scale}", body)
+                shot_page = browser.new_page(viewport={"width": 1200, "height": 1200}, device_scale_factor=scale)
+                shot_page.set_content("<!DOCTYPE html><body style='margin:0'><img id='picture' src='data:image/svg+xml;base64,"
+                                      + base64.b64encode(svg).decode() + "'></body>")
+                shot_page.wait_for_function("document.getElementById('picture').complete")
+                box = shot_page.locator("#picture").bounding_box()
+                shot = shot_page.screenshot(clip={"x": 0, "y": 0, "width": box["width"], "height": box["height"]})
+                result = compare_pictures(shot_page, shot, png)
+                shot_page.close()
+                assert len(result["sizes"]) == 2, (name, scale, "sizes differ", result["sizes"])
+                print(f"     {name} at scale {scale}: {result['close']:.2%} within {PICTURE_CLOSE}, {result['far']:.3%} beyond {PICTURE_FAR}")
+                assert result["close"] >= PICTURE_CLOSE_SHARE, (name, scale, result)
+                assert result["far"] <= PICTURE_FAR_SHARE, (name, scale, result)
+
     @case("the viewer draws the visible rows where the layout puts them, frame on hover")
     def _():
         page.goto(server.base + "/view/demo")
@@ -184,6 +261,35 @@ with sync_playwright() as playwright:
         text = page.text_content("#info-frame")
         assert text == "x 0 y %s · 375×124" % frames["r4"]["frame"]["y"], text
         assert page.text_content("#info-visibility").startswith("entire")
+
+    @case("the viewer fits a plug-in's 360 px panel (stage scaled to the width, details below, nothing wider) and keeps its side panel at 1280 px")
+    def _():
+        for width, height in [(360, 640), (1280, 900)]:
+            panel = browser.new_page(viewport={"width": width, "height": height})
+            panel.set_default_timeout(WAIT_MS)
+            panel.goto(server.base + "/view/demo")
+            panel.wait_for_selector('#stage .row[data-id="r2"]')
+            # The stage as drawn (its frame's box is scaled once more by the frame's own transform).
+            frame = panel.locator("#stage").bounding_box()
+            aside = panel.locator("aside").bounding_box()
+            overflow = panel.evaluate("document.documentElement.scrollWidth")
+            assert overflow <= width, (width, "the page is wider than the panel", overflow)
+            assert frame["x"] >= 0 and frame["x"] + frame["width"] <= width, (width, frame)
+            if width < 600:
+                assert frame["width"] > 0.85 * width, (width, "the stage takes the width", frame)
+                assert abs(frame["height"] - 667 * frame["width"] / 375) < 1.5, (width, "the stage keeps the viewport's shape", frame)
+                assert aside["y"] >= frame["y"] + frame["height"], (width, "the details sit below", aside, frame)
+                assert aside["x"] + aside["width"] <= width, (width, aside)
+            else:
+                assert abs(frame["width"] - 375) < 1, (width, "unscaled when there is room", frame)
+                assert aside["x"] >= frame["x"] + frame["width"], (width, "the details sit beside", aside, frame)
+            # Rows sit where the layout puts them, at the stage's scale.
+            scale = frame["width"] / 375
+            stage = panel.locator("#stage").bounding_box()
+            box = panel.locator('#stage .row[data-id="r4"]').bounding_box()
+            assert abs(box["y"] - stage["y"] - (frames["r4"]["frame"]["y"] - 200) * scale) < 1.5, (width, box, stage)
+            assert abs(box["width"] - 375 * scale) < 1.5, (width, box)
+            panel.close()
 
     def wait_offset(value):
         page.wait_for_function(f"() => document.body.dataset.offset === '{value}'", timeout=WAIT_MS)

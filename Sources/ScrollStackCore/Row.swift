@@ -22,6 +22,8 @@ public struct Row: Sendable, Hashable {
     public var title: RowTitle? = nil
     /// The row's own show/hide looks, or nil for the identity look both ways.
     public var transition: RowTransition?
+    /// How pictures paint the row; never read by layout.
+    public var style: RowStyle? = nil
 
     public init(
         id: String,
@@ -73,5 +75,6 @@ public struct Row: Sendable, Hashable {
         if separator.thickness != nil || separator.insets != nil || separator.color != nil { try separator.validate(prefix + "separator") }
         try title?.validate(prefix + "title")
         try transition?.validate(prefix + "transition")
+        try style?.validate(prefix + "style")
     }
 }

@@ -1,6 +1,6 @@
 /// Rows to insert as one block (`ScrollStack.insert(_: RowBatch, at:)`), kept as their fields
 /// rather than as `Row` values: a row that sets none of the rarely set fields (content
-/// description, insets, separator override, title, transition, tappable, highlightable) and
+/// description, insets, separator override, title, transition, style, tappable, highlightable) and
 /// whose id, type and fixed sizes are valid is stored as its id, content, size and hidden
 /// flag; any other row (one that breaks a rule included) is kept whole, so that the insert
 /// names its error exactly as `insert(_: [Row], at:)` does. Decoders append rows as they
@@ -84,7 +84,7 @@ public struct RowBatch: Sendable {
     /// Appends `row`, by its fields when it has none of the rarely set ones. O(1) amortized.
     public mutating func append(_ row: Row) {
         let rare = row.contentDescription != nil || row.insets != nil || !row.separator.isEmpty || row.tappable
-            || row.highlightable || row.title != nil || row.transition != nil
+            || row.highlightable || row.title != nil || row.transition != nil || row.style != nil
         if rare { appendWhole(row) } else { append(id: row.id, content: row.content, size: row.size, hidden: row.hidden) }
     }
 

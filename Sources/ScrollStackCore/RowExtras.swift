@@ -8,11 +8,12 @@ final class RowExtras: Sendable {
     let highlightable: Bool
     let title: RowTitle?
     let transition: RowTransition?
+    let style: RowStyle?
 
     /// The extras of `row`, or nil when every one of them is at its default.
     init?(_ row: Row) {
         if row.contentDescription == nil, row.insets == nil, row.separator == .none, !row.tappable, !row.highlightable,
-           row.title == nil, row.transition == nil {
+           row.title == nil, row.transition == nil, row.style == nil {
             return nil
         }
         contentDescription = row.contentDescription
@@ -22,5 +23,6 @@ final class RowExtras: Sendable {
         highlightable = row.highlightable
         title = row.title
         transition = row.transition
+        style = row.style
     }
 }

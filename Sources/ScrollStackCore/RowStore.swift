@@ -113,6 +113,7 @@ struct RowStore: Sendable {
             row.highlightable = extra.highlightable
             row.title = extra.title
             row.transition = extra.transition
+            row.style = extra.style
         }
         return row
     }

@@ -134,6 +134,8 @@ public struct RowChange: Sendable, Hashable {
     public var title: RowTitle?? = nil
     /// `.some(nil)` removes the row's own transition looks.
     public var transition: RowTransition??
+    /// `.some(nil)` removes the row's style.
+    public var style: RowStyle?? = nil
 
     public init(
         hidden: Bool? = nil, insets: EdgeInsets?? = nil, separator: SeparatorOverride? = nil, size: SizeRule? = nil,
@@ -163,6 +165,7 @@ public struct RowChange: Sendable, Hashable {
         if let highlightable { r.highlightable = highlightable }
         if let title { r.title = title }
         if let transition { r.transition = transition }
+        if let style { r.style = style }
         return r
     }
 }

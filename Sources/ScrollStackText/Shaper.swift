@@ -93,6 +93,34 @@ enum Shaper {
         var clusterStart = [Bool](repeating: false, count: n + 1)
         safe[n] = true
         clusterStart[n] = true
+        for glyph in shapeGlyphs(units, font: font, features: features, letterSpacing: letterSpacing) {
+            advances[glyph.cluster] += glyph.advance
+            if glyph.startsCluster {
+                clusterStart[glyph.cluster] = true
+                safe[glyph.cluster] = glyph.safeToBreak
+            }
+        }
+        return (advances, safe, clusterStart)
+    }
+
+    /// One glyph HarfBuzz placed: its cluster (the UTF-16 offset of its first unit), glyph
+    /// id, advance (letter spacing added to a cluster's last glyph), offset from the pen
+    /// (y up), whether it is its cluster's first glyph and whether breaking before it is safe.
+    struct Glyph {
+        var cluster: Int
+        var id: UInt32
+        var advance: Double
+        var dx: Double
+        var dy: Double
+        var startsCluster: Bool
+        var safeToBreak: Bool
+    }
+
+    /// `units` shaped run by run (`scriptRuns`), left to right, as `shape` shapes them. O(n).
+    static func shapeGlyphs(_ units: [UInt16], font: SizedFont, features: [hb_feature_t], letterSpacing: Double) -> [Glyph] {
+        let n = units.count
+        var glyphs: [Glyph] = []
+        glyphs.reserveCapacity(n)
         units.withUnsafeBufferPointer { buffer in
             for run in scriptRuns(units) {
                 let hb = hb_buffer_create()
@@ -108,18 +136,27 @@ enum Shaper {
                 var count: UInt32 = 0
                 guard let infos = hb_buffer_get_glyph_infos(hb, &count), let positions = hb_buffer_get_glyph_positions(hb, &count) else { continue }
                 for g in 0..<Int(count) {
-                    let cluster = Int(infos[g].cluster)
                     var advance = Double(positions[g].x_advance) / 65536
                     if g + 1 == Int(count) || infos[g + 1].cluster != infos[g].cluster { advance += letterSpacing }
-                    advances[cluster] += advance
-                    if g == 0 || infos[g - 1].cluster != infos[g].cluster {
-                        clusterStart[cluster] = true
-                        safe[cluster] = hb_glyph_info_get_glyph_flags(infos + g).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue == 0
-                    }
+                    let starts = g == 0 || infos[g - 1].cluster != infos[g].cluster
+                    let safe = hb_glyph_info_get_glyph_flags(infos + g).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue == 0
+                    glyphs.append(Glyph(cluster: Int(infos[g].cluster), id: infos[g].codepoint, advance: advance,
+                                        dx: Double(positions[g].x_offset) / 65536, dy: Double(positions[g].y_offset) / 65536,
+                                        startsCluster: starts, safeToBreak: safe))
                 }
             }
         }
-        return (advances, safe, clusterStart)
+        return glyphs
+    }
+
+    /// The features `shape` turns off for a letter spacing (the optional ligatures when it is not 0).
+    static func features(letterSpacing: Double) -> [hb_feature_t] {
+        guard letterSpacing != 0 else { return [] }
+        return ["liga", "clig", "dlig", "hlig", "calt"].map { tag in
+            var feature = hb_feature_t()
+            _ = hb_feature_from_string(tag + "=0", -1, &feature)
+            return feature
+        }
     }
 
     /// The advance of "…" (U+2026) in `font`, as Chromium measures the ellipsis of a clamped

@@ -14,6 +14,9 @@ final class SizedFont: @unchecked Sendable {
     /// from the face's metrics scaled to the size in single precision, as Chromium's
     /// `SimpleFontData` computes it.
     let normalLineHeight: Double
+    /// The rounded ascent and descent `normalLineHeight` adds (where a line's baseline sits).
+    let ascent: Double
+    let descent: Double
     private let ftFace: FT_Face
     /// Kept alive as long as the face.
     private let library: FreeTypeLibrary
@@ -44,7 +47,7 @@ final class SizedFont: @unchecked Sendable {
         self.size = size
         self.library = library
         ftFace = ft
-        normalLineHeight = Self.normalLineHeight(ft, size: size)
+        (ascent, descent, normalLineHeight) = Self.verticalMetrics(ft, size: size)
         glyphCount = Int(ft.pointee.num_glyphs)
         // hb_font_create takes its own reference to the face.
         let parent = hb_font_create(shared.face)
@@ -81,7 +84,7 @@ final class SizedFont: @unchecked Sendable {
 
     /// Skia's ascent, descent and leading (OS/2 typographic metrics when the font sets
     /// USE_TYPO_METRICS, otherwise FreeType's, i.e. hhea's), each rounded half up.
-    private static func normalLineHeight(_ face: FT_Face, size: Double) -> Double {
+    private static func verticalMetrics(_ face: FT_Face, size: Double) -> (ascent: Double, descent: Double, lineHeight: Double) {
         var ascender = Float(face.pointee.ascender)
         var descender = Float(face.pointee.descender)
         var height = Float(face.pointee.height)
@@ -99,7 +102,7 @@ final class SizedFont: @unchecked Sendable {
         let descent = -descender / units * s
         let gap = (height - ascender + descender) / units * s
         func round(_ x: Float) -> Float { (x + 0.5).rounded(.down) }
-        return Double(round(ascent) + round(descent) + Swift.max(0, round(gap)))
+        return (Double(round(ascent)), Double(round(descent)), Double(round(ascent) + round(descent) + Swift.max(0, round(gap))))
     }
 }
 

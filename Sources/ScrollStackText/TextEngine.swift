@@ -23,7 +23,7 @@ public final class TextEngine: TextMeasuring {
     public let shapeCacheBytes: Int
     /// The most bytes the sized fonts kept may take (`SizedFont.estimatedBytes` each).
     public let fontCacheBytes: Int
-    private let state: Mutex<State>
+    let state: Mutex<State>
 
     /// The default shape cache holds every paragraph of a 100,000-row stack of one-paragraph
     /// labels (some 30 MB), and the font cache some hundred sizes of a typical face.
@@ -99,41 +99,59 @@ public final class TextEngine: TextMeasuring {
     public func drawableLines(of text: TextContent, width: Double?) -> TextLines {
         let paragraphs = Self.mappedParagraphs(text.text)
         return state.withLock { state in
-            guard let fontKey = state.fontKey(for: text.font, in: catalog),
-                  let normalLineHeight = state.normalLineHeight(fontKey) else { return TextLines(lineHeight: 0, widths: []) }
-            let lineHeight = text.lineHeight.map(LayoutUnit.given) ?? normalLineHeight
-            var lines: [(paragraph: Int, start: Int, end: Int, width: Double)] = []
-            for (index, paragraph) in paragraphs.enumerated() {
-                let key = ShapeKey(text: paragraph.text, font: fontKey, letterSpacing: text.letterSpacing,
-                                   accurateEnd: text.alignment != .start)
-                guard let shaped = state.shaped(key) else { return TextLines(lineHeight: 0, widths: []) }
-                lines += shaped.lineBreaks(at: width.map { LayoutUnit.given(Swift.max(0, $0)) }).map { (index, $0.start, $0.end, $0.width) }
-            }
-            let widest = lines.map(\.width).max() ?? 0
-            var truncated = false
-            if let maxLines = text.maxLines, lines.count > maxLines {
-                lines.removeLast(lines.count - maxLines)
-                truncated = true
-            }
-            var ellipsis: TextEllipsis?
-            if truncated && text.ellipsis, let last = lines.last, let font = state.font(fontKey) {
-                let room = width.map { LayoutUnit.given(Swift.max(0, $0)) } ?? widest
-                let ellipsisWidth = Shaper.ellipsisWidth(font: font)
-                var kept = last
-                if last.width + ellipsisWidth > room {
-                    let units = Array(Array(paragraphs[last.paragraph].text.utf16)[last.start..<last.end])
-                    let fit = Shaper.fittingPrefix(units, room: room - ellipsisWidth, font: font, letterSpacing: text.letterSpacing)
-                    kept.end = last.start + fit.length
-                    kept.width = LayoutUnit.ceil(fit.width)
-                }
-                ellipsis = TextEllipsis(offset: kept.width, width: LayoutUnit.ceil(ellipsisWidth))
-                kept.width = LayoutUnit.ceil(kept.width + ellipsisWidth)
-                lines[lines.count - 1] = kept
-            }
-            let ranges = lines.map { paragraphs[$0.paragraph].range($0.start, $0.end) }
-            return TextLines(lineHeight: lineHeight, widths: lines.map(\.width), widestLine: widest, ranges: ranges,
-                             truncated: truncated, ellipsis: ellipsis)
+            guard let broken = Self.broken(text, width: width, paragraphs, &state, catalog: catalog) else { return TextLines(lineHeight: 0, widths: []) }
+            let ranges = broken.lines.map { paragraphs[$0.paragraph].range($0.start, $0.end) }
+            return TextLines(lineHeight: broken.lineHeight, widths: broken.lines.map(\.width), widestLine: broken.widest, ranges: ranges,
+                             truncated: broken.truncated, ellipsis: broken.ellipsis)
         }
+    }
+
+    /// The lines `drawableLines` answers, by paragraph and UTF-16 offsets in it.
+    struct BrokenLines {
+        var font: SizedFontKey
+        var lineHeight: Double
+        var lines: [(paragraph: Int, start: Int, end: Int, width: Double)]
+        var widest: Double
+        var truncated: Bool
+        var ellipsis: TextEllipsis?
+    }
+
+    /// `text` broken into lines at `width` (maxLines and the ellipsis applied); nil when its
+    /// font cannot be set up.
+    static func broken(_ text: TextContent, width: Double?, _ paragraphs: [MappedParagraph], _ state: inout State,
+                       catalog: FontCatalog) -> BrokenLines? {
+        guard let fontKey = state.fontKey(for: text.font, in: catalog),
+              let normalLineHeight = state.normalLineHeight(fontKey) else { return nil }
+        let lineHeight = text.lineHeight.map(LayoutUnit.given) ?? normalLineHeight
+        var lines: [(paragraph: Int, start: Int, end: Int, width: Double)] = []
+        for (index, paragraph) in paragraphs.enumerated() {
+            let key = ShapeKey(text: paragraph.text, font: fontKey, letterSpacing: text.letterSpacing,
+                               accurateEnd: text.alignment != .start)
+            guard let shaped = state.shaped(key) else { return nil }
+            lines += shaped.lineBreaks(at: width.map { LayoutUnit.given(Swift.max(0, $0)) }).map { (index, $0.start, $0.end, $0.width) }
+        }
+        let widest = lines.map(\.width).max() ?? 0
+        var truncated = false
+        if let maxLines = text.maxLines, lines.count > maxLines {
+            lines.removeLast(lines.count - maxLines)
+            truncated = true
+        }
+        var ellipsis: TextEllipsis?
+        if truncated && text.ellipsis, let last = lines.last, let font = state.font(fontKey) {
+            let room = width.map { LayoutUnit.given(Swift.max(0, $0)) } ?? widest
+            let ellipsisWidth = Shaper.ellipsisWidth(font: font)
+            var kept = last
+            if last.width + ellipsisWidth > room {
+                let units = Array(Array(paragraphs[last.paragraph].text.utf16)[last.start..<last.end])
+                let fit = Shaper.fittingPrefix(units, room: room - ellipsisWidth, font: font, letterSpacing: text.letterSpacing)
+                kept.end = last.start + fit.length
+                kept.width = LayoutUnit.ceil(fit.width)
+            }
+            ellipsis = TextEllipsis(offset: kept.width, width: LayoutUnit.ceil(ellipsisWidth))
+            kept.width = LayoutUnit.ceil(kept.width + ellipsisWidth)
+            lines[lines.count - 1] = kept
+        }
+        return BrokenLines(font: fontKey, lineHeight: lineHeight, lines: lines, widest: widest, truncated: truncated, ellipsis: ellipsis)
     }
 
     /// The paragraphs of `text` as CSS `white-space: pre-line` has them: `\n` (and `\r\n`,

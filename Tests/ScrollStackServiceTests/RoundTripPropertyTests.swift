@@ -159,6 +159,18 @@ final class RoundTripPropertyTests: XCTestCase {
             if chance(0.3) { members.append(("insets", insets())) }
             if chance(0.3) { members.append(("separator", separator(nulls: true))) }
             for flag in ["hidden", "tappable", "highlightable"] where chance(0.3) { members.append((flag, .bool(chance(0.5)))) }
+            if chance(0.2) { members.append(("style", style())) }
+            return .object(JSONObject(members))
+        }
+
+        /// A row style with any of its members.
+        mutating func style() -> JSON {
+            var members: [(String, JSON)] = []
+            if chance(0.5) { members.append(("background", color())) }
+            if chance(0.4) { members.append(("cornerRadius", .real(pick([0, 0.5, 12, 10_000])))) }
+            if chance(0.4) { members.append(("border", object(("width", .real(pick([0, 1, 2.5, 1000]))), ("color", color())))) }
+            if chance(0.4) { members.append(("textColor", color())) }
+            if chance(0.3) { members.append(("image", object(("aspectRatio", .real(pick([0.001, 1, 16.0 / 9, 1000]))), ("fill", color())))) }
             return .object(JSONObject(members))
         }
 
@@ -196,6 +208,7 @@ final class RoundTripPropertyTests: XCTestCase {
                 if chance(0.3) { members.append(("size", sizeRule())) }
                 if chance(0.3) { members.append(("insets", chance(0.3) ? .null : insets())) }
                 if chance(0.3) { members.append(("separator", chance(0.2) ? .null : separator(nulls: true))) }
+                if chance(0.2) { members.append(("style", chance(0.3) ? .null : style())) }
                 if members.isEmpty || chance(0.3) { members.append(("hidden", .bool(chance(0.5)))) }
                 return ("PATCH", base + "/rows/at/\(index)", .object(JSONObject(members)))
             case 9, 10:

@@ -28,7 +28,9 @@ final class SnapshotFormatTests: XCTestCase {
                    ("separator", object(("hidden", false), ("thickness", .real(0.25)), ("insets", object(("left", 9))), ("color", "#12345678"))),
                    ("hidden", true), ("tappable", true), ("highlightable", true), ("title", object(("text", "Tïtle"), ("width", 80), ("selectedWidth", 90))),
                    ("transition", object(("hide", object(("alpha", .real(0.25)), ("translate", object(("x", -3), ("y", .real(0.5)))), ("scale", .real(0.9)))),
-                                         ("show", object(("alpha", 1)))))),
+                                         ("show", object(("alpha", 1))))),
+                   ("style", object(("background", "#0A84FF"), ("cornerRadius", .real(12.5)), ("border", object(("width", 2), ("color", "#00000080"))),
+                                    ("textColor", "#FFFFFF"), ("image", object(("aspectRatio", .real(16.0 / 9)), ("fill", "#FF9500")))))),
             object(("id", "label"), ("view", object(("type", "L"))), ("size", "fit"),
                    ("content", object(("stack", "vertical"), ("children", [
                        object(("text", "Notifications ünd more text that wraps"), ("font", object(("family", "Inter"), ("size", 17), ("weight", 600), ("style", "italic"))),
@@ -36,7 +38,7 @@ final class SnapshotFormatTests: XCTestCase {
                        object(("text", "plain"), ("font", object(("family", "DejaVu Sans"), ("size", .real(12.5))))),
                    ])))),
             object(("id", "half"), ("view", object(("type", "H"))), ("size", object(("fixed", 30))), ("separator", object(("thickness", 3))), ("title", "Only text"),
-                   ("transition", object(("show", object(("scale", 2)))))),
+                   ("transition", object(("show", object(("scale", 2))))), ("style", object(("textColor", "#333333")))),
         ] + (deep ? [object(("id", "deep"), ("view", object(("type", "D"), ("props", "text"))), ("size", object(("vertical", "fit"), ("horizontal", object(("fixed", 7))))), ("content", chain))] : [])
         let body = object(("id", "x"), ("axis", "horizontal"), ("viewport", object(("width", 375), ("height", 600))), ("spacing", .real(1.0 / 3)),
                           ("offset", object(("x", 12), ("y", 0))), ("paging", object(("size", object(("fraction", 1))))),

@@ -99,7 +99,7 @@ enum ModelDecoding {
 
     // MARK: Rows
 
-    static let rowKeys = ["id", "controller", "view", "size", "content", "insets", "separator", "hidden", "tappable", "highlightable", "title", "index", "transition"]
+    static let rowKeys = ["id", "controller", "view", "size", "content", "insets", "separator", "hidden", "tappable", "highlightable", "title", "index", "transition", "style"]
 
     /// A row. Without an id, `makeID` supplies one. Without a size, a row with content
     /// fits it; a row with neither is an error. `props` and `content` may nest at most
@@ -134,12 +134,14 @@ enum ModelDecoding {
         let tappable = try object.optional("tappable")?.bool() ?? false
         let highlightable = try object.optional("highlightable")?.bool() ?? false
         let menuTitle = try object.optional("title").map { f throws(APIError) in try title(f, maxCharacters: maxTitle) }
-        if description == nil, ownInsets == nil, separator.isEmpty, !tappable, !highlightable, menuTitle == nil, transition == nil {
+        let style = try object.optional("style").map { f throws(APIError) in try rowStyle(f) }
+        if description == nil, ownInsets == nil, separator.isEmpty, !tappable, !highlightable, menuTitle == nil, transition == nil, style == nil {
             return .plain(id: id, content: content, size: size, hidden: hidden)
         }
         var row = Row(id: id, content: content, size: size, contentDescription: description, insets: ownInsets, separator: separator,
                       hidden: hidden, tappable: tappable, highlightable: highlightable, transition: transition)
         row.title = menuTitle
+        row.style = style
         return .full(row)
     }
 

@@ -1,142 +1,120 @@
 import ScrollStackCore
-import ScrollStackPaging
+import ScrollStackRender
 
-/// Draws layouts as SVG 1.1: one panel per layout (side by side for devices), 1 unit = 1 pt.
-///
-/// A panel shows the content (a grey box of `contentSize`), every row that is not hidden as a
-/// rectangle labelled with its type and id, filled by visibility (entire green, partial
-/// orange, offscreen grey and dashed), separators in their own colour over the rows, and the viewport as a
-/// red frame at the offset, and a paging stack's page control as circles in its tints over the
-/// viewport. Rows are `<g class="row VISIBILITY" data-id data-index
-/// data-visibility>`, so a test or a script can find them. Only presentation attributes are
-/// used (no CSS, scripts or external fonts), so every SVG 1.1 renderer draws the same.
+/// Writes a `Scene` (`PictureScene`) as SVG 1.1, 1 unit = 1 pt: the same picture the PNG
+/// draws. Rectangles, circles and groups keep the scene's attributes, so a test or a script
+/// can find rows (`<g class="row VISIBILITY" data-id data-index data-visibility>`), the
+/// viewport (`id="viewport"`), separators and the page indicator's dots. Text is glyph
+/// outlines: each distinct glyph once as a `<path>` in `<defs>` (taken from the same font
+/// the PNG draws with, `CairoCanvas.outlines`), placed with `<use>` where the text engine put
+/// it; no script, CSS or external font, so every SVG 1.1 renderer draws the same.
 enum LayoutSVG {
-    /// One panel: a layout, the stack it was computed on (for row types and separators), and
-    /// a heading.
-    struct Panel {
-        let title: String
-        let laid: LaidOut
-    }
-
-    static let margin = 16.0
-    static let headingHeight = 24.0
-    static let gap = 32.0
-
-    /// Fills by visibility: (fill, stroke, dash).
-    static func style(_ visibility: Visibility) -> (fill: String, stroke: String, dash: String?) {
-        switch visibility {
-        case .entire: ("#34C759", "#248A3D", nil)
-        case .partial: ("#FF9500", "#C93400", nil)
-        case .offscreen, .hidden: ("#D1D1D6", "#8E8E93", "4 3")
-        }
-    }
-
-    /// The SVG document.
+    /// The SVG document of `scene`, titled `title`.
     ///
-    /// - Complexity: O(rows drawn).
-    static func render(_ panels: [Panel]) -> [UInt8] {
-        var body = ""
-        var x = 0.0
-        var height = 0.0
-        for (index, panel) in panels.enumerated() {
-            let bounds = extent(panel.laid)
-            let width = bounds.size.width + 2 * margin
-            let panelHeight = bounds.size.height + 2 * margin + headingHeight
-            body += "<g class=\"panel\" transform=\"translate(\(n(x)),0)\">\n"
-            body += "<text x=\"\(n(margin))\" y=\"\(n(margin + 4))\" font-family=\"sans-serif\" font-size=\"13\" fill=\"#1C1C1E\">\(escape(panel.title))</text>\n"
-            // Content space, clipped to the panel's extent (a window shows part of the content).
-            body += "<g transform=\"translate(\(n(margin - bounds.origin.x)),\(n(margin + headingHeight - bounds.origin.y)))\">\n"
-            body += "<clipPath id=\"extent-\(index)\"><rect \(box(grown(bounds, by: 2)))/></clipPath>\n"
-            body += "<g clip-path=\"url(#extent-\(index))\">\n"
-            body += draw(panel.laid)
-            body += "</g>\n</g>\n</g>\n"
-            x += width + gap
-            height = max(height, panelHeight)
-        }
-        let width = max(1, x - gap)
+    /// - Complexity: O(items + glyphs + distinct glyphs' outlines).
+    static func render(_ scene: Scene, title: String) -> [UInt8] {
+        var runs: [GlyphRun] = []
+        collectRuns(scene.items, into: &runs)
+        let outlines = CairoCanvas.outlines(of: runs)
+        var writer = Writer(outlines: outlines)
+        for item in scene.items { writer.write(item) }
+        let width = n(scene.width), height = n(scene.height)
         var svg = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(n(width))\" height=\"\(n(max(1, height)))\" viewBox=\"0 0 \(n(width)) \(n(max(1, height)))\">\n"
-        svg += "<title>\(escape(panels.map(\.title).joined(separator: " | ")))</title>\n"
-        svg += "<rect x=\"0\" y=\"0\" width=\"\(n(width))\" height=\"\(n(max(1, height)))\" fill=\"#FFFFFF\"/>\n"
-        svg += body
+        svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">\n"
+        svg += "<title>\(escape(title))</title>\n"
+        svg += "<defs>\n\(writer.defs)</defs>\n"
+        svg += "<rect x=\"0\" y=\"0\" width=\"\(width)\" height=\"\(height)\" \(fill(scene.background))/>\n"
+        svg += writer.body
         svg += "</svg>\n"
         return Array(svg.utf8)
     }
 
-    /// The part of content space a panel shows: the content and the viewport, or, for a window
-    /// or a page, the viewport and the rows drawn.
-    static func extent(_ laid: LaidOut) -> Rect {
-        let layout = laid.layout
-        var bounds = Rect(origin: layout.offset, size: layout.viewport)
-        if laid.window == nil && layout.rows.count == laid.stack.count {
-            bounds = union(bounds, Rect(origin: Point(x: 0, y: 0), size: layout.contentSize))
+    private static func collectRuns(_ items: [SceneItem], into runs: inout [GlyphRun]) {
+        for item in items {
+            switch item {
+            case .glyphs(let run): runs.append(run)
+            case .group(_, _, _, let items): collectRuns(items, into: &runs)
+            case .rect, .circle: break
+            }
         }
-        for row in layout.rows where row.visibility != .hidden { bounds = union(bounds, row.frame) }
-        return bounds
     }
 
-    private static func draw(_ laid: LaidOut) -> String {
-        let layout = laid.layout
-        let content = Rect(origin: Point(x: 0, y: 0), size: layout.contentSize)
-        var out = "<rect class=\"content\" \(box(content)) fill=\"#F2F2F7\" stroke=\"#8E8E93\" stroke-width=\"1\"/>\n"
-        // Separators overlay the rows (as in UIKit), so they are drawn after every row.
-        var separators = ""
-        for row in layout.rows where row.visibility != .hidden {
-            let stored = laid.stack.row(id: row.id)
-            let type = stored?.content.typeName ?? ""
-            let style = style(row.visibility)
-            out += "<g class=\"row \(row.visibility.name)\" data-id=\"\(escape(row.id))\" data-index=\"\(row.index)\" data-visibility=\"\(row.visibility.name)\">\n"
-            out += "<rect \(box(row.frame)) fill=\"\(style.fill)\" fill-opacity=\"0.45\" stroke=\"\(style.stroke)\" stroke-width=\"1\""
-            if let dash = style.dash { out += " stroke-dasharray=\"\(dash)\"" }
-            out += "/>\n"
-            if let separator = row.separatorFrame, let stored {
-                let color = laid.stack.settings.separator.applying(stored.separator).color
-                separators += "<rect class=\"separator\" data-row=\"\(escape(row.id))\" \(box(separator)) fill=\"#\(color.dropFirst().prefix(6))\" fill-opacity=\"\(n(alpha(color)))\"/>\n"
+    /// The document's body and its definitions (glyph outlines, clip paths), written item by item.
+    private struct Writer {
+        let outlines: [CairoCanvas.GlyphKey: String]
+        var glyphIDs: [CairoCanvas.GlyphKey: Int] = [:]
+        var defs = ""
+        var body = ""
+        var clips = 0
+
+        mutating func write(_ item: SceneItem) {
+            switch item {
+            case .rect(let rect, let radius, let fillColor, let stroke, let attributes):
+                body += "<rect\(LayoutSVG.attributes(attributes)) \(box(rect))"
+                let r = Scene.clampedRadius(radius, rect)
+                if r > 0 { body += " rx=\"\(n(r))\" ry=\"\(n(r))\"" }
+                body += " " + (fillColor.map(fill) ?? "fill=\"none\"")
+                if let stroke {
+                    body += " stroke=\"\(hex(stroke.color))\" stroke-width=\"\(n(stroke.width))\""
+                    if stroke.color.alpha != 255 { body += " stroke-opacity=\"\(n(Double(stroke.color.alpha) / 255))\"" }
+                    if !stroke.dash.isEmpty { body += " stroke-dasharray=\"\(stroke.dash.map(n).joined(separator: " "))\"" }
+                }
+                body += "/>\n"
+            case .circle(let center, let radius, let fillColor, let attributes):
+                body += "<circle\(LayoutSVG.attributes(attributes)) cx=\"\(n(center.x))\" cy=\"\(n(center.y))\" r=\"\(n(radius))\" \(fill(fillColor))/>\n"
+            case .glyphs(let run):
+                body += "<g class=\"text\" \(fill(run.color))>"
+                for glyph in run.glyphs {
+                    let key = CairoCanvas.GlyphKey(face: run.face, size: run.size, id: glyph.id)
+                    guard let outline = outlines[key], !outline.isEmpty else { continue }
+                    let id: Int
+                    if let known = glyphIDs[key] {
+                        id = known
+                    } else {
+                        id = glyphIDs.count
+                        glyphIDs[key] = id
+                        defs += "<path id=\"g\(id)\" d=\"\(outline)\"/>\n"
+                    }
+                    body += "<use xlink:href=\"#g\(id)\" x=\"\(n(run.origin.x + glyph.x))\" y=\"\(n(run.origin.y + glyph.y))\"/>"
+                }
+                body += "</g>\n"
+            case .group(let attributes, let offset, let clip, let items):
+                body += "<g\(LayoutSVG.attributes(attributes))"
+                if offset.x != 0 || offset.y != 0 { body += " transform=\"translate(\(n(offset.x)),\(n(offset.y)))\"" }
+                if let clip {
+                    let r = Scene.clampedRadius(clip.radius, clip.rect)
+                    defs += "<clipPath id=\"clip-\(clips)\"><rect \(box(clip.rect))\(r > 0 ? " rx=\"\(n(r))\" ry=\"\(n(r))\"" : "")/></clipPath>\n"
+                    body += " clip-path=\"url(#clip-\(clips))\""
+                    clips += 1
+                }
+                body += ">\n"
+                for item in items { write(item) }
+                body += "</g>\n"
             }
-            if row.frame.size.height >= 14 && row.frame.size.width >= 40 {
-                var label = type.isEmpty ? row.id : "\(type) · \(row.id)"
-                if case .partial(let fraction) = row.visibility { label += " (\(Int((fraction * 100).rounded())) %)" }
-                let size = min(12, row.frame.size.height - 2)
-                out += "<text x=\"\(n(row.frame.origin.x + 6))\" y=\"\(n(row.frame.origin.y + min(row.frame.size.height / 2, 14) + size / 3))\" font-family=\"sans-serif\" font-size=\"\(n(size))\" fill=\"#1C1C1E\">\(escape(label))</text>\n"
-            }
-            out += "</g>\n"
         }
-        out += "<g class=\"separators\">\n\(separators)</g>\n"
-        let viewport = Rect(origin: layout.offset, size: layout.viewport)
-        out += "<rect id=\"viewport\" \(box(viewport)) fill=\"none\" stroke=\"#FF3B30\" stroke-width=\"2\"/>\n"
-        // The page control over the viewport: one circle per page in its tint
-        // (`<g class="page-indicator">`, the current page's circle `class="dot current"`).
-        if let indicator = laid.stack.pageIndicatorLayout(offset: layout.offset), !indicator.hidden {
-            out += "<g class=\"page-indicator\" data-current-page=\"\(indicator.currentPage)\">\n"
-            for (page, (dot, color)) in zip(indicator.dots, indicator.dotColors).enumerated() {
-                let kind = page == indicator.currentPage ? "dot current" : "dot"
-                out += "<circle class=\"\(kind)\" cx=\"\(n(layout.offset.x + dot.minX + dot.size.width / 2))\" cy=\"\(n(layout.offset.y + dot.minY + dot.size.height / 2))\" r=\"\(n(dot.size.width / 2))\" fill=\"#\(color.dropFirst().prefix(6))\" fill-opacity=\"\(n(alpha(color)))\"/>\n"
-            }
-            out += "</g>\n"
+    }
+
+    private static func attributes(_ list: [SceneItem.Attribute]) -> String {
+        list.map { " \($0.name)=\"\(escape($0.value))\"" }.joined()
+    }
+
+    private static func hex(_ c: RGBA) -> String {
+        let digits = Array("0123456789ABCDEF")
+        var out = "#"
+        for v in [c.red, c.green, c.blue] {
+            out.append(digits[Int(v >> 4)])
+            out.append(digits[Int(v & 15)])
         }
-        let caption = "viewport \(n(layout.viewport.width))×\(n(layout.viewport.height)) at (\(n(layout.offset.x)), \(n(layout.offset.y)))"
-        out += "<text x=\"\(n(viewport.origin.x + viewport.size.width - 4))\" y=\"\(n(viewport.origin.y + 14))\" text-anchor=\"end\" font-family=\"sans-serif\" font-size=\"11\" fill=\"#FF3B30\">\(caption)</text>\n"
         return out
+    }
+
+    /// `fill="#RRGGBB" fill-opacity="A"`.
+    private static func fill(_ c: RGBA) -> String {
+        "fill=\"\(hex(c))\" fill-opacity=\"\(n(Double(c.alpha) / 255))\""
     }
 
     private static func box(_ r: Rect) -> String {
         "x=\"\(n(r.origin.x))\" y=\"\(n(r.origin.y))\" width=\"\(n(r.size.width))\" height=\"\(n(r.size.height))\""
-    }
-
-    private static func grown(_ r: Rect, by d: Double) -> Rect {
-        Rect(x: r.origin.x - d, y: r.origin.y - d, width: r.size.width + 2 * d, height: r.size.height + 2 * d)
-    }
-
-    private static func union(_ a: Rect, _ b: Rect) -> Rect {
-        let minX = min(a.origin.x, b.origin.x), minY = min(a.origin.y, b.origin.y)
-        let maxX = max(a.origin.x + a.size.width, b.origin.x + b.size.width)
-        let maxY = max(a.origin.y + a.size.height, b.origin.y + b.size.height)
-        return Rect(origin: Point(x: minX, y: minY), size: Size(width: maxX - minX, height: maxY - minY))
-    }
-
-    /// The alpha of `#RRGGBBAA`, 0…1.
-    private static func alpha(_ color: String) -> Double {
-        Double(UInt8(color.suffix(2), radix: 16) ?? 255) / 255
     }
 
     /// A number with at most 3 decimals and no trailing zeros.

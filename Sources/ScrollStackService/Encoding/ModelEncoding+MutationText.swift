@@ -145,6 +145,10 @@ extension ModelEncoding {
             w.key(ascii: "transition")
             w.value(rowTransition(transition))
         }
+        if let style = row.style {
+            w.key(ascii: "style")
+            w.value(rowStyle(style))
+        }
         w.endObject()
     }
 

@@ -141,6 +141,7 @@ enum ModelEncoding {
         members.append(("highlightable", .bool(row.highlightable)))
         if let rowTitle = row.title { members.append(("title", title(rowTitle))) }
         if let transition = row.transition { members.append(("transition", rowTransition(transition))) }
+        if let style = row.style { members.append(("style", rowStyle(style))) }
         return .object(JSONObject(members))
     }
 

@@ -63,6 +63,7 @@ enum StackOperation: Sendable {
                                contentDescription: .some(row.contentDescription), content: row.content, tappable: row.tappable,
                                highlightable: row.highlightable, transition: .some(row.transition))
         change.title = .some(row.title)
+        change.style = .some(row.style)
         return change
     }
 

@@ -30,7 +30,7 @@ enum ViewerPage {
 <title>ScrollStack viewer</title>
 <style>
   body { margin: 0; font: 13px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1c1c1e; background: #e5e5ea; }
-  header { padding: 10px 16px; background: #fff; border-bottom: 1px solid #c7c7cc; display: flex; gap: 16px; align-items: baseline; }
+  header { padding: 10px 16px; background: #fff; border-bottom: 1px solid #c7c7cc; display: flex; flex-wrap: wrap; gap: 4px 16px; align-items: baseline; }
   header h1 { font-size: 15px; margin: 0; }
   main { display: flex; gap: 24px; padding: 16px; align-items: flex-start; }
   #frame { flex: none; transform-origin: 0 0; }
@@ -42,10 +42,17 @@ enum ViewerPage {
   .separator { position: absolute; background: rgba(60, 60, 67, .6); pointer-events: none; }
   aside { min-width: 280px; background: #fff; border: 1px solid #c7c7cc; padding: 10px 12px; }
   aside dt { font-weight: 600; margin-top: 6px; }
-  aside dd { margin: 0; font-family: ui-monospace, monospace; font-size: 12px; }
+  aside dd { margin: 0; font-family: ui-monospace, monospace; font-size: 12px; overflow-wrap: anywhere; }
   #error { color: #c00; }
   ul { background: #fff; margin: 16px; padding: 12px 32px; border: 1px solid #c7c7cc; }
   li { margin: 4px 0; }
+  /* A plug-in's side panel (320–420 px wide): the stage above the details, both full width. */
+  @media (max-width: 600px) {
+    header { padding: 8px 10px; }
+    main { flex-direction: column; gap: 12px; padding: 10px; }
+    aside { min-width: 0; align-self: stretch; }
+    ul { margin: 10px; padding: 10px 24px; }
+  }
 </style>
 </head>
 <body>
@@ -137,7 +144,13 @@ enum ViewerPage {
 
   function draw() {
     const vw = layout.viewport.width, vh = layout.viewport.height;
-    scale = Math.min(1, (innerHeight - 90) / Math.max(vh, 1), (innerWidth - 340) / Math.max(vw, 1));
+    // Side by side, the details take 280 px and the gaps, and the stage fits the height left
+    // under the header; in a narrow panel the details go below and the stage takes the width
+    // (less the padding and its 2 px outline), the page scrolling down to the details.
+    const narrow = matchMedia("(max-width: 600px)").matches;
+    const room = narrow ? innerWidth - 24 : innerWidth - 340;
+    const tall = narrow ? Infinity : (innerHeight - document.querySelector("header").offsetHeight - 40) / Math.max(vh, 1);
+    scale = Math.min(1, tall, room / Math.max(vw, 1));
     stage.style.width = vw + "px";
     stage.style.height = vh + "px";
     frame.style.transform = scale < 1 ? "scale(" + scale + ")" : "";

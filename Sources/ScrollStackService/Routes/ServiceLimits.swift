@@ -24,6 +24,16 @@ public struct ServiceLimits: Sendable {
     /// `window`, refused before it is laid out: ask `window=visible` or a page (`from`, `limit`).
     public var devicesDrawnRows = 50_000
 
+    /// The most pixels a PNG may have (width × height after `scale`): 16 Mi, some 64 MiB of
+    /// RGBA while it is drawn. Beyond it 422 `work_budget_exceeded`, naming `scale` when a
+    /// smaller scale would fit, else `window` (ask `window=visible` or a page).
+    public var picturePixels = 16 << 20
+
+    /// The most glyphs a picture (SVG or PNG) may draw: its rows' text, the menu's titles and
+    /// its own labels. 250,000 glyphs are some 12 MB of SVG (a `<use>` each). Beyond it 422
+    /// `work_budget_exceeded` naming `window`, the text past it never shaped.
+    public var pictureGlyphs = 250_000
+
     /// The most row layouts one layout request with `devices` may compute: the stack's rows
     /// times the devices whose viewport differs from the stack's (each re-measures every row,
     /// whatever the window). Checked before anything is laid out; beyond it 422

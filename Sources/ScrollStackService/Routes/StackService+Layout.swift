@@ -10,34 +10,36 @@ extension StackService {
     ///
     /// `?revision=N` lays out the stack as it was at revision N. `?content=frames` adds each
     /// shown fit row's content node frames (and text line boxes).
-    /// With `Accept: image/svg+xml` (and `svg`, for `layout.svg`) the answer is drawn as SVG.
-    func stackLayout(_ c: RequestContext, svg: Bool = false) throws(APIError) -> HTTPResponse {
+    /// With `Accept: image/svg+xml` or `image/png` (and `picture`, for `layout.svg` and
+    /// `layout.png`) the answer is drawn.
+    func stackLayout(_ c: RequestContext, picture given: PictureFormat? = nil) throws(APIError) -> HTTPResponse {
         let lookup = keptAnswer(c)
         if let kept = lookup.answer { return kept }
-        try c.allowQuery(LayoutQuery.parameters + ["revision"])
+        try c.allowQuery(LayoutQuery.parameters + ["revision", "scale"])
         let query = try LayoutQuery(c)
         let asked = try requestedRevision(c)
-        let svg = svg || Self.wantsSVG(c)
-        let title = svg ? "stack \(c.parameter("stack"))" : ""
+        let picture = try Self.picture(given, c)
+        let title = picture != nil ? "stack \(c.parameter("stack"))" : ""
         return try cachedRead(c, lookup: lookup) { stack, revision throws(APIError) in
             guard let asked, asked != revision else {
-                return try layoutResponse(stack, revision: revision, query, c, svg: svg, title: title)
+                return try layoutResponse(stack, revision: revision, query, c, picture: picture, title: title)
             }
             let past = try self.stack(c.parameter("stack"), at: asked, current: revision, field: "revision")
-            return try layoutResponse(past, revision: asked, query, c, svg: svg, title: title)
+            return try layoutResponse(past, revision: asked, query, c, picture: picture, title: title)
         }
     }
 
     /// `POST /v1/layout`: a whole stack (the create body) in, its layout out; nothing is stored.
     /// The body may also hold `devices` (built-in names or `{"name", "width", "height"}`).
     /// Measuring its text from scratch, it takes a slot of `layoutGate` (503 `busy` when none is free).
-    func statelessLayout(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try c.allowQuery(LayoutQuery.parameters)
+    func statelessLayout(_ c: RequestContext, picture given: PictureFormat? = nil) throws(APIError) -> HTTPResponse {
+        try c.allowQuery(LayoutQuery.parameters + ["scale"])
         var query = try LayoutQuery(c)
+        let picture = try Self.picture(given, c)
         return try layoutGate.withSlot { () throws(APIError) -> HTTPResponse in
             let (stack, devices) = try statelessBody(c)
             if let devices { try query.setDevices(devices, inBody: true) }
-            return try layoutResponse(stack, revision: nil, query, c, svg: Self.wantsSVG(c), title: "stateless layout", gated: true)
+            return try layoutResponse(stack, revision: nil, query, c, picture: picture, title: "stateless layout", gated: true)
         }
     }
 

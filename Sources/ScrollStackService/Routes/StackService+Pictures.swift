@@ -1,39 +1,86 @@
 import Jansson
 import MicroHTTP
 import ScrollStackCore
+import ScrollStackRender
+import ScrollStackText
+
+/// The drawn forms of a layout answer.
+enum PictureFormat {
+    case svg
+    /// PNG at `scale` pixels per point (1, 2 or 3).
+    case png(scale: Int)
+}
 
 extension StackService {
-    /// `GET /v1/stacks/{stack}/layout.svg`: the layout drawn (see `LayoutSVG`), with the same
-    /// query as `GET …/layout`.
+    /// `GET /v1/stacks/{stack}/layout.svg`: the layout drawn (see `PictureScene`), with the
+    /// same query as `GET …/layout`.
     func stackLayoutSVG(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try stackLayout(c, svg: true)
+        try stackLayout(c, picture: .svg)
     }
 
-    /// Whether a layout request asks for SVG: its `Accept` names `image/svg+xml` and not
-    /// `application/json` (an `<img>` asks so; browsers' page loads and `fetch` do not).
-    static func wantsSVG(_ c: RequestContext) -> Bool {
-        guard let accept = c.request.header("accept") else { return false }
-        return ASCIIText.contains(accept, lowercased: "image/svg+xml") && !ASCIIText.contains(accept, lowercased: "application/json")
+    /// `GET /v1/stacks/{stack}/layout.png`: the same picture as PNG (`?scale=1|2|3`).
+    func stackLayoutPNG(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try stackLayout(c, picture: .png(scale: try Self.scale(c)))
     }
 
-    /// The layout answer as JSON or as SVG. Both carry `Vary: Accept`, since the layout
-    /// routes answer either by `Accept`; the SVG's ETag is `"N.svg"` (never answered 304).
-    /// A drawing or a layout for devices takes a slot of `layoutGate` unless `gated` (the
-    /// caller holds one).
-    func layoutResponse(_ stack: ScrollStack, revision: Int?, _ query: LayoutQuery, _ c: RequestContext, svg: Bool, title: String,
+    /// `POST /v1/layout.svg` and `POST /v1/layout.png`: the stateless layout drawn, whatever `Accept` says.
+    func statelessLayoutSVG(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try statelessLayout(c, picture: .svg)
+    }
+
+    func statelessLayoutPNG(_ c: RequestContext) throws(APIError) -> HTTPResponse {
+        try statelessLayout(c, picture: .png(scale: try Self.scale(c)))
+    }
+
+    /// `?scale=`: 1 (default), 2 or 3.
+    static func scale(_ c: RequestContext) throws(APIError) -> Int {
+        try c.queryInt("scale", in: 1...CairoCanvas.maxScale) ?? 1
+    }
+
+    /// The picture a layout request asks for by `Accept`: SVG when it names `image/svg+xml`,
+    /// else PNG when it names `image/png`, never when it names `application/json` (an `<img>`
+    /// asks so; browsers' page loads and `fetch` do not). `?scale=` goes only with PNG.
+    static func wantedPicture(_ c: RequestContext) throws(APIError) -> PictureFormat? {
+        var picture: PictureFormat?
+        if let accept = c.request.header("accept"), !ASCIIText.contains(accept, lowercased: "application/json") {
+            if ASCIIText.contains(accept, lowercased: "image/svg+xml") {
+                picture = .svg
+            } else if ASCIIText.contains(accept, lowercased: "image/png") {
+                picture = .png(scale: try scale(c))
+            }
+        }
+        return picture
+    }
+
+    /// The picture `given` by the route, else the one `Accept` asks for; 400 naming `scale`
+    /// when `?scale=` comes without a PNG.
+    static func picture(_ given: PictureFormat?, _ c: RequestContext) throws(APIError) -> PictureFormat? {
+        var picture = given
+        if picture == nil { picture = try wantedPicture(c) }
+        if c.query("scale") != nil {
+            guard case .png? = picture else { throw .badQuery("scale", "only goes with a PNG (layout.png, or Accept: image/png)") }
+        }
+        return picture
+    }
+
+    /// The layout answer as JSON, SVG or PNG. Each carries `Vary: Accept`, since the layout
+    /// routes answer either by `Accept`; a picture's ETag is `"N.svg"` or `"N.png@S"` (never
+    /// answered 304). A picture or a layout for devices takes a slot of `layoutGate` unless
+    /// `gated` (the caller holds one).
+    func layoutResponse(_ stack: ScrollStack, revision: Int?, _ query: LayoutQuery, _ c: RequestContext, picture: PictureFormat?, title: String,
                         gated: Bool = false) throws(APIError) -> HTTPResponse {
         try checkLayoutWork(stack, query)
-        guard gated || (!svg && query.devices == nil) else {
+        guard gated || (picture == nil && query.devices == nil) else {
             return try layoutGate.withSlot { () throws(APIError) -> HTTPResponse in
-                try layoutResponse(stack, revision: revision, query, c, svg: svg, title: title, gated: true)
+                try layoutResponse(stack, revision: revision, query, c, picture: picture, title: title, gated: true)
             }
         }
         let vary = [("Vary", "Accept")]
-        guard svg else {
+        guard let picture else {
             if let streamed = try streamedLayout(stack, revision: revision, query) { return streamed }
             return .json(200, text: try layoutAnswer(stack, revision: revision, query, c), revision: revision, headers: vary)
         }
-        var panels: [LayoutSVG.Panel] = []
+        var panels: [PictureScene.Panel] = []
         let suffix = revision.map { " · revision \($0)" } ?? ""
         if let devices = query.devices {
             var drawn = 0
@@ -45,7 +92,7 @@ extension StackService {
                     throw .invalid("devices", "the drawings of \(devices.count) devices would hold more than \(limits.devicesDrawnRows) rows "
                                    + "(the first \(panels.count + 1) hold \(drawn)): name fewer devices, or ask window=visible or a page (from, limit)")
                 }
-                panels.append(LayoutSVG.Panel(title: "\(title)\(suffix) · \(device.name) \(size)", laid: laid))
+                panels.append(PictureScene.Panel(title: "\(title)\(suffix) · \(device.name) \(size)", laid: laid))
             }
         } else {
             // A full layout draws every row: refused before it is laid out when too many.
@@ -53,13 +100,45 @@ extension StackService {
                 throw .workBudgetExceeded("window", "the drawing would hold \(stack.count) rows, more than the \(limits.devicesDrawnRows) a drawing may: "
                                           + "ask window=visible or a page (from, limit)")
             }
-            panels.append(LayoutSVG.Panel(title: title + suffix, laid: try query.layout(of: stack, viewport: nil)))
+            panels.append(PictureScene.Panel(title: title + suffix, laid: try query.layout(of: stack, viewport: nil)))
         }
-        var headers = [("Content-Type", "image/svg+xml; charset=utf-8")]
-        // Its own entity tag: a cache holding the JSON of the same URL must never take the
-        // drawing for it (or the other way round) when it revalidates.
-        if let revision { headers.append(("ETag", "\"\(revision).svg\"")) }
-        return HTTPResponse(status: 200, headers: headers + vary, body: LayoutSVG.render(panels))
+        let builder = PictureScene(text: titleMeasurer as? TextEngine, glyphs: PictureScene.GlyphBudget(limit: limits.pictureGlyphs))
+        let scene = builder.scene(panels)
+        if builder.glyphs.exceeded {
+            throw .workBudgetExceeded("window", "the picture would draw more than the \(limits.pictureGlyphs) glyphs a picture may: "
+                                      + "ask window=visible, a page (from, limit) or fewer devices")
+        }
+        let heading = panels.map(\.title).joined(separator: " | ")
+        switch picture {
+        case .svg:
+            var headers = [("Content-Type", "image/svg+xml; charset=utf-8")]
+            // Its own entity tag: a cache holding the JSON of the same URL must never take the
+            // drawing for it (or the other way round) when it revalidates.
+            if let revision { headers.append(("ETag", "\"\(revision).svg\"")) }
+            return HTTPResponse(status: 200, headers: headers + vary, body: LayoutSVG.render(scene, title: heading))
+        case .png(let scale):
+            try checkPixels(scene, scale: scale)
+            guard let png = CairoCanvas.png(scene, scale: scale) else {
+                throw .workBudgetExceeded("scale", "the picture could not be drawn (out of memory): ask a smaller scale, window=visible or a page")
+            }
+            var headers = [("Content-Type", "image/png")]
+            if let revision { headers.append(("ETag", "\"\(revision).png@\(scale)\"")) }
+            return HTTPResponse(status: 200, headers: headers + vary, body: png)
+        }
+    }
+
+    /// Refuses a PNG of more than `limits.picturePixels` pixels, before it is drawn: 422
+    /// `work_budget_exceeded` naming `scale` when scale 1 would fit, else `window`. O(1).
+    func checkPixels(_ scene: Scene, scale: Int) throws(APIError) {
+        func pixels(_ s: Int) -> Double { (scene.width * Double(s)).rounded(.up) * (scene.height * Double(s)).rounded(.up) }
+        guard pixels(scale) > Double(limits.picturePixels) else { return }
+        let size = "\(LayoutSVG.n(scene.width))×\(LayoutSVG.n(scene.height)) pt"
+        if scale > 1 && pixels(1) <= Double(limits.picturePixels) {
+            throw .workBudgetExceeded("scale", "the picture (\(size)) at scale \(scale) would have \(Int(pixels(scale))) pixels, more than the "
+                                      + "\(limits.picturePixels) a PNG may: ask a smaller scale")
+        }
+        throw .workBudgetExceeded("window", "the picture (\(size)) would have \(Int(pixels(scale))) pixels, more than the \(limits.picturePixels) a PNG may: "
+                                  + "ask window=visible, a page (from, limit) or fewer devices")
     }
 }
 

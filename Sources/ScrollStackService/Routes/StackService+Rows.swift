@@ -76,7 +76,7 @@ extension StackService {
         }
     }
 
-    static let rowPatchKeys = ["hidden", "insets", "separator", "size", "content", "controller", "view", "tappable", "highlightable", "title", "transition"]
+    static let rowPatchKeys = ["hidden", "insets", "separator", "size", "content", "controller", "view", "tappable", "highlightable", "title", "transition", "style"]
 
     /// `PATCH …/rows/{row}`: hidden, insets (null clears), separator (merged per field; a
     /// null field or a null separator clears), size, content (null removes), controller or
@@ -101,6 +101,7 @@ extension StackService {
             if let f = try body.optional("highlightable") { change.highlightable = try f.bool() }
             if let f = body.field("title") { change.title = .some(f.isNull ? nil : try ModelDecoding.title(f, maxCharacters: limits.maxTitleCharacters)) }
             if let f = body.field("transition") { change.transition = .some(f.isNull ? nil : try ModelDecoding.rowTransition(f)) }
+            if let f = body.field("style") { change.style = .some(f.isNull ? nil : try ModelDecoding.rowStyle(f)) }
             return .update(index: index, change)
         }
     }

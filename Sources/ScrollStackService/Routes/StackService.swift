@@ -150,6 +150,7 @@ public final class StackService: Sendable {
         }
         router.add("GET", "/v1/stacks/{stack}/layout") { s, c in try s.stackLayout(c) }
         router.add("GET", "/v1/stacks/{stack}/layout.svg") { s, c in try s.stackLayoutSVG(c) }
+        router.add("GET", "/v1/stacks/{stack}/layout.png") { s, c in try s.stackLayoutPNG(c) }
         router.add("GET", "/view") { s, c in try s.viewer(c) }
         router.add("GET", "/view/{stack}") { s, c in try s.viewer(c) }
         router.add("GET", "/v1/stacks/{stack}/hit") { s, c in try s.hitTest(c) }
@@ -158,6 +159,8 @@ public final class StackService: Sendable {
         router.add("GET", "/v1/stacks/{stack}/menu/window") { s, c in try s.menuWindow(c) }
         router.add("POST", "/v1/stacks/{stack}/menu/select") { s, c in try s.menuSelect(c) }
         router.add("POST", "/v1/layout") { s, c in try s.statelessLayout(c) }
+        router.add("POST", "/v1/layout.svg") { s, c in try s.statelessLayoutSVG(c) }
+        router.add("POST", "/v1/layout.png") { s, c in try s.statelessLayoutPNG(c) }
         router.add("GET", "/v1/fonts") { s, c in try s.listFonts(c) }
         router.add("GET", "/v1/stacks/{stack}/events") { s, c in try s.history(c) }
         router.add("POST", "/v1/stacks/{stack}/revert") { s, c in try s.revert(c) }

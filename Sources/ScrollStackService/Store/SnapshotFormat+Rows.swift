@@ -10,6 +10,9 @@ import ScrollStackCore
 ///     title?: mask u8 (text, width, selectedWidth), then those present
 ///     transition?: mask u8 (hide, show), then each look present: alpha, translate x and y,
 ///         scale (4 doubles)
+///     style?: mask u8 (background, cornerRadius, border, textColor, image), then those present:
+///         colours as strings, cornerRadius a double, border width (double) and colour,
+///         image aspect ratio (double) and fill
 ///
 /// A content node: kind u8 — 0 box (mask u8 width, height; the doubles present), 1 aspect
 /// ratio (double), 2 stack (axis u8, spacing, padding: 4 doubles, varint count, children),
@@ -23,8 +26,8 @@ extension SnapshotFormat {
     enum RowFlag {
         static let controller = 1 << 0, instance = 1 << 1, properties = 1 << 2, content = 1 << 3
         static let insets = 1 << 4, hidden = 1 << 5, tappable = 1 << 6, highlightable = 1 << 7
-        static let separator = 1 << 8, title = 1 << 9, transition = 1 << 10
-        static let known = (1 << 11) - 1
+        static let separator = 1 << 8, title = 1 << 9, transition = 1 << 10, style = 1 << 11
+        static let known = (1 << 12) - 1
     }
 
     static func encode(_ row: Row, into w: inout ByteWriter) {
@@ -37,6 +40,7 @@ extension SnapshotFormat {
         if !row.separator.isEmpty { flags |= RowFlag.separator }
         if row.title != nil { flags |= RowFlag.title }
         if row.transition != nil { flags |= RowFlag.transition }
+        if row.style != nil { flags |= RowFlag.style }
         encodeHead(flags: flags, id: row.id, content: row.content, size: row.size, into: &w)
         if let content = row.contentDescription { encode(content, into: &w) }
         if let insets = row.insets { encode(insets, into: &w) }
@@ -58,6 +62,20 @@ extension SnapshotFormat {
             for look in [transition.hide, transition.show] {
                 guard let look else { continue }
                 for value in [look.alpha, look.translate.x, look.translate.y, look.scale] { w.double(value) }
+            }
+        }
+        if let style = row.style {
+            w.byte(mask(style.background != nil, style.cornerRadius != nil, style.border != nil, style.textColor != nil, style.image != nil))
+            if let background = style.background { w.string(background) }
+            if let radius = style.cornerRadius { w.double(radius) }
+            if let border = style.border {
+                w.double(border.width)
+                w.string(border.color)
+            }
+            if let textColor = style.textColor { w.string(textColor) }
+            if let image = style.image {
+                w.double(image.aspectRatio)
+                w.string(image.fill)
             }
         }
     }
@@ -153,6 +171,16 @@ extension SnapshotFormat {
         if flags & RowFlag.transition != 0 {
             let m = try r.byte()
             row.transition = RowTransition(hide: m & 1 != 0 ? try look(&r) : nil, show: m & 2 != 0 ? try look(&r) : nil)
+        }
+        if flags & RowFlag.style != 0 {
+            let m = try r.byte()
+            var style = RowStyle()
+            if m & 1 != 0 { style.background = try r.string() }
+            if m & 2 != 0 { style.cornerRadius = try r.double() }
+            if m & 4 != 0 { style.border = RowStyle.Border(width: try r.double(), color: try r.string()) }
+            if m & 8 != 0 { style.textColor = try r.string() }
+            if m & 16 != 0 { style.image = RowStyle.ImagePlaceholder(aspectRatio: try r.double(), fill: try r.string()) }
+            row.style = style
         }
         return row
     }

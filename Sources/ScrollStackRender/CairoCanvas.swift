@@ -1,0 +1,221 @@
+internal import CCairo
+import Synchronization
+import ScrollStackCore
+import ScrollStackText
+
+/// Draws scenes with Cairo: to PNG, and glyph outlines for SVG.
+///
+/// Glyphs come from a cairo-ft font over the very face file the text engine shaped with,
+/// unhinted (hint style none, hint metrics off), grey anti-aliased, and are placed at the
+/// positions the engine gave. They are filled as outlines (`cairo_glyph_path`) rather than
+/// shown with `cairo_show_glyphs`: Cairo 1.16's image backend (Debian 12's) puts each shown
+/// glyph on a whole pixel, up to half a pixel from where the layout says; outlines keep the
+/// fractions (in the browser check, the pixels of text edges that differ from Chromium's by
+/// more than 32 fell from about 1 % of the picture to under 0.1 %).
+/// Drawings are serialized: glyphs are drawn under one lock over the faces (`fonts`).
+public enum CairoCanvas {
+    /// The faces drawings use, under `lock`: one drawing at a time (FreeType faces are not thread-safe).
+    static let lock = Mutex(())
+    nonisolated(unsafe) static let fonts = FontFaces()
+
+    /// The largest scale `png` takes (pixels per point).
+    public static let maxScale = 3
+
+    /// `scene` as a PNG of `scene.width × scale` by `scene.height × scale` pixels (rounded
+    /// up), 8-bit RGBA; nil when Cairo cannot make the surface (out of memory).
+    ///
+    /// - Complexity: O(pixels + items + glyphs).
+    public static func png(_ scene: Scene, scale: Int) -> [UInt8]? {
+        let width = Int32(max(1, (scene.width * Double(scale)).rounded(.up)))
+        let height = Int32(max(1, (scene.height * Double(scale)).rounded(.up)))
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height) else { return nil }
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else { return nil }
+        defer { cairo_destroy(cr) }
+        cairo_scale(cr, Double(scale), Double(scale))
+        set(cr, scene.background)
+        cairo_paint(cr)
+        lock.withLock { _ in
+            for item in scene.items { draw(item, cr, fonts) }
+        }
+        cairo_surface_flush(surface)
+        var bytes: [UInt8] = []
+        let status = withUnsafeMutablePointer(to: &bytes) { pointer in
+            cairo_surface_write_to_png_stream(surface, { closure, data, length in
+                guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+                closure.assumingMemoryBound(to: [UInt8].self).pointee.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+                return CAIRO_STATUS_SUCCESS
+            }, pointer)
+        }
+        return status == CAIRO_STATUS_SUCCESS ? bytes : nil
+    }
+
+    /// The outline of each glyph of `runs` (by face, size and glyph id), as SVG path data in
+    /// points relative to the glyph's origin (y down), taken from the same cairo-ft font the
+    /// PNG draws with. A glyph without outline (a space) maps to "".
+    ///
+    /// - Complexity: O(distinct glyphs × their outline's points).
+    public static func outlines(of runs: [GlyphRun]) -> [GlyphKey: String] {
+        var out: [GlyphKey: String] = [:]
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1) else { return out }
+        defer { cairo_surface_destroy(surface) }
+        guard let cr = cairo_create(surface) else { return out }
+        defer { cairo_destroy(cr) }
+        lock.withLock { _ in
+            for run in runs {
+                guard fonts.select(run.face, size: run.size, on: cr) else { continue }
+                for glyph in run.glyphs {
+                    let key = GlyphKey(face: run.face, size: run.size, id: glyph.id)
+                    guard out[key] == nil else { continue }
+                    cairo_new_path(cr)
+                    var g = cairo_glyph_t(index: UInt(glyph.id), x: 0, y: 0)
+                    cairo_glyph_path(cr, &g, 1)
+                    out[key] = pathData(cr)
+                    cairo_new_path(cr)
+                }
+            }
+        }
+        return out
+    }
+
+    /// What names one glyph outline.
+    public struct GlyphKey: Hashable, Sendable {
+        public var face: FontFace
+        public var size: Double
+        public var id: UInt32
+
+        public init(face: FontFace, size: Double, id: UInt32) {
+            self.face = face
+            self.size = size
+            self.id = id
+        }
+    }
+
+    private static func pathData(_ cr: OpaquePointer) -> String {
+        guard let path = cairo_copy_path(cr) else { return "" }
+        defer { cairo_path_destroy(path) }
+        var d = ""
+        var i = 0
+        let count = Int(path.pointee.num_data)
+        while i < count {
+            let header = path.pointee.data[i].header
+            func point(_ k: Int) -> String {
+                let p = path.pointee.data[i + k].point
+                return "\(number(p.x)) \(number(p.y))"
+            }
+            switch header.type {
+            case CAIRO_PATH_MOVE_TO: d += "M\(point(1))"
+            case CAIRO_PATH_LINE_TO: d += "L\(point(1))"
+            case CAIRO_PATH_CURVE_TO: d += "C\(point(1)) \(point(2)) \(point(3))"
+            case CAIRO_PATH_CLOSE_PATH: d += "Z"
+            default: break
+            }
+            i += Int(header.length)
+        }
+        return d
+    }
+
+    /// A number with at most 3 decimals and no trailing zeros.
+    static func number(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        if rounded == rounded.rounded() && abs(rounded) < 1e15 { return String(Int64(rounded)) }
+        return "\(rounded)"
+    }
+
+    private static func set(_ cr: OpaquePointer, _ color: RGBA) {
+        cairo_set_source_rgba(cr, Double(color.red) / 255, Double(color.green) / 255, Double(color.blue) / 255, Double(color.alpha) / 255)
+    }
+
+    private static func roundedRect(_ cr: OpaquePointer, _ rect: Rect, _ radius: Double) {
+        let r = Scene.clampedRadius(radius, rect)
+        guard r > 0 else {
+            cairo_rectangle(cr, rect.minX, rect.minY, rect.size.width, rect.size.height)
+            return
+        }
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, rect.maxX - r, rect.minY + r, r, -Double.pi / 2, 0)
+        cairo_arc(cr, rect.maxX - r, rect.maxY - r, r, 0, Double.pi / 2)
+        cairo_arc(cr, rect.minX + r, rect.maxY - r, r, Double.pi / 2, Double.pi)
+        cairo_arc(cr, rect.minX + r, rect.minY + r, r, Double.pi, 3 * Double.pi / 2)
+        cairo_close_path(cr)
+    }
+
+    private static func draw(_ item: SceneItem, _ cr: OpaquePointer, _ fonts: FontFaces) {
+        switch item {
+        case .rect(let rect, let radius, let fill, let stroke, _):
+            if let fill {
+                roundedRect(cr, rect, radius)
+                set(cr, fill)
+                cairo_fill(cr)
+            }
+            if let stroke, stroke.width > 0 {
+                roundedRect(cr, rect, radius)
+                set(cr, stroke.color)
+                cairo_set_line_width(cr, stroke.width)
+                stroke.dash.withUnsafeBufferPointer { cairo_set_dash(cr, $0.baseAddress, Int32($0.count), 0) }
+                cairo_stroke(cr)
+                cairo_set_dash(cr, nil, 0, 0)
+            }
+        case .circle(let center, let radius, let fill, _):
+            cairo_new_path(cr)
+            cairo_arc(cr, center.x, center.y, radius, 0, 2 * Double.pi)
+            set(cr, fill)
+            cairo_fill(cr)
+        case .glyphs(let run):
+            guard fonts.select(run.face, size: run.size, on: cr) else { return }
+            var glyphs = run.glyphs.map { cairo_glyph_t(index: UInt($0.id), x: run.origin.x + $0.x, y: run.origin.y + $0.y) }
+            set(cr, run.color)
+            cairo_new_path(cr)
+            cairo_glyph_path(cr, &glyphs, Int32(glyphs.count))
+            cairo_fill(cr)
+        case .group(_, let offset, let clip, let items):
+            cairo_save(cr)
+            cairo_translate(cr, offset.x, offset.y)
+            if let clip {
+                roundedRect(cr, clip.rect, clip.radius)
+                cairo_clip(cr)
+            }
+            for item in items { draw(item, cr, fonts) }
+            cairo_restore(cr)
+        }
+    }
+}
+
+/// The cairo-ft faces drawings use, each over a FreeType face of its own, opened once per
+/// face of the catalog and kept for the process (cairo's caches may hold a face past any one
+/// drawing). Used only under `CairoCanvas.lock`: every drawing holds it throughout.
+final class FontFaces {
+    var library: FT_Library?
+    var faces: [FontFace: OpaquePointer] = [:]
+    let options: OpaquePointer? = {
+        let options = cairo_font_options_create()
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        return options
+    }()
+
+    /// Sets `face` at `size` as `cr`'s font; false when its file cannot be opened.
+    func select(_ face: FontFace, size: Double, on cr: OpaquePointer) -> Bool {
+        if faces[face] == nil {
+            if library == nil {
+                var made: FT_Library?
+                guard FT_Init_FreeType(&made) == 0 else { return false }
+                library = made
+            }
+            var ft: FT_Face?
+            guard FT_New_Face(library, face.path, face.index, &ft) == 0, let ft else { return false }
+            guard let cairoFace = cairo_ft_font_face_create_for_ft_face(ft, Int32(FT_LOAD_NO_HINTING)),
+                  cairo_font_face_status(cairoFace) == CAIRO_STATUS_SUCCESS else {
+                FT_Done_Face(ft)
+                return false
+            }
+            faces[face] = cairoFace
+        }
+        guard let cairoFace = faces[face] else { return false }
+        cairo_set_font_face(cr, cairoFace)
+        cairo_set_font_size(cr, size)
+        cairo_set_font_options(cr, options)
+        return true
+    }
+}

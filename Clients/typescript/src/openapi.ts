@@ -251,6 +251,7 @@ export type RowInput = ({
   highlightable?: boolean;
   title?: RowTitle;
   transition?: RowTransition;
+  style?: RowStyle;
   /** Read-only; accepted and ignored (any value). */
   index?: JSONValue;
 }) & ((({ controller: unknown; }) | ({ view: unknown; }))) & ((({ content: unknown; }) | ({
@@ -272,6 +273,8 @@ export type RowPatch = ({
   title?: ((RowTitle) | (null));
   /** The row's own hide/show looks; null removes them. */
   transition?: ((RowTransition) | (null));
+  /** How pictures paint the row (replaced whole); null removes it. */
+  style?: ((RowStyle) | (null));
   animation?: Animation;
   fps?: Fps;
 }) & (unknown);
@@ -435,7 +438,39 @@ export type Row = ({
   highlightable: boolean;
   title?: RowTitle;
   transition?: RowTransition;
+  style?: RowStyleOut;
 }) & ((({ controller: unknown; }) | ({ view: unknown; })));
+
+/** How pictures (SVG, PNG) paint the row; layout never reads it. Each member optional. */
+export type RowStyle = {
+  background?: Color;
+  cornerRadius?: number;
+  border?: {
+    width: number;
+    color: Color;
+  };
+  textColor?: Color;
+  /** A placeholder, the largest box of this width/height ratio centred in the row's content frame. */
+  image?: {
+    aspectRatio: number;
+    fill: Color;
+  };
+};
+
+/** A row's style as answered, colours `#RRGGBBAA` in capitals. */
+export type RowStyleOut = {
+  background?: NormalizedColor;
+  cornerRadius?: number;
+  border?: {
+    width: number;
+    color: NormalizedColor;
+  };
+  textColor?: NormalizedColor;
+  image?: {
+    aspectRatio: number;
+    fill: NormalizedColor;
+  };
+};
 
 /** A row and its index (its current one; in `removed`, its former one). */
 export type RowWithIndex = (Row) & ({
@@ -558,8 +593,11 @@ export type Page = {
 /** The next page's path and query (this request's, `from` moved on), or null after the last page. */
 export type NextLink = string | null;
 
-/** An SVG 1.1 document; rows are `<g class="row VISIBILITY" data-id data-index data-visibility>`, the viewport `<rect id="viewport">`. ETag `"N.svg"`. */
+/** An SVG 1.1 document; rows are `<g class="row VISIBILITY" data-id data-index data-visibility>`, the viewport `<rect id="viewport">`, text glyph outlines placed with `<use>`. ETag `"N.svg"`. */
 export type SVG = string;
+
+/** A PNG image (8-bit RGB), the same picture as the SVG at `scale` pixels per point. ETag `"N.png@S"`. */
+export type PNG = string;
 
 /** `false` or null turns the setting off; `true` turns it on with the defaults (or keeps it as it is). */
 export type Toggle = boolean | null;
@@ -1096,7 +1134,7 @@ export const operations = {
   removeRowAt: { method: "DELETE", path: "/v1/stacks/{stack}/rows/at/{index}", query: ["fps"], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
   moveRow: { method: "POST", path: "/v1/stacks/{stack}/rows/{row}/move", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
   moveRowAt: { method: "POST", path: "/v1/stacks/{stack}/rows/at/{index}/move", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
-  getLayout: { method: "GET", path: "/v1/stacks/{stack}/layout", query: ["offset", "width", "height", "window", "content", "revision", "scrollTo", "position", "devices", "from", "limit"], arrays: ["devices"], headers: ["If-None-Match", "Accept"], body: "none", answer: "json" },
+  getLayout: { method: "GET", path: "/v1/stacks/{stack}/layout", query: ["offset", "width", "height", "window", "content", "revision", "scrollTo", "position", "devices", "from", "limit", "scale"], arrays: ["devices"], headers: ["If-None-Match", "Accept"], body: "none", answer: "json" },
   hitTest: { method: "GET", path: "/v1/stacks/{stack}/hit", query: ["x", "y"], arrays: [], headers: ["If-None-Match"], body: "none", answer: "json" },
   scroll: { method: "POST", path: "/v1/stacks/{stack}/scroll", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
   settle: { method: "POST", path: "/v1/stacks/{stack}/scroll/settle", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
@@ -1106,8 +1144,11 @@ export const operations = {
   eventHistory: { method: "GET", path: "/v1/stacks/{stack}/events", query: ["ticket", "after", "limit"], arrays: [], headers: ["Last-Event-ID"], body: "none", answer: "json" },
   listFonts: { method: "GET", path: "/v1/fonts", query: [], arrays: [], headers: [], body: "none", answer: "json" },
   createEventTicket: { method: "POST", path: "/v1/event-tickets", query: [], arrays: [], headers: [], body: "none", answer: "json" },
-  statelessLayout: { method: "POST", path: "/v1/layout", query: ["offset", "width", "height", "window", "content", "scrollTo", "position", "devices", "from", "limit"], arrays: ["devices"], headers: ["Accept"], body: "json", answer: "json" },
+  statelessLayout: { method: "POST", path: "/v1/layout", query: ["offset", "width", "height", "window", "content", "scrollTo", "position", "devices", "from", "limit", "scale"], arrays: ["devices"], headers: ["Accept"], body: "json", answer: "json" },
   getLayoutSVG: { method: "GET", path: "/v1/stacks/{stack}/layout.svg", query: ["offset", "width", "height", "window", "revision", "scrollTo", "position", "devices", "from", "limit"], arrays: ["devices"], headers: [], body: "none", answer: "text" },
+  getLayoutPNG: { method: "GET", path: "/v1/stacks/{stack}/layout.png", query: ["offset", "width", "height", "window", "revision", "scrollTo", "position", "devices", "from", "limit", "scale"], arrays: ["devices"], headers: [], body: "none", answer: "bytes" },
+  statelessLayoutSVG: { method: "POST", path: "/v1/layout.svg", query: ["offset", "width", "height", "window", "content", "scrollTo", "position", "devices", "from", "limit"], arrays: ["devices"], headers: [], body: "json", answer: "text" },
+  statelessLayoutPNG: { method: "POST", path: "/v1/layout.png", query: ["offset", "width", "height", "window", "content", "scrollTo", "position", "devices", "from", "limit", "scale"], arrays: ["devices"], headers: [], body: "json", answer: "bytes" },
   viewerIndex: { method: "GET", path: "/view", query: [], arrays: [], headers: [], body: "none", answer: "text" },
   viewer: { method: "GET", path: "/view/{stack}", query: [], arrays: [], headers: [], body: "none", answer: "text" },
   stackTransition: { method: "GET", path: "/v1/stacks/{stack}/transitions/{revision}", query: ["fps"], arrays: [], headers: [], body: "none", answer: "json" },
@@ -1317,7 +1358,7 @@ export type MoveRowAtAnswer = (MutationResult);
 
 export interface GetLayoutArgs {
   path: { stack: StackID };
-  query?: { offset?: string; width?: Length; height?: Length; window?: "all" | "visible"; content?: "none" | "frames"; revision?: number; scrollTo?: string; position?: "initial" | "middle" | "final" | "automatic"; devices?: Array<DeviceName>; from?: number; limit?: number };
+  query?: { offset?: string; width?: Length; height?: Length; window?: "all" | "visible"; content?: "none" | "frames"; revision?: number; scrollTo?: string; position?: "initial" | "middle" | "final" | "automatic"; devices?: Array<DeviceName>; from?: number; limit?: number; scale?: number };
   headers?: { "If-None-Match"?: string; Accept?: string };
 }
 
@@ -1436,7 +1477,7 @@ export type CreateEventTicketAnswer = ({
 });
 
 export interface StatelessLayoutArgs {
-  query?: { offset?: string; width?: Length; height?: Length; window?: "all" | "visible"; content?: "none" | "frames"; scrollTo?: string; position?: "initial" | "middle" | "final" | "automatic"; devices?: Array<DeviceName>; from?: number; limit?: number };
+  query?: { offset?: string; width?: Length; height?: Length; window?: "all" | "visible"; content?: "none" | "frames"; scrollTo?: string; position?: "initial" | "middle" | "final" | "automatic"; devices?: Array<DeviceName>; from?: number; limit?: number; scale?: number };
   headers?: { Accept?: string };
   body: LayoutInput;
 }
@@ -1449,6 +1490,27 @@ export interface GetLayoutSVGArgs {
 }
 
 export type GetLayoutSVGAnswer = (string);
+
+export interface GetLayoutPNGArgs {
+  path: { stack: StackID };
+  query?: { offset?: string; width?: Length; height?: Length; window?: "all" | "visible"; revision?: number; scrollTo?: string; position?: "initial" | "middle" | "final" | "automatic"; devices?: Array<DeviceName>; from?: number; limit?: number; scale?: number };
+}
+
+export type GetLayoutPNGAnswer = (Uint8Array);
+
+export interface StatelessLayoutSVGArgs {
+  query?: { offset?: string; width?: Length; height?: Length; window?: "all" | "visible"; content?: "none" | "frames"; scrollTo?: string; position?: "initial" | "middle" | "final" | "automatic"; devices?: Array<DeviceName>; from?: number; limit?: number };
+  body: LayoutInput;
+}
+
+export type StatelessLayoutSVGAnswer = (string);
+
+export interface StatelessLayoutPNGArgs {
+  query?: { offset?: string; width?: Length; height?: Length; window?: "all" | "visible"; content?: "none" | "frames"; scrollTo?: string; position?: "initial" | "middle" | "final" | "automatic"; devices?: Array<DeviceName>; from?: number; limit?: number; scale?: number };
+  body: LayoutInput;
+}
+
+export type StatelessLayoutPNGAnswer = (Uint8Array);
 
 export interface ViewerIndexArgs {
 }
@@ -1747,6 +1809,21 @@ export abstract class ScrollStackOperations {
   /** GET /v1/stacks/{stack}/layout.svg: The layout drawn as SVG 1.1 (the same query as the layout; see API.md, "Pictures"). */
   getLayoutSVG(args: GetLayoutSVGArgs): Promise<Reply<GetLayoutSVGAnswer>> {
     return this.call("getLayoutSVG", args ?? {}) as Promise<Reply<GetLayoutSVGAnswer>>;
+  }
+
+  /** GET /v1/stacks/{stack}/layout.png: The layout drawn as PNG with Cairo, the same picture as the SVG (the same query as the layout, and `scale`; see API.md, "Pictures"). */
+  getLayoutPNG(args: GetLayoutPNGArgs): Promise<Reply<GetLayoutPNGAnswer>> {
+    return this.call("getLayoutPNG", args ?? {}) as Promise<Reply<GetLayoutPNGAnswer>>;
+  }
+
+  /** POST /v1/layout.svg: The stateless layout (a whole stack in, nothing stored) drawn as SVG, whatever `Accept` says. */
+  statelessLayoutSVG(args: StatelessLayoutSVGArgs): Promise<Reply<StatelessLayoutSVGAnswer>> {
+    return this.call("statelessLayoutSVG", args ?? {}) as Promise<Reply<StatelessLayoutSVGAnswer>>;
+  }
+
+  /** POST /v1/layout.png: The stateless layout (a whole stack in, nothing stored) drawn as PNG, whatever `Accept` says. */
+  statelessLayoutPNG(args: StatelessLayoutPNGArgs): Promise<Reply<StatelessLayoutPNGAnswer>> {
+    return this.call("statelessLayoutPNG", args ?? {}) as Promise<Reply<StatelessLayoutPNGAnswer>>;
   }
 
   /** GET /view: The viewer's list of stacks (a self-contained HTML page; it reads the API with the token of its address's `#token=` fragment). */

@@ -129,6 +129,9 @@ public final class StackService: Sendable {
 
     /// Every route of API v1. Paths with `{row}` are also served as `rows/at/{index}`.
     private static func addRoutes(to router: inout Router<Handler>) {
+        router.add("GET", "/") { s, c in try s.index(c) }
+        router.add("GET", "/openapi.yaml") { s, c in try s.openAPIYAML(c) }
+        router.add("GET", "/openapi.json") { s, c in try s.openAPIJSON(c) }
         router.add("GET", "/healthz") { s, _ in s.health() }
         router.add("GET", "/v1/health") { s, c in try s.detailedHealth(c) }
         router.add("GET", "/v1/stacks") { s, c in try s.listStacks(c) }

@@ -17,7 +17,8 @@ extension StackService {
         return .json(200, .array(items))
     }
 
-    /// `POST /v1/stacks`: creates a stack from the create body; 201 with `Location` and the model.
+    /// `POST /v1/stacks`: creates a stack from the create body; 201 with `Location` and the model
+    /// (with `Prefer: return=minimal`, only `{"id", "revision"}`).
     func createStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
         let body = try c.jsonObject()
@@ -32,7 +33,9 @@ extension StackService {
             if case .conflict = error { throw .duplicateStack(id) }
             throw APIError(error)
         }
-        return .json(201, ModelEncoding.stack(id: id, revision: 1, stack), revision: 1, headers: [("Location", "/v1/stacks/\(id)")])
+        let location = [("Location", "/v1/stacks/\(id)")]
+        if c.prefersMinimal { return .minimal(201, id: id, revision: 1, headers: location) }
+        return .json(201, ModelEncoding.stack(id: id, revision: 1, stack), revision: 1, headers: location)
     }
 
     /// The `id` a create body gives (checked as a stack id: piles follow the same rule), or

@@ -188,7 +188,9 @@ public final class StackService: Sendable {
     /// the events it answers with and its plan, durably, before the answer is sent (pipelined:
     /// after the stack's lock is released, see `StackEntry.writeQueued`; deferred, without holding
     /// a server thread meanwhile: `answerWhenDurable`). `extra` adds members to the answer,
-    /// computed from the stack after the operation. A caller that changes the answer must
+    /// computed from the stack after the operation. With `Prefer: return=minimal` the answer is
+    /// only `{"id", "revision"}` (`HTTPResponse.minimal`): no rows, events, plan nor `extra`.
+    /// A caller that changes the answer must
     /// pass `deferrable: false` (a deferred answer is only a placeholder when returned).
     ///
     /// Replicas: another one may journal the same revision first (the journal's 409
@@ -256,6 +258,7 @@ public final class StackService: Sendable {
             answers.forget(entry)
             return try journaledState(of: entry)
         }, answer: { planned, stack, revision -> MutationAnswer in
+            if context.prefersMinimal { return .response(.minimal(200, id: entry.id, revision: revision)) }
             if extra == nil, animation.fps == nil {
                 // The common answer, and one with its plan, written straight (the same bytes as
                 // the tree below) once the lock is released: only the changed rows are taken now.

@@ -115,7 +115,7 @@ enum ModelDecoding {
     /// fields when it sets none of the others, for `ScrollStackBuilder.append(id:content:size:hidden:)`.
     static func decodedRow(_ field: Field, maxDepth: Int, maxTitle: Int, makeID: () -> String) throws(APIError) -> DecodedRow {
         let object = try field.object()
-        try object.allowOnly(rowKeys)
+        try object.allowOnly(rowKeys) { rowMemberMisplaced($0, in: object) }
         let id = try object.optional("id").map { f throws(APIError) in try f.string() } ?? makeID()
         let content = try rowContent(object, maxDepth: maxDepth)
         let description = try object.optional("content").map { f throws(APIError) in try contentDescription(f, maxDepth: maxDepth) }
@@ -141,6 +141,32 @@ enum ModelDecoding {
                       hidden: hidden, tappable: tappable, highlightable: highlightable, transition: transition)
         row.title = menuTitle
         return .full(row)
+    }
+
+    /// The error for a row's member written on a stack (create or PATCH body): `insets`
+    /// (a stack has `contentInsets` and `rowInsets`) and `size`; nil for others.
+    static func stackMemberMisplaced(_ key: String, path: String) -> APIError? {
+        let message: String
+        switch key {
+        case "insets": message = "a stack has no \"insets\": use \"contentInsets\" (around all the rows) or \"rowInsets\" (every row's default insets)"
+        case "size": message = "a stack has no \"size\": use \"viewport\" ({\"width\", \"height\"}) for the visible area; each row has its own \"size\""
+        default: return nil
+        }
+        return APIError(status: 422, code: "unknown_field", message: message, field: Field.memberPath(path, key))
+    }
+
+    /// The error for a member of a row's descriptor written on the row itself (`type`,
+    /// `props`, `instance`): with no descriptor, the `controller` to add (422
+    /// `missing_field`); beside one, where the member goes (422 `unknown_field`). Nil for others.
+    static func rowMemberMisplaced(_ key: String, in object: ObjectReader) -> APIError? {
+        guard ["type", "props", "instance"].contains(key) else { return nil }
+        let example = "{\"controller\": {\"type\": \"…\", \"props\": {…}}}"
+        guard let holder = ["controller", "view"].first(where: object.has) else {
+            return .missing(Field.memberPath(object.path, "controller"),
+                            "\"\(key)\" goes inside a \"controller\" (or \"view\") descriptor: \(example)")
+        }
+        return APIError(status: 422, code: "unknown_field", message: "belongs inside \"\(holder)\", not on the row: \(example)",
+                        field: Field.memberPath(object.path, key))
     }
 
     /// Exactly one of `controller` and `view`; `props` may nest at most `maxDepth` deep.
@@ -203,8 +229,23 @@ enum ModelDecoding {
         let object = try field.object()
         let clamps = ["minWidth", "maxWidth", "minHeight", "maxHeight"]
         let kind: ContentDescription.Kind
+        let stackKeys = ["stack", "spacing", "padding", "children"]
+        // What a member of another kind of description lacks to be valid here.
+        let misplaced = { (key: String) -> APIError? in
+            if stackKeys.contains(key) && !object.has("stack") {
+                return .missing(Field.memberPath(object.path, "stack"),
+                                "\"\(key)\" needs \"stack\" beside it (\"vertical\" or \"horizontal\"): only a stack has children, spacing and padding")
+            }
+            if textKeys.contains(key) && !object.has("text") {
+                return .missing(Field.memberPath(object.path, "text"), "\"\(key)\" needs \"text\" beside it: it styles a text node")
+            }
+            let kinds = ["stack", "text", "aspectRatio"].filter(object.has)
+            guard kinds.count > 1 else { return nil }
+            return .invalid(Field.memberPath(object.path, kinds[1]),
+                            "a content description is one kind: give only one of \(kinds.map { "\"\($0)\"" }.joined(separator: ", ")) (put the others in \"children\" of a stack)")
+        }
         if object.has("stack") {
-            try object.allowOnly(["stack", "spacing", "padding", "children"] + clamps)
+            try object.allowOnly(stackKeys + clamps, misplaced: misplaced)
             let children = try object.optional("children").map { f throws(APIError) in try f.array() } ?? []
             var described: [ContentDescription] = []
             for child in children { described.append(try contentDescription(child, depth: depth + 1)) }
@@ -215,13 +256,13 @@ enum ModelDecoding {
                 children: described
             )
         } else if object.has("text") {
-            try object.allowOnly(textKeys + clamps)
+            try object.allowOnly(textKeys + clamps, misplaced: misplaced)
             kind = .text(try text(object))
         } else if object.has("aspectRatio") {
-            try object.allowOnly(["aspectRatio"] + clamps)
+            try object.allowOnly(["aspectRatio"] + clamps, misplaced: misplaced)
             kind = .aspectRatio(try object.required("aspectRatio").double())
         } else {
-            try object.allowOnly(["width", "height"] + clamps)
+            try object.allowOnly(["width", "height"] + clamps, misplaced: misplaced)
             kind = .box(width: try object.optional("width")?.double(), height: try object.optional("height")?.double())
         }
         return ContentDescription(

@@ -63,7 +63,7 @@ extension StackService {
     ///
     /// Rows without an id get one derived from the stack id `id`, so a replay gets the same.
     func decodeStack(_ body: ObjectReader, id: String) throws(APIError) -> ScrollStack {
-        try body.allowOnly(["id", "rows", "revision", "contentSize"] + ModelDecoding.settingsKeys)
+        try body.allowOnly(["id", "rows", "revision", "contentSize"] + ModelDecoding.settingsKeys) { ModelDecoding.stackMemberMisplaced($0, path: body.path) }
         let settings = try ModelDecoding.settings(body, base: StackSettings())
         let rows = try body.optional("rows").map { f throws(APIError) in try RowFields(f) }
         // Rows go straight into the builder as they are decoded. The model's first error is
@@ -108,7 +108,7 @@ extension StackService {
     func patchStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(["fps"])
         let (body, animation) = try animatedBody(c)
-        try body.allowOnly(ModelDecoding.settingsKeys + ModelDecoding.animationKeys)
+        try body.allowOnly(ModelDecoding.settingsKeys + ModelDecoding.animationKeys) { ModelDecoding.stackMemberMisplaced($0, path: body.path) }
         guard !body.object.isEmpty else { throw .invalid(nil, "the body changes nothing: give at least one of \(ModelDecoding.settingsKeys.joined(separator: ", "))") }
         return try mutate(c, animation: animation) { stack, _ throws(APIError) in
             .settings(try ModelDecoding.settings(body, base: stack.settings))

@@ -20,7 +20,7 @@ final class BrowserAccessTests: XCTestCase {
         try server.request("POST", "/v1/stacks", json: object(("id", "s"), ("rows", [row("a")])))
         let expected: [(path: String, methods: String, mutations: Bool)] = [
             ("/v1/stacks", "GET, HEAD, POST, OPTIONS", true),
-            ("/v1/stacks/s", "DELETE, GET, HEAD, PATCH, OPTIONS", true),
+            ("/v1/stacks/s", "DELETE, GET, HEAD, PATCH, PUT, OPTIONS", true),
             ("/v1/stacks/s/rows/a", "DELETE, GET, HEAD, PATCH, PUT, OPTIONS", true),
             ("/v1/stacks/s/layout", "GET, HEAD, OPTIONS", false),
             ("/v1/stacks/s/scroll", "POST, OPTIONS", true),

@@ -23,7 +23,13 @@ extension StackService {
         try c.allowQuery([])
         let body = try c.jsonObject()
         let id = try Self.resourceID(body) { Self.makeStackID(isTaken: store.contains) }
-        let stack = try decodeStack(body, id: id)
+        return try created(id, try decodeStack(body, id: id), c)
+    }
+
+    /// Stores `stack` as the new stack `id` at revision 1, journaled durably: 201 with
+    /// `Location` and the model (`Prefer: return=minimal`: `{"id", "revision"}`). 409
+    /// `duplicate_id` when the id is taken.
+    func created(_ id: String, _ stack: ScrollStack, _ c: RequestContext) throws(APIError) -> HTTPResponse {
         try store.insert(StackEntry(id: id, stack: stack))
         do {
             try journal?.recordCreation(id: id, model: Self.snapshot(stack))

@@ -137,7 +137,9 @@ public final class StackService: Sendable {
         router.add("GET", "/v1/stacks") { s, c in try s.listStacks(c) }
         router.add("POST", "/v1/stacks") { s, c in try s.createStack(c) }
         router.add("GET", "/v1/stacks/{stack}") { s, c in try s.getStack(c) }
+        router.add("PUT", "/v1/stacks/{stack}") { s, c in try s.putStack(c) }
         router.add("PATCH", "/v1/stacks/{stack}") { s, c in try s.patchStack(c) }
+        router.add("POST", "/v1/stacks/{stack}/copy") { s, c in try s.copyStack(c) }
         router.add("DELETE", "/v1/stacks/{stack}") { s, c in try s.deleteStack(c) }
         router.add("POST", "/v1/stacks/{stack}/rows") { s, c in try s.insertRows(c) }
         router.add("GET", "/v1/stacks/{stack}/rows") { s, c in try s.listRows(c) }

@@ -164,6 +164,7 @@ public final class StackService: Sendable {
         router.add("POST", "/v1/stacks/{stack}/menu/select") { s, c in try s.menuSelect(c) }
         router.add("POST", "/v1/layout") { s, c in try s.statelessLayout(c) }
         router.add("GET", "/v1/fonts") { s, c in try s.listFonts(c) }
+        router.add("GET", "/v1/devices") { s, c in try s.listDevices(c) }
         router.add("GET", "/v1/stacks/{stack}/events") { s, c in try s.history(c) }
         router.add("POST", "/v1/stacks/{stack}/revert") { s, c in try s.revert(c) }
         router.add("GET", "/v1/stacks/{stack}/transitions/{revision}") { s, c in try s.transition(c) }

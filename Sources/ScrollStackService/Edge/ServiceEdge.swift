@@ -9,9 +9,8 @@ import MicroHTTP
 ///    that is not the server's own) gets 403: browsers send some without a preflight.
 /// 4. With tokens configured, every `/v1` request needs `Authorization: Bearer TOKEN`
 ///    (401 without a valid one, 403 for a read token on a mutation).
-/// 4½. A body sent with `Content-Encoding: gzip` is inflated, to at most `maxBodyBytes`
-///    (413 beyond); any other coding but `identity` gets 415 (`decodedBody`).
-/// 5. The service answers.
+/// 5. The service answers, once a body sent with `Content-Encoding: gzip` is inflated (to at
+///    most `maxBodyBytes`, 413 beyond; any other coding but `identity` gets 415: `decodedBody`).
 /// 6. CORS headers for the request's `Origin`; `nosniff` and a Content Security Policy on
 ///    pages and drawings.
 /// 7. gzip, when the client accepts it and the answer is large enough.

@@ -6,6 +6,9 @@ public enum Gzip {
     public struct Failure: Error, CustomStringConvertible {
         public let code: Int32
         public let message: String
+        /// Whether `decompress` stopped because the output passed its `limit` (the input may
+        /// be valid: it is only too big once inflated).
+        public var exceedsLimit = false
         public var description: String { "zlib error \(code): \(message)" }
     }
 
@@ -36,9 +39,11 @@ public enum Gzip {
         return output
     }
 
-    /// The bytes of a gzip stream (concatenated members included), at most `limit` of them.
+    /// The bytes of a gzip stream (concatenated members included), at most `limit` of them:
+    /// it stops (`Failure.exceedsLimit`) once the output passes `limit`, so it never holds
+    /// more than `limit` plus one 64 KiB chunk, whatever the input inflates to.
     ///
-    /// - Complexity: O(output).
+    /// - Complexity: O(min(output, limit)).
     public static func decompress(_ bytes: [UInt8], limit: Int = 1 << 30) throws(Failure) -> [UInt8] {
         var stream = z_stream()
         var code = inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
@@ -60,7 +65,7 @@ public enum Gzip {
                 output += chunk[0..<produced]
                 if code == Z_STREAM_END && stream.avail_in > 0 { code = inflateReset(&stream) }
                 guard code == Z_OK || code == Z_STREAM_END else { throw Failure(code: code, message: "not a valid gzip stream") }
-                guard output.count <= limit else { throw Failure(code: Z_BUF_ERROR, message: "more than \(limit) bytes") }
+                guard output.count <= limit else { throw Failure(code: Z_BUF_ERROR, message: "more than \(limit) bytes", exceedsLimit: true) }
                 if code == Z_OK && produced == 0 && stream.avail_in == 0 {
                     throw Failure(code: Z_BUF_ERROR, message: "the gzip stream is truncated")
                 }

@@ -227,7 +227,7 @@ struct ScrollStackDaemon: ParsableCommand {
         limits.concurrentLayouts = concurrentLayouts ?? max(1, threads - 1)
         let service = StackService(logger: logger, journal: journal, limits: limits, fonts: fonts)
         let serviceMetrics = metrics ? ServiceMetrics(service: service) : nil
-        let edge = ServiceEdge(service: service, cors: cors, tokens: access, hosts: hosts, metrics: serviceMetrics)
+        let edge = ServiceEdge(service: service, cors: cors, tokens: access, hosts: hosts, metrics: serviceMetrics, maxBodyBytes: maxBodyBytes)
         let host = listenHost
         let started = DispatchTime.now().uptimeNanoseconds
         do {

@@ -22,7 +22,7 @@ final class BatchInsertDecodingTests: XCTestCase {
         var used = Set<String>()
         var ids = RowIDGenerator(stack: stackID, revision: revision + 1)
         for field in fields {
-            let row = try ModelDecoding.row(field, maxDepth: service.limits.maxJSONDepth, maxTitle: service.limits.maxTitleCharacters) {
+            let row = try ModelDecoding.row(field, maxDepth: service.limits.maxJSONDepth, maxTitle: service.limits.maxTitleCharacters, defaults: stack.settings) {
                 ids.next { used.contains($0) || stack.row(id: $0) != nil }
             }
             used.insert(row.id)

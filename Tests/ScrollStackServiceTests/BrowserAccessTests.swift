@@ -20,7 +20,7 @@ final class BrowserAccessTests: XCTestCase {
         try server.request("POST", "/v1/stacks", json: object(("id", "s"), ("rows", [row("a")])))
         let expected: [(path: String, methods: String, mutations: Bool)] = [
             ("/v1/stacks", "GET, HEAD, POST, OPTIONS", true),
-            ("/v1/stacks/s", "DELETE, GET, HEAD, PATCH, OPTIONS", true),
+            ("/v1/stacks/s", "DELETE, GET, HEAD, PATCH, PUT, OPTIONS", true),
             ("/v1/stacks/s/rows/a", "DELETE, GET, HEAD, PATCH, PUT, OPTIONS", true),
             ("/v1/stacks/s/layout", "GET, HEAD, OPTIONS", false),
             ("/v1/stacks/s/scroll", "POST, OPTIONS", true),
@@ -57,7 +57,7 @@ final class BrowserAccessTests: XCTestCase {
             let created = try server.request("POST", "/v1/stacks", json: object(("rows", [row("a")])), headers: [("Origin", origin)])
             XCTAssertEqual(created.status, 201)
             XCTAssertEqual(created.header("Access-Control-Allow-Origin"), "*")
-            XCTAssertEqual(created.header("Access-Control-Expose-Headers"), "ETag, Location, WWW-Authenticate")
+            XCTAssertEqual(created.header("Access-Control-Expose-Headers"), "ETag, Location, WWW-Authenticate, Preference-Applied")
             let missing = try server.request("GET", "/v1/stacks/none", headers: [("Origin", origin)])
             XCTAssertEqual(missing.status, 404)
             XCTAssertEqual(missing.header("Access-Control-Allow-Origin"), "*", "errors are readable too")

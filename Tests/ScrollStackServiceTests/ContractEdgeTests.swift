@@ -65,7 +65,7 @@ final class ContractEdgeTests: XCTestCase {
         let third = 100.0 / 3
         let rows = JSON.array((0..<40).map { k in
             object(("id", .string("r\(k)")), ("view", object(("type", "V"))), ("size", object(("fixed", .real(third)))),
-                   ("insets", object(("top", 0))))
+                   ("insets", object(("top", 0), ("left", 0), ("bottom", 0), ("right", 0))))
         })
         XCTAssertEqual(try harness.request("POST", "/v1/stacks", json: object(("id", "s"), ("viewport", object(("width", 320), ("height", 200))), ("rows", rows))).status, 201)
         var scrolls: [Reply] = []

@@ -22,7 +22,7 @@ final class CreateDecodingTests: XCTestCase {
         var ids = RowIDGenerator(stack: id, revision: 1)
         if let f = try body.optional("rows") {
             for field in try f.array() {
-                let row = try ModelDecoding.row(field, maxDepth: service.limits.maxJSONDepth, maxTitle: service.limits.maxTitleCharacters) { ids.next(isTaken: used.contains) }
+                let row = try ModelDecoding.row(field, maxDepth: service.limits.maxJSONDepth, maxTitle: service.limits.maxTitleCharacters, defaults: settings) { ids.next(isTaken: used.contains) }
                 used.insert(row.id)
                 rows.append(row)
             }

@@ -205,7 +205,9 @@ final class EndpointTests: XCTestCase {
         XCTAssertEqual(show["events[0]"], object(("type", "rowShown"), ("id", "e"), ("index", 2)))
         let insets = try server.request("POST", "/v1/stacks/s/rows/batch", json: object(("op", "insets"), ("rows", ["d", "a"]), ("insets", object(("top", 1)))))
         XCTAssertEqual(insets.status, 200, insets.text)
-        XCTAssertEqual(try server.request("GET", "/v1/stacks/s/rows/d")["frame.height"], 45)
+        // A partial object changes only the side it names: bottom keeps the stack's rowInsets' 12.
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/s/rows/d")["frame.height"], 57)
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/s/rows/d")["insets"], object(("top", 1), ("left", 16), ("bottom", 12), ("right", 16)))
         let cleared = try server.request("POST", "/v1/stacks/s/rows/batch", json: object(("op", "insets"), ("rows", ["d"]), ("insets", .null)))
         XCTAssertEqual(cleared["events[0].to"], 68)
         let reload = try server.request("POST", "/v1/stacks/s/rows/batch", json: object(("op", "reload"), ("rows", ["a"])))

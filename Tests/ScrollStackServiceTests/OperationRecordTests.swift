@@ -46,7 +46,7 @@ final class OperationRecordTests: XCTestCase {
             .setInsets([.index(0)], EdgeInsets(top: 9, left: 9, bottom: 9, right: 9)), .setInsets([.index(0)], nil),
             .reload([.id("x")]), .settings(settings),
             .scroll(.offset(Point(x: 0, y: 1e15))), .scroll(.row(.id("a"), .middle)), .scroll(.top), .scroll(.bottom),
-            .revert(to: 3, past),
+            .revert(to: 3, past), .replaceWhole(past),
         ]
         for operation in operations { try roundTrip(operation) }
         guard case .revert(3, let decoded)? = try? OperationRecord.decodeStack(OperationRecord.stack(.revert(to: 3, past)), what: "it",
@@ -55,6 +55,12 @@ final class OperationRecordTests: XCTestCase {
         }
         XCTAssertEqual(decoded.rows, past.rows)
         XCTAssertEqual(decoded.settings, past.settings)
+        guard case .replaceWhole(let document)? = try? OperationRecord.decodeStack(OperationRecord.stack(.replaceWhole(past)), what: "it",
+                                                                                    measurer: measurer, titleMeasurer: nil) else {
+            return XCTFail("a replacement reads back as a replacement")
+        }
+        XCTAssertEqual(document.rows, past.rows)
+        XCTAssertEqual(document.settings, past.settings)
     }
 
     func testAnUpdateIsJournaledAsTheRowItMade() throws {

@@ -50,10 +50,15 @@ final class PreviewTests: XCTestCase {
         let reply = try server.request("GET", "/v1/stacks/a/layout?devices=iphone-se,iphone-15,ipad&window=visible")
         XCTAssertEqual(reply.status, 200)
         XCTAssertEqual(reply["revision"], 2)
-        let expected: [(String, Double, Double)] = [("iphone-se", 375, 667), ("iphone-15", 393, 852), ("ipad", 820, 1180)]
+        let expected: [(String, Double, Double, JSON)] = [
+            ("iphone-se", 375, 667, object(("top", 20), ("left", 0), ("bottom", 0), ("right", 0))),
+            ("iphone-15", 393, 852, object(("top", 59), ("left", 0), ("bottom", 34), ("right", 0))),
+            ("ipad", 820, 1180, object(("top", 24), ("left", 0), ("bottom", 20), ("right", 0))),
+        ]
         XCTAssertEqual(reply["layouts"]?.arrayValue?.count, 3)
-        for (i, (name, width, height)) in expected.enumerated() {
-            XCTAssertEqual(reply["layouts[\(i)].device"], object(("name", .string(name)), ("width", .number(width)), ("height", .number(height))))
+        for (i, (name, width, height, safeArea)) in expected.enumerated() {
+            XCTAssertEqual(reply["layouts[\(i)].device"], object(("name", .string(name)), ("width", .number(width)), ("height", .number(height)),
+                                                              ("platform", "ios"), ("orientation", "portrait"), ("safeArea", safeArea)))
             let single = try server.request("GET", "/v1/stacks/a/layout?width=\(Int(width))&height=\(Int(height))&window=visible")
             XCTAssertEqual(without(reply["layouts[\(i)]"], "device"), without(single.json, "revision"), name)
         }

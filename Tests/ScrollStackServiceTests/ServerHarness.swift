@@ -15,7 +15,7 @@ final class ServerHarness {
          deferredResponses: Bool = true) throws {
         self.service = service
         let edge = ServiceEdge(service: service, cors: try cors ?? CORSPolicy(), tokens: tokens, hosts: hosts,
-                               metrics: metrics ? ServiceMetrics(service: service) : nil)
+                               metrics: metrics ? ServiceMetrics(service: service) : nil, maxBodyBytes: maxBodyBytes)
         var configuration = HTTPServer.Configuration(
             host: "127.0.0.1", port: 0, threads: threads, maxBodyBytes: maxBodyBytes,
             connectionTimeout: connectionTimeout, connectionLimit: connectionLimit, streamHeartbeat: streamHeartbeat

@@ -12,7 +12,7 @@ final class TransitionEndpointTests: XCTestCase {
     override func setUpWithError() throws {
         server = try ServerHarness()
         let rows: [JSON] = ["a", "b", "c"].map { id in
-            object(("id", .string(id)), ("view", object(("type", "Label"))), ("size", object(("fixed", 40))), ("insets", object()))
+            object(("id", .string(id)), ("view", object(("type", "Label"))), ("size", object(("fixed", 40))), ("insets", object(("top", 0), ("left", 0), ("bottom", 0), ("right", 0))))
         }
         let created = try server.request("POST", "/v1/stacks", json: object(("id", "s"), ("viewport", object(("width", 320), ("height", 100))), ("rows", .array(rows))))
         XCTAssertEqual(created.status, 201, created.text)
@@ -25,7 +25,7 @@ final class TransitionEndpointTests: XCTestCase {
     }
 
     func testAnimatedInsertAnswersAPlanKeptWithItsRevision() throws {
-        let body = object(("rows", .array([object(("id", "n"), ("view", object(("type", "Label"))), ("size", object(("fixed", 30))), ("insets", object()))])),
+        let body = object(("rows", .array([object(("id", "n"), ("view", object(("type", "Label"))), ("size", object(("fixed", 30))), ("insets", object(("top", 0), ("left", 0), ("bottom", 0), ("right", 0))))])),
                           ("at", object(("index", 1))), ("animation", true))
         let reply = try server.request("POST", "/v1/stacks/s/rows", json: body)
         XCTAssertEqual(reply.status, 200, reply.text)

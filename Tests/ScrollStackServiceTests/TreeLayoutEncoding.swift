@@ -25,7 +25,8 @@ enum TreeLayoutEncoding {
         return .object(object)
     }
 
-    /// `{"revision"?, "layouts": [{"device": {"name", "width", "height"}, …layout}]}`.
+    /// `{"revision"?, "layouts": [{"device": {"name", "width", "height", "platform",
+    /// "orientation", "safeArea"}, …layout}]}`.
     static func deviceLayouts(revision: Int?, _ layouts: [(device: Device, layout: JSON)]) -> JSON {
         var members: [(String, JSON)] = revision.map { [("revision", .integer(Int64($0)))] } ?? []
         members.append(("layouts", .array(layouts.map { entry in
@@ -33,6 +34,8 @@ enum TreeLayoutEncoding {
             object["revision"] = nil
             let device = JSON.object(JSONObject([
                 ("name", .string(entry.device.name)), ("width", .number(entry.device.size.width)), ("height", .number(entry.device.size.height)),
+                ("platform", .string(entry.device.platform.rawValue)), ("orientation", .string(entry.device.orientation.rawValue)),
+                ("safeArea", ModelEncoding.insets(entry.device.safeArea)),
             ]))
             return .object(JSONObject([("device", device)] + Array(object.map { ($0.key, $0.value) })))
         })))

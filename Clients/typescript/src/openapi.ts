@@ -32,7 +32,7 @@ export type NormalizedColor = string;
 
 export type Visibility = "partial" | "entire" | "hidden" | "offscreen";
 
-/** Insets in points. As input, every side is optional: missing sides are 0 (a row's `insets`, a separator's `insets`, a group's `padding`) or keep their current value (the stack's `contentInsets` and `rowInsets`, which merge with the current settings, or with the defaults on create). Answers always give all four sides. */
+/** Insets in points. As input, every side is optional: a partial object changes only the sides it names, of the insets it replaces — the current value in a PATCH (for a row without its own, the stack's `rowInsets`), otherwise the default that applies there (the stack's `rowInsets` for a row, the stack separator's insets for a row's separator, a setting's default: 0 for `contentInsets` and `padding`). Semantics.md, "Partial insets". Answers always give all four sides. */
 export type Insets = {
   top?: Length;
   left?: Length;
@@ -75,7 +75,7 @@ export type Rect = {
   height: number;
 };
 
-/** The stack's separator, the default of every row. As input each member is optional (a missing one keeps the current value; `insets` replaces the separator insets whole, missing sides 0) and null is rejected. */
+/** The stack's separator, the default of every row. As input each member is optional (a missing one keeps the current value; partial `insets` keep the sides they do not name) and null is rejected. */
 export type Separator = {
   hidden?: boolean;
   thickness?: Length;
@@ -237,7 +237,7 @@ export type View = {
   props?: Props;
 };
 
-/** A row as a client writes it (insert, create, replace). Exactly one of `controller` and `view`. `size` is required unless `content` is given (then it defaults to `"fit"`); a `fit` rule on either axis needs `content`. Without `id` the server generates one (`r-` and 12 hex digits). `index` is read-only: accepted and ignored, so a fetched row can be sent back. `insets` are all-or-nothing (missing sides 0); `separator` overrides only the members given (null members mean "not set"). */
+/** A row as a client writes it (insert, create, replace). Exactly one of `controller` and `view`. `size` is required unless `content` is given (then it defaults to `"fit"`); a `fit` rule on either axis needs `content`. Without `id` the server generates one (`r-` and 12 hex digits). `index` is read-only: accepted and ignored, so a fetched row can be sent back. Partial `insets` take the sides they leave out from the stack's `rowInsets`; `separator` overrides only the members given (null members mean "not set"). */
 export type RowInput = ({
   id?: RowID;
   controller?: Controller;
@@ -396,8 +396,8 @@ export type StackInput = {
 export type LayoutInput = {
   /** Accepted and ignored (any value). */
   id?: JSONValue;
-  /** Lay out once per distinct device (1–16 entries, repeats included; one named twice with the same size is laid out once), each a built-in name or `{"name", "width", "height"}`; not with `?devices=`. The work budgets of `?devices=` apply. */
-  devices?: Array<((DeviceName) | (Device))>;
+  /** Lay out once per distinct device (1–16 entries, repeats included; one named twice with the same size is laid out once), each a built-in name or `{"name", "width", "height", "safeArea"?}`; not with `?devices=`. The work budgets of `?devices=` apply. */
+  devices?: Array<((DeviceName) | (DeviceInput))>;
   axis?: Axis;
   viewport?: Size;
   contentInsets?: Insets;
@@ -572,14 +572,27 @@ export type DeviceLayouts = {
   })>;
 };
 
-/** A built-in device (portrait points): iphone-se 375×667, iphone-mini 375×812, iphone-15 393×852, iphone-15-plus 430×932, iphone-15-pro-max 430×932, ipad-mini 744×1133, ipad 820×1180, ipad-pro-11 834×1194, ipad-pro-13 1032×1376. */
-export type DeviceName = "iphone-se" | "iphone-mini" | "iphone-15" | "iphone-15-plus" | "iphone-15-pro-max" | "ipad-mini" | "ipad" | "ipad-pro-11" | "ipad-pro-13";
+/** A built-in device, upright (its name) or turned (`-landscape`): `GET /v1/devices` lists each with its size and safe area. */
+export type DeviceName = "iphone-se" | "iphone-se-landscape" | "iphone-mini" | "iphone-mini-landscape" | "iphone-15" | "iphone-15-landscape" | "iphone-15-plus" | "iphone-15-plus-landscape" | "iphone-15-pro" | "iphone-15-pro-landscape" | "iphone-15-pro-max" | "iphone-15-pro-max-landscape" | "iphone-16" | "iphone-16-landscape" | "iphone-16-plus" | "iphone-16-plus-landscape" | "iphone-16-pro" | "iphone-16-pro-landscape" | "iphone-16-pro-max" | "iphone-16-pro-max-landscape" | "ipad-mini" | "ipad-mini-landscape" | "ipad" | "ipad-landscape" | "ipad-air-13" | "ipad-air-13-landscape" | "ipad-pro-11" | "ipad-pro-11-landscape" | "ipad-pro-13" | "ipad-pro-13-landscape" | "pixel-8" | "pixel-8-landscape" | "pixel-8-pro" | "pixel-8-pro-landscape" | "pixel-9" | "pixel-9-landscape" | "galaxy-s24" | "galaxy-s24-landscape" | "galaxy-s24-ultra" | "galaxy-s24-ultra-landscape" | "galaxy-a55" | "galaxy-a55-landscape" | "pixel-tablet" | "pixel-tablet-landscape" | "galaxy-tab-s9" | "galaxy-tab-s9-landscape";
 
+/** A device of one's own (platform `custom`; landscape when wider than tall). */
+export type DeviceInput = {
+  name: string;
+  width: Length;
+  height: Length;
+  /** What system UI covers (default none); partial, the other sides 0. */
+  safeArea?: Insets;
+};
 
+/** A device as answered. The safe area never changes the layout (the viewport is the whole screen); give `contentInsets` for a stack that must avoid it. */
 export type Device = {
   name: string;
   width: Length;
   height: Length;
+  platform: "ios" | "android" | "custom";
+  orientation: "portrait" | "landscape";
+  /** The insets of the area free of the status bar, notch or Dynamic Island, home indicator and navigation bar (iOS as UIKit reports them; Android typical values, a 24 dp status bar and a 24 dp gesture bar). */
+  safeArea: FullInsets;
 };
 
 
@@ -877,6 +890,12 @@ export type DidScrollEvent = {
   to: FullPoint;
 };
 
+/** The answer to a stack write asked `Prefer: return=minimal`: which stack, at which revision. */
+export type MinimalResult = {
+  id: StackID;
+  revision: number;
+};
+
 /** The answer to every mutation. */
 export type MutationResult = {
   /** The revision this mutation made. */
@@ -892,7 +911,7 @@ export type MutationResult = {
   window?: (Layout) & (unknown);
 };
 
-/** The journaled events after a revision, each with the revision its mutation made. */
+/** The journaled events after a revision, each with the revision its mutation made and when it was made. */
 export type EventHistory = {
   /** The stack's current revision. */
   revision: (Revision);
@@ -900,6 +919,8 @@ export type EventHistory = {
   next?: string;
   events: Array<(Event) & ({
     revision: number;
+    /** When the revision was made, in UTC with milliseconds, as recorded with it (the same after a restart; the live stream carries it too). Absent for revisions journaled before times were recorded. */
+    time?: string;
   })>;
 };
 
@@ -1112,37 +1133,43 @@ export type Error = {
 
 /** How each operation is sent: method, path template, query and header parameters, body and answer kinds. */
 export const operations = {
+  index: { method: "GET", path: "/", query: [], arrays: [], headers: [], body: "none", answer: "json" },
+  contractYAML: { method: "GET", path: "/openapi.yaml", query: [], arrays: [], headers: [], body: "none", answer: "text" },
+  contractJSON: { method: "GET", path: "/openapi.json", query: [], arrays: [], headers: [], body: "none", answer: "json" },
   health: { method: "GET", path: "/healthz", query: [], arrays: [], headers: [], body: "none", answer: "json" },
   detailedHealth: { method: "GET", path: "/v1/health", query: [], arrays: [], headers: [], body: "none", answer: "json" },
   metrics: { method: "GET", path: "/metrics", query: [], arrays: [], headers: [], body: "none", answer: "text" },
   listStacks: { method: "GET", path: "/v1/stacks", query: [], arrays: [], headers: [], body: "none", answer: "json" },
-  createStack: { method: "POST", path: "/v1/stacks", query: [], arrays: [], headers: [], body: "json", answer: "json" },
+  createStack: { method: "POST", path: "/v1/stacks", query: [], arrays: [], headers: ["Prefer"], body: "json", answer: "json" },
   getStack: { method: "GET", path: "/v1/stacks/{stack}", query: ["revision"], arrays: [], headers: ["If-None-Match"], body: "none", answer: "json" },
-  patchStack: { method: "PATCH", path: "/v1/stacks/{stack}", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  putStack: { method: "PUT", path: "/v1/stacks/{stack}", query: [], arrays: [], headers: ["If-Match", "Prefer", "If-None-Match"], body: "json", answer: "json" },
+  patchStack: { method: "PATCH", path: "/v1/stacks/{stack}", query: [], arrays: [], headers: ["If-Match", "Prefer"], body: "json", answer: "json" },
   deleteStack: { method: "DELETE", path: "/v1/stacks/{stack}", query: [], arrays: [], headers: ["If-Match"], body: "none", answer: "none" },
-  insertRows: { method: "POST", path: "/v1/stacks/{stack}/rows", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  insertRows: { method: "POST", path: "/v1/stacks/{stack}/rows", query: [], arrays: [], headers: ["If-Match", "Prefer"], body: "json", answer: "json" },
   listRows: { method: "GET", path: "/v1/stacks/{stack}/rows", query: ["controller", "instance", "first", "from", "limit"], arrays: [], headers: ["If-None-Match"], body: "none", answer: "json" },
-  removeAllRows: { method: "DELETE", path: "/v1/stacks/{stack}/rows", query: ["fps"], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
-  batchRows: { method: "POST", path: "/v1/stacks/{stack}/rows/batch", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  removeAllRows: { method: "DELETE", path: "/v1/stacks/{stack}/rows", query: ["fps"], arrays: [], headers: ["If-Match", "Prefer"], body: "json", answer: "json" },
+  batchRows: { method: "POST", path: "/v1/stacks/{stack}/rows/batch", query: [], arrays: [], headers: ["If-Match", "Prefer"], body: "json", answer: "json" },
   getRow: { method: "GET", path: "/v1/stacks/{stack}/rows/{row}", query: [], arrays: [], headers: ["If-None-Match"], body: "none", answer: "json" },
-  replaceRow: { method: "PUT", path: "/v1/stacks/{stack}/rows/{row}", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
-  patchRow: { method: "PATCH", path: "/v1/stacks/{stack}/rows/{row}", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
-  removeRow: { method: "DELETE", path: "/v1/stacks/{stack}/rows/{row}", query: ["fps"], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  replaceRow: { method: "PUT", path: "/v1/stacks/{stack}/rows/{row}", query: [], arrays: [], headers: ["If-Match", "Prefer"], body: "json", answer: "json" },
+  patchRow: { method: "PATCH", path: "/v1/stacks/{stack}/rows/{row}", query: [], arrays: [], headers: ["If-Match", "Prefer"], body: "json", answer: "json" },
+  removeRow: { method: "DELETE", path: "/v1/stacks/{stack}/rows/{row}", query: ["fps"], arrays: [], headers: ["If-Match", "Prefer"], body: "json", answer: "json" },
   getRowAt: { method: "GET", path: "/v1/stacks/{stack}/rows/at/{index}", query: [], arrays: [], headers: ["If-None-Match"], body: "none", answer: "json" },
-  replaceRowAt: { method: "PUT", path: "/v1/stacks/{stack}/rows/at/{index}", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
-  patchRowAt: { method: "PATCH", path: "/v1/stacks/{stack}/rows/at/{index}", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
-  removeRowAt: { method: "DELETE", path: "/v1/stacks/{stack}/rows/at/{index}", query: ["fps"], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
-  moveRow: { method: "POST", path: "/v1/stacks/{stack}/rows/{row}/move", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
-  moveRowAt: { method: "POST", path: "/v1/stacks/{stack}/rows/at/{index}/move", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  replaceRowAt: { method: "PUT", path: "/v1/stacks/{stack}/rows/at/{index}", query: [], arrays: [], headers: ["If-Match", "Prefer"], body: "json", answer: "json" },
+  patchRowAt: { method: "PATCH", path: "/v1/stacks/{stack}/rows/at/{index}", query: [], arrays: [], headers: ["If-Match", "Prefer"], body: "json", answer: "json" },
+  removeRowAt: { method: "DELETE", path: "/v1/stacks/{stack}/rows/at/{index}", query: ["fps"], arrays: [], headers: ["If-Match", "Prefer"], body: "json", answer: "json" },
+  moveRow: { method: "POST", path: "/v1/stacks/{stack}/rows/{row}/move", query: [], arrays: [], headers: ["If-Match", "Prefer"], body: "json", answer: "json" },
+  moveRowAt: { method: "POST", path: "/v1/stacks/{stack}/rows/at/{index}/move", query: [], arrays: [], headers: ["If-Match", "Prefer"], body: "json", answer: "json" },
   getLayout: { method: "GET", path: "/v1/stacks/{stack}/layout", query: ["offset", "width", "height", "window", "content", "revision", "scrollTo", "position", "devices", "from", "limit", "scale"], arrays: ["devices"], headers: ["If-None-Match", "Accept"], body: "none", answer: "json" },
   hitTest: { method: "GET", path: "/v1/stacks/{stack}/hit", query: ["x", "y"], arrays: [], headers: ["If-None-Match"], body: "none", answer: "json" },
-  scroll: { method: "POST", path: "/v1/stacks/{stack}/scroll", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  scroll: { method: "POST", path: "/v1/stacks/{stack}/scroll", query: [], arrays: [], headers: ["If-Match", "Prefer"], body: "json", answer: "json" },
   settle: { method: "POST", path: "/v1/stacks/{stack}/scroll/settle", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
   menuWindow: { method: "GET", path: "/v1/stacks/{stack}/menu/window", query: ["around", "width"], arrays: [], headers: [], body: "none", answer: "json" },
   menuSelect: { method: "POST", path: "/v1/stacks/{stack}/menu/select", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
-  revert: { method: "POST", path: "/v1/stacks/{stack}/revert", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
+  copyStack: { method: "POST", path: "/v1/stacks/{stack}/copy", query: [], arrays: [], headers: ["Prefer"], body: "json", answer: "json" },
+  revert: { method: "POST", path: "/v1/stacks/{stack}/revert", query: [], arrays: [], headers: ["If-Match", "Prefer"], body: "json", answer: "json" },
   eventHistory: { method: "GET", path: "/v1/stacks/{stack}/events", query: ["ticket", "after", "limit"], arrays: [], headers: ["Last-Event-ID"], body: "none", answer: "json" },
   listFonts: { method: "GET", path: "/v1/fonts", query: [], arrays: [], headers: [], body: "none", answer: "json" },
+  listDevices: { method: "GET", path: "/v1/devices", query: [], arrays: [], headers: [], body: "none", answer: "json" },
   createEventTicket: { method: "POST", path: "/v1/event-tickets", query: [], arrays: [], headers: [], body: "none", answer: "json" },
   statelessLayout: { method: "POST", path: "/v1/layout", query: ["offset", "width", "height", "window", "content", "scrollTo", "position", "devices", "from", "limit", "scale"], arrays: ["devices"], headers: ["Accept"], body: "json", answer: "json" },
   getLayoutSVG: { method: "GET", path: "/v1/stacks/{stack}/layout.svg", query: ["offset", "width", "height", "window", "revision", "scrollTo", "position", "devices", "from", "limit"], arrays: ["devices"], headers: [], body: "none", answer: "text" },
@@ -1165,6 +1192,33 @@ export const operations = {
 } as const;
 
 export type OperationID = keyof typeof operations;
+
+export interface IndexArgs {
+}
+
+export type IndexAnswer = ({
+  name: "ScrollStack Server";
+  /** The contract's `info.version`. */
+  version: string;
+  links: {
+    /** The contract as YAML, whose descriptions are the reference (`/openapi.yaml`). */
+    docs: "/openapi.yaml";
+    /** The contract as JSON (`/openapi.json`). */
+    contract: "/openapi.json";
+    viewer: "/view";
+    health: "/healthz";
+  };
+});
+
+export interface ContractYAMLArgs {
+}
+
+export type ContractYAMLAnswer = (string);
+
+export interface ContractJSONArgs {
+}
+
+export type ContractJSONAnswer = ({ [key: string]: unknown });
 
 export interface HealthArgs {
 }
@@ -1199,12 +1253,13 @@ export interface ListStacksArgs {
 export type ListStacksAnswer = (Array<StackSummary>);
 
 export interface CreateStackArgs {
+  headers?: { Prefer?: string };
   body: StackInput;
 }
 
-export type CreateStackAnswer = ((Stack) & ({
+export type CreateStackAnswer = ((((Stack) & ({
   revision?: 1;
-}));
+})) | (MinimalResult)));
 
 export interface GetStackArgs {
   path: { stack: StackID };
@@ -1214,13 +1269,23 @@ export interface GetStackArgs {
 
 export type GetStackAnswer = (Stack);
 
+export interface PutStackArgs {
+  path: { stack: StackID };
+  headers?: { "If-Match"?: string; Prefer?: string; "If-None-Match"?: "*" };
+  body: StackInput;
+}
+
+export type PutStackAnswer = (((MutationResult) | (MinimalResult))) | ((((Stack) & ({
+  revision?: 1;
+})) | (MinimalResult)));
+
 export interface PatchStackArgs {
   path: { stack: StackID };
-  headers?: { "If-Match"?: string };
+  headers?: { "If-Match"?: string; Prefer?: string };
   body: (StackSettings) & (unknown);
 }
 
-export type PatchStackAnswer = (MutationResult);
+export type PatchStackAnswer = (((MutationResult) | (MinimalResult)));
 
 export interface DeleteStackArgs {
   path: { stack: StackID };
@@ -1231,11 +1296,11 @@ export type DeleteStackAnswer = (void);
 
 export interface InsertRowsArgs {
   path: { stack: StackID };
-  headers?: { "If-Match"?: string };
+  headers?: { "If-Match"?: string; Prefer?: string };
   body: InsertRows;
 }
 
-export type InsertRowsAnswer = (MutationResult);
+export type InsertRowsAnswer = (((MutationResult) | (MinimalResult)));
 
 export interface ListRowsArgs {
   path: { stack: StackID };
@@ -1253,22 +1318,22 @@ export type ListRowsAnswer = ({
 export interface RemoveAllRowsArgs {
   path: { stack: StackID };
   query?: { fps?: Fps };
-  headers?: { "If-Match"?: string };
+  headers?: { "If-Match"?: string; Prefer?: string };
   body?: {
   animation?: Animation;
   fps?: Fps;
 };
 }
 
-export type RemoveAllRowsAnswer = (MutationResult);
+export type RemoveAllRowsAnswer = (((MutationResult) | (MinimalResult)));
 
 export interface BatchRowsArgs {
   path: { stack: StackID };
-  headers?: { "If-Match"?: string };
+  headers?: { "If-Match"?: string; Prefer?: string };
   body: Batch;
 }
 
-export type BatchRowsAnswer = (MutationResult);
+export type BatchRowsAnswer = (((MutationResult) | (MinimalResult)));
 
 export interface GetRowArgs {
   path: { stack: StackID; row: string };
@@ -1279,31 +1344,31 @@ export type GetRowAnswer = (RowWithLayout);
 
 export interface ReplaceRowArgs {
   path: { stack: StackID; row: string };
-  headers?: { "If-Match"?: string };
+  headers?: { "If-Match"?: string; Prefer?: string };
   body: RowInput;
 }
 
-export type ReplaceRowAnswer = (MutationResult);
+export type ReplaceRowAnswer = (((MutationResult) | (MinimalResult)));
 
 export interface PatchRowArgs {
   path: { stack: StackID; row: string };
-  headers?: { "If-Match"?: string };
+  headers?: { "If-Match"?: string; Prefer?: string };
   body: RowPatch;
 }
 
-export type PatchRowAnswer = (MutationResult);
+export type PatchRowAnswer = (((MutationResult) | (MinimalResult)));
 
 export interface RemoveRowArgs {
   path: { stack: StackID; row: string };
   query?: { fps?: Fps };
-  headers?: { "If-Match"?: string };
+  headers?: { "If-Match"?: string; Prefer?: string };
   body?: {
   animation?: Animation;
   fps?: Fps;
 };
 }
 
-export type RemoveRowAnswer = (MutationResult);
+export type RemoveRowAnswer = (((MutationResult) | (MinimalResult)));
 
 export interface GetRowAtArgs {
   path: { stack: StackID; index: number };
@@ -1314,47 +1379,47 @@ export type GetRowAtAnswer = (RowWithLayout);
 
 export interface ReplaceRowAtArgs {
   path: { stack: StackID; index: number };
-  headers?: { "If-Match"?: string };
+  headers?: { "If-Match"?: string; Prefer?: string };
   body: RowInput;
 }
 
-export type ReplaceRowAtAnswer = (MutationResult);
+export type ReplaceRowAtAnswer = (((MutationResult) | (MinimalResult)));
 
 export interface PatchRowAtArgs {
   path: { stack: StackID; index: number };
-  headers?: { "If-Match"?: string };
+  headers?: { "If-Match"?: string; Prefer?: string };
   body: RowPatch;
 }
 
-export type PatchRowAtAnswer = (MutationResult);
+export type PatchRowAtAnswer = (((MutationResult) | (MinimalResult)));
 
 export interface RemoveRowAtArgs {
   path: { stack: StackID; index: number };
   query?: { fps?: Fps };
-  headers?: { "If-Match"?: string };
+  headers?: { "If-Match"?: string; Prefer?: string };
   body?: {
   animation?: Animation;
   fps?: Fps;
 };
 }
 
-export type RemoveRowAtAnswer = (MutationResult);
+export type RemoveRowAtAnswer = (((MutationResult) | (MinimalResult)));
 
 export interface MoveRowArgs {
   path: { stack: StackID; row: string };
-  headers?: { "If-Match"?: string };
+  headers?: { "If-Match"?: string; Prefer?: string };
   body: Move;
 }
 
-export type MoveRowAnswer = (MutationResult);
+export type MoveRowAnswer = (((MutationResult) | (MinimalResult)));
 
 export interface MoveRowAtArgs {
   path: { stack: StackID; index: number };
-  headers?: { "If-Match"?: string };
+  headers?: { "If-Match"?: string; Prefer?: string };
   body: Move;
 }
 
-export type MoveRowAtAnswer = (MutationResult);
+export type MoveRowAtAnswer = (((MutationResult) | (MinimalResult)));
 
 export interface GetLayoutArgs {
   path: { stack: StackID };
@@ -1374,7 +1439,7 @@ export type HitTestAnswer = (HitResult);
 
 export interface ScrollArgs {
   path: { stack: StackID };
-  headers?: { "If-Match"?: string };
+  headers?: { "If-Match"?: string; Prefer?: string };
   body: ScrollTarget;
 }
 
@@ -1442,9 +1507,24 @@ export type MenuSelectAnswer = ({
   menu: MenuLayout;
 });
 
+export interface CopyStackArgs {
+  path: { stack: StackID };
+  headers?: { Prefer?: string };
+  body: {
+  /** The copy's id (generated as `s-` and 12 hex digits when absent). */
+  id?: StackID;
+  /** The source's revision to copy (default the current one). */
+  revision?: number;
+};
+}
+
+export type CopyStackAnswer = ((((Stack) & ({
+  revision?: 1;
+})) | (MinimalResult)));
+
 export interface RevertArgs {
   path: { stack: StackID };
-  headers?: { "If-Match"?: string };
+  headers?: { "If-Match"?: string; Prefer?: string };
   body: {
   /** The revision to return to, 1 … the current one (otherwise 422 `invalid_value`). */
   to: number;
@@ -1453,7 +1533,7 @@ export interface RevertArgs {
 };
 }
 
-export type RevertAnswer = (MutationResult);
+export type RevertAnswer = (((MutationResult) | (MinimalResult)));
 
 export interface EventHistoryArgs {
   path: { stack: StackID };
@@ -1467,6 +1547,13 @@ export interface ListFontsArgs {
 }
 
 export type ListFontsAnswer = (Fonts);
+
+export interface ListDevicesArgs {
+}
+
+export type ListDevicesAnswer = ({
+  devices: Array<Device>;
+});
 
 export interface CreateEventTicketArgs {
 }
@@ -1641,6 +1728,21 @@ export abstract class ScrollStackOperations {
     body?: unknown;
   }): Promise<Reply<unknown>>;
 
+  /** GET /: What this server is and where to go next; needs no token. */
+  index(args?: IndexArgs): Promise<Reply<IndexAnswer>> {
+    return this.call("index", args ?? {}) as Promise<Reply<IndexAnswer>>;
+  }
+
+  /** GET /openapi.yaml: This contract, as YAML (Docs/openapi.yaml of the build); needs no token. */
+  contractYAML(args?: ContractYAMLArgs): Promise<Reply<ContractYAMLAnswer>> {
+    return this.call("contractYAML", args ?? {}) as Promise<Reply<ContractYAMLAnswer>>;
+  }
+
+  /** GET /openapi.json: This contract, as JSON (the same document as `/openapi.yaml`); needs no token. */
+  contractJSON(args?: ContractJSONArgs): Promise<Reply<ContractJSONAnswer>> {
+    return this.call("contractJSON", args ?? {}) as Promise<Reply<ContractJSONAnswer>>;
+  }
+
   /** GET /healthz: Liveness. */
   health(args?: HealthArgs): Promise<Reply<HealthAnswer>> {
     return this.call("health", args ?? {}) as Promise<Reply<HealthAnswer>>;
@@ -1661,7 +1763,7 @@ export abstract class ScrollStackOperations {
     return this.call("listStacks", args ?? {}) as Promise<Reply<ListStacksAnswer>>;
   }
 
-  /** POST /v1/stacks: Create a stack (settings and rows); answers the whole model. */
+  /** POST /v1/stacks: Create a stack (settings and rows); answers the whole model (with `Prefer: return=minimal`, its id and revision). */
   createStack(args: CreateStackArgs): Promise<Reply<CreateStackAnswer>> {
     return this.call("createStack", args ?? {}) as Promise<Reply<CreateStackAnswer>>;
   }
@@ -1669,6 +1771,11 @@ export abstract class ScrollStackOperations {
   /** GET /v1/stacks/{stack}: The whole model, rows in order (now, or at a past revision). */
   getStack(args: GetStackArgs): Promise<Reply<GetStackAnswer>> {
     return this.call("getStack", args ?? {}) as Promise<Reply<GetStackAnswer>>;
+  }
+
+  /** PUT /v1/stacks/{stack}: Create the stack, or replace it whole (settings and rows), from the create body. */
+  putStack(args: PutStackArgs): Promise<Reply<PutStackAnswer>> {
+    return this.call("putStack", args ?? {}) as Promise<Reply<PutStackAnswer>>;
   }
 
   /** PATCH /v1/stacks/{stack}: Change settings; nested objects merge member by member. */
@@ -1781,6 +1888,11 @@ export abstract class ScrollStackOperations {
     return this.call("menuSelect", args ?? {}) as Promise<Reply<MenuSelectAnswer>>;
   }
 
+  /** POST /v1/stacks/{stack}/copy: A new stack holding this one's settings and rows, now or at a past revision. */
+  copyStack(args: CopyStackArgs): Promise<Reply<CopyStackAnswer>> {
+    return this.call("copyStack", args ?? {}) as Promise<Reply<CopyStackAnswer>>;
+  }
+
   /** POST /v1/stacks/{stack}/revert: Make a new revision equal to a past one (its settings and rows). */
   revert(args: RevertArgs): Promise<Reply<RevertAnswer>> {
     return this.call("revert", args ?? {}) as Promise<Reply<RevertAnswer>>;
@@ -1794,6 +1906,11 @@ export abstract class ScrollStackOperations {
   /** GET /v1/fonts: The font families text nodes can use, their faces, and the aliases. */
   listFonts(args?: ListFontsArgs): Promise<Reply<ListFontsAnswer>> {
     return this.call("listFonts", args ?? {}) as Promise<Reply<ListFontsAnswer>>;
+  }
+
+  /** GET /v1/devices: The built-in devices `devices` takes, each upright and turned, with its size and safe area. */
+  listDevices(args?: ListDevicesArgs): Promise<Reply<ListDevicesAnswer>> {
+    return this.call("listDevices", args ?? {}) as Promise<Reply<ListDevicesAnswer>>;
   }
 
   /** POST /v1/event-tickets: A short-lived ticket that authorizes reading events (`?ticket=` on `…/events`), for `EventSource`, which cannot send `Authorization`. */

@@ -95,4 +95,13 @@ struct ObjectReader {
             throw .unknownField(Field.memberPath(path, key), allowed: allowed)
         }
     }
+
+    /// Rejects members not in `allowed`, as `allowOnly(_:)`, but a member `misplaced` knows
+    /// (one that is valid elsewhere: beside a member this object lacks, or inside another)
+    /// gets `misplaced`'s error, which says what to add or where it goes.
+    func allowOnly(_ allowed: [String], misplaced: (String) -> APIError?) throws(APIError) {
+        for key in object.keys where !allowed.contains(key) {
+            throw misplaced(key) ?? .unknownField(Field.memberPath(path, key), allowed: allowed)
+        }
+    }
 }

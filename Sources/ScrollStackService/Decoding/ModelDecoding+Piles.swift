@@ -54,7 +54,7 @@ extension ModelDecoding {
         try object.allowOnly(["alpha", "insets", "offset", "relativeOffset", "scale", "translate"])
         var metric = base
         if let f = try object.optional("alpha") { metric.alpha = try f.double() }
-        if let f = try object.optional("insets") { metric.insets = try insets(f) }
+        if let f = try object.optional("insets") { metric.insets = try insets(f, base: base.insets) }
         if let f = try object.optional("offset") { metric.offset = try point(f, base: .zero) }
         if let f = try object.optional("relativeOffset") { metric.relativeOffset = try point(f, base: .zero) }
         if let f = try object.optional("scale") { metric.scale = try f.double() }

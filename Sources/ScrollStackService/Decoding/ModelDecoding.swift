@@ -7,8 +7,14 @@ import ScrollStackCore
 enum ModelDecoding {
     // MARK: Geometry
 
-    /// `{"top","left","bottom","right"}`, missing sides 0 (or taken from `base`).
-    static func insets(_ field: Field, base: EdgeInsets = .zero) throws(APIError) -> EdgeInsets {
+    /// `{"top","left","bottom","right"}`: the sides given, the others taken from `base`.
+    ///
+    /// The one rule for every insets member (Semantics.md, "Partial insets"): a partial object
+    /// changes only the sides it names of the insets it replaces. `base` is therefore what the
+    /// member replaces: the current value in a PATCH, the default that applies otherwise (the
+    /// stack's `rowInsets` for a row's insets, its separator's insets for a row's separator
+    /// insets, the built-in default of a setting). Callers pass it; there is no default here.
+    static func insets(_ field: Field, base: EdgeInsets) throws(APIError) -> EdgeInsets {
         let object = try field.object()
         try object.allowOnly(["top", "left", "bottom", "right"])
         var insets = base
@@ -48,8 +54,10 @@ enum ModelDecoding {
     static let settingsKeys = ["axis", "viewport", "contentInsets", "offset", "spacing", "rowInsets", "separator", "autoHideLastRowSeparator"] + carouselKeys
 
     /// Reads the settings members of `object` onto `base` (create: the defaults; PATCH: the
-    /// current settings). Nested objects merge member by member.
-    static func settings(_ object: ObjectReader, base: StackSettings) throws(APIError) -> StackSettings {
+    /// current settings). Nested objects merge member by member. `zeroFilledInsets`: the
+    /// separator's partial insets fill the sides they leave out with 0, the rule the requests
+    /// of old journals were acknowledged under (`StackService.zeroFillsInsets`).
+    static func settings(_ object: ObjectReader, base: StackSettings, zeroFilledInsets: Bool = false) throws(APIError) -> StackSettings {
         var s = base
         if let f = try object.optional("axis") { s.axis = try axis(f) }
         if let f = try object.optional("viewport") { s.viewport = try size(f, base: base.viewport) }
@@ -57,7 +65,7 @@ enum ModelDecoding {
         if let f = try object.optional("offset") { s.offset = try point(f, base: base.offset) }
         if let f = try object.optional("spacing") { s.spacing = try f.double() }
         if let f = try object.optional("rowInsets") { s.rowInsets = try insets(f, base: base.rowInsets) }
-        if let f = try object.optional("separator") { s.separator = try separatorStyle(f, base: base.separator) }
+        if let f = try object.optional("separator") { s.separator = try separatorStyle(f, base: base.separator, zeroFilledInsets: zeroFilledInsets) }
         if let f = try object.optional("autoHideLastRowSeparator") { s.autoHideLastRowSeparator = try f.bool() }
         if let f = object.field("paging") { s.paging = try paging(f, current: base.paging) }
         if let f = object.field("pageIndicator") { s.pageIndicator = try pageIndicator(f, current: base.pageIndicator) }
@@ -66,23 +74,24 @@ enum ModelDecoding {
     }
 
     /// The stack's separator: like an override, but null means nothing here.
-    static func separatorStyle(_ field: Field, base: SeparatorStyle) throws(APIError) -> SeparatorStyle {
+    static func separatorStyle(_ field: Field, base: SeparatorStyle, zeroFilledInsets: Bool = false) throws(APIError) -> SeparatorStyle {
         for (key, _) in try field.object().object {
             _ = try field.object().optional(key)  // rejects null members
         }
-        let override = try separatorOverride(field, base: .none)
+        let override = try separatorOverride(field, base: .none, insetsBase: zeroFilledInsets ? .zero : base.insets)
         return base.applying(override)
     }
 
     /// `{"hidden","thickness","insets","color"}`. A member set to null clears that override
-    /// (the row follows the stack again); an absent member keeps `base`'s.
-    static func separatorOverride(_ field: Field, base: SeparatorOverride) throws(APIError) -> SeparatorOverride {
+    /// (the row follows the stack again); an absent member keeps `base`'s. Partial `insets`
+    /// change the sides they name of `insetsBase`: the separator insets they replace.
+    static func separatorOverride(_ field: Field, base: SeparatorOverride, insetsBase: EdgeInsets) throws(APIError) -> SeparatorOverride {
         let object = try field.object()
         try object.allowOnly(["hidden", "thickness", "insets", "color"])
         var o = base
         if let f = object.field("hidden") { o.hidden = f.isNull ? nil : try f.bool() }
         if let f = object.field("thickness") { o.thickness = f.isNull ? nil : try f.double() }
-        if let f = object.field("insets") { o.insets = f.isNull ? nil : try insets(f) }
+        if let f = object.field("insets") { o.insets = f.isNull ? nil : try insets(f, base: insetsBase) }
         if let f = object.field("color") {
             if f.isNull {
                 o.color = nil
@@ -104,8 +113,8 @@ enum ModelDecoding {
     /// A row. Without an id, `makeID` supplies one. Without a size, a row with content
     /// fits it; a row with neither is an error. `props` and `content` may nest at most
     /// `maxDepth` deep.
-    static func row(_ field: Field, maxDepth: Int, maxTitle: Int, makeID: () -> String) throws(APIError) -> Row {
-        switch try decodedRow(field, maxDepth: maxDepth, maxTitle: maxTitle, makeID: makeID) {
+    static func row(_ field: Field, maxDepth: Int, maxTitle: Int, defaults: StackSettings, makeID: () -> String) throws(APIError) -> Row {
+        switch try decodedRow(field, maxDepth: maxDepth, maxTitle: maxTitle, defaults: defaults, makeID: makeID) {
         case .plain(let id, let content, let size, let hidden): Row(id: id, content: content, size: size, hidden: hidden)
         case .full(let row): row
         }
@@ -113,9 +122,11 @@ enum ModelDecoding {
 
     /// A row as `row` decodes it (the same checks in the same order), kept as its plain
     /// fields when it sets none of the others, for `ScrollStackBuilder.append(id:content:size:hidden:)`.
-    static func decodedRow(_ field: Field, maxDepth: Int, maxTitle: Int, makeID: () -> String) throws(APIError) -> DecodedRow {
+    /// Partial `insets` (and separator insets) are over `defaults`' `rowInsets` (and
+    /// separator insets): what a row without its own follows.
+    static func decodedRow(_ field: Field, maxDepth: Int, maxTitle: Int, defaults: StackSettings, makeID: () -> String) throws(APIError) -> DecodedRow {
         let object = try field.object()
-        try object.allowOnly(rowKeys)
+        try object.allowOnly(rowKeys) { rowMemberMisplaced($0, in: object) }
         let id = try object.optional("id").map { f throws(APIError) in try f.string() } ?? makeID()
         let content = try rowContent(object, maxDepth: maxDepth)
         let description = try object.optional("content").map { f throws(APIError) in try contentDescription(f, maxDepth: maxDepth) }
@@ -127,8 +138,10 @@ enum ModelDecoding {
         } else {
             throw .missing(object.path.isEmpty ? "size" : object.path + ".size", "is required: give {\"fixed\": n}, \"fit\" with a content description, or a rule per axis")
         }
-        let ownInsets = try object.optional("insets").map { f throws(APIError) in try insets(f) }
-        let separator = try object.optional("separator").map { f throws(APIError) in try separatorOverride(f, base: .none) } ?? .none
+        let ownInsets = try object.optional("insets").map { f throws(APIError) in try insets(f, base: defaults.rowInsets) }
+        let separator = try object.optional("separator").map { f throws(APIError) in
+            try separatorOverride(f, base: .none, insetsBase: defaults.separator.insets)
+        } ?? .none
         let hidden = try object.optional("hidden")?.bool() ?? false
         let transition = try object.optional("transition").map { f throws(APIError) in try rowTransition(f) }
         let tappable = try object.optional("tappable")?.bool() ?? false
@@ -143,6 +156,32 @@ enum ModelDecoding {
         row.title = menuTitle
         row.style = style
         return .full(row)
+    }
+
+    /// The error for a row's member written on a stack (create or PATCH body): `insets`
+    /// (a stack has `contentInsets` and `rowInsets`) and `size`; nil for others.
+    static func stackMemberMisplaced(_ key: String, path: String) -> APIError? {
+        let message: String
+        switch key {
+        case "insets": message = "a stack has no \"insets\": use \"contentInsets\" (around all the rows) or \"rowInsets\" (every row's default insets)"
+        case "size": message = "a stack has no \"size\": use \"viewport\" ({\"width\", \"height\"}) for the visible area; each row has its own \"size\""
+        default: return nil
+        }
+        return APIError(status: 422, code: "unknown_field", message: message, field: Field.memberPath(path, key))
+    }
+
+    /// The error for a member of a row's descriptor written on the row itself (`type`,
+    /// `props`, `instance`): with no descriptor, the `controller` to add (422
+    /// `missing_field`); beside one, where the member goes (422 `unknown_field`). Nil for others.
+    static func rowMemberMisplaced(_ key: String, in object: ObjectReader) -> APIError? {
+        guard ["type", "props", "instance"].contains(key) else { return nil }
+        let example = "{\"controller\": {\"type\": \"…\", \"props\": {…}}}"
+        guard let holder = ["controller", "view"].first(where: object.has) else {
+            return .missing(Field.memberPath(object.path, "controller"),
+                            "\"\(key)\" goes inside a \"controller\" (or \"view\") descriptor: \(example)")
+        }
+        return APIError(status: 422, code: "unknown_field", message: "belongs inside \"\(holder)\", not on the row: \(example)",
+                        field: Field.memberPath(object.path, key))
     }
 
     /// Exactly one of `controller` and `view`; `props` may nest at most `maxDepth` deep.
@@ -205,25 +244,40 @@ enum ModelDecoding {
         let object = try field.object()
         let clamps = ["minWidth", "maxWidth", "minHeight", "maxHeight"]
         let kind: ContentDescription.Kind
+        let stackKeys = ["stack", "spacing", "padding", "children"]
+        // What a member of another kind of description lacks to be valid here.
+        let misplaced = { (key: String) -> APIError? in
+            if stackKeys.contains(key) && !object.has("stack") {
+                return .missing(Field.memberPath(object.path, "stack"),
+                                "\"\(key)\" needs \"stack\" beside it (\"vertical\" or \"horizontal\"): only a stack has children, spacing and padding")
+            }
+            if textKeys.contains(key) && !object.has("text") {
+                return .missing(Field.memberPath(object.path, "text"), "\"\(key)\" needs \"text\" beside it: it styles a text node")
+            }
+            let kinds = ["stack", "text", "aspectRatio"].filter(object.has)
+            guard kinds.count > 1 else { return nil }
+            return .invalid(Field.memberPath(object.path, kinds[1]),
+                            "a content description is one kind: give only one of \(kinds.map { "\"\($0)\"" }.joined(separator: ", ")) (put the others in \"children\" of a stack)")
+        }
         if object.has("stack") {
-            try object.allowOnly(["stack", "spacing", "padding", "children"] + clamps)
+            try object.allowOnly(stackKeys + clamps, misplaced: misplaced)
             let children = try object.optional("children").map { f throws(APIError) in try f.array() } ?? []
             var described: [ContentDescription] = []
             for child in children { described.append(try contentDescription(child, depth: depth + 1)) }
             kind = .stack(
                 axis: try axis(object.required("stack")),
                 spacing: try object.optional("spacing")?.double() ?? 0,
-                padding: try object.optional("padding").map { f throws(APIError) in try insets(f) } ?? .zero,
+                padding: try object.optional("padding").map { f throws(APIError) in try insets(f, base: .zero) } ?? .zero,
                 children: described
             )
         } else if object.has("text") {
-            try object.allowOnly(textKeys + clamps)
+            try object.allowOnly(textKeys + clamps, misplaced: misplaced)
             kind = .text(try text(object))
         } else if object.has("aspectRatio") {
-            try object.allowOnly(["aspectRatio"] + clamps)
+            try object.allowOnly(["aspectRatio"] + clamps, misplaced: misplaced)
             kind = .aspectRatio(try object.required("aspectRatio").double())
         } else {
-            try object.allowOnly(["width", "height"] + clamps)
+            try object.allowOnly(["width", "height"] + clamps, misplaced: misplaced)
             kind = .box(width: try object.optional("width")?.double(), height: try object.optional("height")?.double())
         }
         return ContentDescription(

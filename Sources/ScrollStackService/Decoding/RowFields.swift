@@ -21,10 +21,11 @@ struct RowFields {
 
     var count: Int { elements.count }
 
-    /// Row `i`, as `ModelDecoding.decodedRow` decodes it; `makeID` is called once when the
-    /// row has no id. O(size of the row).
-    func row(_ i: Int, maxDepth: Int, maxTitle: Int, makeID: () -> String) throws(APIError) -> DecodedRow {
+    /// Row `i`, as `ModelDecoding.decodedRow` decodes it over the stack's settings
+    /// `defaults`; `makeID` is called once when the row has no id. O(size of the row).
+    func row(_ i: Int, maxDepth: Int, maxTitle: Int, defaults: StackSettings, makeID: () -> String) throws(APIError) -> DecodedRow {
         if let row = ModelDecoding.plainRow(elements[i], makeID: makeID) { return row }
-        return try ModelDecoding.decodedRow(Field(elements[i], path: array.elementPath(i)), maxDepth: maxDepth, maxTitle: maxTitle, makeID: makeID)
+        return try ModelDecoding.decodedRow(Field(elements[i], path: array.elementPath(i)), maxDepth: maxDepth, maxTitle: maxTitle,
+                                            defaults: defaults, makeID: makeID)
     }
 }

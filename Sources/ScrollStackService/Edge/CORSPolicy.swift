@@ -19,7 +19,7 @@ public struct CORSPolicy: Sendable, Equatable {
     public let maxAge: Int
 
     /// The response headers a browser script may read besides the CORS-safelisted ones.
-    static let exposedHeaders = "ETag, Location, WWW-Authenticate"
+    static let exposedHeaders = "ETag, Location, WWW-Authenticate, Preference-Applied"
 
     /// The keyword of `--cors-origin` for the loopback origins.
     public static let loopbackKeyword = "loopback"

@@ -10,8 +10,8 @@ extension ServiceEdge {
     /// faster than level 6 for 8.6 % of the size instead of 6.8 % (Docs/Benchmarks.md).
     static let compressionLevel: Int32 = 1
 
-    /// The media types compressed: JSON, SVG, HTML and plain text (`/metrics`).
-    static let compressibleTypes: [StaticString] = ["application/json", "image/svg+xml", "text/html", "text/plain"]
+    /// The media types compressed: JSON, SVG, HTML, plain text (`/metrics`) and YAML (the contract).
+    static let compressibleTypes: [StaticString] = ["application/json", "image/svg+xml", "text/html", "text/plain", "application/yaml"]
 
     /// Whether an `Accept-Encoding` value accepts gzip: `gzip` (or `x-gzip`, or `*`) with a
     /// q-value above 0. A `gzip;q=0` refuses it even when `*` is accepted.

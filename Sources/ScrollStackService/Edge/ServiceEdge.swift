@@ -9,7 +9,8 @@ import MicroHTTP
 ///    that is not the server's own) gets 403: browsers send some without a preflight.
 /// 4. With tokens configured, every `/v1` request needs `Authorization: Bearer TOKEN`
 ///    (401 without a valid one, 403 for a read token on a mutation).
-/// 5. The service answers.
+/// 5. The service answers, once a body sent with `Content-Encoding: gzip` is inflated (to at
+///    most `maxBodyBytes`, 413 beyond; any other coding but `identity` gets 415: `decodedBody`).
 /// 6. CORS headers for the request's `Origin`; `nosniff` and a Content Security Policy on
 ///    pages and drawings.
 /// 7. gzip, when the client accepts it and the answer is large enough.
@@ -30,6 +31,9 @@ public final class ServiceEdge: Sendable {
     let tickets: EventTickets
     /// What `/metrics` answers; nil (no `--metrics`): nothing is recorded and `/metrics` is 404.
     public let metrics: ServiceMetrics?
+    /// The most bytes a request body may hold once its `Content-Encoding` is undone: the
+    /// server's limit on the bytes received (`--max-body-bytes`).
+    public let maxBodyBytes: Int
 
     /// The `Content-Security-Policy` of drawings (SVG): nothing is fetched or run.
     let drawingPolicy: String
@@ -38,8 +42,9 @@ public final class ServiceEdge: Sendable {
     let pagePolicy: String
 
     public init(service: StackService, cors: CORSPolicy, tokens: AccessTokens = AccessTokens(), hosts: HostPolicy = .any,
-                metrics: ServiceMetrics? = nil) {
+                metrics: ServiceMetrics? = nil, maxBodyBytes: Int = 1 << 20) {
         self.service = service
+        self.maxBodyBytes = maxBodyBytes
         self.cors = cors
         self.tokens = tokens
         self.hosts = hosts
@@ -52,6 +57,7 @@ public final class ServiceEdge: Sendable {
 
     /// Answers one request. Never throws.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        var request = request
         let started = metrics == nil ? 0 : DispatchTime.now().uptimeNanoseconds
         let forMetrics = isMetricsPath(request.rawPath)
         var route: String?
@@ -63,6 +69,8 @@ public final class ServiceEdge: Sendable {
             response = options(request, forMetrics: forMetrics)
         } else if let denied = checkOrigin(request) ?? authorize(request, forMetrics: forMetrics) {
             response = .error(denied)
+        } else if let refused = decodedBody(&request) {
+            response = .error(refused)
         } else if forMetrics, let metrics {
             response = metricsAnswer(request, metrics)
         } else if Self.isTicketsPath(request.rawPath) {
@@ -74,7 +82,7 @@ public final class ServiceEdge: Sendable {
         }
         if response.deferred != nil {
             // Steps 6 to 8 when the answer is sent (`DeferredResponse`).
-            let label = route
+            let (label, request) = (route, request)
             return response.mapped { [self] answer in finish(answer, for: request, started: started, route: label, routed: true, forMetrics: false) }
         }
         return finish(response, for: request, started: started, route: route, routed: routed, forMetrics: forMetrics)

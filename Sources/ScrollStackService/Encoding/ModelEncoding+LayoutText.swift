@@ -43,20 +43,32 @@ extension ModelEncoding {
         w.endObject()
     }
 
+    /// `{"name", "width", "height", "platform", "orientation", "safeArea"}`: a device as layout
+    /// answers and `GET /v1/devices` give it.
+    static func writeDevice(_ device: Device, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key(ascii: "name")
+        w.string(device.name)
+        w.key(ascii: "width")
+        w.number(device.size.width)
+        w.key(ascii: "height")
+        w.number(device.size.height)
+        w.key(ascii: "platform")
+        w.string(device.platform.rawValue)
+        w.key(ascii: "orientation")
+        w.string(device.orientation.rawValue)
+        w.key(ascii: "safeArea")
+        w.value(insets(device.safeArea))
+        w.endObject()
+    }
+
     /// The answer's opening up to and including `"rows":[`: device, revision, axis, viewport,
     /// offset and content size (`layout`'s rows are not read).
     static func writeLayoutHead(_ w: inout JSONWriter, revision: Int?, _ layout: StackLayout, device: Device?) {
         w.beginObject()
         if let device {
             w.key(ascii: "device")
-            w.beginObject()
-            w.key(ascii: "name")
-            w.string(device.name)
-            w.key(ascii: "width")
-            w.number(device.size.width)
-            w.key(ascii: "height")
-            w.number(device.size.height)
-            w.endObject()
+            writeDevice(device, into: &w)
         }
         if let revision {
             w.key(ascii: "revision")

@@ -58,10 +58,11 @@ extension ModelEncoding {
     }
 
     /// The text of `JSON.array(events.map(event)).serialized(realPrecision:)`: the journal's
-    /// copy of a revision's events (at 17 digits).
-    static func eventsText(_ events: [StackEvent], realPrecision: Int) -> [UInt8] {
-        var w = JSONWriter(realPrecision: realPrecision, capacity: 2 + 64 * events.count)
-        writeEvents(events, into: &w)
+    /// copy of a revision's events (at 17 digits), each ending with `"time": time` when given
+    /// (`event(_:time:)`).
+    static func eventsText(_ events: [StackEvent], realPrecision: Int, time: String? = nil) -> [UInt8] {
+        var w = JSONWriter(realPrecision: realPrecision, capacity: 2 + (time == nil ? 64 : 96) * events.count)
+        writeEvents(events, time: time, into: &w)
         return w.take()
     }
 
@@ -153,14 +154,14 @@ extension ModelEncoding {
     }
 
     /// `JSON.array(events.map(event))`, written.
-    static func writeEvents(_ events: [StackEvent], into w: inout JSONWriter) {
+    static func writeEvents(_ events: [StackEvent], time: String? = nil, into w: inout JSONWriter) {
         w.beginArray()
-        for event in events { writeEvent(event, into: &w) }
+        for event in events { writeEvent(event, time: time, into: &w) }
         w.endArray()
     }
 
-    /// `event(_:)`, written.
-    static func writeEvent(_ event: StackEvent, into w: inout JSONWriter) {
+    /// `event(_:time:)`, written.
+    static func writeEvent(_ event: StackEvent, time: String? = nil, into w: inout JSONWriter) {
         w.beginObject()
         w.key(ascii: "type")
         w.string(event.name)
@@ -204,6 +205,10 @@ extension ModelEncoding {
             writePoint(to, into: &w)
         case .layoutUpdated:
             break
+        }
+        if let time {
+            w.key(ascii: "time")
+            w.string(time)
         }
         w.endObject()
     }

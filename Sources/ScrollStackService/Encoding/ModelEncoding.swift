@@ -200,6 +200,14 @@ enum ModelEncoding {
         return .object(JSONObject(members))
     }
 
+    /// `event(_:)` ending with `"time": time` (`EventTime`): how the journal keeps it, and
+    /// how the history and the live stream answer it.
+    static func event(_ event: StackEvent, time: String) -> JSON {
+        guard case .object(var members) = self.event(event) else { return self.event(event) }
+        members["time"] = .string(time)
+        return .object(members)
+    }
+
     static func event(_ event: StackEvent) -> JSON {
         var members: [(String, JSON)] = [("type", .string(event.name))]
         func idIndex(_ id: String, _ index: Int) {

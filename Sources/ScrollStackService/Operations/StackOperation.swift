@@ -27,6 +27,9 @@ enum StackOperation: Sendable {
     case scroll(ScrollTarget)
     /// `revert`: the settings and rows of revision `to`, taken over whole.
     case revert(to: Int, ScrollStack)
+    /// `PUT /v1/stacks/{stack}` on a stack that exists: the settings and rows of the body,
+    /// taken over whole.
+    case replaceWhole(ScrollStack)
 
     /// Applies the change; on a throw the stack is as it was.
     ///
@@ -47,6 +50,7 @@ enum StackOperation: Sendable {
         case .settings(let s): try stack.update(Self.wholeChange(to: s))
         case .scroll(let target): try stack.scroll(to: target)
         case .revert(_, let past): stack.replaceContents(with: past)
+        case .replaceWhole(let document): stack.replaceContents(with: document)
         }
     }
 

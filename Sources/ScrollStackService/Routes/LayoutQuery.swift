@@ -80,7 +80,7 @@ struct LayoutQuery {
             var devices: [Device] = []
             for name in names.split(separator: ",", omittingEmptySubsequences: false) {
                 guard let device = Device.named(String(name.trimmingSpaces)) else {
-                    throw .badQuery("devices", "\"\(name)\" is not a known device; known: \(Device.catalogNames)")
+                    throw .badQuery("devices", "\"\(name)\" is not a known device (GET /v1/devices lists them); known: \(Device.catalogNames)")
                 }
                 devices.append(device)
             }
@@ -111,20 +111,21 @@ struct LayoutQuery {
         self.devices = devices
     }
 
-    /// Reads the stateless body's `devices`: built-in names or `{"name", "width", "height"}`.
+    /// Reads the stateless body's `devices`: built-in names or `{"name", "width", "height",
+    /// "safeArea"?}` (platform `custom`; the orientation follows the size).
     static func devices(_ field: Field) throws(APIError) -> [Device] {
         var devices: [Device] = []
         for element in try field.array() {
             if element.value.stringValue != nil {
                 let name = try element.string()
                 guard let device = Device.named(name) else {
-                    throw .invalid(element.path, "\"\(name)\" is not a known device; known: \(Device.catalogNames)")
+                    throw .invalid(element.path, "\"\(name)\" is not a known device (GET /v1/devices lists them); known: \(Device.catalogNames)")
                 }
                 devices.append(device)
                 continue
             }
             let object = try element.object()
-            try object.allowOnly(["name", "width", "height"])
+            try object.allowOnly(["name", "width", "height", "safeArea"])
             let name = try object.required("name").string()
             var size = Size(width: 0, height: 0)
             for key in ["width", "height"] {
@@ -133,7 +134,12 @@ struct LayoutQuery {
                 guard (0...1e9).contains(value) else { throw .invalid(f.path, "must be in 0…1000000000, got \(value)") }
                 if key == "width" { size.width = value } else { size.height = value }
             }
-            devices.append(Device(name: name, size: size))
+            let safeArea = try object.optional("safeArea").map { f throws(APIError) in try ModelDecoding.insets(f, base: .zero) } ?? .zero
+            for (side, value) in [("top", safeArea.top), ("left", safeArea.left), ("bottom", safeArea.bottom), ("right", safeArea.right)]
+            where !(0...1e9).contains(value) {
+                throw .invalid(element.path + ".safeArea." + side, "must be in 0…1000000000, got \(value)")
+            }
+            devices.append(Device(name: name, size: size, safeArea: safeArea))
         }
         return devices
     }

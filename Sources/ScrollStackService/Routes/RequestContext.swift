@@ -91,6 +91,18 @@ final class RequestContext: Sendable {
         }
     }
 
+    /// Whether the request asks `Prefer: return=minimal` (RFC 7240): a write then answers
+    /// only what identifies its result (`minimalAnswer`), not the model. Preferences are
+    /// comma-separated, in any `Prefer` field; names and the token compare case-insensitively.
+    var prefersMinimal: Bool {
+        request.headers.contains { field in
+            field.name == "prefer" && field.value.lowercased().split(separator: ",").contains { preference in
+                let pair = preference.split(separator: ";").first?.split(separator: "=", maxSplits: 1) ?? []
+                return pair.count == 2 && pair[0].trimmingSpaces == "return" && pair[1].trimmingSpaces.trimmingQuotes == "minimal"
+            }
+        }
+    }
+
     /// Whether the request has an `If-None-Match` naming `revision` (the client's copy is current).
     func isNotModified(_ revision: Int) -> Bool {
         request.header("if-none-match").map { Self.tags($0, include: revision) } ?? false
@@ -132,6 +144,11 @@ final class RequestContext: Sendable {
 }
 
 extension Substring {
+    /// Without one pair of surrounding double quotes (a quoted-string's value).
+    var trimmingQuotes: Substring {
+        count >= 2 && first == "\"" && last == "\"" ? dropFirst().dropLast() : self
+    }
+
     var trimmingSpaces: Substring {
         var s = self
         while s.first == " " || s.first == "\t" { s.removeFirst() }
@@ -155,6 +172,13 @@ extension HTTPResponse {
         if let revision { all.append((name: "ETag", value: "\"\(revision)\"")) }
         for (name, value) in headers { all.append((name: name, value: value)) }
         return HTTPResponse(status: status, fields: all, body: text)
+    }
+
+    /// The answer to a write asked `Prefer: return=minimal`: `{"id", "revision"}` with the
+    /// revision's ETag and `Preference-Applied: return=minimal` (plus `headers`).
+    static func minimal(_ status: Int, id: String, revision: Int, headers: [(String, String)] = []) -> HTTPResponse {
+        json(status, .object(JSONObject([("id", .string(id)), ("revision", .integer(Int64(revision)))])), revision: revision,
+             headers: headers + [("Preference-Applied", "return=minimal")])
     }
 
     static func error(_ error: APIError) -> HTTPResponse {

@@ -15,10 +15,11 @@ extension StackService {
     /// The request headers a browser may send to a route accepting `methods`: always
     /// `Authorization`, `Accept` and `Content-Type` (a client that sends one set of headers
     /// with every call must not be refused by a GET's preflight); `If-Match` on mutations,
-    /// `If-None-Match` on reads; `Last-Event-ID` on the events stream.
+    /// `If-None-Match` on reads; `Last-Event-ID` on the events stream; `Prefer` and
+    /// `Content-Encoding` wherever a body can be sent.
     static func requestHeaders(methods: [String], path: String) -> [String] {
         var headers = ["Authorization", "Accept", "Content-Type"]
-        if methods.contains(where: { !["GET", "HEAD"].contains($0) }) { headers.append("If-Match") }
+        if methods.contains(where: { !["GET", "HEAD"].contains($0) }) { headers += ["If-Match", "Prefer", "Content-Encoding"] }
         if methods.contains("GET") { headers.append("If-None-Match") }
         if path.split(separator: "/").last == "events" { headers.append("Last-Event-ID") }
         return headers

@@ -66,7 +66,7 @@ extension StackService {
             planned = p
             return .scroll(.offset(p.2))
         }
-        guard let planned, response.status == 200, case .object(var answer)? = try? JSON.parse(response.body) else { return response }
+        guard let planned, response.status == 200, !c.prefersMinimal, case .object(var answer)? = try? JSON.parse(response.body) else { return response }
         // The mutation answer (revision, changed, events) with the settle's members.
         for (key, value) in ModelEncoding.settle(planned.settle, release: planned.release, target: planned.target, rate: rate, fps: fps) {
             answer[key] = value

@@ -9,7 +9,7 @@ extension StackService {
     /// need not report the same changes) and `revert` (rare, and its plan keeps the whole stack).
     static func derivesPlan(of operation: StackOperation) -> Bool {
         switch operation {
-        case .update, .revert: false
+        case .update, .revert, .replaceWhole: false
         default: true
         }
     }

@@ -15,7 +15,9 @@ extension StackService {
     }
 
     /// Journals one mutation (its operation as `OperationRecord` encodes it) with `plan`, the
-    /// bytes kept for its transition plan (JSON text, or a `PlanRecipe`). 503 on failure.
+    /// bytes kept for its transition plan (JSON text, or a `PlanRecipe`), and its events, each
+    /// stamped with the time now (`EventTime`), as history and live streams answer them. 503
+    /// on failure.
     ///
     /// Pipelined (`StackJournal.pipelining`, the default): the record is queued and its
     /// pending write returned; the caller answers once it is durable. Without pipelining it
@@ -37,7 +39,9 @@ extension StackService {
             replay?.record(OperationRecord.stack(operation))
             return nil
         }
-        let events = ModelEncoding.eventsText(result.events, realPrecision: 17)
+        // When the revision was made: kept with its events, so every later read says the same.
+        let time = EventTime.text(milliseconds: EventTime.nowMilliseconds())
+        let events = ModelEncoding.eventsText(result.events, realPrecision: 17, time: time)
         let snapshot = forceSnapshot ? Self.snapshot(stack) : nil
         let record = JournalRecord(revision: revision, operation: OperationRecord.stack(operation), events: events, plan: plan)
         let due = !forceSnapshot && journal.claimSnapshot(id: id, revision: revision, rowCount: stack.count, replayCost: replayCost) ? stack : nil
@@ -47,7 +51,7 @@ extension StackService {
                 journal.recordSnapshotLater(id: id, revision: revision, encode: { Self.snapshot(due) },
                                             failed: { logger.warning("snapshot of \(id) at revision \(revision) not written (replays start from an older one): \($0)") })
             }
-            hub.publish(revision: revision, events: { JSON.array(result.events.map(ModelEncoding.event)) }, to: id)
+            hub.publish(revision: revision, events: { JSON.array(result.events.map { ModelEncoding.event($0, time: time) }) }, to: id)
         }
         let failed: @Sendable (JournalError) -> Void = { error in
             if due != nil { journal.dropSnapshotClaim(id: id) }

@@ -71,7 +71,8 @@ extension StackService {
         let (body, animation) = try animatedBody(c)
         return try mutate(c, animation: animation, targets: pathTarget(c)) { stack, _ throws(APIError) in
             let (old, index) = try pathRow(c, in: stack)
-            let row = try ModelDecoding.row(Field(.object(body.object), path: ""), maxDepth: limits.maxJSONDepth, maxTitle: limits.maxTitleCharacters) { old.id }
+            let row = try ModelDecoding.row(Field(.object(body.object), path: ""), maxDepth: limits.maxJSONDepth, maxTitle: limits.maxTitleCharacters,
+                                            defaults: rowDefaults(stack.settings)) { old.id }
             return .replace(index: index, row: row)
         }
     }
@@ -90,9 +91,15 @@ extension StackService {
             let (row, index) = try pathRow(c, in: stack)
             var change = RowChange()
             if let f = try body.optional("hidden") { change.hidden = try f.bool() }
-            if let f = body.field("insets") { change.insets = .some(f.isNull ? nil : try ModelDecoding.insets(f)) }
+            // Partial insets change the sides they name of the row's insets now (its own, or the stack's).
+            let defaults = rowDefaults(stack.settings)
+            if let f = body.field("insets") {
+                change.insets = .some(f.isNull ? nil : try ModelDecoding.insets(f, base: zeroFillsInsets ? .zero : row.insets ?? defaults.rowInsets))
+            }
             if let f = body.field("separator") {
-                change.separator = f.isNull ? SeparatorOverride.none : try ModelDecoding.separatorOverride(f, base: row.separator)
+                change.separator = f.isNull ? SeparatorOverride.none
+                    : try ModelDecoding.separatorOverride(f, base: row.separator,
+                                                          insetsBase: zeroFillsInsets ? .zero : row.separator.insets ?? defaults.separator.insets)
             }
             if let f = try body.optional("size") { change.size = try ModelDecoding.sizeRule(f) }
             if let f = body.field("content") { change.contentDescription = .some(f.isNull ? nil : try ModelDecoding.contentDescription(f, maxDepth: limits.maxJSONDepth)) }
@@ -144,19 +151,19 @@ extension StackService {
         try body.allowOnly((op == .insets ? ["op", "rows", "insets"] : ["op", "rows"]) + ModelDecoding.animationKeys)
         var references: [RowReference] = []
         for field in try body.required("rows").array() { references.append(try ModelDecoding.reference(field)) }
-        var insets: EdgeInsets?
-        if op == .insets {
-            guard let f = body.field("insets") else { throw .missing("insets", "is required for op \"insets\" (null clears the rows' own insets)") }
-            insets = f.isNull ? nil : try ModelDecoding.insets(f)
-        }
+        let insetsField = body.field("insets")
+        if op == .insets, insetsField == nil { throw .missing("insets", "is required for op \"insets\" (null clears the rows' own insets)") }
         let targets = { (stack: ScrollStack) throws(APIError) -> [String] in references.compactMap { (try? stack.resolve($0))?.row.id } }
-        return try mutate(c, animation: animation, targets: targets) { _, _ -> StackOperation in
+        return try mutate(c, animation: animation, targets: targets) { stack, _ throws(APIError) -> StackOperation in
+            // The rows' new own insets: partial ones over the stack's rowInsets, the default they replace.
+            var insets: EdgeInsets?
+            if let f = insetsField, !f.isNull { insets = try ModelDecoding.insets(f, base: rowDefaults(stack.settings).rowInsets) }
             switch op {
-            case .remove: .remove(references)
-            case .hide: .setHidden(references, true)
-            case .show: .setHidden(references, false)
-            case .insets: .setInsets(references, insets)
-            case .reload: .reload(references)
+            case .remove: return .remove(references)
+            case .hide: return .setHidden(references, true)
+            case .show: return .setHidden(references, false)
+            case .insets: return .setInsets(references, insets)
+            case .reload: return .reload(references)
             }
         }
     }

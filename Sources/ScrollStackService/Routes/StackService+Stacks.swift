@@ -19,12 +19,19 @@ extension StackService {
         return .json(200, .array(items))
     }
 
-    /// `POST /v1/stacks`: creates a stack from the create body; 201 with `Location` and the model.
+    /// `POST /v1/stacks`: creates a stack from the create body; 201 with `Location` and the model
+    /// (with `Prefer: return=minimal`, only `{"id", "revision"}`).
     func createStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
         let body = try c.jsonObject()
         let id = try Self.resourceID(body) { Self.makeStackID(isTaken: store.contains) }
-        let stack = try decodeStack(body, id: id)
+        return try created(id, try decodeStack(body, id: id), c)
+    }
+
+    /// Stores `stack` as the new stack `id` at revision 1, journaled durably: 201 with
+    /// `Location` and the model (`Prefer: return=minimal`: `{"id", "revision"}`). 409
+    /// `duplicate_id` when the id is taken.
+    func created(_ id: String, _ stack: ScrollStack, _ c: RequestContext) throws(APIError) -> HTTPResponse {
         try store.insert(StackEntry(id: id, stack: stack))
         do {
             try journal?.recordCreation(id: id, model: Self.snapshot(stack))
@@ -34,7 +41,9 @@ extension StackService {
             if case .conflict = error { throw .duplicateStack(id) }
             throw APIError(error)
         }
-        return .json(201, ModelEncoding.stack(id: id, revision: 1, stack), revision: 1, headers: [("Location", "/v1/stacks/\(id)")])
+        let location = [("Location", "/v1/stacks/\(id)")]
+        if c.prefersMinimal { return .minimal(201, id: id, revision: 1, headers: location) }
+        return .json(201, ModelEncoding.stack(id: id, revision: 1, stack), revision: 1, headers: location)
     }
 
     /// The `id` a create body gives (checked as a stack id: piles follow the same rule), or
@@ -65,8 +74,8 @@ extension StackService {
     /// A paging stack's defaults differ: its separator is hidden unless the body sets
     /// `separator.hidden`, and it rests on the first page's stop unless the body sets `offset`.
     func decodeStack(_ body: ObjectReader, id: String) throws(APIError) -> ScrollStack {
-        try body.allowOnly(["id", "rows", "revision", "contentSize"] + ModelDecoding.settingsKeys)
-        var settings = try ModelDecoding.settings(body, base: StackSettings())
+        try body.allowOnly(["id", "rows", "revision", "contentSize"] + ModelDecoding.settingsKeys) { ModelDecoding.stackMemberMisplaced($0, path: body.path) }
+        var settings = try ModelDecoding.settings(body, base: StackSettings(), zeroFilledInsets: zeroFillsInsets)
         let pages = settings.paging != nil
         if pages, (try? body.field("separator")?.object().has("hidden")) != true { settings.separator.hidden = true }
         let rows = try body.optional("rows").map { f throws(APIError) in try RowFields(f) }
@@ -82,7 +91,7 @@ extension StackService {
         var used: Set<String>?
         var ids = RowIDGenerator(stack: id, revision: 1)
         for i in 0..<(rows?.count ?? 0) {
-            let row = try rows!.row(i, maxDepth: limits.maxJSONDepth, maxTitle: limits.maxTitleCharacters) {
+            let row = try rows!.row(i, maxDepth: limits.maxJSONDepth, maxTitle: limits.maxTitleCharacters, defaults: rowDefaults(settings)) {
                 if used == nil { used = Set(builder?.ids ?? []) }
                 return ids.next(isTaken: { used!.contains($0) })
             }
@@ -118,11 +127,27 @@ extension StackService {
     func patchStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(["fps"])
         let (body, animation) = try animatedBody(c)
-        try body.allowOnly(ModelDecoding.settingsKeys + ModelDecoding.animationKeys)
+        try body.allowOnly(ModelDecoding.settingsKeys + ModelDecoding.animationKeys) { ModelDecoding.stackMemberMisplaced($0, path: body.path) }
         guard !body.object.isEmpty else { throw .invalid(nil, "the body changes nothing: give at least one of \(ModelDecoding.settingsKeys.joined(separator: ", "))") }
         return try mutate(c, animation: animation) { stack, _ throws(APIError) in
-            .settings(try ModelDecoding.settings(body, base: stack.settings))
+            .settings(try ModelDecoding.settings(body, base: stack.settings, zeroFilledInsets: zeroFillsInsets))
         }
+    }
+
+    /// Whether partial insets fill the sides they leave out with 0 instead of taking them from
+    /// what they replace (Semantics.md, "Partial insets"): only in a scratch service replaying
+    /// the requests of old journals, which were acknowledged under that rule, so that they
+    /// rebuild the states they made.
+    var zeroFillsInsets: Bool { replay != nil }
+
+    /// What a row's partial insets and separator insets are over: `settings` (the stack's
+    /// `rowInsets` and separator insets), or zero insets when `zeroFillsInsets`.
+    func rowDefaults(_ settings: StackSettings) -> StackSettings {
+        guard zeroFillsInsets else { return settings }
+        var zeroed = settings
+        zeroed.rowInsets = .zero
+        zeroed.separator.insets = .zero
+        return zeroed
     }
 
     /// `DELETE /v1/stacks/{stack}`: 204. Honours `If-Match`.

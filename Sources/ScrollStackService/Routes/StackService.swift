@@ -129,12 +129,17 @@ public final class StackService: Sendable {
 
     /// Every route of API v1. Paths with `{row}` are also served as `rows/at/{index}`.
     private static func addRoutes(to router: inout Router<Handler>) {
+        router.add("GET", "/") { s, c in try s.index(c) }
+        router.add("GET", "/openapi.yaml") { s, c in try s.openAPIYAML(c) }
+        router.add("GET", "/openapi.json") { s, c in try s.openAPIJSON(c) }
         router.add("GET", "/healthz") { s, _ in s.health() }
         router.add("GET", "/v1/health") { s, c in try s.detailedHealth(c) }
         router.add("GET", "/v1/stacks") { s, c in try s.listStacks(c) }
         router.add("POST", "/v1/stacks") { s, c in try s.createStack(c) }
         router.add("GET", "/v1/stacks/{stack}") { s, c in try s.getStack(c) }
+        router.add("PUT", "/v1/stacks/{stack}") { s, c in try s.putStack(c) }
         router.add("PATCH", "/v1/stacks/{stack}") { s, c in try s.patchStack(c) }
+        router.add("POST", "/v1/stacks/{stack}/copy") { s, c in try s.copyStack(c) }
         router.add("DELETE", "/v1/stacks/{stack}") { s, c in try s.deleteStack(c) }
         router.add("POST", "/v1/stacks/{stack}/rows") { s, c in try s.insertRows(c) }
         router.add("GET", "/v1/stacks/{stack}/rows") { s, c in try s.listRows(c) }
@@ -162,6 +167,7 @@ public final class StackService: Sendable {
         router.add("POST", "/v1/layout.svg") { s, c in try s.statelessLayoutSVG(c) }
         router.add("POST", "/v1/layout.png") { s, c in try s.statelessLayoutPNG(c) }
         router.add("GET", "/v1/fonts") { s, c in try s.listFonts(c) }
+        router.add("GET", "/v1/devices") { s, c in try s.listDevices(c) }
         router.add("GET", "/v1/stacks/{stack}/events") { s, c in try s.history(c) }
         router.add("POST", "/v1/stacks/{stack}/revert") { s, c in try s.revert(c) }
         router.add("GET", "/v1/stacks/{stack}/transitions/{revision}") { s, c in try s.transition(c) }
@@ -188,7 +194,9 @@ public final class StackService: Sendable {
     /// the events it answers with and its plan, durably, before the answer is sent (pipelined:
     /// after the stack's lock is released, see `StackEntry.writeQueued`; deferred, without holding
     /// a server thread meanwhile: `answerWhenDurable`). `extra` adds members to the answer,
-    /// computed from the stack after the operation. A caller that changes the answer must
+    /// computed from the stack after the operation. With `Prefer: return=minimal` the answer is
+    /// only `{"id", "revision"}` (`HTTPResponse.minimal`): no rows, events, plan nor `extra`.
+    /// A caller that changes the answer must
     /// pass `deferrable: false` (a deferred answer is only a placeholder when returned).
     ///
     /// Replicas: another one may journal the same revision first (the journal's 409
@@ -256,6 +264,7 @@ public final class StackService: Sendable {
             answers.forget(entry)
             return try journaledState(of: entry)
         }, answer: { planned, stack, revision -> MutationAnswer in
+            if context.prefersMinimal { return .response(.minimal(200, id: entry.id, revision: revision)) }
             if extra == nil, animation.fps == nil {
                 // The common answer, and one with its plan, written straight (the same bytes as
                 // the tree below) once the lock is released: only the changed rows are taken now.

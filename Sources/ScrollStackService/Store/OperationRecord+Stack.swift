@@ -9,6 +9,7 @@ import ScrollStackCore
 ///     7 setHidden: references, u8 hidden;  8 setInsets: references, u8 present, insets?
 ///     10 settings: varint length + the settings as the API writes them (JSON, 17 digits)
 ///     11 scroll: target;  12 revert: varint to, varint length + a `SnapshotFormat` snapshot
+///     13 replaceWhole: varint length + a `SnapshotFormat` snapshot
 ///
 /// A reference: u8 0 + id string | u8 1 + signed index; references: varint count, each.
 /// A location: u8 0 top | 1 bottom | 2 + signed index | 3 before, 4 after + reference.
@@ -73,6 +74,11 @@ extension OperationRecord {
             let snapshot = SnapshotFormat.encode(past)
             w.varint(snapshot.count)
             w.bytes(snapshot)
+        case .replaceWhole(let document):
+            w.byte(13)
+            let snapshot = SnapshotFormat.encode(document)
+            w.varint(snapshot.count)
+            w.bytes(snapshot)
         }
         return w.bytes
     }
@@ -112,6 +118,9 @@ extension OperationRecord {
                 let to = try r.varint()
                 let snapshot = try r.bytes(try r.varint())
                 return .revert(to: to, try SnapshotFormat.decode(snapshot, what: "\(r.what)'s revision \(to)", measurer: measurer, titleMeasurer: titleMeasurer))
+            case 13:
+                let snapshot = try r.bytes(try r.varint())
+                return .replaceWhole(try SnapshotFormat.decode(snapshot, what: "\(r.what)'s replacement", measurer: measurer, titleMeasurer: titleMeasurer))
             default:
                 throw r.damaged("stack opcode \(opcode) is unknown (a newer server wrote it?)")
             }

@@ -16,7 +16,8 @@ ones left. The conventions (stated for readers in Docs/API.md, "Conventions", "T
   answers of every curl of the example, one after the other, or with the last one's alone.
 - Comparison ignores whitespace outside double-quoted strings and carriage returns; `…`
   stands for any text (elided members, volatile values such as times); a generated id
-  (`r-` or `s-` and 12 hex digits) stands for any generated id. Otherwise the text must be
+  (`r-` or `s-` and 12 hex digits) stands for any generated id, and an event time
+  (`"2026-12-05T05:09:07.123Z"`) for any event time. Otherwise the text must be
   the same from its first character to its last.
 - A live event stream (`Accept: text/event-stream`) must be bounded with --max-time (-m).
 - An example without a shown answer passes when none of its answers is a JSON error.
@@ -48,6 +49,8 @@ ANSWER_IN = re.compile(r"^<!--\s*example:\s*answer in\s+(\S+)\s*-->\s*$")
 FENCE = re.compile(r"^```(\S*)\s*$")
 HEADING = re.compile(r"^#{1,6} ")
 GENERATED_ID = re.compile(r"\b[rs]-[0-9a-f]{12}\b")
+# An event time (ISO 8601 UTC with milliseconds) shown in a document stands for any time.
+EVENT_TIME = re.compile(r'"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"')
 LIMITED = re.compile(r"(^|\s)(-m|--max-time)\s+\d")
 SERVER_START = re.compile(r"^scrollstackd\s+(.*?)\s*&\s*$")
 CURL = re.compile(r"(^|[|;&(]\s*|\$\(\s*)curl\s", re.MULTILINE)
@@ -116,7 +119,7 @@ def squeeze(text):
             out.append(ch)
         elif not ch.isspace():
             out.append(ch)
-    return GENERATED_ID.sub("\x00id", "".join(out))
+    return EVENT_TIME.sub("\x00time", GENERATED_ID.sub("\x00id", "".join(out)))
 
 
 def mismatch(shown, actual):
@@ -151,7 +154,7 @@ def describe(expected, text):
 
 
 def clip(text, width=160):
-    text = text.replace("\x00id", "<generated id>")
+    text = text.replace("\x00id", "<generated id>").replace("\x00time", "<event time>")
     return repr(text if len(text) <= width else text[:width] + "…")
 
 

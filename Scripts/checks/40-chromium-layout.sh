@@ -16,7 +16,7 @@ fi
 Scripts/pip-install.sh
 binary=.build/debug/scrollstackd
 [ -x "$binary" ] || swift build --product scrollstackd
-SEED=${CHROMIUM_LAYOUT_SEED:-20261123}
+SEED=${CHROMIUM_LAYOUT_SEED:-${SCROLLSTACK_SEED:-20261123}}
 # Both scripts end with "N passed, N failed"; this check's own last line is their sum.
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -5,7 +5,7 @@
 # says): the examples, the coverage phase (each schema
 # constraint on both sides of its edge), random fuzzing, and stateful sequences that follow the
 # spec's links (a created stack → its rows, layout, history …). Bounded and seeded:
-#   SCHEMATHESIS_SEED      the seed (default 20261123; every run prints it)
+#   SCHEMATHESIS_SEED      the seed (default SCROLLSTACK_SEED, else 20261123; every run prints it)
 #   SCHEMATHESIS_EXAMPLES  the examples per operation and phase in one cycle (default 20)
 #   SCHEMATHESIS_SECONDS   schemathesis' time budget (default 240): it shares it among the phases
 #                          and repeats fuzzing and stateful sequences until it is spent, then
@@ -28,7 +28,7 @@ binary=.build/debug/scrollstackd
 Scripts/pip-install.sh >/dev/null 2>&1 || true
 python3 -c "import schemathesis" 2>/dev/null \
     || { echo "skipped: schemathesis cannot be installed (pip install -r Scripts/requirements-test.txt)"; exit 0; }
-seed=${SCHEMATHESIS_SEED:-20261123}
+seed=${SCHEMATHESIS_SEED:-${SCROLLSTACK_SEED:-20261123}}
 examples=${SCHEMATHESIS_EXAMPLES:-20}
 seconds=${SCHEMATHESIS_SECONDS:-240}
 work=$(mktemp -d)

@@ -38,6 +38,7 @@ test("create a stack, insert with If-Match, read the typed layout", async () => 
     headers: { "If-Match": created.etag ?? undefined },
     body: { at: "top", rows: [{ id: "banner", view: { type: "Banner" }, size: { fixed: 44 } }] },
   });
+  assert.ok("events" in inserted.body, "a full answer unless Prefer: return=minimal");
   const result: MutationResult = inserted.body;
   assert.equal(result.revision, 2);
   const layout = await reader.getLayout({ path: { stack: "ts-home" } });

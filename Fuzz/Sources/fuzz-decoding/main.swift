@@ -50,7 +50,7 @@ public func fuzzDecoding(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
     _ = attempt("settings", root, { () throws(APIError) in try ModelDecoding.settings(field.object(), base: StackSettings()) })
     _ = attempt("row", root, { () throws(APIError) in
-        try ModelDecoding.row(field, maxDepth: ServiceLimits.defaultMaxJSONDepth, maxTitle: ServiceLimits().maxTitleCharacters) { counter += 1; return "r\(counter)" }
+        try ModelDecoding.row(field, maxDepth: ServiceLimits.defaultMaxJSONDepth, maxTitle: ServiceLimits().maxTitleCharacters, defaults: StackSettings()) { counter += 1; return "r\(counter)" }
     })
     _ = attempt("location", root, { () throws(APIError) in try ModelDecoding.location(field) })
     _ = attempt("reference", root, { () throws(APIError) in try ModelDecoding.reference(field) })

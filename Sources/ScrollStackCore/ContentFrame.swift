@@ -13,21 +13,24 @@ public struct ContentFrame: Sendable, Hashable {
     public var truncated: Bool
     /// The box of the ellipsis ending the last shown line, when there is one.
     public var ellipsis: Rect?
+    /// The characters of this text its font has no glyph for (`TextLines.missingGlyphs`).
+    public var missingGlyphs: [String]
 
     public init(frame: Rect, children: [ContentFrame] = [], lines: [Rect] = [], ranges: [TextRange] = [], truncated: Bool = false,
-                ellipsis: Rect? = nil) {
+                ellipsis: Rect? = nil, missingGlyphs: [String] = []) {
         self.frame = frame
         self.children = children
         self.lines = lines
         self.ranges = ranges
         self.truncated = truncated
         self.ellipsis = ellipsis
+        self.missingGlyphs = missingGlyphs
     }
 
     /// The same tree moved by `dx`, `dy`. O(nodes + lines).
     public func offsetBy(dx: Double, dy: Double) -> ContentFrame {
         func move(_ r: Rect) -> Rect { Rect(x: r.origin.x + dx, y: r.origin.y + dy, width: r.size.width, height: r.size.height) }
         return ContentFrame(frame: move(frame), children: children.map { $0.offsetBy(dx: dx, dy: dy) }, lines: lines.map(move),
-                            ranges: ranges, truncated: truncated, ellipsis: ellipsis.map(move))
+                            ranges: ranges, truncated: truncated, ellipsis: ellipsis.map(move), missingGlyphs: missingGlyphs)
     }
 }

@@ -99,7 +99,8 @@ public struct FlexMeasurer: ContentMeasuring {
             let ellipsis = lines.ellipsis.flatMap { e in
                 boxes.last.map { Rect(x: $0.minX + e.offset, y: $0.minY, width: e.width, height: $0.size.height) }
             }
-            return ContentFrame(frame: rect, lines: boxes, ranges: lines.ranges, truncated: lines.truncated, ellipsis: ellipsis)
+            return ContentFrame(frame: rect, lines: boxes, ranges: lines.ranges, truncated: lines.truncated, ellipsis: ellipsis,
+                                missingGlyphs: lines.missingGlyphs)
         }
         guard case .stack(let direction, let givenSpacing, let given, let children) = node.kind else { return ContentFrame(frame: rect) }
         let (spacing, padding) = (LayoutUnit.given(givenSpacing), given.layoutUnits)

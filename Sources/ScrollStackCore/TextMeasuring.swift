@@ -61,15 +61,19 @@ public struct TextLines: Sendable, Hashable {
     /// The last shown line's ellipsis, when the text is cut and asks for one; that line's
     /// width then counts it.
     public var ellipsis: TextEllipsis?
+    /// For `drawableLines`: the characters the font has no glyph for (drawn as `.notdef`
+    /// boxes), each once, in the order they first appear; empty from `lines`.
+    public var missingGlyphs: [String]
 
     public init(lineHeight: Double, widths: [Double], widestLine: Double? = nil, ranges: [TextRange] = [], truncated: Bool = false,
-                ellipsis: TextEllipsis? = nil) {
+                ellipsis: TextEllipsis? = nil, missingGlyphs: [String] = []) {
         self.lineHeight = lineHeight
         self.widths = widths
         self.widestLine = widestLine ?? widths.max() ?? 0
         self.ranges = ranges
         self.truncated = truncated
         self.ellipsis = ellipsis
+        self.missingGlyphs = missingGlyphs
     }
 
     /// shown lines × line height.

@@ -71,6 +71,11 @@ final class SizedFont: @unchecked Sendable {
         FT_Done_Face(ftFace)
     }
 
+    /// Whether the face maps `scalar` to a glyph (its cmap; `.notdef` otherwise). O(log glyphs).
+    func hasGlyph(_ scalar: Unicode.Scalar) -> Bool {
+        FT_Get_Char_Index(ftFace, FT_ULong(scalar.value)) != 0
+    }
+
     /// The glyph's unhinted advance in 16.16, cached. O(1) after the first load.
     func linearAdvance(_ glyph: UInt32) -> Int32 {
         if let known = advances[glyph] { return known }

@@ -101,9 +101,32 @@ public final class TextEngine: TextMeasuring {
         return state.withLock { state in
             guard let broken = Self.broken(text, width: width, paragraphs, &state, catalog: catalog) else { return TextLines(lineHeight: 0, widths: []) }
             let ranges = broken.lines.map { paragraphs[$0.paragraph].range($0.start, $0.end) }
+            let missing = state.font(broken.font).map { Self.missingGlyphs(in: text.text, font: $0) } ?? []
             return TextLines(lineHeight: broken.lineHeight, widths: broken.lines.map(\.width), widestLine: broken.widest, ranges: ranges,
-                             truncated: broken.truncated, ellipsis: broken.ellipsis)
+                             truncated: broken.truncated, ellipsis: broken.ellipsis, missingGlyphs: missing)
         }
+    }
+
+    /// The most characters a text reports missing; the rest are left out.
+    static let maxMissingGlyphs = 64
+
+    /// The characters of `text` that `font` has no glyph for, each once, in the order they
+    /// first appear, at most `maxMissingGlyphs`. White space, controls and default-ignorable
+    /// characters (joiners, variation selectors), which draw nothing, are never missing.
+    /// O(n log glyphs).
+    static func missingGlyphs(in text: String, font: SizedFont) -> [String] {
+        var missing: [String] = []
+        var seen: Set<Unicode.Scalar> = []
+        for scalar in text.unicodeScalars where !seen.contains(scalar) {
+            seen.insert(scalar)
+            let properties = scalar.properties
+            if properties.isWhitespace || properties.isDefaultIgnorableCodePoint || properties.generalCategory == .control { continue }
+            if !font.hasGlyph(scalar) {
+                missing.append(String(scalar))
+                if missing.count == maxMissingGlyphs { break }
+            }
+        }
+        return missing
     }
 
     /// The lines `drawableLines` answers, by paragraph and UTF-16 offsets in it.

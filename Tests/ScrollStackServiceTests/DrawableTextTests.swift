@@ -121,4 +121,14 @@ final class DrawableTextTests: XCTestCase {
         XCTAssertEqual(stack["rows[0].content.ellipsis"], true)
         XCTAssertEqual(stack["rows[1].content.ellipsis"], false)
     }
+
+    func testMissingGlyphsNameWhatTheFontCannotDraw() throws {
+        let answer = try frames([row("mixed", "Party 🎉 at 日本 🎉\u{200D} café"), row("latin", "Party at the café")])
+        XCTAssertEqual(answer["rows[0].content.missingGlyphs"]?.arrayValue?.compactMap(\.stringValue), ["🎉", "日", "本"],
+                       "each once, in order; the zero-width joiner and spaces draw nothing")
+        XCTAssertNil(answer["rows[1].content.missingGlyphs"], "Inter draws every Latin letter")
+        let many = String((0..<100).compactMap { Unicode.Scalar(0x4E00 + $0).map(Character.init) })
+        let capped = try frames([row("cjk", many)])
+        XCTAssertEqual(capped["rows[0].content.missingGlyphs"]?.arrayValue?.count, 64)
+    }
 }

@@ -195,6 +195,8 @@ export type ContentFrame = {
   truncated?: true;
   /** The box of the "…" ending the last shown line (text with ellipsis: true that maxLines cut). */
   ellipsis?: Rect;
+  /** The characters of the text its font has no glyph for, each once in order of appearance, at most 64; white space and invisible characters never. Absent when there are none. */
+  missingGlyphs?: Array<string>;
 };
 
 /** Half-open offsets into the text as given: from the line's first character to the end of its last, spaces hanging at its end left out. */

@@ -24,10 +24,11 @@ enum ModelEncoding {
         .object(JSONObject([("x", .number(p.x)), ("y", .number(p.y))]))
     }
 
-    /// `{"frame", "children"?, "lines"?, "truncated"?, "ellipsis"?}`: children for a group with
-    /// any; lines for text with any, each `{x, y, width, height, "utf16": {start, end},
-    /// "scalars": {start, end}}` (its characters in the text as given); `truncated: true` when
-    /// `maxLines` hid lines; the ellipsis's box when one ends the last line.
+    /// `{"frame", "children"?, "lines"?, "truncated"?, "ellipsis"?, "missingGlyphs"?}`: children
+    /// for a group with any; lines for text with any, each `{x, y, width, height, "utf16":
+    /// {start, end}, "scalars": {start, end}}` (its characters in the text as given);
+    /// `truncated: true` when `maxLines` hid lines; the ellipsis's box when one ends the last
+    /// line; the characters the font has no glyph for, when there are any.
     static func contentFrame(_ f: ContentFrame) -> JSON {
         var members: [(String, JSON)] = [("frame", rect(f.frame))]
         if !f.children.isEmpty { members.append(("children", .array(f.children.map(contentFrame)))) }
@@ -43,6 +44,7 @@ enum ModelEncoding {
         }
         if f.truncated { members.append(("truncated", .bool(true))) }
         if let ellipsis = f.ellipsis { members.append(("ellipsis", rect(ellipsis))) }
+        if !f.missingGlyphs.isEmpty { members.append(("missingGlyphs", .array(f.missingGlyphs.map { .string($0) }))) }
         return .object(JSONObject(members))
     }
 

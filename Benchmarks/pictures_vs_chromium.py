@@ -21,7 +21,7 @@ its p50 and p99, the table gives the median over runs of those):
 Targets: the service's PNG ≥ 10× faster than Chromium's screenshot, with p99 ≤ 50 ms;
 the cold layout ≥ 10× faster than Chromium's.
 
-    sh Scripts/pip-install.sh   # playwright, freetype-py
+    Scripts/pip-install.sh   # playwright, freetype-py
     python3 Benchmarks/pictures_vs_chromium.py --binary .build/release/scrollstackd [--runs 5] [--seed S]
 """
 import argparse, html, http.client, json, os, random, statistics, string, sys, tempfile, time

@@ -240,7 +240,7 @@ struct PictureScene {
     }
 
     /// The drawing's own words at `origin` (the line box's top left), in `labelFamily`.
-    private func label(_ words: String, size: Double, color: RGBA, at origin: Point) -> [SceneItem] {
+    func label(_ words: String, size: Double, color: RGBA, at origin: Point) -> [SceneItem] {
         guard let engine = text, size > 0 else { return [] }
         guard glyphs.open else { return [] }
         let lines = engine.glyphLines(of: TextContent(words, font: FontRequest(family: Self.labelFamily, size: size), maxLines: 1), width: nil)

@@ -156,6 +156,9 @@ public final class StackService: Sendable {
         router.add("GET", "/v1/stacks/{stack}/layout") { s, c in try s.stackLayout(c) }
         router.add("GET", "/v1/stacks/{stack}/layout.svg") { s, c in try s.stackLayoutSVG(c) }
         router.add("GET", "/v1/stacks/{stack}/layout.png") { s, c in try s.stackLayoutPNG(c) }
+        router.add("GET", "/v1/stacks/{stack}/diff") { s, c in try s.stackDiff(c) }
+        router.add("GET", "/v1/stacks/{stack}/diff.svg") { s, c in try s.stackDiffSVG(c) }
+        router.add("GET", "/v1/stacks/{stack}/diff.png") { s, c in try s.stackDiffPNG(c) }
         router.add("GET", "/view") { s, c in try s.viewer(c) }
         router.add("GET", "/view/{stack}") { s, c in try s.viewer(c) }
         router.add("GET", "/v1/stacks/{stack}/hit") { s, c in try s.hitTest(c) }

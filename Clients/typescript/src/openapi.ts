@@ -75,6 +75,28 @@ export type Rect = {
   height: number;
 };
 
+/** What changed between the full layouts of two revisions, rows matched by id. */
+export type LayoutDiff = {
+  from: number;
+  to: number;
+  /** Ids only in `to`, in its order. */
+  inserted: Array<string>;
+  /** Ids only in `from`, in its order. */
+  removed: Array<string>;
+  /** Rows in both at another index, in `to`'s order. */
+  moved: Array<{
+    id: string;
+    from: number;
+    to: number;
+  }>;
+  /** Rows in both whose frame's size differs, in `to`'s order. */
+  resized: Array<{
+    id: string;
+    before: Rect;
+    after: Rect;
+  }>;
+};
+
 /** The stack's separator, the default of every row. As input each member is optional (a missing one keeps the current value; partial `insets` keep the sides they do not name) and null is rejected. */
 export type Separator = {
   hidden?: boolean;
@@ -1176,6 +1198,9 @@ export const operations = {
   statelessLayout: { method: "POST", path: "/v1/layout", query: ["offset", "width", "height", "window", "content", "scrollTo", "position", "devices", "from", "limit", "scale"], arrays: ["devices"], headers: ["Accept"], body: "json", answer: "json" },
   getLayoutSVG: { method: "GET", path: "/v1/stacks/{stack}/layout.svg", query: ["offset", "width", "height", "window", "revision", "scrollTo", "position", "devices", "from", "limit"], arrays: ["devices"], headers: [], body: "none", answer: "text" },
   getLayoutPNG: { method: "GET", path: "/v1/stacks/{stack}/layout.png", query: ["offset", "width", "height", "window", "revision", "scrollTo", "position", "devices", "from", "limit", "scale"], arrays: ["devices"], headers: [], body: "none", answer: "bytes" },
+  getLayoutDiff: { method: "GET", path: "/v1/stacks/{stack}/diff", query: ["from", "to"], arrays: [], headers: [], body: "none", answer: "json" },
+  getLayoutDiffSVG: { method: "GET", path: "/v1/stacks/{stack}/diff.svg", query: ["from", "to"], arrays: [], headers: [], body: "none", answer: "text" },
+  getLayoutDiffPNG: { method: "GET", path: "/v1/stacks/{stack}/diff.png", query: ["from", "to", "scale"], arrays: [], headers: [], body: "none", answer: "bytes" },
   statelessLayoutSVG: { method: "POST", path: "/v1/layout.svg", query: ["offset", "width", "height", "window", "content", "scrollTo", "position", "devices", "from", "limit"], arrays: ["devices"], headers: [], body: "json", answer: "text" },
   statelessLayoutPNG: { method: "POST", path: "/v1/layout.png", query: ["offset", "width", "height", "window", "content", "scrollTo", "position", "devices", "from", "limit", "scale"], arrays: ["devices"], headers: [], body: "json", answer: "bytes" },
   viewerIndex: { method: "GET", path: "/view", query: [], arrays: [], headers: [], body: "none", answer: "text" },
@@ -1587,6 +1612,27 @@ export interface GetLayoutPNGArgs {
 
 export type GetLayoutPNGAnswer = (Uint8Array);
 
+export interface GetLayoutDiffArgs {
+  path: { stack: StackID };
+  query: { from: number; to?: number };
+}
+
+export type GetLayoutDiffAnswer = (LayoutDiff);
+
+export interface GetLayoutDiffSVGArgs {
+  path: { stack: StackID };
+  query: { from: number; to?: number };
+}
+
+export type GetLayoutDiffSVGAnswer = (string);
+
+export interface GetLayoutDiffPNGArgs {
+  path: { stack: StackID };
+  query: { from: number; to?: number; scale?: number };
+}
+
+export type GetLayoutDiffPNGAnswer = (Uint8Array);
+
 export interface StatelessLayoutSVGArgs {
   query?: { offset?: string; width?: Length; height?: Length; window?: "all" | "visible"; content?: "none" | "frames"; scrollTo?: string; position?: "initial" | "middle" | "final" | "automatic"; devices?: Array<DeviceName>; from?: number; limit?: number };
   body: LayoutInput;
@@ -1933,6 +1979,21 @@ export abstract class ScrollStackOperations {
   /** GET /v1/stacks/{stack}/layout.png: The layout drawn as PNG with Cairo, the same picture as the SVG (the same query as the layout, and `scale`; see API.md, "Pictures"). */
   getLayoutPNG(args: GetLayoutPNGArgs): Promise<Reply<GetLayoutPNGAnswer>> {
     return this.call("getLayoutPNG", args ?? {}) as Promise<Reply<GetLayoutPNGAnswer>>;
+  }
+
+  /** GET /v1/stacks/{stack}/diff: What changed between the layouts of two revisions, rows matched by id. */
+  getLayoutDiff(args: GetLayoutDiffArgs): Promise<Reply<GetLayoutDiffAnswer>> {
+    return this.call("getLayoutDiff", args ?? {}) as Promise<Reply<GetLayoutDiffAnswer>>;
+  }
+
+  /** GET /v1/stacks/{stack}/diff.svg: The two layouts side by side (before | after), changed rows outlined, as SVG. */
+  getLayoutDiffSVG(args: GetLayoutDiffSVGArgs): Promise<Reply<GetLayoutDiffSVGAnswer>> {
+    return this.call("getLayoutDiffSVG", args ?? {}) as Promise<Reply<GetLayoutDiffSVGAnswer>>;
+  }
+
+  /** GET /v1/stacks/{stack}/diff.png: The same picture as the diff's SVG, as PNG. */
+  getLayoutDiffPNG(args: GetLayoutDiffPNGArgs): Promise<Reply<GetLayoutDiffPNGAnswer>> {
+    return this.call("getLayoutDiffPNG", args ?? {}) as Promise<Reply<GetLayoutDiffPNGAnswer>>;
   }
 
   /** POST /v1/layout.svg: The stateless layout (a whole stack in, nothing stored) drawn as SVG, whatever `Accept` says. */

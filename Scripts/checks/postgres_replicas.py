@@ -755,4 +755,5 @@ def main():
     sys.exit(1 if results["failed"] else 0)
 
 
-main()
+if __name__ == "__main__":
+    main()

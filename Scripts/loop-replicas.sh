@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a replica check N times in a row (default: the chaos check, Scripts/checks/65-chaos.sh,
 # each run with a seed of its own) and prints how many passed and the seeds of those that
-# failed, which SCROLLSTACK_CHAOS_SEED (or SCROLLSTACK_SEED for 60-postgres.sh) replays.
+# failed (SCROLLSTACK_CHAOS_SEED replays a chaos run's seed).
 #   Scripts/loop-replicas.sh [N] [CHECK]      e.g. Scripts/loop-replicas.sh 20
 #                                                  Scripts/loop-replicas.sh 5 Scripts/checks/60-postgres.sh
 set -uo pipefail

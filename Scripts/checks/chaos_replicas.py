@@ -123,6 +123,28 @@ def call(port, method, path, body=None, headers=None, timeout=10):
         connection.close()
 
 
+def dechunked(raw):
+    """The body of an HTTP/1.1 answer received so far, its chunked framing removed (a chunk
+    boundary may fall inside an event); the head is left out, an incomplete chunk kept."""
+    head_end = raw.find(b"\r\n\r\n")
+    if head_end < 0:
+        return b""
+    if b"chunked" not in raw[:head_end].lower():
+        return raw[head_end + 4:]
+    body, at = b"", head_end + 4
+    while True:
+        line_end = raw.find(b"\r\n", at)
+        if line_end < 0:
+            return body
+        size = int(raw[at:line_end].split(b";")[0] or b"0", 16)
+        if size == 0:
+            return body
+        body += raw[line_end + 2:line_end + 2 + size]
+        if line_end + 2 + size + 2 > len(raw):
+            return body
+        at = line_end + 2 + size + 2
+
+
 class Resuming:
     """A live event stream that resumes with Last-Event-ID whenever it ends, until stopped;
     `ids` is every revision received, in the order received."""
@@ -161,7 +183,7 @@ class Resuming:
                             self.bad.append(int(status.group(1)))
                         time.sleep(0.2)  # an outage: resume shortly, as EventSource would
                         break
-                    ids = [int(m) for m in re.findall(rb"(?:^|\n)id: (\d+)\n", buffer)]
+                    ids = [int(m) for m in re.findall(rb"(?:^|\n)id: (\d+)\n", dechunked(buffer))]
                     for revision in ids[seen:]:
                         self.ids.append(revision)
                         self.last = revision
@@ -186,7 +208,9 @@ def main():
     parser.add_argument("--stacks", type=int, default=4)
     parser.add_argument("--events", type=int, default=6)
     args = parser.parse_args()
-    seed = int(os.environ.get("SCROLLSTACK_CHAOS_SEED", str(int(time.time() * 1000) % 1_000_000_007)))
+    # Taken out of the environment the replicas inherit: scrollstackd refuses SCROLLSTACK_*
+    # variables that name none of its options.
+    seed = int(os.environ.pop("SCROLLSTACK_CHAOS_SEED", None) or str(int(time.time() * 1000) % 1_000_000_007))
     print(f"seed {seed} (SCROLLSTACK_CHAOS_SEED={seed} replays it)", flush=True)
     rng = random.Random(seed)
     directory = tempfile.mkdtemp(prefix="scrollstack-chaos-")

@@ -5,8 +5,8 @@ import Synchronization
 /// The shared backend: every journal in one PostgreSQL database, which any number of
 /// `scrollstackd` replicas use at once (`--store postgres://…`).
 ///
-/// Tables (created at start if missing, under an advisory lock so replicas starting together
-/// do not race): `journals (key PRIMARY KEY, incarnation, latest)` — one row per live key,
+/// Tables (made by the schema's migrations at start, `PostgresJournal+Migrations.swift`, under
+/// an advisory lock so replicas starting together do not race): `journals (key PRIMARY KEY, incarnation, latest)` — one row per live key,
 /// its latest revision — and `snapshots (key, revision, model)`, `records (key, revision,
 /// operation, events, plan)`, each keyed by (key, revision).
 ///
@@ -32,30 +32,17 @@ public final class PostgresJournal: SharedJournalBackend {
     /// Told of each transaction of appends (`observeCommits`).
     let report = CommitTimer()
 
-    /// Connects to `url` with a pool of `connections` and creates the tables if missing.
+    /// Connects to `url` with a pool of `connections` and brings the schema to
+    /// `schemaVersion` (`migrate`).
     /// `batching` false commits every append in a transaction of its own, on the caller's
     /// thread (the behaviour before batching, to compare: `--no-group-commit`).
     ///
-    /// - Throws: `.unavailable` when the server cannot be reached.
+    /// - Throws: `.unavailable` when the server cannot be reached; `.schemaTooNew` when the
+    ///   database's schema is newer than this binary knows (nothing is changed).
     public init(url: String, connections: Int, batching: Bool = true) throws(JournalError) {
         pool = PostgresPool(url: url, size: connections)
         appends = batching ? AppendQueue(pool: pool, report: report) : nil
-        try run { connection throws(PostgresError) in
-            try connection.transaction { () throws(PostgresError) in
-                try connection.execute("""
-                    SET LOCAL client_min_messages = warning;
-                    SELECT pg_advisory_xact_lock(7301185642);
-                    CREATE SEQUENCE IF NOT EXISTS journal_incarnations;
-                    CREATE TABLE IF NOT EXISTS journals (
-                        key text PRIMARY KEY, incarnation bigint NOT NULL, latest bigint NOT NULL);
-                    CREATE TABLE IF NOT EXISTS snapshots (
-                        key text NOT NULL, revision bigint NOT NULL, model bytea NOT NULL, PRIMARY KEY (key, revision));
-                    CREATE TABLE IF NOT EXISTS records (
-                        key text NOT NULL, revision bigint NOT NULL, operation bytea NOT NULL, events bytea NOT NULL, plan bytea,
-                        PRIMARY KEY (key, revision));
-                    """)
-            }
-        }
+        try migrate()
     }
 
     /// Runs `body` on a pooled connection, turning PostgreSQL's errors into the journal's:

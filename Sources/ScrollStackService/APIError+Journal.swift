@@ -15,6 +15,8 @@ extension APIError {
                       headers: [("Retry-After", "1")])
         case .failed(let detail):
             self = .storageFailed(detail)
+        case .schemaTooNew:
+            self = .storageFailed(error.description)
         case .damaged(let key, let detail) where key.hasPrefix(StackService.pileJournalPrefix):
             // Piles have no unavailable state of their own: the store's error, without Retry-After.
             self.init(status: 503, code: "storage_unavailable",

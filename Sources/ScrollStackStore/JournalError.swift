@@ -15,6 +15,10 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     /// from). Other keys are not affected, and retrying will not help until the store is
     /// repaired. Nothing was written.
     case damaged(key: String, detail: String)
+    /// The store's schema is version `found`, newer than `known`, the newest this binary's
+    /// migrations reach (`store` names the file or database): a newer server wrote it, and
+    /// this one refuses to start on it rather than misread it. Nothing was changed.
+    case schemaTooNew(store: String, found: Int, known: Int)
 
     public var description: String {
         switch self {
@@ -23,6 +27,8 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unavailable(let detail): "storage unavailable: \(detail)"
         case .failed(let detail): detail
         case .damaged(let key, let detail): "the journal of \(key) is damaged: \(detail)"
+        case .schemaTooNew(let store, let found, let known):
+            "the schema of \(store) is version \(found), newer than version \(known), the newest this scrollstackd knows: a newer server wrote it; run that server (or a newer one), nothing was changed"
         }
     }
 }

@@ -1,42 +1,12 @@
 import SQLite
 
 /// Journal formats 0 and 1 kept each revision as its HTTP request (`LegacyMutation`, table
-/// `mutations`). The service turns each legacy journal into records (`migrateLegacy`), one
-/// key at a time, each in one transaction; the table goes once it is empty.
+/// `mutations`). The schema's migrations (`SQLiteJournal+Migrations.swift`) keep the table;
+/// the service turns each legacy journal into records (`migrateLegacy`), one key at a time,
+/// each in one transaction; the table goes once it is empty.
 extension SQLiteJournal {
     func hasLegacyTable() throws(SQLiteError) -> Bool {
-        try !database.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mutations'").isEmpty
-    }
-
-    /// Journals of format 0 (`PRAGMA user_version`) hold each mutation's path percent-decoded;
-    /// from format 1 on they hold it as received, since routing decodes each segment on its
-    /// own. A decoded path never holds an encoded `/` (it could not be routed), so escaping
-    /// every `%` as `%25` turns it into a raw path that decodes back to the same segments.
-    /// Runs once, in one transaction.
-    func migrateToRawPaths() throws(SQLiteError) {
-        try database.transaction { () throws(SQLiteError) in
-            guard case .integer(let format)? = try database.query("PRAGMA user_version").first?.first, format < 2 else { return }
-            if try hasLegacyTable(), format < 1 {
-                try database.query("UPDATE mutations SET path = replace(path, '%', '%25')")
-            }
-            try database.execute("PRAGMA user_version = 2")
-        }
-    }
-
-    /// Format 3 keeps each journal's head in `heads` (`SQLiteJournal`): a file of an earlier
-    /// format gets them from its rows, each key's latest revision among its snapshots,
-    /// records and legacy requests. Runs once, in one transaction. O(rows).
-    func migrateToHeads() throws(SQLiteError) {
-        try database.transaction { () throws(SQLiteError) in
-            guard case .integer(let format)? = try database.query("PRAGMA user_version").first?.first, format < 3 else { return }
-            let legacy = try hasLegacyTable() ? " UNION ALL SELECT stack, revision FROM mutations" : ""
-            try database.execute("""
-                INSERT OR REPLACE INTO heads (stack, revision)
-                SELECT stack, max(revision) FROM (SELECT stack, revision FROM snapshots UNION ALL SELECT stack, revision FROM records\(legacy))
-                GROUP BY stack;
-                PRAGMA user_version = 3;
-                """)
-        }
+        try Self.hasLegacyTable(database)
     }
 
     /// The latest snapshot of `key` at or before `revision`, without its records (those of a

@@ -10,7 +10,8 @@ import Synchronization
 /// that arrive while a transaction is being committed are committed together in the next one
 /// (`GroupCommit`), each returning once its own transaction is durable.
 ///
-/// Tables (format 3, `PRAGMA user_version`): `snapshots (stack, revision, model)`,
+/// Tables (schema version, or format, 3: `PRAGMA user_version`; each version is a named
+/// migration, `SQLiteJournal+Migrations.swift`): `snapshots (stack, revision, model)`,
 /// `records (stack, revision, operation, events)` and `plans (stack, revision, plan)`, each
 /// keyed by (stack, revision), and `snapshot_parts (stack, revision, part, bytes)`: a
 /// snapshot written by `writeSnapshot` larger than `snapshotPartBytes` is stored there in
@@ -58,13 +59,22 @@ public final class SQLiteJournal: JournalBackend {
     /// commits on a thread of its own, so appends complete with nobody waiting (see
     /// `GroupCommit`); false lets the threads waiting for them commit.
     ///
-    /// - Throws: `.failed` when the file cannot be opened, or lacks a table its format has
-    ///   (naming it: nothing in the file is changed or created then).
+    /// The file's schema is brought to `schemaVersion` by its migrations, in one transaction
+    /// (`SQLiteJournal+Migrations.swift`).
+    ///
+    /// - Throws: `.schemaTooNew` for a file of a newer schema version; `.failed` when the
+    ///   file cannot be opened, lacks a table its format has, or a migration fails (naming
+    ///   it: nothing in the file is changed or created then).
     public init(path: String, groupCommit: Bool = true, committerThread: Bool = false,
                 snapshotPartBytes: Int = 256 << 10) throws(JournalError) {
         self.snapshotPartBytes = max(1, snapshotPartBytes)
         do throws(SQLiteError) {
             database = try SQLiteDatabase(path: path)
+        } catch {
+            throw .failed("\(error)")
+        }
+        try Self.checkVersion(database, path: path)
+        do throws(SQLiteError) {
             try Self.checkTables(database, path: path)
             committer = GroupCommit(database: database, enabled: groupCommit, committer: committerThread)
             if path != ":memory:" {
@@ -77,33 +87,16 @@ public final class SQLiteJournal: JournalBackend {
             } else {
                 snapshotWriter = database
             }
-            try database.execute("""
-                PRAGMA synchronous = FULL;
-                CREATE TABLE IF NOT EXISTS snapshots (
-                    stack TEXT NOT NULL, revision INTEGER NOT NULL, model BLOB NOT NULL,
-                    PRIMARY KEY (stack, revision));
-                CREATE TABLE IF NOT EXISTS records (
-                    stack TEXT NOT NULL, revision INTEGER NOT NULL, operation BLOB NOT NULL, events BLOB NOT NULL,
-                    PRIMARY KEY (stack, revision));
-                CREATE TABLE IF NOT EXISTS plans (
-                    stack TEXT NOT NULL, revision INTEGER NOT NULL, plan BLOB NOT NULL,
-                    PRIMARY KEY (stack, revision));
-                CREATE TABLE IF NOT EXISTS snapshot_parts (
-                    stack TEXT NOT NULL, revision INTEGER NOT NULL, part INTEGER NOT NULL, bytes BLOB NOT NULL,
-                    PRIMARY KEY (stack, revision, part));
-                CREATE TABLE IF NOT EXISTS heads (
-                    stack TEXT NOT NULL PRIMARY KEY, revision INTEGER NOT NULL) WITHOUT ROWID;
-                """)
-            // Tidying only: parts in damaged pages are found when their stack loads.
-            try? database.execute("""
-                DELETE FROM snapshot_parts WHERE NOT EXISTS (
-                    SELECT 1 FROM snapshots WHERE snapshots.stack = snapshot_parts.stack AND snapshots.revision = snapshot_parts.revision);
-                """)
-            try migrateToRawPaths()
-            try migrateToHeads()
+            try database.execute("PRAGMA synchronous = FULL")
         } catch {
             throw .failed("\(error)")
         }
+        try Self.migrate(database, path: path)
+        // Tidying only: parts in damaged pages are found when their stack loads.
+        try? database.execute("""
+            DELETE FROM snapshot_parts WHERE NOT EXISTS (
+                SELECT 1 FROM snapshots WHERE snapshots.stack = snapshot_parts.stack AND snapshots.revision = snapshot_parts.revision);
+            """)
     }
 
     /// The tables a file of each format is sure to have: from format 2 on, `snapshots` and

@@ -40,7 +40,7 @@ struct ScrollStackDaemon: ParsableCommand {
     @Option(help: "The TCP port to listen on (0 picks a free one, logged at start).")
     var port = 8080
 
-    @Option(help: "Worker threads serving connections (1…64; default: the core count, at most 2; a durable write holds none while it waits for its commit, unless --no-deferred-writes; pile writes still do).")
+    @Option(help: "Worker threads serving connections (1…64; default: the core count, at most 64; a durable write holds none while it waits for its commit, unless --no-deferred-writes; pile writes still do).")
     var threads = HTTPServer.Configuration().threads
 
     @Option(help: "The largest request body accepted, in bytes; larger ones get 413 unread.")

@@ -102,9 +102,12 @@ extension HTTPServer {
             min(maxDescriptorConnectionLimit, raiseDescriptorLimit(toFit: maxDescriptorConnectionLimit))
         }
 
-        /// The core count, at most 2: measured here, more threads than cores only add switching.
+        /// One worker thread per online core, 1…64 (the range `--threads` accepts): the
+        /// request path does not block (a durable write waits suspended, holding no thread),
+        /// so more threads than cores only add switching (Docs/Benchmarks.md, "Worker threads
+        /// per core").
         public static var defaultThreads: Int {
-            max(1, min(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+            max(1, min(64, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
         }
     }
 }

@@ -66,6 +66,13 @@ public final class StackService: Sendable {
         var router = Router<Handler>()
         Self.addRoutes(to: &router)
         self.router = router
+        if let journal {
+            // A gap at a stack's publication point is filled from the journal (`EventHub`).
+            hub.fillGaps { key, after, upTo in
+                guard upTo > after, let page = try? journal.events(id: key, after: after, limit: upTo - after) else { return nil }
+                return page.filter { $0.revision <= upTo }.map { ($0.revision, (try? JSON.parse($0.events)) ?? .array([])) }
+            }
+        }
         journal?.observeDamage { [store, hub, logger] key, detail in
             Self.stackDamaged(key, detail: detail, store: store, hub: hub, logger: logger)
         }
@@ -93,14 +100,22 @@ public final class StackService: Sendable {
             while true {
                 do {
                     return try handler(self, context)
-                } catch let error as APIError where error.code == "revision_conflict" && attempts < 32 && Self.changesNothing(request.method) && isReplicated {
+                } catch let error as APIError where error.code == "revision_conflict" && Self.changesNothing(request.method) && isReplicated {
                     // A read (or a DELETE, refused before it deleted anything) held a stack that
                     // another replica deleted meanwhile, or that this one reloaded after its own
                     // write lost: nothing was changed; it looks the stack up again (404, or the
-                    // stack as it is now), at most 32 times, as writes do (3 let one read in
-                    // about 1,500 of a stack deleted and created again in a loop answer 409).
-                    // Writes try their conflicts again themselves (`mutate`).
+                    // stack as it is now: a lookup that cannot bring the cached stack forward
+                    // loads it whole, `ReplicaCache.current`), at most 32 times, as writes do.
+                    // Writes try their conflicts again themselves (`mutate`). A read never
+                    // answers a conflict: one whose stack was replaced 32 times while it ran is
+                    // 503 with Retry-After, as when the store cannot be reached.
                     attempts += 1
+                    if attempts > 32 {
+                        guard request.method != "DELETE" else { return .error(error) }
+                        return .error(APIError(status: 503, code: "storage_unavailable",
+                                               message: "the stack was replaced on another replica each time it was read; retry",
+                                               headers: [("Retry-After", "1")]))
+                    }
                 } catch let error as APIError {
                     return .error(error)
                 } catch {

@@ -46,8 +46,13 @@ final class ReplicaCache<Entry: ReplicatedEntry>: Sendable {
             throw Entry.notFound(id)
         }
         if let cached, !cached.isStale, incarnation(of: cached) == head.incarnation {
-            try catchUp(cached, to: head.revision)
-            return cached
+            do {
+                try catchUp(cached, to: head.revision)
+                return cached
+            } catch where error.code == "revision_conflict" {
+                // Its state could not be brought back (its incarnation ended meanwhile): the
+                // entry is stale, and the journal's state is loaded whole instead.
+            }
         }
         return try load(id, head: head, replacing: cached)
     }

@@ -948,7 +948,7 @@ export type EventHistory = {
   })>;
 };
 
-/** `true`: the defaults (rows 0.25 s, damping 0.8; piles their own, Pile's 0.6 s, damping 0.6); `false`: not animated; an object overrides members of the defaults. Also accepted in PUT row and PATCH stack bodies, and as the optional JSON body of the DELETEs. */
+/** `true`: the defaults (rows 0.25 s, damping 0.8, but damping 1 when hiding or showing rows none of which has its own `transition`; piles their own, Pile's 0.6 s, damping 0.6); `false`: not animated; an object overrides members of the defaults. Also accepted in PUT row and PATCH stack bodies, and as the optional JSON body of the DELETEs. */
 export type Animation = ((boolean) | ({
   duration?: number;
   delay?: number;

@@ -1,7 +1,9 @@
-/// When and how a transition moves: a delay, then one spring carrying every property from its
-/// start to its end value (see ``Spring`` for the physics).
+/// When and how a transition moves: a delay, then one spring (see ``Spring`` for the physics)
+/// or one timing curve (``AnimationCurve``) carrying every property from its start to its end
+/// value.
 public struct AnimationTiming: Sendable, Hashable {
-    /// The spring's response in seconds (> 0): the period of its undamped oscillation.
+    /// The spring's response in seconds (> 0): the period of its undamped oscillation; for a
+    /// timing curve, the time from the start of the motion to its end.
     public var duration: Double
     /// Seconds before the motion starts (≥ 0).
     public var delay: Double
@@ -10,12 +12,16 @@ public struct AnimationTiming: Sendable, Hashable {
     /// The starting speed, in distances (the whole change) per second, as UIKit's
     /// `initialSpringVelocity`.
     public var initialVelocity: Double
+    /// The spring (default), or a timing curve over `duration`, which then ignores `damping`
+    /// and `initialVelocity`.
+    public var curve: AnimationCurve
 
-    public init(duration: Double, delay: Double = 0, damping: Double, initialVelocity: Double = 0) {
+    public init(duration: Double, delay: Double = 0, damping: Double, initialVelocity: Double = 0, curve: AnimationCurve = .spring) {
         self.duration = duration
         self.delay = delay
         self.damping = damping
         self.initialVelocity = initialVelocity
+        self.curve = curve
     }
 
     /// `ScrollStackAnimationInfo`'s defaults: 0.25 s, no delay, damping 0.8.
@@ -32,6 +38,7 @@ public struct AnimationTiming: Sendable, Hashable {
             return ("duration", "must be between 0.001 and 3600 seconds, got \(Self.text(duration))")
         }
         if !delay.isFinite || delay < 0 || delay > 3600 { return ("delay", "must be between 0 and 3600 seconds, got \(Self.text(delay))") }
+        guard curve == .spring else { return nil }
         if !damping.isFinite || damping <= 0 || damping > 1 { return ("damping", "must be in (0, 1], got \(Self.text(damping))") }
         if !initialVelocity.isFinite || abs(initialVelocity) > 1000 {
             return ("initialVelocity", "must be within ±1000, got \(Self.text(initialVelocity))")
@@ -50,8 +57,27 @@ public struct AnimationTiming: Sendable, Hashable {
     /// The spring this timing describes.
     public var spring: Spring { Spring(response: duration, dampingRatio: damping, initialVelocity: initialVelocity) }
 
-    /// When the motion has come to rest, counted from the start (delay included).
-    public var restTime: Double { delay + spring.settleTime }
+    /// When the motion has come to rest, counted from the start (delay included): the
+    /// spring's settle time, or a curve's duration, after the delay.
+    public var restTime: Double { delay + (curve == .spring ? spring.settleTime : duration) }
+
+    /// The progress at each of `times` (seconds since the start, delay included): 0 during the
+    /// delay, then the spring's (``Spring/progress(at:)``) or the curve's at the elapsed
+    /// fraction of `duration` (``CubicBezierTiming/progress(atFraction:)``); exactly 1 from
+    /// ``restTime`` on.
+    ///
+    /// - Complexity: O(times).
+    public func progress(at times: [Double]) -> [Double] {
+        guard let bezier = curve.bezier else {
+            let moving = times.filter { $0 >= delay }.map { $0 - delay }
+            let sampled = spring.progress(at: moving)
+            return Array(repeating: 0, count: times.count - moving.count) + sampled
+        }
+        let rest = restTime
+        return times.map { time in
+            time <= delay ? 0 : time >= rest ? 1 : bezier.progress(atFraction: (time - delay) / duration)
+        }
+    }
 
     /// A number as a client wrote it: `0`, not `0.0`.
     static func text(_ value: Double) -> String {

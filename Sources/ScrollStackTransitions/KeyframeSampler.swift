@@ -31,11 +31,9 @@ public enum KeyframeSampler {
         return frames + 1
     }
 
-    /// The spring's progress at each time (0 during the delay).
+    /// The timing's progress at each time (0 during the delay): its spring's or its curve's.
     public static func progress(_ timing: AnimationTiming, at times: [Double]) -> [Double] {
-        let moving = times.filter { $0 >= timing.delay }.map { $0 - timing.delay }
-        let sampled = timing.spring.progress(at: moving)
-        return Array(repeating: 0, count: times.count - moving.count) + sampled
+        timing.progress(at: times)
     }
 
     /// Every frame of `plan` at `fps`. Frames, translations and scales follow the progress

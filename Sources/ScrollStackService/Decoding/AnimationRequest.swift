@@ -35,6 +35,13 @@ struct AnimationRequest {
                         + "more than \(maxRowSamples): lower fps, shorten the spring, or change fewer rows at once")
     }
 
+    /// The message of the 422 for `frames` keyframes of `timing` at `fps`, more than `maxFrames`.
+    static func frameLimitMessage(_ timing: AnimationTiming, fps: Int, frames: Int) -> String {
+        timing.curve == .spring
+            ? "sampling this spring at \(fps) fps gives \(describe(frames: frames)) keyframes, more than \(maxFrames): lower fps or raise the damping"
+            : "sampling this \(timing.curve.rawValue) curve at \(fps) fps gives \(describe(frames: frames)) keyframes, more than \(maxFrames): lower fps or shorten the duration or delay"
+    }
+
     /// A frame count as an error message says it: `KeyframeSampler.frameCount` stops counting
     /// past 10¹⁵ (a spring that hardly rests).
     static func describe(frames: Int) -> String { frames == Int.max ? "more than 10^15" : String(frames) }

@@ -28,7 +28,17 @@ extension ModelDecoding {
         return (from, to)
     }
 
+    /// A timing as `ModelEncoding.timing` wrote it: a spring (plans written before timing
+    /// curves have no `curve`), or a timing curve with its duration and delay.
     static func storedTiming(_ json: JSON) -> AnimationTiming? {
+        let curve = json["curve"].map { $0.stringValue.flatMap(AnimationCurve.init(rawValue:)) } ?? .spring
+        guard let curve else { return nil }
+        if curve != .spring {
+            guard let duration = json["duration"]?.doubleValue, let delay = json["delay"]?.doubleValue else { return nil }
+            var timing = AnimationTiming.pile
+            (timing.duration, timing.delay, timing.curve) = (duration, delay, curve)
+            return timing
+        }
         guard let duration = json["duration"]?.doubleValue, let delay = json["delay"]?.doubleValue,
               let damping = json["damping"]?.doubleValue, let velocity = json["initialVelocity"]?.doubleValue else { return nil }
         return AnimationTiming(duration: duration, delay: delay, damping: damping, initialVelocity: velocity)

@@ -8,15 +8,17 @@ extension ModelDecoding {
 
     /// Splits `animation` and `fps` off a mutation body (and reads `?fps=`): the rest of the
     /// body, to be decoded as before, and what they ask. `animation` is `true` (`defaults`),
-    /// `false`, or `{duration, delay, damping, initialVelocity}` over `defaults`.
-    static func animation(_ body: ObjectReader?, _ c: RequestContext, defaults: AnimationTiming) throws(APIError) -> (ObjectReader?, AnimationRequest) {
+    /// `false`, or `{curve, duration, delay, damping, initialVelocity}` over `defaults`; a
+    /// timing curve only when `curves` (piles), else only `"curve": "spring"`.
+    static func animation(_ body: ObjectReader?, _ c: RequestContext, defaults: AnimationTiming,
+                          curves: Bool = false) throws(APIError) -> (ObjectReader?, AnimationRequest) {
         var request = AnimationRequest()
         if let text = c.query("fps") {
             guard let fps = Int(text), (1...240).contains(fps) else { throw .badQuery("fps", "must be an integer in 1…240, got \"\(text)\"") }
             request.fps = fps
         }
         if let body, let f = try body.optional("animation") {
-            request.timing = try timing(f, defaults: defaults)
+            request.timing = try timing(f, defaults: defaults, curves: curves)
             request.dampingGiven = f.value.objectValue?["damping"] != nil
         }
         if let body, let f = try body.optional("fps") {
@@ -25,11 +27,11 @@ extension ModelDecoding {
             request.fps = fps
         }
         if let fps = request.fps {
-            let frames = KeyframeSampler.frameCount(request.timing ?? defaults, fps: fps)
-            let message = "sampling this spring at \(fps) fps gives \(AnimationRequest.describe(frames: frames)) keyframes, more than \(AnimationRequest.maxFrames): lower fps or raise the damping"
+            let timing = request.timing ?? defaults
+            let frames = KeyframeSampler.frameCount(timing, fps: fps)
             // 422 wherever `fps` was given: the value is well-formed, its combination with the
             // spring breaks a rule (Semantics.md, Keyframes).
-            guard frames <= AnimationRequest.maxFrames else { throw .invalid("fps", message) }
+            guard frames <= AnimationRequest.maxFrames else { throw .invalid("fps", AnimationRequest.frameLimitMessage(timing, fps: fps, frames: frames)) }
         }
         guard let body else { return (nil, request) }
         // Most bodies have neither key: they are the rest as they are (no copy of the object).
@@ -38,14 +40,30 @@ extension ModelDecoding {
         return (ObjectReader(object: rest, path: body.path), request)
     }
 
-    /// `true`, `false` or `{duration, delay, damping, initialVelocity}` over `defaults`;
-    /// nil for `false`.
-    static func timing(_ field: Field, defaults: AnimationTiming) throws(APIError) -> AnimationTiming? {
+    /// The members of an animation object that only a spring has.
+    static let springMembers = ["damping", "initialVelocity"]
+
+    /// `true`, `false` or `{curve, duration, delay, damping, initialVelocity}` over `defaults`;
+    /// nil for `false`. `curve` (default: the defaults') is `spring` or, when `curves`, one of
+    /// `linear`, `easeIn`, `easeOut`, `easeInOut`, which take `duration` and `delay` only:
+    /// `damping` or `initialVelocity` beside a timing curve is 422 naming the member.
+    static func timing(_ field: Field, defaults: AnimationTiming, curves: Bool = false) throws(APIError) -> AnimationTiming? {
         if let flag = field.value.boolValue { return flag ? defaults : nil }
         guard field.value.objectValue != nil else { throw .wrongType(field.path, expected: "true, false or an object", got: field.value.typeName) }
         let object = try field.object()
-        try object.allowOnly(["duration", "delay", "damping", "initialVelocity"])
+        try object.allowOnly(["duration", "delay", "damping", "initialVelocity", "curve"])
         var timing = defaults
+        if let f = try object.optional("curve") {
+            let name = try f.string()
+            guard let curve = AnimationCurve(rawValue: name), curves || curve == .spring else {
+                let names = curves ? AnimationCurve.allCases.map(\.rawValue).joined(separator: ", ") : "spring (timing curves are for piles)"
+                throw .invalid(f.path, "must be one of \(names), got \"\(name)\"")
+            }
+            timing.curve = curve
+        }
+        if timing.curve != .spring, let member = springMembers.first(where: object.has) {
+            throw .invalid(field.childPath(member), "is a spring's; the \(timing.curve.rawValue) curve takes duration and delay only")
+        }
         if let f = try object.optional("duration") { timing.duration = try f.double() }
         if let f = try object.optional("delay") { timing.delay = try f.double() }
         if let f = try object.optional("damping") { timing.damping = try f.double() }

@@ -15,6 +15,15 @@ extension ModelEncoding {
          ("scale", computed(s.scale))]
     }
 
+    /// A pile's default animation: a spring's members, or a timing curve's duration and
+    /// delay, with its `curve` either way (as the create body takes it back).
+    static func pileAnimation(_ t: AnimationTiming) -> JSON {
+        var members: [(String, JSON)] = [("duration", .number(t.duration)), ("delay", .number(t.delay))]
+        if t.curve == .spring { members += [("damping", .number(t.damping)), ("initialVelocity", .number(t.initialVelocity))] }
+        members.append(("curve", .string(t.curve.rawValue)))
+        return .object(JSONObject(members))
+    }
+
     /// A pile as GET answers it: settings, the active view's id, and the views bottom to top;
     /// the active (top) view also carries its frame, alpha and transform at rest.
     static func pile(id: String, revision: Int, _ pile: Pile) -> JSON {
@@ -34,8 +43,7 @@ extension ModelEncoding {
             ("id", .string(id)), ("revision", .integer(Int64(revision))), ("bounds", rect(pile.bounds)),
             ("metrics", .object(JSONObject([("leading", pileMetric(pile.metrics.leading)), ("active", pileMetric(pile.metrics.active)),
                                             ("trailing", pileMetric(pile.metrics.trailing))]))),
-            ("animation", .object(JSONObject([("duration", .number(pile.animation.duration)), ("delay", .number(pile.animation.delay)),
-                                              ("damping", .number(pile.animation.damping)), ("initialVelocity", .number(pile.animation.initialVelocity))]))),
+            ("animation", pileAnimation(pile.animation)),
             ("active", pile.active.map { .string($0.id) } ?? .null),
             ("views", .array(views)),
         ]))

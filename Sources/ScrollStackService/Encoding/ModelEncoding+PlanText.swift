@@ -79,6 +79,22 @@ extension ModelEncoding {
     private static func writeTiming(_ t: AnimationTiming, into w: inout JSONWriter) {
         let spring = t.spring
         w.beginObject()
+        if let bezier = t.curve.bezier {
+            w.key(ascii: "duration")
+            w.number(t.duration)
+            w.key(ascii: "delay")
+            w.number(t.delay)
+            w.key(ascii: "curve")
+            w.string(t.curve.rawValue)
+            w.key(ascii: "controlPoints")
+            w.beginArray()
+            for value in [bezier.x1, bezier.y1, bezier.x2, bezier.y2] { w.number(value) }
+            w.endArray()
+            w.key(ascii: "restTime")
+            writeComputed(t.restTime, into: &w)
+            w.endObject()
+            return
+        }
         w.key(ascii: "duration")
         w.number(t.duration)
         w.key(ascii: "delay")

@@ -64,7 +64,7 @@ extension StackService {
         let metrics = try body.optional("metrics").map { f throws(APIError) in try ModelDecoding.pileMetrics(f, bounds: bounds) } ?? PileMetrics()
         var animation = AnimationTiming.pile
         if let f = try body.optional("animation") {
-            guard let timing = try ModelDecoding.timing(f, defaults: .pile) else {
+            guard let timing = try ModelDecoding.timing(f, defaults: .pile, curves: true) else {
                 throw .invalid(f.path, "a pile's default animation is an object (or true for Pile's defaults)")
             }
             animation = timing
@@ -164,11 +164,11 @@ extension StackService {
     }
 
     /// The body of a pile operation without `animation`/`fps`, and what they ask, over the
-    /// pile's own default animation. An optional body may be empty (nil).
+    /// pile's own default animation (a spring or a timing curve). An optional body may be empty (nil).
     func pileBody(_ c: RequestContext, optional: Bool = false) throws(APIError) -> (ObjectReader?, AnimationRequest) {
         let defaults = try piles.entry(c.parameter("pile")).read { pile, _ throws(APIError) in pile.animation }
         let body = optional && c.request.body.isEmpty ? nil : try c.jsonObject()
-        return try ModelDecoding.animation(body, c, defaults: defaults)
+        return try ModelDecoding.animation(body, c, defaults: defaults, curves: true)
     }
 
     /// Applies the pile operation `operation` decodes against the current state, journals it
@@ -293,7 +293,7 @@ extension StackService {
         guard let decoded = ModelDecoding.storedPilePlan(plan) else { throw .storageFailed("the plan of revision \(revision) does not decode") }
         let frames = KeyframeSampler.frameCount(decoded.timing, fps: fps)
         guard frames <= AnimationRequest.maxFrames else {
-            throw .invalid("fps", "sampling this spring at \(fps) fps gives \(AnimationRequest.describe(frames: frames)) keyframes, more than \(AnimationRequest.maxFrames)")
+            throw .invalid("fps", AnimationRequest.frameLimitMessage(decoded.timing, fps: fps, frames: frames))
         }
         return .json(200, ModelEncoding.sampledPilePlan(plan, fps: fps), revision: revision)
     }

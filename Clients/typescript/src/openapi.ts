@@ -955,6 +955,19 @@ export type Animation = ((boolean) | ({
   /** Large enough that the spring settles in finite time (2e-309 does not: 422) */
   damping?: number;
   initialVelocity?: number;
+  /** Rows animate with the spring only; timing curves are for piles (422 `animation.curve`). */
+  curve?: "spring";
+}));
+
+/** A pile's animation: `true` (the pile's default), `false` (not animated), or an object over the pile's default. `curve` is `spring` (the default: `damping`, `initialVelocity` as for rows) or a `UIView.AnimationCurve` timing, the cubic Bézier of its `CAMediaTimingFunction` over `duration` after `delay`; a timing curve (given or the default's) takes no `damping` or `initialVelocity` (422 naming the member). */
+export type PileAnimation = ((boolean) | ({
+  curve?: "spring" | "linear" | "easeIn" | "easeOut" | "easeInOut";
+  duration?: number;
+  delay?: number;
+  /** Springs only. Large enough that the spring settles in finite time (2e-309 does not: 422) */
+  damping?: number;
+  /** Springs only. */
+  initialVelocity?: number;
 }));
 
 /** Frames per second to sample the plan at (adds `keyframes`); at most 10,000 keyframes per plan. */
@@ -987,6 +1000,17 @@ export type Timing = {
   /** Seconds until the displacement stays within 0.001 of the distance. */
   settleTime: number;
   /** delay + settleTime */
+  restTime: number;
+};
+
+/** A pile plan's timing when its animation is a timing curve. */
+export type CurveTiming = {
+  duration: number;
+  delay: number;
+  curve: "linear" | "easeIn" | "easeOut" | "easeInOut";
+  /** The Bézier's (x1, y1, x2, y2): linear (0, 0, 1, 1), easeIn (0.42, 0, 1, 1), easeOut (0, 0, 0.58, 1), easeInOut (0.42, 0, 0.58, 1). */
+  controlPoints: Array<number>;
+  /** delay + duration */
   restTime: number;
 };
 
@@ -1084,8 +1108,8 @@ export type PileInput = {
     active?: PileMetric;
     trailing?: PileMetric;
   };
-  /** The pile's default animation, `true` (Pile's) or an object over Pile's; not `false` (422). */
-  animation?: (Animation);
+  /** The pile's default animation, `true` (Pile's) or an object over Pile's (a spring or a timing curve); not `false` (422). */
+  animation?: (PileAnimation);
   views?: Array<PileViewInput>;
 };
 
@@ -1095,6 +1119,7 @@ export type Pile = {
   revision: Revision;
   bounds: Rect;
   metrics: { [key: string]: unknown };
+  /** The default animation: `{duration, delay, damping, initialVelocity, curve: spring}` or `{duration, delay, curve}` for a timing curve. */
   animation: { [key: string]: unknown };
   active: string | null;
   views: Array<{
@@ -1108,7 +1133,7 @@ export type Pile = {
 export type PilePlan = {
   revision: number;
   animated: boolean;
-  timing: Timing;
+  timing: ((Timing) | (CurveTiming));
   views: Array<{
     id: string;
     role: "enter" | "exit";
@@ -1698,7 +1723,7 @@ export interface PushViewArgs {
   id?: unknown;
   controller?: unknown;
   view?: unknown;
-  animation?: Animation;
+  animation?: PileAnimation;
   fps?: Fps;
 });
 }
@@ -1710,7 +1735,7 @@ export interface PopViewArgs {
   query?: { fps?: Fps };
   headers?: { "If-Match"?: string };
   body?: {
-  animation?: Animation;
+  animation?: PileAnimation;
   fps?: Fps;
 };
 }
@@ -1723,7 +1748,7 @@ export interface SetViewsArgs {
   headers?: { "If-Match"?: string };
   body: {
   views: Array<PileViewInput>;
-  animation?: Animation;
+  animation?: PileAnimation;
   fps?: Fps;
 };
 }
@@ -1738,7 +1763,7 @@ export interface UpdateViewArgs {
   id?: unknown;
   controller?: unknown;
   view?: unknown;
-  animation?: Animation;
+  animation?: PileAnimation;
   fps?: Fps;
 });
 }

@@ -144,6 +144,43 @@ final class MenuColourTests: XCTestCase {
         XCTAssertFalse(text.contains("#037DE9"), "the default blue is not drawn")
     }
 
+    /// The PNG draws the same colours: the indicator in `indicatorColor`, the menu background,
+    /// and over it item 1's half-way background and the half-transparent border, composited.
+    func testPngDrawsTheMenuInItsColours() throws {
+        XCTAssertEqual(try create(Self.custom).status, 201)
+        let svg = try server.request("GET", "/v1/stacks/c/layout.svg?offset=562.5").text
+        let png = try PNGImage(try server.request("GET", "/v1/stacks/c/layout.png?offset=562.5").body)
+        /// The numbers of the first element starting with `prefix`, by attribute.
+        func numbers(_ prefix: String, _ names: [String]) throws -> [Double] {
+            let start = try XCTUnwrap(svg.range(of: prefix), prefix)
+            let element = svg[start.lowerBound..<(try XCTUnwrap(svg[start.lowerBound...].firstIndex(of: ">")))]
+            return try names.map { name in
+                let value = try XCTUnwrap(element.range(of: " \(name)=\""), "\(name) in \(element)")
+                let rest = element[value.upperBound...]
+                return try XCTUnwrap(Double(rest[..<(try XCTUnwrap(rest.firstIndex(of: "\"")))]))
+            }
+        }
+        let translate = try XCTUnwrap(svg.range(of: "<g class=\"content-space\" transform=\"translate("))
+        let pair = svg[translate.upperBound...].prefix { $0 != ")" }.split(separator: ",").compactMap { Double($0) }
+        XCTAssertEqual(pair.count, 2)
+        func assertPixel(_ x: Double, _ y: Double, _ expected: (Int, Int, Int), _ what: String, line: UInt = #line) {
+            let got = png.rgb(Int(pair[0] + x), Int(pair[1] + y))
+            XCTAssertTrue(abs(got.0 - expected.0) <= 2 && abs(got.1 - expected.1) <= 2 && abs(got.2 - expected.2) <= 2,
+                          "\(what): \(got), expected \(expected)", line: line)
+        }
+        let indicator = try numbers("<rect class=\"menu-indicator\"", ["x", "y", "width", "height"])
+        assertPixel(indicator[0] + indicator[2] / 2, indicator[1] + indicator[3] / 2, (255, 0, 0), "the indicator")
+        let menu = try numbers("<rect class=\"menu-background\"", ["x", "y"])
+        assertPixel(menu[0] + 2.5, menu[1] + 2.5, (10, 11, 12), "the menu background, #0A0B0C")
+        // The half-way #80660033 (#806600 at 0x33/255 = 0.2) over #0A0B0C:
+        // 10 + 118 · 0.2 ≈ 33.6, 11 + 91 · 0.2 ≈ 29.2, 12 − 12 · 0.2 ≈ 9.6.
+        let item = try numbers("<rect class=\"menu-item-background\"", ["x", "y"])
+        assertPixel(item[0] + 2.5, item[1] + 2.5, (34, 29, 10), "item 1's background")
+        // #00FF00 at 0x80/255 ≈ 0.502 over #0A0B0C: 10 − 5 = 5, 11 + 244 · 0.502 ≈ 133.5, 12 − 6 = 6.
+        let border = try numbers("<rect class=\"menu-border\"", ["x", "y", "height"])
+        assertPixel(border[0] + 2.5, border[1] + border[2] / 2, (5, 133, 6), "the border")
+    }
+
     /// The colours are journaled with the settings and kept in snapshots: after a restart the
     /// stack, its layout and its picture are the same, byte for byte.
     func testColoursSurviveARestart() throws {

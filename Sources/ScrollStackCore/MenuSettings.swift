@@ -93,12 +93,30 @@ public struct MenuSettings: Sendable, Hashable {
     public var font: FontRequest
     /// The title font of the selected item: its measured width is the item's selected width.
     public var selectedFont: FontRequest
+    /// The title colour of an item that is not selected (Parchment's `textColor`: black), `#RRGGBBAA`.
+    public var textColor: String
+    /// The title colour of the selected item (Parchment's `selectedTextColor`: `#037DE9`);
+    /// part-way between two pages an item's title is interpolated between the two.
+    public var selectedTextColor: String
+    /// The background of an item that is not selected (Parchment's `backgroundColor`: clear).
+    public var backgroundColor: String
+    /// The background of the selected item (Parchment's `selectedBackgroundColor`: clear);
+    /// interpolated with `backgroundColor` as the title colours are.
+    public var selectedBackgroundColor: String
+    /// The indicator's colour (Parchment's `indicatorColor`: `#037DE9`).
+    public var indicatorColor: String
+    /// The border's colour (Parchment's `borderColor`: white 0.9, `#E6E6E6`).
+    public var borderColor: String
+    /// The background behind the items (Parchment's `menuBackgroundColor`: white).
+    public var menuBackgroundColor: String
 
     public init(itemSize: ItemSize = .sizeToFit(minWidth: 150, height: 40), itemSpacing: Double = 0, itemLabelSpacing: Double = 20,
                 insets: EdgeInsets = .zero, horizontalAlignment: HorizontalAlignment = .left,
                 selectedScrollPosition: ScrollPosition = .preferCentered, indicator: Indicator? = Indicator(),
                 border: Border? = Border(), position: Position = .top, font: FontRequest = .menuTitle,
-                selectedFont: FontRequest = .menuTitle) {
+                selectedFont: FontRequest = .menuTitle, textColor: String = "#000000FF", selectedTextColor: String = "#037DE9FF",
+                backgroundColor: String = "#00000000", selectedBackgroundColor: String = "#00000000",
+                indicatorColor: String = "#037DE9FF", borderColor: String = "#E6E6E6FF", menuBackgroundColor: String = "#FFFFFFFF") {
         self.itemSize = itemSize
         self.itemSpacing = itemSpacing
         self.itemLabelSpacing = itemLabelSpacing
@@ -110,6 +128,20 @@ public struct MenuSettings: Sendable, Hashable {
         self.position = position
         self.font = font
         self.selectedFont = selectedFont
+        self.textColor = textColor
+        self.selectedTextColor = selectedTextColor
+        self.backgroundColor = backgroundColor
+        self.selectedBackgroundColor = selectedBackgroundColor
+        self.indicatorColor = indicatorColor
+        self.borderColor = borderColor
+        self.menuBackgroundColor = menuBackgroundColor
+    }
+
+    /// The colour members by their API names, in the order the API writes them.
+    public var colors: [(name: String, value: String)] {
+        [("textColor", textColor), ("selectedTextColor", selectedTextColor), ("backgroundColor", backgroundColor),
+         ("selectedBackgroundColor", selectedBackgroundColor), ("indicatorColor", indicatorColor),
+         ("borderColor", borderColor), ("menuBackgroundColor", menuBackgroundColor)]
     }
 
     /// The menu's height: the items' height plus the top and bottom insets.
@@ -141,5 +173,6 @@ public struct MenuSettings: Sendable, Hashable {
         }
         try font.validate(field + ".font")
         try selectedFont.validate(field + ".selectedFont")
+        for (name, value) in colors { try SeparatorStyle.checkColor(value, field + "." + name) }
     }
 }

@@ -17,6 +17,15 @@ public struct MenuLayout: Sendable, Hashable {
     public struct Item: Sendable, Hashable {
         public var id: String
         public var frame: Rect
+        /// How selected the item is, 0…1 (Parchment's `PagingCellLayoutAttributes.progress`):
+        /// 1 − f for the current item, f for the upcoming one, 0 for the others; clamped to 0…1.
+        public var progress: Double
+        /// The title's colour at `progress`, between the menu's `textColor` and
+        /// `selectedTextColor` (`MenuColors`), `#RRGGBBAA`.
+        public var textColor: String
+        /// The item's background at `progress`, between `backgroundColor` and
+        /// `selectedBackgroundColor`, `#RRGGBBAA`.
+        public var backgroundColor: String
     }
 
     public var items: [Item]
@@ -77,6 +86,10 @@ public struct MenuLayout: Sendable, Hashable {
     ///   clamped to the content) is computed with item i selected; part-way it moves linearly
     ///   from the current item's to the upcoming item's, and stays at the current item's when
     ///   there is no upcoming item.
+    /// - Colours (Parchment's `progressForItem` and `PagingTitleCell.apply`): the current
+    ///   item's progress is 1 − f, the upcoming item's f, every other item's 0 (so an end
+    ///   item overscrolled fades towards the normal colours); each item's title and
+    ///   background colours are `MenuColors` interpolations at its progress.
     /// - Indicator: Parchment's metrics, tweened by f from the current item's to the upcoming
     ///   item's (the virtual item one width beyond the first or last item when there is none);
     ///   while scrolling between two items both are measured at their selected widths.
@@ -103,7 +116,12 @@ public struct MenuLayout: Sendable, Hashable {
             }
         }
         let now = Pass(menu, natural: natural, width: width, sizeDelegate: sizeDelegate, current: current, upcoming: upcoming, fraction: fraction)
-        items = zip(entries, now.frames).map { Item(id: $0.id, frame: $1) }
+        items = zip(entries, now.frames).enumerated().map { k, pair in
+            let raw = k == current ? 1 - fraction : (k == upcoming ? fraction : 0)
+            let progress = Swift.min(1, Swift.max(0, raw))
+            return Item(id: pair.0.id, frame: pair.1, progress: progress,
+                        textColor: MenuColors.text(menu, progress: progress), backgroundColor: MenuColors.background(menu, progress: progress))
+        }
         contentSize = Size(width: now.contentWidth, height: menu.height)
         self.selected = n > 0 ? Swift.min(Swift.max(selected, 0), n - 1) : nil
 

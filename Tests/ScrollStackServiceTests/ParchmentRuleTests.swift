@@ -176,6 +176,41 @@ final class ParchmentRuleTests: XCTestCase {
         assertRect(m["border"], 8, 39, 759, 1)
     }
 
+    // MARK: PagingTitleCell
+
+    /// PagingCollectionViewLayout.progressForItem gives the current item 1 − |progress|, the
+    /// upcoming one |progress| and every other item 0; PagingTitleCell.apply(_:) sets the
+    /// title's colour to UIColor.interpolate(textColor, selectedTextColor, progress) and the
+    /// background likewise, which clamps the fraction to 0…1 and moves red, green, blue and
+    /// alpha linearly. Channels here are answered to the nearest of 0…255.
+    func testPagingTitleCell_interpolatesColoursByItemProgress() throws {
+        try carousel(##"{"itemSize": {"fixed": {"width": 100, "height": 40}}, "textColor": "#000000", "selectedTextColor": "#FFFFFF", "backgroundColor": "#FF000000", "selectedBackgroundColor": "#FF0000"}"##)
+        // Progress 2.8 (offset 1050): item 2 current at 0.2 (255 · 0.2 = 51, 0x33), item 3
+        // upcoming at 0.8 (204, 0xCC), though item 3 is the selected (nearest) one.
+        let between = try menu(at: 1050)
+        XCTAssertEqual(between["items[2].progress"]?.doubleValue ?? .nan, 0.2, accuracy: 1e-9)
+        XCTAssertEqual(between["items[2].textColor"]?.stringValue, "#333333FF", between.reply.text)
+        XCTAssertEqual(between["items[2].backgroundColor"]?.stringValue, "#FF000033")
+        XCTAssertEqual(between["items[3].progress"]?.doubleValue ?? .nan, 0.8, accuracy: 1e-9)
+        XCTAssertEqual(between["items[3].textColor"]?.stringValue, "#CCCCCCFF")
+        XCTAssertEqual(between["items[3].backgroundColor"]?.stringValue, "#FF0000CC")
+        XCTAssertEqual(between["selected.index"], 3)
+        for k in [0, 1, 4] {
+            XCTAssertEqual(between["items[\(k)].progress"], 0)
+            XCTAssertEqual(between["items[\(k)].textColor"]?.stringValue, "#000000FF")
+            XCTAssertEqual(between["items[\(k)].backgroundColor"]?.stringValue, "#FF000000")
+        }
+        // Overscrolled a quarter page before the first item: item 0 is current at 1 − 0.25
+        // (191.25 → 191, 0xBF) and there is no upcoming item.
+        let before = try menu(at: -93.75)
+        XCTAssertEqual(before["items[0].textColor"]?.stringValue, "#BFBFBFFF", before.reply.text)
+        XCTAssertEqual(before["items[1].textColor"]?.stringValue, "#000000FF")
+        // Two pages before it, 1 − 2 is clamped to 0: the normal colours.
+        let far = try menu(at: -750)
+        XCTAssertEqual(far["items[0].progress"], 0)
+        XCTAssertEqual(far["items[0].textColor"]?.stringValue, "#000000FF")
+    }
+
     // MARK: ScrollStackRowAnimator
 
     /// ScrollStackRowAnimator.execute: `usingSpringWithDamping: animatableRow?.animationInfo

@@ -7,9 +7,9 @@ import XCTest
 /// Seeded random comparisons over HTTP against small reference models of the upstream
 /// algorithms, written from reading them: Parchment's menu (`PagingCollectionViewLayout`,
 /// `PagingIndicatorMetric`, `PagingIndicatorLayoutAttributes`, `PagingBorderLayoutAttributes`,
-/// `PagingController`'s offsets), CustomPageableCollectionView's page offsets, UIPageControl's
-/// size under UIPageViewController, Pile's `PileView` stack and ScrollStackController's
-/// `ScrollStackRowAnimator` timing. Where Docs/Semantics.md deliberately changes an upstream
+/// `PagingController`'s offsets, `PagingTitleCell`'s colours), CustomPageableCollectionView's
+/// page offsets, UIPageControl's size under UIPageViewController, Pile's `PileView` stack and
+/// ScrollStackController's `ScrollStackRowAnimator` timing. Where Docs/Semantics.md deliberately changes an upstream
 /// rule, the model follows the change and says so (table "Upstream rules").
 ///
 /// Prints `upstream comparisons (seed S): N passed, M failed`; the seed is `TestSeed`'s (fixed,
@@ -158,6 +158,25 @@ final class UpstreamComparisonTests: XCTestCase {
             let bor = (border.l, top ? menuHeight - border.height : 0, max(bounds, content) - border.l - border.r)
             return (frames, content, offset, ind, bor)
         }
+
+        /// PagingCollectionViewLayout.progressForItem at paging progress `p`: the current item
+        /// 1 − |progress|, the upcoming one |progress|, the others 0 (as the transition above).
+        func itemProgress(progress p: Double) -> [Double] {
+            var current = 0, upcoming: Int? = nil, amount = 0.0
+            if p < 0 { (current, amount) = (0, -p) }
+            else if p > Double(n - 1) { (current, amount) = (n - 1, p - Double(n - 1)) }
+            else { current = Int(p.rounded(.down)); amount = p - Double(current); if amount > 0 { upcoming = current + 1 } }
+            return (0..<n).map { $0 == current ? 1 - amount : ($0 == upcoming ? amount : 0) }
+        }
+
+        /// UIColor.interpolate: the fraction clamped to 0…1, each RGBA component linear; here
+        /// on 8-bit channels, rounded to the nearest (Semantics, "Colours").
+        static func interpolate(_ from: [Int], _ to: [Int], _ fraction: Double) -> String {
+            let f = min(1, max(0, fraction))
+            return "#" + zip(from, to).map { a, b in
+                String(format: "%02X", Int((Double(a) + Double(b - a) * f).rounded()))
+            }.joined()
+        }
     }
 
     func compareParchment(case c: Int, _ rng: inout Generator) throws {
@@ -175,6 +194,9 @@ final class UpstreamComparisonTests: XCTestCase {
             position: ["left", "right", "center", "preferCentered"][Int.random(in: 0..<4, using: &rng)],
             indicator: (r(1...8), r(0...20), r(0...20), r(0...20), r(0...20), r(0...6), r(0...6)),
             border: (r(0.5...3), r(0...20), r(0...20)), top: Bool.random(using: &rng), bounds: bounds)
+        // PagingOptions' title and background colours (normal, selected), RGBA channels.
+        let colours = (0..<4).map { _ in (0..<4).map { _ in Int.random(in: 0...255, using: &rng) } }
+        func hex(_ c: [Int]) -> String { "#" + c.map { String(format: "%02x", $0) }.joined() }
         let modeName = ["fixed": "width", "sizeToFit": "minWidth", "selfSizing": "estimatedWidth"]
         let name = mode == .fixed ? "fixed" : mode == .sizeToFit ? "sizeToFit" : "selfSizing"
         let i = model.indicator
@@ -183,7 +205,9 @@ final class UpstreamComparisonTests: XCTestCase {
              "insets": {"top": \(model.insets.top), "left": \(model.insets.left), "bottom": \(model.insets.bottom), "right": \(model.insets.right)},
              "horizontalAlignment": "\(model.alignment)", "selectedScrollPosition": "\(model.position)", "position": "\(model.top ? "top" : "bottom")",
              "indicator": {"height": \(i.height), "spacing": {"left": \(i.sl), "right": \(i.sr)}, "insets": {"top": \(i.it), "left": \(i.il), "bottom": \(i.ib), "right": \(i.ir)}},
-             "border": {"height": \(model.border.height), "insets": {"left": \(model.border.l), "right": \(model.border.r)}}}
+             "border": {"height": \(model.border.height), "insets": {"left": \(model.border.l), "right": \(model.border.r)}},
+             "textColor": "\(hex(colours[0]))", "selectedTextColor": "\(hex(colours[1]))",
+             "backgroundColor": "\(hex(colours[2]))", "selectedBackgroundColor": "\(hex(colours[3]))"}
             """
         let rows = (0..<n).map { k -> String in
             let title = delegate.map { #", "title": {"text": "T", "width": \#($0[k].0), "selectedWidth": \#($0[k].1)}"# } ?? ""
@@ -215,6 +239,12 @@ final class UpstreamComparisonTests: XCTestCase {
             for (k, f) in want.frames.enumerated() where k < items.count {
                 ok = ok && close(items[k]["frame"]?["x"]?.doubleValue, f.x) && close(items[k]["frame"]?["width"]?.doubleValue, f.w)
                     && close(items[k]["frame"]?["y"]?.doubleValue, model.insets.top)
+            }
+            // PagingTitleCell.apply: title and background colours at each item's progress.
+            for (k, f) in model.itemProgress(progress: n == 1 ? 0 : p).enumerated() where k < items.count {
+                ok = ok && close(items[k]["progress"]?.doubleValue, min(1, max(0, f)))
+                    && items[k]["textColor"]?.stringValue == MenuModel.interpolate(colours[0], colours[1], f)
+                    && items[k]["backgroundColor"]?.stringValue == MenuModel.interpolate(colours[2], colours[3], f)
             }
             check("Parchment", ok, "case \(c) progress \(p): \(body) answered \(reply["menu"].map { String(decoding: $0.serialized(), as: UTF8.self) } ?? reply.text), model \(want)")
         }

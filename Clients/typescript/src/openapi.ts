@@ -738,6 +738,20 @@ export type MenuInput = ((Toggle) | ({
   font?: (Font);
   /** Title font of the selected item; default as `font`. */
   selectedFont?: (Font);
+  /** Title colour of items not selected (Parchment's `textColor`); default `#000000FF`. */
+  textColor?: (Color);
+  /** Title colour of the selected item; default `#037DE9FF`. Part-way between two pages an item's title colour is interpolated between the two by the item's progress. */
+  selectedTextColor?: (Color);
+  /** Background of items not selected; default clear, `#00000000`. */
+  backgroundColor?: (Color);
+  /** Background of the selected item, interpolated with `backgroundColor` as the title colours are; default `#00000000`. */
+  selectedBackgroundColor?: (Color);
+  /** The indicator's colour; default `#037DE9FF`. */
+  indicatorColor?: (Color);
+  /** The border's colour; default `#E6E6E6FF` (white 0.9). */
+  borderColor?: (Color);
+  /** The background behind the items; default `#FFFFFFFF`. */
+  menuBackgroundColor?: (Color);
 }));
 
 
@@ -753,6 +767,13 @@ export type Menu = {
   position: "top" | "bottom";
   font: Font;
   selectedFont: Font;
+  textColor: NormalizedColor;
+  selectedTextColor: NormalizedColor;
+  backgroundColor: NormalizedColor;
+  selectedBackgroundColor: NormalizedColor;
+  indicatorColor: NormalizedColor;
+  borderColor: NormalizedColor;
+  menuBackgroundColor: NormalizedColor;
 };
 
 /** The row's menu entry; `width` and `selectedWidth` override the measured widths. The text holds at most 1,000 characters. */
@@ -791,6 +812,12 @@ export type MenuItemLayout = {
   title?: string;
   frame: Rect;
   selected: boolean;
+  /** How selected the item is (Parchment's `PagingCellLayoutAttributes.progress`): 1 − f for the current item, f for the upcoming one, 0 for the others, clamped to 0…1. */
+  progress: number;
+  /** The title's colour at `progress`, from the menu's `textColor` (0) to `selectedTextColor` (1), each channel linear and rounded to the nearest. */
+  textColor: (NormalizedColor);
+  /** The item's background at `progress`, from `backgroundColor` to `selectedBackgroundColor`. */
+  backgroundColor: (NormalizedColor);
 };
 
 
@@ -807,6 +834,9 @@ export type MenuLayout = {
   }));
   indicator: ((Rect) | (null));
   border: ((Rect) | (null));
+  indicatorColor: NormalizedColor;
+  borderColor: NormalizedColor;
+  menuBackgroundColor: NormalizedColor;
 };
 
 

@@ -81,7 +81,9 @@ extension ModelDecoding {
     static func menu(_ field: Field, current: MenuSettings?) throws(APIError) -> MenuSettings? {
         try toggle(field, current: current, defaults: MenuSettings()) { object, base throws(APIError) in
             try object.allowOnly(["itemSize", "itemSpacing", "itemLabelSpacing", "insets", "horizontalAlignment",
-                                  "selectedScrollPosition", "indicator", "border", "position", "font", "selectedFont"])
+                                  "selectedScrollPosition", "indicator", "border", "position", "font", "selectedFont",
+                                  "textColor", "selectedTextColor", "backgroundColor", "selectedBackgroundColor",
+                                  "indicatorColor", "borderColor", "menuBackgroundColor"])
             var m = base
             if let f = try object.optional("itemSize") { m.itemSize = try menuItemSize(f) }
             if let f = try object.optional("itemSpacing") { m.itemSpacing = try f.double() }
@@ -98,6 +100,13 @@ extension ModelDecoding {
             if let f = try object.optional("position") { m.position = try f.choice(MenuSettings.Position.allCases.map { ($0.rawValue, $0) }) }
             if let f = try object.optional("font") { m.font = try font(f) }
             if let f = try object.optional("selectedFont") { m.selectedFont = try font(f) }
+            if let f = try object.optional("textColor") { m.textColor = try color(f) }
+            if let f = try object.optional("selectedTextColor") { m.selectedTextColor = try color(f) }
+            if let f = try object.optional("backgroundColor") { m.backgroundColor = try color(f) }
+            if let f = try object.optional("selectedBackgroundColor") { m.selectedBackgroundColor = try color(f) }
+            if let f = try object.optional("indicatorColor") { m.indicatorColor = try color(f) }
+            if let f = try object.optional("borderColor") { m.borderColor = try color(f) }
+            if let f = try object.optional("menuBackgroundColor") { m.menuBackgroundColor = try color(f) }
             return m
         }
     }

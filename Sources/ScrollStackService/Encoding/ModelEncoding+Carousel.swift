@@ -51,14 +51,15 @@ extension ModelEncoding {
             indicator = .object(JSONObject(o))
         }
         let border = m.border.map { JSON.object(JSONObject([("height", .number($0.height)), ("insets", insets($0.insets))])) } ?? .string("hidden")
-        return .object(JSONObject([
+        let members: [(String, JSON)] = [
             ("itemSize", .object(JSONObject([(itemSize.0, .object(JSONObject(itemSize.1)))]))),
             ("itemSpacing", .number(m.itemSpacing)), ("itemLabelSpacing", .number(m.itemLabelSpacing)),
             ("insets", insets(m.insets)), ("horizontalAlignment", .string(m.horizontalAlignment.rawValue)),
             ("selectedScrollPosition", .string(m.selectedScrollPosition.rawValue)),
             ("indicator", indicator), ("border", border), ("position", .string(m.position.rawValue)),
             ("font", font(m.font)), ("selectedFont", font(m.selectedFont)),
-        ]))
+        ]
+        return .object(JSONObject(members + m.colors.map { ($0.name, JSON.string($0.value)) }))
     }
 
     /// A title as the client wrote it: the bare text when that is all it has.
@@ -89,7 +90,7 @@ extension ModelEncoding {
             ]))))
         }
         if let menu = stack.menuLayout(offset: offset), let settings = stack.settings.menu {
-            members.append(("menu", menuLayout(menu, frame: stack.menuFrame(settings), entries: stack.menuEntries(), progress: state.progress)))
+            members.append(("menu", menuLayout(menu, settings, frame: stack.menuFrame(settings), entries: stack.menuEntries(), progress: state.progress)))
         }
         return members
     }
@@ -102,7 +103,10 @@ extension ModelEncoding {
         return .object(members)
     }
 
-    static func menuLayout(_ m: MenuLayout, frame: Rect, entries: [(entry: MenuLayout.Entry, rowIndex: Int)], progress: Double) -> JSON {
+    /// The menu of a layout answer: its geometry, each item with its progress and colours, and
+    /// the indicator's, border's and background's colours from `settings`.
+    static func menuLayout(_ m: MenuLayout, _ settings: MenuSettings, frame: Rect, entries: [(entry: MenuLayout.Entry, rowIndex: Int)],
+                           progress: Double) -> JSON {
         var items: [JSON] = []
         items.reserveCapacity(m.items.count)
         for (i, item) in m.items.enumerated() {
@@ -110,6 +114,9 @@ extension ModelEncoding {
             if let text = entries[i].entry.title?.text { o.append(("title", .string(text))) }
             o.append(("frame", rect(item.frame)))
             o.append(("selected", .bool(m.selected == i)))
+            o.append(("progress", computed(item.progress)))
+            o.append(("textColor", .string(item.textColor)))
+            o.append(("backgroundColor", .string(item.backgroundColor)))
             items.append(.object(JSONObject(o)))
         }
         let selected = m.selected.map { i in
@@ -120,6 +127,8 @@ extension ModelEncoding {
             ("contentOffset", .object(JSONObject([("x", computed(m.contentOffset)), ("y", .number(0))]))),
             ("progress", computed(progress)), ("items", .array(items)), ("selected", selected),
             ("indicator", m.indicator.map(rect) ?? .null), ("border", m.border.map(rect) ?? .null),
+            ("indicatorColor", .string(settings.indicatorColor)), ("borderColor", .string(settings.borderColor)),
+            ("menuBackgroundColor", .string(settings.menuBackgroundColor)),
         ]))
     }
 

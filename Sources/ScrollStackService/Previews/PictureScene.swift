@@ -13,8 +13,8 @@ import ScrollStackText
 /// dashed) labelled with its type and id unless it shows text. A fit row's text is drawn as
 /// the glyphs the text engine shaped, at the lines its content frames give. Then
 /// separators over the rows, the viewport as a red frame, a paging stack's page indicator
-/// dots and its menu (item titles, the selected one in the selection colour, the indicator
-/// and the border) above or below the viewport.
+/// dots and its menu (in the menu's colours: item titles and backgrounds at each item's
+/// progress, the indicator and the border) above or below the viewport.
 ///
 /// At most `glyphs.limit` glyphs are drawn (`ServiceLimits.pictureGlyphs`): the caller
 /// refuses a scene whose budget was exceeded.
@@ -58,13 +58,6 @@ struct PictureScene {
     static let gap = 32.0
     /// The family of the drawing's own words (headings, labels, the viewport's caption).
     static let labelFamily = "DejaVu Sans"
-
-    /// Parchment's default menu colours: titles, the selected title and the indicator,
-    /// the border, the menu's background.
-    static let menuText = RGBA(red: 0, green: 0, blue: 0)
-    static let menuSelected = RGBA(red: 3, green: 125, blue: 233)
-    static let menuBorder = RGBA(red: 230, green: 230, blue: 230)
-    static let menuBackground = RGBA(red: 255, green: 255, blue: 255)
 
     /// Wireframe colours by visibility: (fill, stroke, dash).
     static func wireframe(_ visibility: Visibility) -> (fill: RGBA, stroke: RGBA, dash: [Double]) {
@@ -182,15 +175,21 @@ struct PictureScene {
         return out
     }
 
-    /// The menu over `frame` (viewport coordinates moved into the scene): its background,
-    /// each item's title centred in its item (the selected one in `menuSelected` and the
-    /// selected font), the border and the indicator.
+    /// The menu over `frame` (viewport coordinates moved into the scene), in the menu's colours:
+    /// its background, each item's background (unless clear) and title centred in its item in
+    /// the colours of the item's progress (the selected one in the selected font), the border
+    /// and the indicator.
     private func menu(_ menu: MenuSettings, _ layout: MenuLayout, _ stack: ScrollStack, frame: Rect) -> SceneItem {
-        var items: [SceneItem] = [.rect(frame, fill: Self.menuBackground)]
+        func color(_ hex: String) -> RGBA { RGBA(hex: hex) ?? RGBA(red: 0, green: 0, blue: 0) }
+        var items: [SceneItem] = [.rect(frame, fill: color(menu.menuBackgroundColor), attributes: [.init("class", "menu-background")])]
         let entries = stack.menuEntries()
         for (k, item) in layout.items.enumerated() {
             let box = Rect(x: frame.minX + item.frame.minX - layout.contentOffset, y: frame.minY + item.frame.minY,
                            width: item.frame.size.width, height: item.frame.size.height)
+            let background = color(item.backgroundColor)
+            if background.alpha > 0 {
+                items.append(.rect(box, fill: background, attributes: [.init("class", "menu-item-background")]))
+            }
             let selected = k == layout.selected
             let title = k < entries.count ? entries[k].entry.title?.text ?? item.id : item.id
             let font = selected ? menu.selectedFont : menu.font
@@ -202,13 +201,13 @@ struct PictureScene {
             let measured = engine.drawableLines(of: content, width: nil)
             let width = measured.widths.first ?? 0, lineHeight = measured.lineHeight
             let origin = Point(x: box.minX + (box.size.width - width) / 2, y: box.minY + (box.size.height - lineHeight) / 2 + line.baseline)
-            items.append(.glyphs(GlyphRun(face: line.face, size: line.size, color: selected ? Self.menuSelected : Self.menuText, origin: origin, glyphs: line.glyphs)))
+            items.append(.glyphs(GlyphRun(face: line.face, size: line.size, color: color(item.textColor), origin: origin, glyphs: line.glyphs)))
         }
         if let border = layout.border {
-            items.append(.rect(Self.moved(border, frame.minX, frame.minY), fill: Self.menuBorder, attributes: [.init("class", "menu-border")]))
+            items.append(.rect(Self.moved(border, frame.minX, frame.minY), fill: color(menu.borderColor), attributes: [.init("class", "menu-border")]))
         }
         if let indicator = layout.indicator {
-            items.append(.rect(Self.moved(indicator, frame.minX - layout.contentOffset, frame.minY), fill: Self.menuSelected,
+            items.append(.rect(Self.moved(indicator, frame.minX - layout.contentOffset, frame.minY), fill: color(menu.indicatorColor),
                                attributes: [.init("class", "menu-indicator")]))
         }
         return .group(attributes: [.init("class", "menu"), .init("data-selected", layout.selected.map(String.init) ?? "")],

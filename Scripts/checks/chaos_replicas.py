@@ -124,24 +124,26 @@ def call(port, method, path, body=None, headers=None, timeout=10):
 
 
 def dechunked(raw):
-    """The body of an HTTP/1.1 answer received so far, its chunked framing removed (a chunk
-    boundary may fall inside an event); the head is left out, an incomplete chunk kept."""
+    """(body, ended): the body of an HTTP/1.1 answer received so far, its chunked framing
+    removed (a chunk boundary may fall inside an event), the head left out and an incomplete
+    chunk kept; `ended` once its last chunk (size 0) arrived, i.e. the server ended the
+    answer. Always False for an answer that is not chunked."""
     head_end = raw.find(b"\r\n\r\n")
     if head_end < 0:
-        return b""
+        return b"", False
     if b"chunked" not in raw[:head_end].lower():
-        return raw[head_end + 4:]
+        return raw[head_end + 4:], False
     body, at = b"", head_end + 4
     while True:
         line_end = raw.find(b"\r\n", at)
         if line_end < 0:
-            return body
+            return body, False
         size = int(raw[at:line_end].split(b";")[0] or b"0", 16)
         if size == 0:
-            return body
+            return body, True
         body += raw[line_end + 2:line_end + 2 + size]
         if line_end + 2 + size + 2 > len(raw):
-            return body
+            return body, False
         at = line_end + 2 + size + 2
 
 
@@ -183,11 +185,18 @@ class Resuming:
                             self.bad.append(int(status.group(1)))
                         time.sleep(0.2)  # an outage: resume shortly, as EventSource would
                         break
-                    ids = [int(m) for m in re.findall(rb"(?:^|\n)id: (\d+)\n", dechunked(buffer))]
+                    body, ended = dechunked(buffer)
+                    ids = [int(m) for m in re.findall(rb"(?:^|\n)id: (\d+)\n", body)]
                     for revision in ids[seen:]:
                         self.ids.append(revision)
                         self.last = revision
                     seen = len(ids)
+                    if ended:
+                        # The server ended the stream: resume now, as EventSource does when
+                        # the answer ends. The connection itself stays open (HTTP/1.1 keeps
+                        # it for a next request, until the server's idle timeout, 30 s), so
+                        # waiting for it to close would leave the stream deaf meanwhile.
+                        break
             except OSError:
                 pass
             finally:

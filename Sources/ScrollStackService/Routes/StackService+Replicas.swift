@@ -58,10 +58,15 @@ extension StackService {
         }
     }
 
+    /// After the listener reconnects: brings every cached stack forward (announcements may
+    /// have been missed meanwhile). A stack that cannot be read now is logged and caught up
+    /// by its next request or announcement.
     private func replicaResynchronize() {
         guard let replica = store.replication.withLock({ $0 }) else { return }
         for entry in store.all() {
-            _ = try? replica.current(entry.id, cached: entry)
+            do { _ = try replica.current(entry.id, cached: entry) } catch where error.status != 404 {
+                logger.warning("replica: cannot catch \(entry.id) up after reconnecting (its next request or announcement retries): \(error.message)")
+            } catch {}
         }
         pileReplicaResynchronize()
     }

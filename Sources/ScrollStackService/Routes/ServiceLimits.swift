@@ -53,9 +53,13 @@ public struct ServiceLimits: Sendable {
     public var eventsAnswerBytes = 4 << 20
 
     /// The most requests that lay a stack out anew (stateless layouts, layouts for `devices`,
-    /// drawings) served at once; more get 503 `busy` with `Retry-After` (`LayoutGate`). The
-    /// daemon sets it to its worker threads less one (at least 1), so a thread stays free.
+    /// drawings) served at once; more wait up to `layoutSlotPatience` for a slot (at most this
+    /// many waiting), then get 503 `busy` with `Retry-After` (`LayoutGate`). The daemon sets it
+    /// to its worker threads less one (at least 1), so a thread stays free.
     public var concurrentLayouts = 1
+
+    /// How long a request laying a stack out anew waits for a slot when all are taken.
+    public var layoutSlotPatience: Duration = .milliseconds(200)
 
     /// The most bytes the text engine's shaped paragraphs and sized fonts may take
     /// (`TextEngine.shapeCacheBytes`, `fontCacheBytes`), estimated; the least used go first.

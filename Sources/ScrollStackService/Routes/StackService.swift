@@ -59,7 +59,7 @@ public final class StackService: Sendable {
         self.replay = replay
         self.journal = journal
         self.limits = limits
-        self.layoutGate = LayoutGate(limit: limits.concurrentLayouts)
+        self.layoutGate = LayoutGate(limit: limits.concurrentLayouts, patience: limits.layoutSlotPatience)
         self.measurer = measurer
         self.titleMeasurer = titleMeasurer
         self.fonts = fonts

@@ -222,6 +222,21 @@ final class PNGPictureTests: XCTestCase {
         XCTAssertEqual(try server.request("GET", "/v1/stacks/feed/layout.svg").status, 200, "within the default budget")
     }
 
+    func testASheetOfMorePixelsThanAnIntHoldsIsRefusedNotACrash() throws {
+        let server = try ServerHarness()
+        defer { server.stop() }
+        // Ten panels of 10⁹ × 10⁹ pt side by side: some 10¹⁹ pixels, more than Int.max.
+        let huge = (0..<10).map { object(("name", .string("huge\($0)")), ("width", 1_000_000_000), ("height", 1_000_000_000)) }
+        let body: JSON = object(
+            ("devices", .array(huge)),
+            ("rows", [object(("id", "a"), ("view", object(("type", "A"))), ("size", object(("fixed", 100))))]))
+        let refused = try server.request("POST", "/v1/layout.png", json: body)
+        XCTAssertEqual(refused.status, 422, refused.text)
+        XCTAssertEqual(refused.errorCode, "work_budget_exceeded")
+        XCTAssertTrue(refused.text.contains("·10¹⁵ pixels"), refused.text)
+        XCTAssertEqual(try server.request("GET", "/healthz").status, 200, "the server is still up")
+    }
+
     /// Docs/API.md shows Docs/images/layout-preview.png and .svg: they must be what the
     /// server draws now. `SCROLLSTACK_WRITE_PICTURES=1` writes them afresh.
     func testTheDocumentedPicturesAreWhatTheServerDrawsNow() throws {

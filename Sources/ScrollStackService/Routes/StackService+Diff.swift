@@ -74,7 +74,7 @@ extension StackService {
             if pixels(scale) > Double(limits.picturePixels) {
                 throw .workBudgetExceeded(scale > 1 && pixels(1) <= Double(limits.picturePixels) ? "scale" : "from",
                                           "the picture (\(LayoutSVG.n(scene.width))×\(LayoutSVG.n(scene.height)) pt) at scale \(scale) would have "
-                                          + "\(Int(pixels(scale))) pixels, more than the \(limits.picturePixels) a PNG may")
+                                          + "\(Self.describe(pixels: pixels(scale))) pixels, more than the \(limits.picturePixels) a PNG may")
             }
             guard let png = CairoCanvas.png(scene, scale: scale) else {
                 throw .workBudgetExceeded("scale", "the picture could not be drawn (out of memory): ask a smaller scale")

@@ -127,6 +127,12 @@ extension StackService {
         }
     }
 
+    /// A pixel count for a message, never converted to an `Int` it may not fit (a sheet of
+    /// huge panels has more pixels than `Int` holds).
+    static func describe(pixels: Double) -> String {
+        pixels < 1e15 ? String(Int(pixels)) : "about \(LayoutSVG.n((pixels / 1e15).rounded()))·10¹⁵"
+    }
+
     /// Refuses a PNG of more than `limits.picturePixels` pixels, before it is drawn: 422
     /// `work_budget_exceeded` naming `scale` when scale 1 would fit, else `window`. O(1).
     func checkPixels(_ scene: Scene, scale: Int) throws(APIError) {
@@ -134,10 +140,10 @@ extension StackService {
         guard pixels(scale) > Double(limits.picturePixels) else { return }
         let size = "\(LayoutSVG.n(scene.width))×\(LayoutSVG.n(scene.height)) pt"
         if scale > 1 && pixels(1) <= Double(limits.picturePixels) {
-            throw .workBudgetExceeded("scale", "the picture (\(size)) at scale \(scale) would have \(Int(pixels(scale))) pixels, more than the "
+            throw .workBudgetExceeded("scale", "the picture (\(size)) at scale \(scale) would have \(Self.describe(pixels: pixels(scale))) pixels, more than the "
                                       + "\(limits.picturePixels) a PNG may: ask a smaller scale")
         }
-        throw .workBudgetExceeded("window", "the picture (\(size)) would have \(Int(pixels(scale))) pixels, more than the \(limits.picturePixels) a PNG may: "
+        throw .workBudgetExceeded("window", "the picture (\(size)) would have \(Self.describe(pixels: pixels(scale))) pixels, more than the \(limits.picturePixels) a PNG may: "
                                   + "ask window=visible, a page (from, limit) or fewer devices")
     }
 }

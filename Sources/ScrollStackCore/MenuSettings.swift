@@ -1,6 +1,7 @@
-/// The paging menu above or below a horizontal paging stack (Parchment's
-/// `PagingViewController` options, with Parchment's defaults). Data only: the menu's geometry
-/// is computed by the `ScrollStackPaging` module.
+/// The paging menu above or below a paging stack (Parchment's `PagingViewController` options,
+/// with Parchment's defaults). The menu is always a horizontal strip of items, whichever axis
+/// the pages scroll along (Parchment's `contentNavigationOrientation`). Data only: the menu's
+/// geometry is computed by the `ScrollStackPaging` module.
 public struct MenuSettings: Sendable, Hashable {
     /// How wide the items are (Parchment's `PagingMenuItemSize`).
     public enum ItemSize: Sendable, Hashable {

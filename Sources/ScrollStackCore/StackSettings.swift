@@ -20,7 +20,7 @@ public struct StackSettings: Sendable, Hashable {
     public var paging: PagingSettings? = nil
     /// The page indicator (off when nil); needs `paging`.
     public var pageIndicator: PageIndicatorSettings? = nil
-    /// The paging menu (off when nil); needs `paging` and the horizontal axis.
+    /// The paging menu (off when nil); needs `paging`. A horizontal strip on either axis.
     public var menu: MenuSettings? = nil
 
     /// The default stack: vertical, 375×667, no content insets, offset zero, spacing 0,
@@ -58,10 +58,9 @@ public struct StackSettings: Sendable, Hashable {
             try pageIndicator.validate("pageIndicator")
         }
         if let menu {
+            // Either axis: the menu is a horizontal strip over pages along x or y (Parchment's
+            // `contentNavigationOrientation`).
             guard paging != nil else { throw .invalid("needs paging: set \"paging\" as well", field: "menu") }
-            guard axis == .horizontal else {
-                throw .invalid("the paging menu needs a horizontal stack; the axis is \(axis.rawValue)", field: "menu")
-            }
             try menu.validate("menu")
         }
     }

@@ -11,7 +11,8 @@ extension ScrollStack {
     }
 
     /// The menu's frame in viewport coordinates: as wide as the viewport, `menu.height` tall,
-    /// just above the viewport (`top`) or just below it (`bottom`).
+    /// just above the viewport (`top`) or just below it (`bottom`). A horizontal strip on
+    /// either axis: over vertical pages too the items run along x.
     public func menuFrame(_ menu: MenuSettings) -> Rect {
         let y = menu.position == .top ? -menu.height : settings.viewport.height
         return Rect(x: 0, y: y, width: settings.viewport.width, height: menu.height)
@@ -20,10 +21,16 @@ extension ScrollStack {
     /// The menu laid out at `offset` (the stack's own by default): item k is page k. nil
     /// when the stack has no menu.
     ///
+    /// Two axes meet here. The content's: the paging progress and current page are read along
+    /// the stack's axis (`offset.y` over vertical pages, `offset.x` over horizontal ones).
+    /// The menu's own: always horizontal, as wide as the viewport (`menuFrame`), whatever the
+    /// content's axis, so a vertical stack's menu at progress p is the horizontal stack's
+    /// menu at progress p.
+    ///
     /// - Complexity: O(n).
     public func menuLayout(offset: Point? = nil) -> MenuLayout? {
         guard let menu = settings.menu, let state = pagingState(offset: offset) else { return nil }
-        return MenuLayout(menu, entries: menuEntries().map(\.entry), width: settings.viewport.width,
+        return MenuLayout(menu, entries: menuEntries().map(\.entry), width: menuFrame(menu).size.width,
                           progress: state.progress, selected: state.currentPage, measurer: titleMeasurer)
     }
 

@@ -26,16 +26,19 @@ final class CarouselSettingsTests: XCTestCase {
         XCTAssertEqual(field { _ = try ScrollStack(settings: settings(PagingSettings(sizeInsets: EdgeInsets(left: -1)))) }, "paging.sizeInsets.left")
     }
 
-    func testIndicatorAndMenuNeedPagingAndTheMenuAHorizontalStack() {
+    func testIndicatorAndMenuNeedPagingOnEitherAxis() {
         var s = settings(nil)
         s.pageIndicator = PageIndicatorSettings()
         XCTAssertEqual(field { _ = try ScrollStack(settings: s) }, "pageIndicator")
         s = settings(nil)
         s.menu = MenuSettings()
         XCTAssertEqual(field { _ = try ScrollStack(settings: s) }, "menu")
-        s = settings(PagingSettings(), axis: .vertical)
+        s = settings(nil, axis: .vertical)
         s.menu = MenuSettings()
         XCTAssertEqual(field { _ = try ScrollStack(settings: s) }, "menu")
+        s = settings(PagingSettings(), axis: .vertical)
+        s.menu = MenuSettings()
+        XCTAssertNil(field { _ = try ScrollStack(settings: s) }, "a horizontal strip over vertical pages")
         s = settings(PagingSettings())
         s.menu = MenuSettings(itemSpacing: -1)
         XCTAssertEqual(field { _ = try ScrollStack(settings: s) }, "menu.itemSpacing")

@@ -189,6 +189,51 @@ final class PNGPictureTests: XCTestCase {
         XCTAssertTrue(pixel(dot[0] + 30, dot[1]) == (0x58, 0x56, 0xD6), "page two's background around the dots")
     }
 
+    /// The carousel's pages along y (each 300 tall, the viewport's height), the same menu.
+    static let verticalCarousel = carousel.replacingOccurrences(of: "\"horizontal\"", with: "\"vertical\"")
+        .replacingOccurrences(of: "\"fixed\": 375", with: "\"fixed\": 300")
+
+    func testTheMenuOverVerticalPagesIsDrawnAsAHorizontalStripAboveTheViewport() throws {
+        let server = try ServerHarness()
+        defer { server.stop() }
+        let body = try j(Self.verticalCarousel)
+        let reply = try server.request("POST", "/v1/layout.svg?offset=300&window=visible", json: body)
+        XCTAssertEqual(reply.status, 200, reply.text)
+        let svg = reply.text
+        let png = try PNGImage(try server.request("POST", "/v1/layout.png?offset=300&window=visible", json: body).body)
+        func numbers(_ prefix: String, _ names: [String], in svg: String? = nil) throws -> [Double] {
+            let svg = svg ?? reply.text
+            let start = try XCTUnwrap(svg.range(of: prefix), prefix)
+            let element = svg[start.lowerBound..<(try XCTUnwrap(svg[start.lowerBound...].firstIndex(of: ">")))]
+            return try names.map { name in
+                let value = try XCTUnwrap(element.range(of: " \(name)=\""), "\(name) in \(element)")
+                let rest = element[value.upperBound...]
+                return try XCTUnwrap(Double(rest[..<(try XCTUnwrap(rest.firstIndex(of: "\"")))]))
+            }
+        }
+        let translate = try XCTUnwrap(svg.range(of: "<g class=\"content-space\" transform=\"translate("))
+        let pair = svg[translate.upperBound...].prefix { $0 != ")" }.split(separator: ",").compactMap { Double($0) }
+        XCTAssertEqual(pair.count, 2)
+        func pixel(_ x: Double, _ y: Double) -> (Int, Int, Int) { png.rgb(Int(pair[0] + x), Int(pair[1] + y)) }
+        XCTAssertTrue(svg.contains("<g class=\"menu\" data-selected=\"1\""), "page two's item selected")
+        let background = try numbers("<rect class=\"menu-background\"", ["x", "y", "width", "height"])
+        XCTAssertEqual(background, [0, 260, 375, 40], "a strip as wide as the viewport, just above it (at y 300 in content space)")
+        let viewport = try numbers("<rect id=\"viewport\"", ["x", "y", "width", "height"])
+        XCTAssertEqual(viewport, [0, 300, 375, 300])
+        let indicator = try numbers("<rect class=\"menu-indicator\"", ["x", "y", "width", "height"])
+        XCTAssertEqual(indicator[2], 100, "under the selected item")
+        XCTAssertEqual(indicator[3], 4)
+        XCTAssertEqual(indicator[1] + indicator[3], 300, "on the strip's bottom edge, next to the pages")
+        XCTAssertTrue(pixel(indicator[0] + indicator[2] / 2, indicator[1] + indicator[3] / 2) == (3, 125, 233),
+                      "Parchment's blue: \(pixel(indicator[0] + indicator[2] / 2, indicator[1] + indicator[3] / 2))")
+        XCTAssertEqual(svg.components(separatedBy: "<g class=\"text\" fill=\"#037DE9\"").count - 1, 1, "one title drawn selected")
+        XCTAssertTrue(pixel(indicator[0] + indicator[2] / 2, 310) == (0x58, 0x56, 0xD6), "page two under the menu")
+        // The same strip as over the horizontal pages on page two, whose viewport is 375 along x.
+        let horizontal = try server.request("POST", "/v1/layout.svg?offset=375&window=visible", json: try j(Self.carousel)).text
+        let x = try numbers("<rect class=\"menu-indicator\"", ["x"], in: horizontal)[0]
+        XCTAssertEqual(x - 375, indicator[0], "the indicator at the same x in the strip")
+    }
+
     func testPicturesPastThePixelBudgetAreRefusedNamingWhatToChange() throws {
         var limits = ServiceLimits()
         limits.picturePixels = 600_000

@@ -7,7 +7,8 @@ import XCTest
 /// Seeded random comparisons over HTTP against small reference models of the upstream
 /// algorithms, written from reading them: Parchment's menu (`PagingCollectionViewLayout`,
 /// `PagingIndicatorMetric`, `PagingIndicatorLayoutAttributes`, `PagingBorderLayoutAttributes`,
-/// `PagingController`'s offsets, `PagingTitleCell`'s colours), CustomPageableCollectionView's
+/// `PagingController`'s offsets, `PagingTitleCell`'s colours; over pages along x and y),
+/// CustomPageableCollectionView's
 /// page offsets, UIPageControl's size under UIPageViewController, Pile's `PileView` stack and
 /// ScrollStackController's `ScrollStackRowAnimator` timing. Where Docs/Semantics.md deliberately changes an upstream
 /// rule, the model follows the change and says so (table "Upstream rules").
@@ -209,13 +210,17 @@ final class UpstreamComparisonTests: XCTestCase {
              "textColor": "\(hex(colours[0]))", "selectedTextColor": "\(hex(colours[1]))",
              "backgroundColor": "\(hex(colours[2]))", "selectedBackgroundColor": "\(hex(colours[3]))"}
             """
+        // Every other case pages vertically (contentNavigationOrientation .vertical): the menu
+        // is the same horizontal strip, bounds wide, at the same progress along y.
+        let vertical = c % 2 == 1
+        let page = vertical ? 400 : bounds
         let rows = (0..<n).map { k -> String in
             let title = delegate.map { #", "title": {"text": "T", "width": \#($0[k].0), "selectedWidth": \#($0[k].1)}"# } ?? ""
-            return #"{"id": "p\#(k)", "view": {"type": "Page"}, "size": {"fixed": \#(bounds)}\#(title)}"#
+            return #"{"id": "p\#(k)", "view": {"type": "Page"}, "size": {"fixed": \#(page)}\#(title)}"#
         }.joined(separator: ", ")
         let id = "m\(c)"
         let body = """
-            {"id": "\(id)", "axis": "horizontal", "viewport": {"width": \(bounds), "height": 400},
+            {"id": "\(id)", "axis": "\(vertical ? "vertical" : "horizontal")", "viewport": {"width": \(bounds), "height": 400},
              "rowInsets": {"top": 0, "left": 0, "bottom": 0, "right": 0}, "paging": true, "menu": \(menu), "rows": [\(rows)]}
             """
         let created = try server.request("POST", "/v1/stacks", json: try j(body))
@@ -223,7 +228,7 @@ final class UpstreamComparisonTests: XCTestCase {
         var progresses = [0.0, Double(n - 1)]
         for _ in 0..<3 { progresses.append((Double.random(in: -0.9...(Double(n - 1) + 0.9), using: &rng) * 64).rounded() / 64) }
         for p in progresses {
-            let reply = try server.request("GET", "/v1/stacks/\(id)/layout?offset=\(p * bounds)")
+            let reply = try server.request("GET", "/v1/stacks/\(id)/layout?offset=\(p * page)")
             // A single stop has progress 0 wherever the stack is (Semantics, Paging).
             let want = model.answer(progress: n == 1 ? 0 : p)
             var ok = close(reply["menu.contentSize.width"]?.doubleValue, want.content)

@@ -723,7 +723,7 @@ export type MenuBorderInput = (("hidden") | ({
   insets?: Insets;
 }));
 
-/** The paging menu (needs `paging` and a horizontal stack); an object merges member by member. While `itemSize` is `sizeToFit` or `selfSizing`, a title without `width` is measured by the text engine in `font` (selected item: `selectedFont`) plus `itemLabelSpacing` on each side. An unknown font family is 422 at `menu.font.family` / `menu.selectedFont.family`, listing the available families. */
+/** The paging menu (needs `paging`; either axis: over vertical pages it is the same horizontal strip, its selection following the paging along y, Parchment's `contentNavigationOrientation` `.vertical`); an object merges member by member. While `itemSize` is `sizeToFit` or `selfSizing`, a title without `width` is measured by the text engine in `font` (selected item: `selectedFont`) plus `itemLabelSpacing` on each side. An unknown font family is 422 at `menu.font.family` / `menu.selectedFont.family`, listing the available families. */
 export type MenuInput = ((Toggle) | ({
   itemSize?: MenuItemSize;
   itemSpacing?: Length;
@@ -820,11 +820,12 @@ export type MenuItemLayout = {
   backgroundColor: (NormalizedColor);
 };
 
-
+/** The paging menu at the layout's offset: a horizontal strip on either axis (items, indicator, border and `contentOffset` along x, `frame` the viewport's width above or below it), at the paging progress along the stack's axis. */
 export type MenuLayout = {
   frame: Rect;
   contentSize: FullSize;
   contentOffset: FullPoint;
+  /** The paging's progress along the stack's axis (x or y): item k is page k. */
   progress: number;
   items: Array<MenuItemLayout>;
   selected: ((null) | ({
@@ -1986,7 +1987,7 @@ export abstract class ScrollStackOperations {
     return this.call("menuWindow", args ?? {}) as Promise<Reply<MenuWindowAnswer>>;
   }
 
-  /** POST /v1/stacks/{stack}/menu/select: Select a menu item; the pages scroll to it. */
+  /** POST /v1/stacks/{stack}/menu/select: Select a menu item; the pages scroll to it along the stack's axis (y over vertical pages). */
   menuSelect(args: MenuSelectArgs): Promise<Reply<MenuSelectAnswer>> {
     return this.call("menuSelect", args ?? {}) as Promise<Reply<MenuSelectAnswer>>;
   }

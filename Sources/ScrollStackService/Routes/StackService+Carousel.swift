@@ -94,7 +94,7 @@ extension StackService {
 
     /// `GET /v1/stacks/{stack}/menu/window?around=ROW&width=W`: Parchment's infinite data
     /// source over the menu's items, around the item of the row with id `around`; `width`
-    /// defaults to the viewport's.
+    /// defaults to the menu's, the viewport's width on either axis (the menu is horizontal).
     func menuWindow(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(["around", "width"])
         let width = try c.queryNumber("width")
@@ -105,7 +105,7 @@ extension StackService {
             let entries = stack.menuEntries()
             let selected = try itemIndex(entries, row: .id(around), index: nil, rowField: "around", indexField: "around", query: true)
             let widths = MenuLayout.naturalWidths(entries.map(\.entry), menu, measurer: stack.titleMeasurer).map(\.normal)
-            let window = MenuWindow(widths: widths, around: selected, width: width ?? stack.settings.viewport.width, spacing: menu.itemSpacing)
+            let window = MenuWindow(widths: widths, around: selected, width: width ?? stack.menuFrame(menu).size.width, spacing: menu.itemSpacing)
             func item(_ i: Int) -> JSON {
                 .object(JSONObject([("id", .string(entries[i].entry.id)), ("index", .integer(Int64(i))),
                                     ("rowIndex", .integer(Int64(entries[i].rowIndex))), ("width", ModelEncoding.computed(widths[i]))]))
@@ -120,8 +120,9 @@ extension StackService {
     }
 
     /// `POST /v1/stacks/{stack}/menu/select {"row"} | {"index"}`: scrolls to the item's page
-    /// (item k is page k, the last page for items beyond the pages) and answers the mutation
-    /// with the new `menu` geometry.
+    /// (item k is page k, the last page for items beyond the pages) along the stack's axis (y
+    /// over vertical pages; the cross offset is kept) and answers the mutation with the new
+    /// `menu` geometry.
     func menuSelect(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
         let body = try c.jsonObject()

@@ -131,6 +131,36 @@ final class MenuTransitionTests: XCTestCase {
         }
     }
 
+    /// The SVG draws the menu from the same layout: with `animateAfter`, part-way between pages 1
+    /// and 2 only item 1's title is in the selected colour (the others black, none in between),
+    /// and the indicator moves with the viewport alone (112.5, the content's scroll), not the
+    /// 30 − 18.75 more it moves scrolling alongside.
+    func testMenuTransitionAnimateAfter_pictureDrawsTheCurrentPagesMenu() throws {
+        XCTAssertEqual(try create().status, 201)
+        func svg(_ offset: Double) throws -> String {
+            let reply = try server.request("GET", "/v1/stacks/c/layout.svg?offset=\(offset)")
+            XCTAssertEqual(reply.status, 200, reply.text)
+            return reply.text
+        }
+        func indicatorX(_ svg: String) throws -> Double {
+            let start = try XCTUnwrap(svg.range(of: "<rect class=\"menu-indicator\""), svg)
+            let x = try XCTUnwrap(svg[start.upperBound...].range(of: " x=\""))
+            let rest = svg[x.upperBound...]
+            return try XCTUnwrap(Double(rest[..<(try XCTUnwrap(rest.firstIndex(of: "\"")))]))
+        }
+        func titles(_ svg: String, _ fill: String) -> Int {
+            svg.components(separatedBy: "<g class=\"text\" fill=\"\(fill)\" fill-opacity=\"1\">").count - 1
+        }
+        let along = try svg(487.5)
+        XCTAssertEqual(try indicatorX(along) - indicatorX(try svg(375)), 123.75, accuracy: 1e-6)
+        XCTAssertEqual(titles(along, "#037DE9"), 0, "scrolling alongside: item 1 and 2 are in between")
+        XCTAssertEqual(try patch(#""menuTransition": "animateAfter""#).status, 200)
+        let after = try svg(487.5)
+        XCTAssertEqual(try indicatorX(after) - indicatorX(try svg(375)), 112.5, accuracy: 1e-6)
+        XCTAssertEqual(titles(after, "#037DE9"), 1, after)
+        XCTAssertEqual(titles(after, "#000000"), 4, after)
+    }
+
     /// Strict decoding: only the two transitions are accepted, named as the error's field; a
     /// refused PATCH changes nothing.
     func testMenuTransition_badValueNamesTheField() throws {

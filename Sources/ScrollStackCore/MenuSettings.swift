@@ -42,6 +42,15 @@ public struct MenuSettings: Sendable, Hashable {
         case left, right, center, preferCentered
     }
 
+    /// How the menu follows the content between pages (Parchment's `PagingMenuTransition`).
+    public enum Transition: String, Sendable, Hashable, CaseIterable {
+        /// The menu's offset, indicator and item colours follow the content's progress.
+        case scrollAlongside
+        /// The menu stays on the current item while the content is between pages and is
+        /// where `scrollAlongside` puts it once paging rests on a page.
+        case animateAfter
+    }
+
     /// Where the menu sits relative to the pages; also where the indicator and border sit.
     public enum Position: String, Sendable, Hashable, CaseIterable {
         case top, bottom
@@ -85,6 +94,8 @@ public struct MenuSettings: Sendable, Hashable {
     public var insets: EdgeInsets
     public var horizontalAlignment: HorizontalAlignment
     public var selectedScrollPosition: ScrollPosition
+    /// Parchment's `menuTransition`: `scrollAlongside` by default.
+    public var menuTransition: Transition
     /// nil: hidden.
     public var indicator: Indicator?
     /// nil: hidden.
@@ -113,7 +124,7 @@ public struct MenuSettings: Sendable, Hashable {
 
     public init(itemSize: ItemSize = .sizeToFit(minWidth: 150, height: 40), itemSpacing: Double = 0, itemLabelSpacing: Double = 20,
                 insets: EdgeInsets = .zero, horizontalAlignment: HorizontalAlignment = .left,
-                selectedScrollPosition: ScrollPosition = .preferCentered, indicator: Indicator? = Indicator(),
+                selectedScrollPosition: ScrollPosition = .preferCentered, menuTransition: Transition = .scrollAlongside, indicator: Indicator? = Indicator(),
                 border: Border? = Border(), position: Position = .top, font: FontRequest = .menuTitle,
                 selectedFont: FontRequest = .menuTitle, textColor: String = "#000000FF", selectedTextColor: String = "#037DE9FF",
                 backgroundColor: String = "#00000000", selectedBackgroundColor: String = "#00000000",
@@ -124,6 +135,7 @@ public struct MenuSettings: Sendable, Hashable {
         self.insets = insets
         self.horizontalAlignment = horizontalAlignment
         self.selectedScrollPosition = selectedScrollPosition
+        self.menuTransition = menuTransition
         self.indicator = indicator
         self.border = border
         self.position = position

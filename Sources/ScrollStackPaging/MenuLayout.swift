@@ -38,6 +38,8 @@ public struct MenuLayout: Sendable, Hashable {
     public var border: Rect?
     /// The selected item's index, nil without items.
     public var selected: Int?
+    /// The paging progress the menu is laid out at (see `ScrollStack.menuLayout(offset:)`).
+    public var progress: Double
 
     /// Each entry's width when normal and when selected, before `sizeToFit` stretches them:
     /// the title's `width` when given; else `fixed` width; else the title measured in the
@@ -96,6 +98,7 @@ public struct MenuLayout: Sendable, Hashable {
     ///
     /// - Complexity: O(items): three layout passes (now, and with each end item selected).
     public init(_ menu: MenuSettings, entries: [Entry], width: Double, progress: Double, selected: Int, measurer: (any TitleMeasuring)?) {
+        self.progress = progress
         let n = entries.count
         let natural = Self.naturalWidths(entries, menu, measurer: measurer)
         // Parchment's size delegate: explicit widths are used as they are, never stretched.

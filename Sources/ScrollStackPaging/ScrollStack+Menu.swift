@@ -27,11 +27,20 @@ extension ScrollStack {
     /// content's axis, so a vertical stack's menu at progress p is the horizontal stack's
     /// menu at progress p.
     ///
+    /// The one place the menu takes the content's progress (Parchment's `menuTransition`):
+    /// `scrollAlongside` lays it out at the content's progress; `animateAfter` at the current
+    /// page's whole progress, so part-way between pages the menu is the current page's at
+    /// rest, and on a page both are the same.
+    ///
     /// - Complexity: O(n).
     public func menuLayout(offset: Point? = nil) -> MenuLayout? {
         guard let menu = settings.menu, let state = pagingState(offset: offset) else { return nil }
+        let progress = switch menu.menuTransition {
+        case .scrollAlongside: state.progress
+        case .animateAfter: Double(state.currentPage)
+        }
         return MenuLayout(menu, entries: menuEntries().map(\.entry), width: menuFrame(menu).size.width,
-                          progress: state.progress, selected: state.currentPage, measurer: titleMeasurer)
+                          progress: progress, selected: state.currentPage, measurer: titleMeasurer)
     }
 
     /// The page indicator at `offset`, nil when the stack has none. O(1) for uniform pages.

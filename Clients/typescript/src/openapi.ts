@@ -731,6 +731,8 @@ export type MenuInput = ((Toggle) | ({
   insets?: Insets;
   horizontalAlignment?: "left" | "center" | "right";
   selectedScrollPosition?: "left" | "right" | "center" | "preferCentered";
+  /** Parchment's `PagingOptions.menuTransition`; default `scrollAlongside`: the menu's offset, indicator and item colours follow the content between pages. With `animateAfter` the menu of a layout part-way between pages is the current page's at-rest menu (laid out as if the progress were the current page), and moves on once the content rests on another page. */
+  menuTransition?: "scrollAlongside" | "animateAfter";
   indicator?: MenuIndicatorInput;
   border?: MenuBorderInput;
   position?: "top" | "bottom";
@@ -762,6 +764,7 @@ export type Menu = {
   insets: FullInsets;
   horizontalAlignment: "left" | "center" | "right";
   selectedScrollPosition: "left" | "right" | "center" | "preferCentered";
+  menuTransition: "scrollAlongside" | "animateAfter";
   indicator: MenuIndicatorInput;
   border: MenuBorderInput;
   position: "top" | "bottom";
@@ -825,7 +828,7 @@ export type MenuLayout = {
   frame: Rect;
   contentSize: FullSize;
   contentOffset: FullPoint;
-  /** The paging's progress along the stack's axis (x or y): item k is page k. */
+  /** The paging progress along the stack's axis (x or y; item k is page k) that the menu is laid out at: the paging's with `menuTransition` `scrollAlongside`, the current page's (a whole number) with `animateAfter`. */
   progress: number;
   items: Array<MenuItemLayout>;
   selected: ((null) | ({

@@ -81,7 +81,7 @@ extension ModelDecoding {
     static func menu(_ field: Field, current: MenuSettings?) throws(APIError) -> MenuSettings? {
         try toggle(field, current: current, defaults: MenuSettings()) { object, base throws(APIError) in
             try object.allowOnly(["itemSize", "itemSpacing", "itemLabelSpacing", "insets", "horizontalAlignment",
-                                  "selectedScrollPosition", "indicator", "border", "position", "font", "selectedFont",
+                                  "selectedScrollPosition", "menuTransition", "indicator", "border", "position", "font", "selectedFont",
                                   "textColor", "selectedTextColor", "backgroundColor", "selectedBackgroundColor",
                                   "indicatorColor", "borderColor", "menuBackgroundColor"])
             var m = base
@@ -94,6 +94,9 @@ extension ModelDecoding {
             }
             if let f = try object.optional("selectedScrollPosition") {
                 m.selectedScrollPosition = try f.choice(MenuSettings.ScrollPosition.allCases.map { ($0.rawValue, $0) })
+            }
+            if let f = try object.optional("menuTransition") {
+                m.menuTransition = try f.choice(MenuSettings.Transition.allCases.map { ($0.rawValue, $0) })
             }
             if let f = try object.optional("indicator") { m.indicator = try menuIndicator(f, current: base.indicator) }
             if let f = try object.optional("border") { m.border = try menuBorder(f, current: base.border) }

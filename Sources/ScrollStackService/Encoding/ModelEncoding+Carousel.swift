@@ -56,6 +56,7 @@ extension ModelEncoding {
             ("itemSpacing", .number(m.itemSpacing)), ("itemLabelSpacing", .number(m.itemLabelSpacing)),
             ("insets", insets(m.insets)), ("horizontalAlignment", .string(m.horizontalAlignment.rawValue)),
             ("selectedScrollPosition", .string(m.selectedScrollPosition.rawValue)),
+            ("menuTransition", .string(m.menuTransition.rawValue)),
             ("indicator", indicator), ("border", border), ("position", .string(m.position.rawValue)),
             ("font", font(m.font)), ("selectedFont", font(m.selectedFont)),
         ]
@@ -90,7 +91,7 @@ extension ModelEncoding {
             ]))))
         }
         if let menu = stack.menuLayout(offset: offset), let settings = stack.settings.menu {
-            members.append(("menu", menuLayout(menu, settings, frame: stack.menuFrame(settings), entries: stack.menuEntries(), progress: state.progress)))
+            members.append(("menu", menuLayout(menu, settings, frame: stack.menuFrame(settings), entries: stack.menuEntries())))
         }
         return members
     }
@@ -105,8 +106,7 @@ extension ModelEncoding {
 
     /// The menu of a layout answer: its geometry, each item with its progress and colours, and
     /// the indicator's, border's and background's colours from `settings`.
-    static func menuLayout(_ m: MenuLayout, _ settings: MenuSettings, frame: Rect, entries: [(entry: MenuLayout.Entry, rowIndex: Int)],
-                           progress: Double) -> JSON {
+    static func menuLayout(_ m: MenuLayout, _ settings: MenuSettings, frame: Rect, entries: [(entry: MenuLayout.Entry, rowIndex: Int)]) -> JSON {
         var items: [JSON] = []
         items.reserveCapacity(m.items.count)
         for (i, item) in m.items.enumerated() {
@@ -125,7 +125,7 @@ extension ModelEncoding {
         return .object(JSONObject([
             ("frame", rect(frame)), ("contentSize", computedSize(m.contentSize)),
             ("contentOffset", .object(JSONObject([("x", computed(m.contentOffset)), ("y", .number(0))]))),
-            ("progress", computed(progress)), ("items", .array(items)), ("selected", selected),
+            ("progress", computed(m.progress)), ("items", .array(items)), ("selected", selected),
             ("indicator", m.indicator.map(rect) ?? .null), ("border", m.border.map(rect) ?? .null),
             ("indicatorColor", .string(settings.indicatorColor)), ("borderColor", .string(settings.borderColor)),
             ("menuBackgroundColor", .string(settings.menuBackgroundColor)),

@@ -19,13 +19,7 @@ final class MenuColourTests: XCTestCase {
 
     /// The carousel's create body with `colours` (JSON members, without braces) in its menu.
     static func body(_ colours: String) -> String {
-        let rows = (0..<4).map { #"{"id": "p\#($0)", "view": {"type": "Page"}, "size": {"fixed": 375}, "title": "P\#($0)"}"# }
-        return """
-            {"id": "c", "axis": "horizontal", "viewport": {"width": 375, "height": 500},
-             "rowInsets": {"top": 0, "left": 0, "bottom": 0, "right": 0}, "paging": {"size": {"fraction": 1}},
-             "menu": {"itemSize": {"fixed": {"width": 100, "height": 40}}\(colours.isEmpty ? "" : ", " + colours)},
-             "rows": [\(rows.joined(separator: ", "))]}
-            """
+        MenuCarousel.body(pages: 4, menu: colours)
     }
 
     func create(_ colours: String = "", on server: ServerHarness? = nil) throws -> Reply {

@@ -23,13 +23,7 @@ final class MenuTransitionTests: XCTestCase {
 
     /// The carousel's create body with `members` (JSON members, without braces) in its menu.
     static func body(_ members: String) -> String {
-        let rows = (0..<5).map { #"{"id": "p\#($0)", "view": {"type": "Page"}, "size": {"fixed": 375}, "title": "P\#($0)"}"# }
-        return """
-            {"id": "c", "axis": "horizontal", "viewport": {"width": 375, "height": 500},
-             "rowInsets": {"top": 0, "left": 0, "bottom": 0, "right": 0}, "paging": {"size": {"fraction": 1}},
-             "menu": {"itemSize": {"fixed": {"width": 100, "height": 40}}\(members.isEmpty ? "" : ", " + members)},
-             "rows": [\(rows.joined(separator: ", "))]}
-            """
+        MenuCarousel.body(pages: 5, menu: members)
     }
 
     func create(_ members: String = "", on server: ServerHarness? = nil) throws -> Reply {

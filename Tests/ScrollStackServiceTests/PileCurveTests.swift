@@ -127,7 +127,7 @@ final class PileCurveTests: XCTestCase {
     /// Every keyframe of random curves, durations, delays and rates against the reference.
     func testRandomCurvedKeyframesFollowTheBezier() throws {
         let seed = TestSeed.seed("curved pile keyframes")
-        var rng = SeededGenerator(seed)
+        var rng = SeededRandom(seed)
         _ = try makePile()
         let curves = ["linear", "easeIn", "easeOut", "easeInOut"]
         var checked = 0
@@ -245,19 +245,6 @@ final class PileCurveTests: XCTestCase {
         let again = call(restarted, "POST", "/v1/piles/p/push", object(("view", object(("type", "Card"))), ("animation", true)))
         XCTAssertEqual(again?["revision"]?.int64Value, 6)
         XCTAssertEqual(again?["transition"]?["timing"]?["curve"]?.stringValue, "easeInOut", "the restored default is the curve")
-    }
-}
-
-/// SplitMix64, for the seeded cases.
-struct SeededGenerator {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

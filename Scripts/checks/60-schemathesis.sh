@@ -32,14 +32,18 @@ seed=${SCHEMATHESIS_SEED:-${SCROLLSTACK_SEED:-20261123}}
 examples=${SCHEMATHESIS_EXAMPLES:-20}
 seconds=${SCHEMATHESIS_SECONDS:-240}
 work=$(mktemp -d)
+# The server's data in memory (/dev/shm) where there is one: this check holds answers to the
+# contract, and a shared disk that stalls an fsync for seconds would time requests out here
+# for reasons of its own (durability on disk is the crash and restart tests' business).
+data=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d)
 pid=""
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work" "$data"; }
 trap cleanup EXIT
 
 # The server's log goes through a FIFO: read until it names its port (10 s at most), then
 # drained in the background so the server never blocks on it.
 mkfifo "$work/log.fifo"
-"$binary" --port 0 --data-dir "$work/data" --metrics --log-level notice 2>"$work/log.fifo" &
+"$binary" --port 0 --data-dir "$data" --metrics --log-level notice 2>"$work/log.fifo" &
 pid=$!
 exec 3<"$work/log.fifo"
 port=""
@@ -214,11 +218,20 @@ if not complete:
 if bad or errors:
     # The server's own account (warnings and errors) of what went wrong, the last few.
     try:
-        lines = [line.rstrip() for line in open(server_log, errors="replace") if "warning" in line or "error" in line]
+        lines = [line.rstrip() for line in open(server_log, errors="replace")
+                 if "warning" in line or "error" in line or " slow: " in line]
     except OSError:
         lines = []
-    for line in lines[-5:]:
+    for line in lines[-8:]:
         print("server: " + line[:400])
+    # The requests that got no answer (a timeout, a reset), as sent, for a replay with curl.
+    unanswered = [interaction.get("request") or {} for event in events for kind, body in event.items() if kind == "ScenarioFinished"
+                  for interaction in body.get("recorder", {}).get("interactions", {}).values() if not interaction.get("response")]
+    import base64
+    for request in unanswered[-5:]:
+        body = request.get("body") or {}
+        body = base64.b64decode(body["$base64"]).decode(errors="replace") if isinstance(body, dict) and "$base64" in body else str(body)
+        print(f"unanswered: {request.get('method')} {request.get('uri')} body {body[:800]!r}")
 passed = len(operations) - len(bad) + ok_health + ok_spec + ok_codes + ok_checks
 failed = len(bad) + (not ok_health) + (not ok_spec) + (not ok_codes) + (not ok_checks) + (not complete) + (status == 1 and not bad)
 print(f"{passed} passed, {failed} failed")

@@ -270,8 +270,14 @@ struct ScrollStackDaemon: ParsableCommand {
         )
         // Host, origin and token checks before a body is read (and before `100 Continue`).
         server.headGate = { edge.admission($0) }
+        // One line per request at `info`; an answer that took a second or more (its body read
+        // included) at `notice`, so that it shows at the levels operators run with.
         server.requestObserver = { request, response, microseconds in
-            logger.info("\(request.summary) \(response.status) \(microseconds)µs")
+            if microseconds >= 1_000_000 {
+                logger.notice("slow: \(request.summary) \(response.status) \(microseconds)µs")
+            } else {
+                logger.info("\(request.summary) \(response.status) \(microseconds)µs")
+            }
         }
         serviceMetrics?.observe(server)
         do {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a replica check N times in a row (default: the chaos check, Scripts/checks/65-chaos.sh,
-# each run with a seed of its own) and prints how many passed and the seeds of those that
-# failed (SCROLLSTACK_CHAOS_SEED replays a chaos run's seed).
+# run i with SCROLLSTACK_SEED = base + i, base SCROLLSTACK_SEED or 20261123) and prints how
+# many passed and the seeds of those that failed (SCROLLSTACK_SEED=that seed replays one).
 #   Scripts/loop-replicas.sh [N] [CHECK]      e.g. Scripts/loop-replicas.sh 20
 #                                                  Scripts/loop-replicas.sh 5 Scripts/checks/60-postgres.sh
 set -uo pipefail
@@ -12,7 +12,7 @@ passed=0
 failing=()
 for i in $(seq 1 "$runs"); do
     log=$(mktemp)
-    if "$check" >"$log" 2>&1; then
+    if SCROLLSTACK_SEED=$((${SCROLLSTACK_SEED:-20261123} + i)) "$check" >"$log" 2>&1; then
         passed=$((passed + 1))
     else
         seed=$(grep -m1 -o '^seed [0-9]*' "$log" | cut -d' ' -f2)

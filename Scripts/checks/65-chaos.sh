@@ -2,7 +2,7 @@
 # Chaos on replicas over PostgreSQL: three scrollstackd replicas behind a loopback proxy, clients
 # writing with If-Match and live streams resuming with Last-Event-ID, while replicas are killed
 # and PostgreSQL is crashed at seeded random moments (see chaos_replicas.py for what is checked).
-# SCROLLSTACK_CHAOS_SEED replays a run. Needs the debug build (`swift build`); installs
+# The seed is SCROLLSTACK_SEED (default 20261123; printed). Needs the debug build (`swift build`); installs
 # postgresql when its server binaries are missing. Bounded: 3 minutes at most.
 set -uo pipefail
 cd "$(dirname "$0")/../.."

@@ -12,8 +12,8 @@ no row at all appears twice), each stack's revisions are contiguous and each ack
 revision distinct, every stream saw every revision once and in order, reads never answered
 409, and no answer was a 5xx other than 503 with Retry-After while PostgreSQL was down.
 
-SCROLLSTACK_CHAOS_SEED replays a run (its moments and choices; the interleavings of threads
-are the machine's). Bounded: the load lasts `--seconds` (default 45), every wait has a
+The seed is SCROLLSTACK_SEED (default 20261123, printed); it replays a run (its moments and
+choices; the interleavings of threads are the machine's). Bounded: the load lasts `--seconds` (default 45), every wait has a
 deadline, the whole check well under 3 minutes. Ends with `N passed, N failed`.
 """
 import argparse, http.client, json, os, random, re, select, signal, socket, subprocess, sys, tempfile, threading, time
@@ -219,8 +219,8 @@ def main():
     args = parser.parse_args()
     # Taken out of the environment the replicas inherit: scrollstackd refuses SCROLLSTACK_*
     # variables that name none of its options.
-    seed = int(os.environ.pop("SCROLLSTACK_CHAOS_SEED", None) or str(int(time.time() * 1000) % 1_000_000_007))
-    print(f"seed {seed} (SCROLLSTACK_CHAOS_SEED={seed} replays it)", flush=True)
+    seed = int(os.environ.pop("SCROLLSTACK_SEED", None) or "20261123")
+    print(f"seed {seed} (SCROLLSTACK_SEED={seed} replays it)", flush=True)
     rng = random.Random(seed)
     directory = tempfile.mkdtemp(prefix="scrollstack-chaos-")
     os.rmdir(directory)

@@ -11,7 +11,7 @@ import XCTest
 /// Durable writes answered later (Architecture.md, "Durable writes answered later"): a
 /// write's connection waits suspended until its commit, holding no server thread; it is
 /// answered only once durable, with the very bytes a waiting thread would have sent, and a
-/// failed commit answers 503 as before.
+/// failed commit answers 503.
 final class DeferredWriteTests: XCTestCase {
     /// `POST /v1/stacks/s/rows` inserting one row, as raw bytes.
     static func insert(_ id: String, headers: String = "") -> [UInt8] {

@@ -1,14 +1,13 @@
 #!/usr/bin/env python3
 """Durable inserts per second (journal on disk, synchronous=FULL) with 1, 4, 16 and 64
-concurrent clients (wrk connections), on one stack and on separate stacks, in three modes of
-one binary, alternating, same run: pipelined writes with group commit (the default),
-group commit without pipelining (--no-pipelining: a stack's lock held until its write is
-durable, main before pipelining), and neither (--no-group-commit --no-pipelining: the
-baseline, one transaction per write); and --in-memory, the same requests with no disk, to
-show the CPU's ceiling on this machine. The server runs with --threads 64, so its worker
-threads are not the limit. Prints the medians of --runs runs, and for the default mode the
-mean commit time (BEGIN to the end of COMMIT, fsync included) and mean writes per commit,
-read from /metrics around each wrk run: inserts/s is bound by writes per commit / commit time."""
+concurrent clients (wrk connections), on one stack and on separate stacks: the binary as it
+runs (pipelined writes, group commit, answers given once durable), alternating in the same
+run with --in-memory, the same requests with no disk, to show the CPU's ceiling on this
+machine. The server runs with --threads 64, so its worker threads are not the limit. Prints
+the medians of --runs runs, with the durable mode's mean commit time (BEGIN to the end of
+COMMIT, fsync included) and mean writes per commit, read from /metrics around each wrk run:
+inserts/s is bound by writes per commit / commit time. With --baseline, compares the binary
+with another one (e.g. main's) instead."""
 import argparse, json, os, re, shutil, signal, socket, statistics, subprocess, tempfile, time, urllib.request
 
 def free_port():
@@ -100,56 +99,53 @@ def main():
     p.add_argument("--duration", type=int, default=3)
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--clients", default="1,4,16,64")
-    p.add_argument("--baseline", help="compare deferred answers instead: --binary as it is, --binary --no-deferred-writes "
-                                      "and this binary (e.g. main's), all at --threads, alternating")
+    p.add_argument("--baseline", help="compare with this binary (e.g. main's) instead: --binary and it, both at --threads, alternating")
     p.add_argument("--threads", type=int, default=64, help="the servers' --threads")
     args = p.parse_args()
     if args.baseline:
-        return compare_deferred(args)
+        return compare(args)
     clients = [int(c) for c in args.clients.split(",")]
     work = tempfile.mkdtemp(prefix="ssdurable-")
-    modes = {"pipelined": [], "not pipelined": ["--no-pipelining"], "no group commit": ["--no-group-commit", "--no-pipelining"],
-             "in memory": ["--in-memory"]}
+    modes = {"durable": [], "in memory": ["--in-memory"]}
     try:
         results, commit_ms, batch = measure(args, clients, work, {mode: (args.binary, extra) for mode, extra in modes.items()}, threads=64)
         print(f"durable inserts/s (synchronous=FULL, fsync per commit), wrk -d{args.duration}s, median of {args.runs} alternating runs; "
               f"server --threads 64; {os.cpu_count()} cores shared by wrk and the server")
-        print("pipelined = the default; unpiped = --no-pipelining; no group = --no-group-commit --no-pipelining (baseline);"
-              " no fsync = --in-memory, the same requests with no disk (the CPU's ceiling); commit ms and writes/commit are the pipelined mode's")
+        print("durable = the binary as it runs; no fsync = --in-memory, the same requests with no disk (the CPU's ceiling);"
+              " commit ms and writes/commit are the durable mode's")
         for separate in (False, True):
             print("separate stacks" if separate else "one stack")
-            print(f"{'clients':>7} | {'pipelined':>9} {'unpiped':>8} {'no group':>8} {'no fsync':>8} | {'vs no group':>11} {'vs unpiped':>10} | {'commit ms':>9} {'writes/commit':>13}")
+            print(f"{'clients':>7} | {'durable':>8} {'no fsync':>8} | {'commit ms':>9} {'writes/commit':>13}")
             for c in clients:
-                on, unpiped, off, memory = (statistics.median(results[(c, separate, m)]) for m in modes)
-                ms = statistics.median(commit_ms[(c, separate, "pipelined")])
-                size = statistics.median(batch[(c, separate, "pipelined")])
-                print(f"{c:>7} | {on:>9.0f} {unpiped:>8.0f} {off:>8.0f} {memory:>8.0f} | {on / off:>11.2f} {on / unpiped:>10.2f} | {ms:>9.2f} {size:>13.1f}")
+                durable, memory = (statistics.median(results[(c, separate, m)]) for m in modes)
+                ms = statistics.median(commit_ms[(c, separate, "durable")])
+                size = statistics.median(batch[(c, separate, "durable")])
+                print(f"{c:>7} | {durable:>8.0f} {memory:>8.0f} | {ms:>9.2f} {size:>13.1f}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
-def compare_deferred(args):
-    """Durable inserts/s of three servers at the same --threads, alternating in each run:
-    deferred answers (the default), --no-deferred-writes (each write holds a worker thread
-    until its commit) and the --baseline binary; with commit ms and writes per commit."""
+def compare(args):
+    """Durable inserts/s of --binary and the --baseline binary at the same --threads,
+    alternating in each run; with commit ms and writes per commit."""
     clients = [int(c) for c in args.clients.split(",")]
-    work = tempfile.mkdtemp(prefix="ssdeferred-")
-    modes = {"deferred": (args.binary, []), "waiting": (args.binary, ["--no-deferred-writes"]), "baseline": (args.baseline, [])}
+    work = tempfile.mkdtemp(prefix="ssbaseline-")
+    modes = {"binary": (args.binary, []), "baseline": (args.baseline, [])}
     try:
         results, commit_ms, batch = measure(args, clients, work, modes, threads=args.threads)
         print(f"durable inserts/s (synchronous=FULL), wrk -d{args.duration}s, median of {args.runs} alternating runs; "
-              f"every server --threads {args.threads}; {os.cpu_count()} cores shared by wrk and the servers")
-        print("deferred = --binary (durable writes answered later); waiting = --binary --no-deferred-writes; baseline = --baseline")
+              f"both servers --threads {args.threads}; {os.cpu_count()} cores shared by wrk and the servers")
+        print("binary = --binary; baseline = --baseline")
         for separate in (False, True):
             print("separate stacks" if separate else "one stack")
-            print(f"{'clients':>7} | {'deferred':>8} {'waiting':>8} {'baseline':>8} | {'vs waiting':>10} {'vs baseline':>11} | "
-                  f"{'commit ms':>9} {'writes/commit':>13} | {'waiting':>7} {'baseline':>8}")
+            print(f"{'clients':>7} | {'binary':>8} {'baseline':>8} | {'vs baseline':>11} | "
+                  f"{'commit ms':>9} {'writes/commit':>13} | {'baseline':>8}")
             for c in clients:
-                on, off, base = (statistics.median(results[(c, separate, m)]) for m in modes)
-                ms, size = (statistics.median(commit_ms[(c, separate, m)]) for m in modes), (statistics.median(batch[(c, separate, m)]) for m in modes)
-                ms, size = list(ms), list(size)
-                print(f"{c:>7} | {on:>8.0f} {off:>8.0f} {base:>8.0f} | {on / off:>10.2f} {on / base:>11.2f} | "
-                      f"{ms[0]:>9.2f} {size[0]:>13.1f} | {size[1]:>7.1f} {size[2]:>8.1f}")
-        print("(writes/commit of the three modes: deferred, then waiting and baseline at the right)")
+                on, base = (statistics.median(results[(c, separate, m)]) for m in modes)
+                ms = statistics.median(commit_ms[(c, separate, "binary")])
+                size = [statistics.median(batch[(c, separate, m)]) for m in modes]
+                print(f"{c:>7} | {on:>8.0f} {base:>8.0f} | {on / base:>11.2f} | "
+                      f"{ms:>9.2f} {size[0]:>13.1f} | {size[1]:>8.1f}")
+        print("(writes/commit of the binary, then of the baseline at the right)")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -2,9 +2,9 @@
 """Insert latency on a growing stack: from --rows rows, wrk -c32 inserts one row in the
 middle per request for --duration seconds (the stack grows past 150,000 rows at today's
 rates), so the run crosses many snapshot points (every rows / 8 revisions). Same run,
-alternating: the --baseline binary (e.g. an older build, or the same binary with
---baseline-flags=--no-pipelining) and --binary. Both run --in-memory, as the HTTP table of
-Docs/Benchmarks.md, or with --durable on a data dir."""
+alternating: the --baseline binary (e.g. an older build; --baseline-flags gives it options
+of its own) and --binary. Both run --in-memory, as the HTTP table of Docs/Benchmarks.md, or
+with --durable on a data dir."""
 import argparse, json, os, re, shutil, signal, socket, statistics, subprocess, tempfile, time, urllib.request
 
 UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}

@@ -4,10 +4,7 @@ concurrent clients (wrk; on one stack and on separate stacks), restore speed (ro
 server to start over --stacks stacks of --rows rows), and the p99 of an insert in the middle
 of one growing stack (from --p99-rows rows, wrk -c32 for --p99-duration seconds), for: SQLite (the baseline, --data-dir),
 PostgreSQL with 1 replica, and PostgreSQL with 3 replicas (the clients split over them).
-With --baseline-flags (e.g. "--no-group-commit --no-pipelining": PostgreSQL without batching,
-each write its own transaction under its stack's lock) the two PostgreSQL modes are also run
-with those flags, as a baseline of the same binary in the same run. With --baseline-binary
-(e.g. a release build of main) the two PostgreSQL modes also run that binary ("main x1",
+With --baseline-binary (e.g. a release build of main) the two PostgreSQL modes also run that binary ("main x1",
 "main x3"), and the ratios against it are printed.
 
 The PostgreSQL cluster is a throwaway one (Scripts/postgres-cluster.sh) with fsync on, so a
@@ -102,12 +99,9 @@ def main():
     p.add_argument("--rows", type=int, default=10_000)
     p.add_argument("--p99-rows", type=int, default=10_000)
     p.add_argument("--p99-duration", type=int, default=20)
-    p.add_argument("--baseline-flags", default="", help="also run both PostgreSQL modes with these flags")
     p.add_argument("--baseline-binary", help="also run both PostgreSQL modes with this binary")
     args = p.parse_args()
-    baseline = args.baseline_flags.split()
-    modes = ["sqlite", "postgres x1", "postgres x3"] + (["pg x1 base", "pg x3 base"] if baseline else []) \
-        + (["main x1", "main x3"] if args.baseline_binary else [])
+    modes = ["sqlite", "postgres x1", "postgres x3"] + (["main x1", "main x3"] if args.baseline_binary else [])
     work = tempfile.mkdtemp(prefix="sspgbench-")
     os.chmod(work, 0o755)  # the cluster runs as the postgres user, which must reach its folder
     inserts, restores, growing = {}, {}, {}
@@ -120,7 +114,7 @@ def main():
                     storages = [["--data-dir", os.path.join(work, f"data-{run}")]]
                 else:
                     url = subprocess.run([CLUSTER, "start", cluster, "on"], check=True, capture_output=True, text=True, timeout=180).stdout.strip()
-                    storages = [["--store", url] + (baseline if mode.endswith("base") else [])] * (3 if "x3" in mode else 1)
+                    storages = [["--store", url]] * (3 if "x3" in mode else 1)
                 binary = args.baseline_binary if mode.startswith("main") else args.binary
                 try:
                     # Restore: fill through one server, then time a fresh one starting over it.
@@ -169,13 +163,6 @@ def main():
             one, sep = (statistics.median(inserts[(new, v)]) / statistics.median(inserts[(old, v)]) for v in (False, True))
             rps, p99 = (statistics.median(g[i] for g in growing[new]) / statistics.median(g[i] for g in growing[old]) for i in (0, 2))
             print(f"  {replicas} against {args.baseline_binary}: one stack {one:.2f}x, separate stacks {sep:.2f}x, growing stack inserts/s {rps:.2f}x, p99 {p99:.2f}x")
-        if baseline:
-            print(f"batched (default) against the same binary with {args.baseline_flags}, same run:")
-            for replicas in ("x1", "x3"):
-                new, old = f"postgres {replicas}", f"pg {replicas} base"
-                one, sep = (statistics.median(inserts[(new, v)]) / statistics.median(inserts[(old, v)]) for v in (False, True))
-                rps, p99 = (statistics.median(g[i] for g in growing[new]) / statistics.median(g[i] for g in growing[old]) for i in (0, 2))
-                print(f"  {replicas}: one stack {one:.2f}x, separate stacks {sep:.2f}x, growing stack inserts/s {rps:.2f}x, p99 {p99:.2f}x")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

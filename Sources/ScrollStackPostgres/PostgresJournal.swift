@@ -26,22 +26,19 @@ public final class PostgresJournal: SharedJournalBackend {
     static let channel = "scrollstack_journal"
     let pool: PostgresPool
     private let watching = Mutex<Watcher?>(nil)
-    /// The group commit of appends; nil without batching (each append a transaction of its
-    /// own, on the calling thread, and `appendLater` complete when it returns).
-    let appends: AppendQueue?
+    /// The group commit of appends.
+    let appends: AppendQueue
     /// Told of each transaction of appends (`observeCommits`).
     let report = CommitTimer()
 
     /// Connects to `url` with a pool of `connections` and brings the schema to
     /// `schemaVersion` (`migrate`).
-    /// `batching` false commits every append in a transaction of its own, on the caller's
-    /// thread (the behaviour before batching, to compare: `--no-group-commit`).
     ///
     /// - Throws: `.unavailable` when the server cannot be reached; `.schemaTooNew` when the
     ///   database's schema is newer than this binary knows (nothing is changed).
-    public init(url: String, connections: Int, batching: Bool = true) throws(JournalError) {
+    public init(url: String, connections: Int) throws(JournalError) {
         pool = PostgresPool(url: url, size: connections)
-        appends = batching ? AppendQueue(pool: pool, report: report) : nil
+        appends = AppendQueue(pool: pool, report: report)
         try migrate()
     }
 
@@ -106,19 +103,10 @@ public final class PostgresJournal: SharedJournalBackend {
         append(key: key, record: record, snapshot: snapshot, after: after, incarnation: incarnation)
     }
 
-    /// Queued for the next batch (`AppendQueue`); without batching, appended (a transaction of
-    /// its own) before it returns. A conflict completes the write with `.conflict(latest: nil)`.
+    /// Queued for the next batch (`AppendQueue`). A conflict completes the write with
+    /// `.conflict(latest: nil)`.
     private func append(key: String, record: JournalRecord, snapshot: [UInt8]?, after: PendingWrite?, incarnation: Int64?) -> PendingWrite {
-        if let appends { return appends.enqueue(key: key, record: record, snapshot: snapshot, after: after, incarnation: incarnation) }
-        let statement = Self.appendRun(key: key, [(record, snapshot)], incarnation: incarnation)
-        do throws(JournalError) {
-            let rows = try run { connection throws(PostgresError) in
-                try report.timed(writes: 1) { () throws(PostgresError) in try connection.query(statement.sql, statement.parameters) }
-            }
-            return PendingWrite(completed: rows.first?.first?.integerValue == 1 ? nil : .conflict(key: key, latest: nil))
-        } catch {
-            return PendingWrite(completed: error)
-        }
+        appends.enqueue(key: key, record: record, snapshot: snapshot, after: after, incarnation: incarnation)
     }
 
     public func delete(key: String) throws(JournalError) {

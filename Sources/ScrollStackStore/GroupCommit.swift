@@ -8,26 +8,15 @@ import Synchronization
 /// transaction holding it is committed).
 ///
 /// Writes are queued without waiting (`enqueue`, which returns a `PendingWrite`) and
-/// committed in queue order by one drain at a time. The first thread to wait for a queued
-/// write while no drain runs drains on its own thread (no thread hop for a lone writer)
-/// until its own write is done; if more are queued by then, it hands them to a drain on
-/// `queue`, which runs until the queue is empty. Every write queued is waited for by its
-/// owner, so a queue is never left undrained. A
-/// write that reports a refusal of its own (`Write` returning an error, as a revision
-/// conflict) is skipped alone. A write that throws rolls the batch back; if it threw because
+/// committed in queue order on `queue`, the commits' own thread: the first write queued
+/// while no drain runs starts one, which runs until the queue is empty. So writes complete
+/// whether or not anyone waits for them, and owners may answer from `whenDone` without
+/// holding a thread. A write that reports a refusal of its own (`Write` returning an error,
+/// as a revision conflict) is skipped alone. A write that throws rolls the batch back; if it threw because
 /// the file is damaged where that write's key is kept (`SQLiteError.isDamage`), it alone
 /// fails (`.damaged`) and the rest of the batch is committed again without it, so damage
 /// to one key's pages never fails another key's write. Any other error, and a failed
 /// COMMIT, fails every write of the batch.
-///
-/// With `enabled` false each write is a transaction of its own, still in queue order (the
-/// behaviour before, kept to compare: `--no-group-commit`).
-///
-/// With `committer` true (deferred answers) no waiter drives: the first write
-/// queued while no drain runs starts one on `queue` at once, the commits' own thread, so
-/// writes complete whether or not anyone waits for them (`PendingWrite.completesOnItsOwn`),
-/// and owners may answer from `whenDone` without holding a thread. False keeps the
-/// waiting threads committing (`--no-deferred-writes`).
 final class GroupCommit: Sendable {
     /// One queued write, run inside the batch's transaction: nil when written, or the
     /// refusal that leaves it out (its transaction goes on with the others).
@@ -47,31 +36,23 @@ final class GroupCommit: Sendable {
         }
     }
 
-    private enum Drainer { case idle, unclaimed, running }
-
     private struct State: ~Copyable {
-        /// `unclaimed`: writes are queued and the next waiter drains them.
-        var drainer = Drainer.idle
+        /// Whether a drain runs on `queue`.
+        var draining = false
         var queued: [Member] = []
     }
 
     let database: SQLiteDatabase
-    let enabled: Bool
-    /// Commits run on `queue` only, started by `enqueue` (see above).
-    let committer: Bool
     private let state = Mutex(State())
     private let queue = DispatchQueue(label: "scrollstack.journal.commits")
     /// Transactions committed or rolled back through here (for tests).
     let transactions = Atomic<Int>(0)
     /// Told of every transaction run here, committed or rolled back: how many writes it held
-    /// (1 without group commit) and how long it took, BEGIN to the end of COMMIT (the fsync
-    /// included).
+    /// and how long it took, BEGIN to the end of COMMIT (the fsync included).
     let timer = CommitTimer()
 
-    init(database: SQLiteDatabase, enabled: Bool, committer: Bool = false) {
+    init(database: SQLiteDatabase) {
         self.database = database
-        self.enabled = enabled
-        self.committer = committer
     }
 
     /// Writes queued and not yet taken into a transaction.
@@ -80,35 +61,15 @@ final class GroupCommit: Sendable {
     /// Queues `write` (of journal key `key`, when it writes one key's rows) for the next
     /// transaction and returns at once.
     func enqueue(key: String? = nil, _ write: @escaping Write) -> PendingWrite {
-        let pending = committer ? PendingWrite() : PendingWrite { [self] waiting in drive(until: waiting) }
+        let pending = PendingWrite()
         let start = state.withLock { state -> Bool in
             state.queued.append(Member(write: write, pending: pending, key: key))
-            guard state.drainer == .idle else { return false }
-            state.drainer = committer ? .running : .unclaimed
-            return committer
+            guard !state.draining else { return false }
+            state.draining = true
+            return true
         }
         if start { queue.async { self.drain() } }
         return pending
-    }
-
-    /// On a waiting thread: if no drain runs, drains until `pending` is done, then hands
-    /// what is still queued to a drain on `queue`.
-    private func drive(until pending: PendingWrite) {
-        let claimed = state.withLock { state in
-            guard state.drainer == .unclaimed else { return false }
-            state.drainer = .running
-            return true
-        }
-        guard claimed else { return }
-        while commitNextBatch() {
-            guard pending.outcome != nil else { continue }
-            let more = state.withLock { state in
-                if state.queued.isEmpty { state.drainer = .idle }
-                return !state.queued.isEmpty
-            }
-            if more { queue.async { self.drain() } }
-            return
-        }
     }
 
     /// Runs `write` in a transaction, alone or with other queued writes, and returns once
@@ -129,13 +90,13 @@ final class GroupCommit: Sendable {
         while commitNextBatch() {}
     }
 
-    /// Commits the next batch (all queued, or the first alone without group commit) and
-    /// completes its writes; false (and the drainer idle) when nothing was queued.
+    /// Commits the next batch (every write queued) and completes its writes; false (and the
+    /// drain ended) when nothing was queued.
     private func commitNextBatch() -> Bool {
         let batch = state.withLock { state -> [Member] in
-            let batch = enabled ? state.queued : Array(state.queued.prefix(1))
-            state.queued.removeFirst(batch.count)
-            if batch.isEmpty { state.drainer = .idle }
+            let batch = state.queued
+            state.queued.removeAll()
+            if batch.isEmpty { state.draining = false }
             return batch
         }
         guard !batch.isEmpty else { return false }

@@ -22,22 +22,17 @@ public final class PendingWrite: Sendable {
 
     private let state: Mutex<State>
     private let done = DispatchGroup()
-    /// Called by `wait` before it blocks: lets a backend commit on the waiting thread
-    /// (see `GroupCommit`) instead of waking another one.
-    private let driver: (@Sendable (PendingWrite) -> Void)?
 
-    /// A write still to be committed; its backend calls `complete` once. `driver`, when
-    /// given, is called by each `wait` on a pending write before blocking.
-    public init(driver: (@Sendable (PendingWrite) -> Void)? = nil) {
+    /// A write still to be committed; its backend calls `complete` once, whether or not
+    /// anyone waits for it.
+    public init() {
         state = Mutex(State(outcome: nil))
-        self.driver = driver
         done.enter()
     }
 
     /// A write already committed (nil: durable) or failed.
     public init(completed error: JournalError?) {
         state = Mutex(State(outcome: .some(error)))
-        driver = nil
     }
 
     /// Records the outcome, runs the callbacks, then releases the waiters.
@@ -77,18 +72,12 @@ public final class PendingWrite: Sendable {
             done.wait()
             return finished
         }
-        driver?(self)
         done.wait()
         return state.withLock { state in
             state.waiters -= 1
             return state.outcome ?? nil
         }
     }
-
-    /// Whether the write completes without anyone waiting for it (no `driver`: its backend
-    /// commits on a thread of its own), so an owner may take its outcome from `whenDone`
-    /// instead of blocking in `wait`.
-    public var completesOnItsOwn: Bool { driver == nil }
 
     /// Threads blocked in `wait` now.
     public var waiting: Int { state.withLock { $0.waiters } }

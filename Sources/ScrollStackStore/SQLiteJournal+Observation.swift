@@ -1,5 +1,5 @@
 extension SQLiteJournal: CommitReporting {
-    /// Every group commit (or single write without group commit) is reported.
+    /// Every group commit is reported.
     public func observeCommits(_ observer: @escaping @Sendable (_ writes: Int, _ nanoseconds: UInt64) -> Void) {
         committer.timer.observe(observer)
     }

@@ -54,10 +54,8 @@ public final class SQLiteJournal: JournalBackend {
     /// the file, so memory is enough).
     private let incarnations = Mutex<(next: Int64, byKey: [String: Int64])>((1, [:]))
 
-    /// Opens (creating) the journal in `path`; ":memory:" keeps it in memory only.
-    /// `groupCommit` false commits every append in a transaction of its own. `committerThread`
-    /// commits on a thread of its own, so appends complete with nobody waiting (see
-    /// `GroupCommit`); false lets the threads waiting for them commit.
+    /// Opens (creating) the journal in `path`; ":memory:" keeps it in memory only. Appends
+    /// are committed together on a thread of their own (`GroupCommit`).
     ///
     /// The file's schema is brought to `schemaVersion` by its migrations, in one transaction
     /// (`SQLiteJournal+Migrations.swift`).
@@ -65,8 +63,7 @@ public final class SQLiteJournal: JournalBackend {
     /// - Throws: `.schemaTooNew` for a file of a newer schema version; `.failed` when the
     ///   file cannot be opened, lacks a table its format has, or a migration fails (naming
     ///   it: nothing in the file is changed or created then).
-    public init(path: String, groupCommit: Bool = true, committerThread: Bool = false,
-                snapshotPartBytes: Int = 256 << 10) throws(JournalError) {
+    public init(path: String, snapshotPartBytes: Int = 256 << 10) throws(JournalError) {
         self.snapshotPartBytes = max(1, snapshotPartBytes)
         do throws(SQLiteError) {
             database = try SQLiteDatabase(path: path)
@@ -76,7 +73,7 @@ public final class SQLiteJournal: JournalBackend {
         try Self.checkVersion(database, path: path)
         do throws(SQLiteError) {
             try Self.checkTables(database, path: path)
-            committer = GroupCommit(database: database, enabled: groupCommit, committer: committerThread)
+            committer = GroupCommit(database: database)
             if path != ":memory:" {
                 _ = try database.query("PRAGMA journal_mode = WAL")
                 snapshotWriter = try SQLiteDatabase(path: path)

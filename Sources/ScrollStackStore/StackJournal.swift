@@ -33,32 +33,21 @@ public final class StackJournal: Sendable {
         let report: @Sendable (_ key: String, _ detail: String) -> Void
     }
 
-    /// Whether a stack's writes are pipelined: each is queued under the stack's lock and
-    /// waited for after it (`recordMutationLater`), so the writes of one stack share commits.
-    /// False keeps the lock until the write is durable (the behaviour before, to compare:
-    /// `--no-pipelining`).
-    public let pipelining: Bool
-
     /// The default `snapshotReplayBudget`: 50 ms.
     public static let defaultSnapshotReplayBudget: UInt64 = 50_000_000
 
-    public init(backend: any JournalBackend, snapshotInterval: Int = 100, pipelining: Bool = true,
+    public init(backend: any JournalBackend, snapshotInterval: Int = 100,
                 snapshotReplayBudget: UInt64 = StackJournal.defaultSnapshotReplayBudget) {
         self.backend = backend
         self.snapshotInterval = max(1, snapshotInterval)
         self.snapshotReplayBudget = snapshotReplayBudget
-        self.pipelining = pipelining
     }
 
-    /// A journal in the SQLite file at `path` (":memory:" keeps it in memory only);
-    /// `groupCommit` false commits every mutation in a transaction of its own;
-    /// `committerThread` commits on a thread of its own (`SQLiteJournal`), which deferred
-    /// answers need.
-    public convenience init(path: String, snapshotInterval: Int = 100, groupCommit: Bool = true, pipelining: Bool = true,
-                            committerThread: Bool = false,
+    /// A journal in the SQLite file at `path` (":memory:" keeps it in memory only).
+    public convenience init(path: String, snapshotInterval: Int = 100,
                             snapshotReplayBudget: UInt64 = StackJournal.defaultSnapshotReplayBudget) throws(JournalError) {
-        self.init(backend: try SQLiteJournal(path: path, groupCommit: groupCommit, committerThread: committerThread),
-                  snapshotInterval: snapshotInterval, pipelining: pipelining, snapshotReplayBudget: snapshotReplayBudget)
+        self.init(backend: try SQLiteJournal(path: path),
+                  snapshotInterval: snapshotInterval, snapshotReplayBudget: snapshotReplayBudget)
     }
 
     /// Calls `observer` with the key and the detail of every `JournalError.damaged` that a

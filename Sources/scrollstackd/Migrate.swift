@@ -54,7 +54,7 @@ struct Migrate: ParsableCommand {
         let sqlite: SQLiteJournal
         let target: PostgresJournal
         do {
-            sqlite = try SQLiteJournal(path: file, groupCommit: false)
+            sqlite = try SQLiteJournal(path: file)
             // As a server start: old formats are upgraded, and every stack and pile must rebuild.
             let service = StackService(logger: logger, journal: StackJournal(backend: sqlite),
                                        fonts: FontCatalog(directories: FontCatalog.defaultDirectories + server.fontDir))

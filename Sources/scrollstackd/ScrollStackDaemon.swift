@@ -40,7 +40,7 @@ struct ScrollStackDaemon: ParsableCommand {
     @Option(help: "The TCP port to listen on (0 picks a free one, logged at start).")
     var port = 8080
 
-    @Option(help: "Worker threads serving connections (1…64; default: the core count, at most 64; a durable write holds none while it waits for its commit, unless --no-deferred-writes; pile writes still do).")
+    @Option(help: "Worker threads serving connections (1…64; default: the core count, at most 64; a durable write holds none while it waits for its commit; pile writes still do).")
     var threads = HTTPServer.Configuration().threads
 
     @Option(help: "The largest request body accepted, in bytes; larger ones get 413 unread.")
@@ -101,15 +101,6 @@ struct ScrollStackDaemon: ParsableCommand {
 
     @Flag(help: "Keep stacks in memory only: nothing survives a restart (for tests and throwaway use).")
     var inMemory = false
-
-    @Flag(help: "Commit every durable write in a transaction of its own, instead of together with the writes (of any stack) that arrive while a commit is in progress (for comparison; each write is still answered only once durable).")
-    var noGroupCommit = false
-
-    @Flag(help: "Hold a stack's lock until each of its writes is durable, instead of queuing the write and waiting after releasing it, so that one stack's writes share commits (for comparison; each write is still answered only once durable).")
-    var noPipelining = false
-
-    @Flag(help: "Answer each durable write on the worker thread that waits for its commit, instead of suspending its connection and answering from the commits' own thread once durable (for comparison; each write is still answered only once durable).")
-    var noDeferredWrites = false
 
     @Option(help: "An origin browsers may call the API from (repeatable): scheme://host[:port], null (sandboxed plug-in frames), loopback (http(s) on localhost, 127.0.0.0/8 or [::1], any port) or '*' (every origin). Default: null and loopback without tokens; '*' with tokens.")
     var corsOrigin: [String] = []
@@ -196,9 +187,9 @@ struct ScrollStackDaemon: ParsableCommand {
         let journal: StackJournal
         do {
             if let store {
-                journal = StackJournal(backend: try PostgresJournal(url: store, connections: threads + 4, batching: !noGroupCommit), pipelining: !noPipelining)
+                journal = StackJournal(backend: try PostgresJournal(url: store, connections: threads + 4))
             } else if inMemory {
-                journal = StackJournal(backend: MemoryJournal(), pipelining: !noPipelining)
+                journal = StackJournal(backend: MemoryJournal())
             } else {
                 do {
                     try DataDirectory(path: dataDir).prepare()
@@ -206,8 +197,7 @@ struct ScrollStackDaemon: ParsableCommand {
                     logger.critical("\(error)")
                     throw ExitCode.failure
                 }
-                journal = try StackJournal(path: dataDir + "/scrollstack.sqlite", groupCommit: !noGroupCommit, pipelining: !noPipelining,
-                                           committerThread: !noDeferredWrites)
+                journal = try StackJournal(path: dataDir + "/scrollstack.sqlite")
             }
         } catch let error as ExitCode {
             throw error
@@ -255,14 +245,13 @@ struct ScrollStackDaemon: ParsableCommand {
         } else {
             connections = HTTPServer.Configuration.descriptorConnectionLimit()
         }
-        var configuration = HTTPServer.Configuration(
+        let configuration = HTTPServer.Configuration(
             host: host, port: port, threads: threads, maxBodyBytes: maxBodyBytes,
             connectionTimeout: connectionTimeout, connectionLimit: connections,
             streamHeartbeat: Double(streamHeartbeat), streamIdleTimeout: Double(streamIdleTimeout),
             requestDeadline: Double(requestDeadline), connectionsPerAddress: connectionsPerAddress,
             connectionMemory: connectionMemory
         )
-        configuration.deferredResponses = !noDeferredWrites
         let server = HTTPServer(
             configuration: configuration,
             handler: { edge.handle($0) },

@@ -38,7 +38,7 @@ extension PostgresJournalTests {
     /// Starts a transaction on `blocker` that waits for `hold`, so appends queued after it
     /// wait for the next transaction.
     func holdTheQueue(_ journal: PostgresJournal, blocker: String) throws -> PendingWrite {
-        let appends = try XCTUnwrap(journal.appends)
+        let appends = journal.appends
         let taken = appends.taken.load(ordering: .relaxed)
         let pending = journal.appendLater(key: blocker, record: Self.record(2), snapshot: nil)
         waitUntil("the blocker's transaction started") { appends.taken.load(ordering: .relaxed) == taken + 1 }
@@ -47,7 +47,7 @@ extension PostgresJournalTests {
 
     func testAppendsQueuedDuringACommitShareTheNextTransactionOneKeyAsOneRun() throws {
         let journal = try journal()
-        let appends = try XCTUnwrap(journal.appends)
+        let appends = journal.appends
         let (key, other, blocker) = ("batch-\(UUID().uuidString)", "batch-other-\(UUID().uuidString)", "batch-z-\(UUID().uuidString)")
         for k in [key, other, blocker] { _ = try journal.create(key: k, snapshot: [1]) }
         let hold = try RowHold(url: try XCTUnwrap(Self.cluster).url, key: blocker)
@@ -72,7 +72,7 @@ extension PostgresJournalTests {
 
     func testAConflictInTheMiddleOfABatchLosesEveryAppendBuiltOnItAndNothingElse() throws {
         let url = try XCTUnwrap(Self.cluster).url
-        let (mine, theirs) = (try journal(), try PostgresJournal(url: url, connections: 2, batching: false))
+        let (mine, theirs) = (try journal(), try PostgresJournal(url: url, connections: 2))
         let (key, other, blocker) = ("middle-\(UUID().uuidString)", "middle-other-\(UUID().uuidString)", "middle-z-\(UUID().uuidString)")
         for k in [key, other, blocker] { _ = try mine.create(key: k, snapshot: [1]) }
         let hold = try RowHold(url: url, key: blocker)

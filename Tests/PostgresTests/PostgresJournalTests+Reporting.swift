@@ -8,27 +8,24 @@ import XCTest
 extension PostgresJournalTests {
     func testEveryTransactionOfAppendsIsReportedWithItsWrites() throws {
         let cluster = try XCTUnwrap(Self.cluster, "the PostgreSQL cluster did not start (Scripts/postgres-cluster.sh)")
-        for batching in [true, false] {
-            let backend = try PostgresJournal(url: cluster.url, connections: 4, batching: batching)
-            let journal = StackJournal(backend: backend)
-            let reported = Mutex<[(writes: Int, nanoseconds: UInt64)]>([])
-            journal.observeCommits { writes, nanoseconds in reported.withLock { $0.append((writes, nanoseconds)) } }
-            let key = "reported-\(batching)-\(UUID().uuidString)"
-            _ = try backend.create(key: key, snapshot: [1])
-            var after: PendingWrite?
-            var pending: [PendingWrite] = []
-            for revision in 2...6 {
-                let write = journal.recordMutationLater(id: key, record: Self.record(revision), snapshot: nil, after: after)
-                pending.append(write)
-                after = write
-            }
-            XCTAssertEqual(pending.map { $0.wait() }, Array(repeating: nil, count: 5))
-            let transactions = reported.withLock { $0 }
-            XCTAssertEqual(transactions.map(\.writes).reduce(0, +), 5, "batching \(batching): every write reported once")
-            XCTAssertTrue(transactions.allSatisfy { $0.nanoseconds > 0 })
-            if !batching { XCTAssertEqual(transactions.map(\.writes), [1, 1, 1, 1, 1]) }
-            XCTAssertEqual(try backend.head(key: key)?.revision, 6)
+        let backend = try PostgresJournal(url: cluster.url, connections: 4)
+        let journal = StackJournal(backend: backend)
+        let reported = Mutex<[(writes: Int, nanoseconds: UInt64)]>([])
+        journal.observeCommits { writes, nanoseconds in reported.withLock { $0.append((writes, nanoseconds)) } }
+        let key = "reported-\(UUID().uuidString)"
+        _ = try backend.create(key: key, snapshot: [1])
+        var after: PendingWrite?
+        var pending: [PendingWrite] = []
+        for revision in 2...6 {
+            let write = journal.recordMutationLater(id: key, record: Self.record(revision), snapshot: nil, after: after)
+            pending.append(write)
+            after = write
         }
+        XCTAssertEqual(pending.map { $0.wait() }, Array(repeating: nil, count: 5))
+        let transactions = reported.withLock { $0 }
+        XCTAssertEqual(transactions.map(\.writes).reduce(0, +), 5, "every write reported once")
+        XCTAssertTrue(transactions.allSatisfy { $0.nanoseconds > 0 })
+        XCTAssertEqual(try backend.head(key: key)?.revision, 6)
     }
 
     func testAnAppendNamingAnotherIncarnationConflictsAndWritesNothing() throws {

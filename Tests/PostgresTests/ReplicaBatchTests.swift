@@ -74,7 +74,7 @@ final class ReplicaBatchTests: XCTestCase {
     /// replica 0's later appends queue for the next transaction.
     func holdReplica0(_ requests: InFlight) throws -> RowHold {
         let hold = try RowHold(url: cluster.url, key: "z")
-        let appends = try XCTUnwrap(journals[0].appends)
+        let appends = journals[0].appends
         requests.send(replicas[0], "blocker", "/v1/stacks/z/rows", Self.insert("b"))
         waitUntil("replica 0's transaction waits for the held row") { appends.taken.load(ordering: .relaxed) == 1 }
         return hold
@@ -93,7 +93,7 @@ final class ReplicaBatchTests: XCTestCase {
         XCTAssertEqual(send(0, "POST", "/v1/stacks", #"{"id": "s", "rows": []}"#).status, 201)
         XCTAssertEqual(send(0, "POST", "/v1/stacks", #"{"id": "z", "rows": []}"#).status, 201)
         XCTAssertEqual(send(1, "GET", "/v1/stacks/s").status, 200)
-        let appends = try XCTUnwrap(journals[0].appends)
+        let appends = journals[0].appends
         let requests = InFlight()
         let hold = try holdReplica0(requests)
         // Three writes of s applied on revision 1 and queued behind it: revisions 2, 3 and 4
@@ -121,7 +121,7 @@ final class ReplicaBatchTests: XCTestCase {
         XCTAssertEqual(send(0, "POST", "/v1/stacks", #"{"id": "s", "rows": []}"#).status, 201)
         XCTAssertEqual(send(0, "POST", "/v1/stacks", #"{"id": "z", "rows": []}"#).status, 201)
         XCTAssertEqual(send(1, "GET", "/v1/stacks/s").status, 200)
-        let appends = try XCTUnwrap(journals[0].appends)
+        let appends = journals[0].appends
         let requests = InFlight()
         let hold = try holdReplica0(requests)
         for i in 0..<2 { requests.send(replicas[0], "mine\(i)", "/v1/stacks/s/rows", Self.insert("m\(i)")) }

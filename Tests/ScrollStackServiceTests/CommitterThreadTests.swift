@@ -5,11 +5,11 @@ import SQLite
 import Synchronization
 import XCTest
 
-/// With a committer thread (deferred answers), queued writes commit with nobody waiting for
-/// them, and still share transactions; without one, a write needs a waiter to drive it.
+/// Queued writes commit on the commits' own thread with nobody waiting for them (so answers
+/// can be deferred), and still share transactions.
 final class CommitterThreadTests: XCTestCase {
     func testQueuedWritesCommitWithNobodyWaitingAndShareTransactions() throws {
-        let journal = try SQLiteJournal(path: ":memory:", committerThread: true)
+        let journal = try SQLiteJournal(path: ":memory:")
         let committer = journal.committer
         try journal.database.execute("CREATE TABLE t (k TEXT PRIMARY KEY)")
         let writes = 32
@@ -28,7 +28,6 @@ final class CommitterThreadTests: XCTestCase {
                 try db.query("INSERT INTO t VALUES (?)", [.text("w\(i)")])
                 return nil
             }
-            XCTAssertTrue(pending.completesOnItsOwn)
             pending.whenDone { error in
                 outcomes.withLock { $0[i] = error }
                 done.leave()
@@ -40,18 +39,5 @@ final class CommitterThreadTests: XCTestCase {
         XCTAssertTrue(outcomes.withLock { $0.values.allSatisfy { $0 == nil } }, "all durable")
         XCTAssertEqual(committer.transactions.load(ordering: .relaxed), 2, "the first alone, the 31 queued behind it together")
         XCTAssertEqual(try journal.database.query("SELECT count(*) FROM t").first?.first, .integer(Int64(writes)))
-    }
-
-    func testWithoutACommitterThreadAWriteIsDrivenByItsWaiter() throws {
-        let journal = try SQLiteJournal(path: ":memory:")
-        try journal.database.execute("CREATE TABLE t (k TEXT PRIMARY KEY)")
-        let pending = journal.committer.enqueue { db throws(SQLiteError) -> JournalError? in
-            try db.query("INSERT INTO t VALUES ('x')")
-            return nil
-        }
-        XCTAssertFalse(pending.completesOnItsOwn, "a deferred answer must not wait for it")
-        XCTAssertNil(pending.outcome, "nothing commits it until someone waits")
-        XCTAssertNil(pending.wait())
-        XCTAssertEqual(try journal.database.query("SELECT count(*) FROM t").first?.first, .integer(1))
     }
 }

@@ -11,7 +11,7 @@ import XCTest
 /// Durable writes answered later (Architecture.md, "Durable writes answered later"): a
 /// write's connection waits suspended until its commit, holding no server thread; it is
 /// answered only once durable, with the very bytes a waiting thread would have sent, and a
-/// failed commit answers 503 as before.
+/// failed commit answers 503.
 final class DeferredWriteTests: XCTestCase {
     /// `POST /v1/stacks/s/rows` inserting one row, as raw bytes.
     static func insert(_ id: String, headers: String = "") -> [UInt8] {
@@ -108,10 +108,10 @@ final class DeferredWriteTests: XCTestCase {
         XCTAssertEqual(answer.header("ETag"), "\"2\"")
     }
 
-    /// The same requests through a deferring server and through one whose threads wait for
-    /// each commit (`--no-deferred-writes`): every answer is the same, byte for byte (the
-    /// `Date` field aside), CORS headers and compression included.
-    func testAnswersAreThoseOfAServerThatWaits() throws {
+    /// The same requests through a deferring server and through one whose writes are done at
+    /// once (an in-memory journal's, answered now): every answer is the same, byte for byte
+    /// (the `Date` field aside), CORS headers and compression included.
+    func testAnswersAreThoseOfAServerThatAnswersNow() throws {
         let held = try HeldJournal()
         let deferring = try ServerHarness(service: StackService(journal: StackJournal(backend: held)), metrics: true)
         defer { deferring.stop() }
@@ -128,8 +128,8 @@ final class DeferredWriteTests: XCTestCase {
             stop.store(true, ordering: .relaxed)
             XCTAssertEqual(releaser.wait(timeout: .now() + 30), .success, "the releaser stopped")
         }
-        let waiting = try ServerHarness(service: StackService(journal: try StackJournal(path: ":memory:")), metrics: true, deferredResponses: false)
-        defer { waiting.stop() }
+        let immediate = try ServerHarness(service: StackService(journal: StackJournal(backend: MemoryJournal())), metrics: true)
+        defer { immediate.stop() }
         let rows = (0..<30).map { row("r\($0)") }
         let edge: [(String, String)] = [("Origin", "https://example.com"), ("Accept-Encoding", "gzip"), ("Content-Type", "application/json")]
         let script: [(String, String, JSON?, [(String, String)])] = [
@@ -146,7 +146,7 @@ final class DeferredWriteTests: XCTestCase {
             ("POST", "/v1/stacks/s/revert", object(("to", 3)), []),
             ("GET", "/v1/stacks/s/layout", nil, []),
         ]
-        let a = try TestHTTPConnection(port: deferring.port), b = try TestHTTPConnection(port: waiting.port)
+        let a = try TestHTTPConnection(port: deferring.port), b = try TestHTTPConnection(port: immediate.port)
         for (method, path, body, headers) in script {
             let x = try a.send(method: method, path: path, headers: edge + headers, body: body?.serialized())
             let y = try b.send(method: method, path: path, headers: edge + headers, body: body?.serialized())
@@ -160,7 +160,7 @@ final class DeferredWriteTests: XCTestCase {
         // The 7 accepted mutations after the creation cannot be answered before their commit
         // is released (the refused ones may take the same path).
         XCTAssertGreaterThanOrEqual(deferring.server.deferredResponsesSent, 7, "the accepted mutations were answered later")
-        XCTAssertEqual(waiting.server.deferredResponsesSent, 0)
+        XCTAssertEqual(immediate.server.deferredResponsesSent, 0)
         let metrics = try a.send(method: "GET", path: "/metrics").bodyString
         XCTAssertTrue(metrics.contains("route=\"/v1/stacks/{stack}/rows\""), "deferred answers are counted under their route")
     }

@@ -17,7 +17,7 @@ final class MemoryJournalTests: XCTestCase {
         func below(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
         func bytes() -> [UInt8] { (0..<below(6)).map { _ in UInt8(truncatingIfNeeded: rng.next()) } + [UInt8(below(256))] }
 
-        let sqlite = try SQLiteJournal(path: ":memory:", groupCommit: false)
+        let sqlite = try SQLiteJournal(path: ":memory:")
         let memory = MemoryJournal()
         // Keys as the service makes them: stack ids (ASCII letters, digits, . _ ~ -) and piles' prefixed ones.
         let keys = ["a", "Z", "a2", "_x", "~y", "stack-1", "pile:a", "pile:Z"]

@@ -11,16 +11,14 @@ final class ServerHarness {
     let service: StackService
 
     init(service: StackService = StackService(), maxBodyBytes: Int = 1 << 20, connectionTimeout: Int = 30, threads: Int = 2, connectionLimit: Int = 64,
-         cors: CORSPolicy? = nil, tokens: AccessTokens = AccessTokens(), hosts: HostPolicy = .any, metrics: Bool = false, streamHeartbeat: Double = 15,
-         deferredResponses: Bool = true) throws {
+         cors: CORSPolicy? = nil, tokens: AccessTokens = AccessTokens(), hosts: HostPolicy = .any, metrics: Bool = false, streamHeartbeat: Double = 15) throws {
         self.service = service
         let edge = ServiceEdge(service: service, cors: try cors ?? CORSPolicy(), tokens: tokens, hosts: hosts,
                                metrics: metrics ? ServiceMetrics(service: service) : nil, maxBodyBytes: maxBodyBytes)
-        var configuration = HTTPServer.Configuration(
+        let configuration = HTTPServer.Configuration(
             host: "127.0.0.1", port: 0, threads: threads, maxBodyBytes: maxBodyBytes,
             connectionTimeout: connectionTimeout, connectionLimit: connectionLimit, streamHeartbeat: streamHeartbeat
         )
-        configuration.deferredResponses = deferredResponses
         server = HTTPServer(
             configuration: configuration,
             handler: { edge.handle($0) },

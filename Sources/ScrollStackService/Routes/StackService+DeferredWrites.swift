@@ -8,22 +8,22 @@ extension StackService {
     /// where it can (Architecture.md, "Durable writes answered later").
     ///
     /// - No write in flight, or one already complete (an in-memory journal's): the outcome, now.
-    /// - The request accepts a deferred answer (`HTTPRequest.acceptsDeferredResponse`) and
-    ///   the write completes on its own (the journal commits on a thread of its own,
-    ///   `PendingWrite.completesOnItsOwn`): a deferred answer, completed from `whenDone` on
-    ///   the committing thread once the write is durable; that thread only hands over the
-    ///   answer already encoded. A failed write (or an error judged on a state whose write
+    /// - The request accepts a deferred answer (`HTTPRequest.acceptsDeferredResponse`): a
+    ///   deferred answer, completed from `whenDone` on the committing thread (the journal
+    ///   commits on a thread of its own) once the write is durable; that thread only hands
+    ///   over the answer already encoded. A failed write (or an error judged on a state whose write
     ///   then failed, or a conflict) is settled off that thread, on a global queue, exactly
     ///   as a waiting thread would: the journal's state reloaded, then the error answered
     ///   (503, 500, …, the same bytes), or, for a revision conflict, the request handled
     ///   again from the start, answering now (`mutate` tries a conflict again the same way).
     ///   On a replica a 4xx is handled again the same way: it was judged on the cached
     ///   state, which another replica may have moved past (`mutate` judges it again).
-    /// - Otherwise: waits for the write on this thread, as before (`--no-deferred-writes`).
+    /// - Otherwise (`mutate(deferrable: false)`, a request handled again, a server that
+    ///   does not defer answers): waits for the write on this thread.
     func answerWhenDurable(_ context: RequestContext, _ entry: StackEntry, _ outcome: Result<HTTPResponse, APIError>,
                            _ pending: PendingWrite?) throws(APIError) -> HTTPResponse {
         guard let pending else { return try outcome.get() }
-        guard context.request.acceptsDeferredResponse, pending.completesOnItsOwn, pending.outcome == nil else {
+        guard context.request.acceptsDeferredResponse, pending.outcome == nil else {
             return try entry.settle(outcome, pending.wait())
         }
         let later = DeferredResponse()

@@ -16,13 +16,11 @@ extension StackService {
 
     /// Journals one mutation (its operation as `OperationRecord` encodes it) with `plan`, the
     /// bytes kept for its transition plan (JSON text, or a `PlanRecipe`), and its events, each
-    /// stamped with the time now (`EventTime`), as history and live streams answer them. 503
-    /// on failure.
+    /// stamped with the time now (`EventTime`), as history and live streams answer them.
     ///
-    /// Pipelined (`StackJournal.pipelining`, the default): the record is queued and its
-    /// pending write returned; the caller answers once it is durable. Without pipelining it
-    /// is durable when this returns (nil). Only once durable are its events published to
-    /// live streams (in revision order: one stack's records complete in order) and a due
+    /// The record is queued and its pending write returned (nil without a journal); the caller
+    /// answers once it is durable (503 if it fails). Only once durable are its events published
+    /// to live streams (in revision order: one stack's records complete in order) and a due
     /// snapshot scheduled.
     ///
     /// `forceSnapshot` writes a snapshot of the result in the same transaction (a revert,
@@ -34,7 +32,7 @@ extension StackService {
     /// nanoseconds the operation took to apply (snapshots come sooner after costly ones).
     func journalMutation(_ id: String, _ operation: StackOperation, _ result: OperationResult, _ stack: ScrollStack, _ revision: Int,
                          forceSnapshot: Bool = false, plan: [UInt8]? = nil, after: PendingWrite? = nil,
-                         incarnation: Int64? = nil, replayCost: UInt64 = 0) throws(APIError) -> PendingWrite? {
+                         incarnation: Int64? = nil, replayCost: UInt64 = 0) -> PendingWrite? {
         guard let journal else {
             replay?.record(OperationRecord.stack(operation))
             return nil
@@ -61,14 +59,6 @@ extension StackService {
             } else {
                 logger.error("journal write failed for \(id) at revision \(revision): \(error)")
             }
-        }
-        guard journal.pipelining else {
-            do throws(JournalError) { try journal.recordMutation(id: id, record: record, snapshot: snapshot, incarnation: incarnation) } catch {
-                failed(error)
-                throw APIError(error)
-            }
-            durable()
-            return nil
         }
         let pending = journal.recordMutationLater(id: id, record: record, snapshot: snapshot, after: after, incarnation: incarnation)
         pending.whenDone { error in

@@ -41,15 +41,14 @@ public final class StackService: Sendable {
     let replay: ReplayContext?
 
     /// A service recording into `journal` (by default one held in memory: history and past
-    /// revisions work, nothing survives the process; its commits on a thread of their own, so
-    /// a server answers writes later), enforcing `limits` on request values and
+    /// revisions work, nothing survives the process), enforcing `limits` on request values and
     /// measuring text with `fonts` (by default Debian's Inter and DejaVu). Call `restore()`
     /// before serving.
     public convenience init(logger: Logger = Logger(label: "scrollstack.service"), journal: StackJournal? = nil,
                             limits: ServiceLimits = ServiceLimits(),
                             fonts: FontCatalog = FontCatalog(directories: FontCatalog.defaultDirectories)) {
         let text = TextEngine(catalog: fonts, shapeCacheBytes: limits.textCacheBytes, fontCacheBytes: limits.fontCacheBytes)
-        self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:", committerThread: true)), limits: limits,
+        self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:")), limits: limits,
                   measurer: FlexMeasurer(text: text), titleMeasurer: text, fonts: fonts)
     }
 
@@ -271,8 +270,8 @@ public final class StackService: Sendable {
             if let error = AnimationRequest.rowSampleViolation(plan, fps: fps) { throw error }
             stack = after
             return Planned(result: result, plan: plan, operation: operation.journaled(after: stack), recipe: nil, replayCost: cost)
-        }, persist: { planned, stack, revision throws(APIError) -> PendingWrite? in
-            try journalMutation(entry.id, planned.operation, planned.result, stack, revision, forceSnapshot: snapshot,
+        }, persist: { planned, stack, revision -> PendingWrite? in
+            journalMutation(entry.id, planned.operation, planned.result, stack, revision, forceSnapshot: snapshot,
                                 plan: planned.recipe?.encoded ?? planned.plan.map { ModelEncoding.planText($0, revision: revision, realPrecision: 17) },
                                 after: entry.inFlight, incarnation: incarnation, replayCost: planned.replayCost)
         }, restore: { () throws(APIError) in

@@ -127,16 +127,16 @@ final class StackEntry: @unchecked Sendable {
     /// committing thread: `settle` may take the lock).
     ///
     /// `persist` journals the new state: returning nil or a completed write, it is durable
-    /// already (or kept nowhere); if it throws or its write failed, `restore` supplies the
-    /// state before the change (from the journal) and the error is thrown. Returning a
-    /// pending write (pipelined), the lock is released and the answer is due once that
+    /// already (or kept nowhere); if that write failed, `restore` supplies the state before
+    /// the change (from the journal) and the error is thrown. Returning a pending write
+    /// (pipelined), the lock is released and the answer is due once that
     /// write is durable; if it fails, `recover` reloads the journal's state and `settle`
     /// throws the write's error (409 `revision_conflict` for a write lost behind an earlier
     /// failure: `mutate` applies it again). An error of `body` is answered once the state it
     /// was judged on is durable, and as a conflict if that state was lost.
     func writeQueued<R, T>(
         _ body: (inout ScrollStack, Int) throws(APIError) -> R,
-        persist: (R, ScrollStack, Int) throws(APIError) -> PendingWrite?,
+        persist: (R, ScrollStack, Int) -> PendingWrite?,
         restore: () throws(APIError) -> (ScrollStack, Int),
         recover: @escaping () throws(APIError) -> (ScrollStack, Int),
         answer: (R, ScrollStack, Int) -> T
@@ -150,7 +150,7 @@ final class StackEntry: @unchecked Sendable {
             revision += 1
             var pending: PendingWrite?
             do throws(APIError) {
-                pending = try persist(result, stack, revision)
+                pending = persist(result, stack, revision)
                 // Already done (a backend without queuing): handled here, under the lock.
                 if let outcome = pending?.outcome {
                     if let error = outcome { throw APIError(error) }

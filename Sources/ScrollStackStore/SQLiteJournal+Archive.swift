@@ -1,12 +1,9 @@
 import SQLite
 
 extension SQLiteJournal {
-    /// The keys of every journal in the file, ordered. A file still holding the journal of
-    /// requests (format 0 or 1, `mutations`) is refused: the service migrates it on its first
-    /// start (`StackService.restore`), which must come first.
+    /// The keys of every journal in the file, ordered.
     public func archivedKeys() throws(JournalError) -> [String] {
         try sqlite { () throws(SQLiteError) -> [String] in
-            if try hasLegacyTable() { throw SQLiteError(code: 0, message: "the file still holds a journal of requests (format 1): start the server on it once to migrate it") }
             return try database.query("SELECT stack FROM heads ORDER BY stack").compactMap { row in
                 if case .text(let key) = row[0] { return key }
                 return nil

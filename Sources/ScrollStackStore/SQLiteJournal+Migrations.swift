@@ -5,9 +5,10 @@ import SQLite
 /// version, all in one transaction (`migrate`), and refuses a file of a version above the
 /// last one known here, before changing anything (`checkVersion`).
 ///
-/// Versions 0 and 1 predate the list: a file of version 0 holds each revision as its HTTP
-/// request with a percent-decoded path (`mutations`), one of version 1 the same with raw
-/// paths. A new file is version 0 with no tables: every migration applies to it.
+/// A new file is version 0 with no tables: every migration applies to it. Files of journal
+/// formats 0 and 1, which kept each revision as the HTTP request that made it (a table
+/// `mutations`), are refused, also before anything is changed (`checkVersion`): this server
+/// reads journals of model operations only.
 extension SQLiteJournal {
     /// One step of the schema: what makes a file of version `version - 1` one of `version`.
     struct Migration: Sendable {
@@ -18,20 +19,12 @@ extension SQLiteJournal {
 
     /// Every migration, in the order applied (versions 1, 2, 3, …; the list only grows).
     /// Each leaves alone what a file of an earlier version may already hold (`IF NOT
-    /// EXISTS`): the tables of versions 0–2 varied from release to release.
+    /// EXISTS`): the tables of version 2 varied from build to build.
     static let migrations: [Migration] = [
-        // Format 0 held each mutation's path percent-decoded; from format 1 on it is held as
-        // received, since routing decodes each segment on its own. A decoded path never holds
-        // an encoded `/` (it could not be routed), so escaping every `%` as `%25` turns it
-        // into a raw path that decodes back to the same segments.
-        Migration(version: 1, name: "raw request paths") { database throws(SQLiteError) in
-            if try hasLegacyTable(database) {
-                try database.query("UPDATE mutations SET path = replace(path, '%', '%25')")
-            }
-        },
-        // Revisions as the service's operations (`records`) and snapshots; a file of format 1
-        // may hold snapshots (and plans) already, so those are created only when absent.
-        // `StackService.migrateLegacyJournals` turns the requests into records afterwards.
+        // Version 1 changed only the table of requests, which files this server opens never
+        // hold: nothing to do.
+        Migration(version: 1, name: "raw request paths") { _ throws(SQLiteError) in },
+        // Revisions as the service's operations (`records`) and snapshots.
         Migration(version: 2, name: "records and snapshots") { database throws(SQLiteError) in
             try database.execute("""
                 CREATE TABLE IF NOT EXISTS snapshots (
@@ -43,10 +36,9 @@ extension SQLiteJournal {
                 """)
         },
         // The catalogue of heads, filled from the rows (each key's latest revision among its
-        // snapshots, records and legacy requests), with `plans` and `snapshot_parts`, which
-        // files of format 2 written before they existed lack. O(rows).
+        // snapshots and records), with `plans` and `snapshot_parts`, which files of format 2
+        // written before they existed lack. O(rows).
         Migration(version: 3, name: "heads catalogue, plans and snapshot parts") { database throws(SQLiteError) in
-            let legacy = try hasLegacyTable(database) ? " UNION ALL SELECT stack, revision FROM mutations" : ""
             try database.execute("""
                 CREATE TABLE IF NOT EXISTS plans (
                     stack TEXT NOT NULL, revision INTEGER NOT NULL, plan BLOB NOT NULL,
@@ -57,7 +49,7 @@ extension SQLiteJournal {
                 CREATE TABLE IF NOT EXISTS heads (
                     stack TEXT NOT NULL PRIMARY KEY, revision INTEGER NOT NULL) WITHOUT ROWID;
                 INSERT OR REPLACE INTO heads (stack, revision)
-                SELECT stack, max(revision) FROM (SELECT stack, revision FROM snapshots UNION ALL SELECT stack, revision FROM records\(legacy))
+                SELECT stack, max(revision) FROM (SELECT stack, revision FROM snapshots UNION ALL SELECT stack, revision FROM records)
                 GROUP BY stack;
                 """)
         },
@@ -72,12 +64,23 @@ extension SQLiteJournal {
         return version
     }
 
-    /// Refuses (`.schemaTooNew`, naming both versions) a file written by a newer server,
-    /// before anything in it is changed.
+    /// Refuses, before anything in the file is changed, a file written by a newer server
+    /// (`.schemaTooNew`, naming both versions), and one of journal format 0 or 1 (`.failed`,
+    /// naming its format): it holds each revision as the HTTP request that made it, which
+    /// this server does not read.
     static func checkVersion(_ database: SQLiteDatabase, path: String) throws(JournalError) {
         let found: Int64
-        do throws(SQLiteError) { found = try version(of: database) } catch { throw .failed("\(error)") }
+        let requests: Bool
+        do throws(SQLiteError) {
+            found = try version(of: database)
+            requests = try hasTableOfRequests(database)
+        } catch {
+            throw .failed("\(error)")
+        }
         if found > Int64(schemaVersion) { throw .schemaTooNew(store: "the journal file \(path)", found: Int(found), known: schemaVersion) }
+        if requests {
+            throw .failed("the journal file \(path) is of journal format \(min(found, 1)), which kept each revision as the HTTP request that made it; this scrollstackd reads journals of model operations (format 2 and later) only, and changed nothing: start it on an empty data directory")
+        }
     }
 
     /// Applies every migration above the file's version, in order, in one transaction that
@@ -107,8 +110,8 @@ extension SQLiteJournal {
         return applied
     }
 
-    /// Whether the file holds the legacy table of requests (`mutations`).
-    static func hasLegacyTable(_ database: SQLiteDatabase) throws(SQLiteError) -> Bool {
+    /// Whether the file holds the table of requests (`mutations`) of journal formats 0 and 1.
+    static func hasTableOfRequests(_ database: SQLiteDatabase) throws(SQLiteError) -> Bool {
         try !database.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mutations'").isEmpty
     }
 }

@@ -17,9 +17,8 @@ import Synchronization
 /// snapshot written by `writeSnapshot` larger than `snapshotPartBytes` is stored there in
 /// parts, and its `snapshots` row, written last, has an empty `model` (no encoded snapshot is
 /// empty). Parts without their `snapshots` row (a crash mid-way) are ignored, and deleted
-/// when the file is opened. A file of format 0 or 1 also holds `mutations`, the journal
-/// of HTTP requests, until the service migrates it (`SQLiteJournal+Legacy.swift` reads it;
-/// `StackService.migrateLegacyJournals` replays it).
+/// when the file is opened. A file of format 0 or 1 (a journal of HTTP requests, table
+/// `mutations`) is refused (`checkVersion`).
 ///
 /// `heads (stack, revision)` (from format 3) is the catalogue: one row per journal, its
 /// latest revision, written in the same transaction as every creation, append and deletion.
@@ -61,8 +60,8 @@ public final class SQLiteJournal: JournalBackend {
     /// (`SQLiteJournal+Migrations.swift`).
     ///
     /// - Throws: `.schemaTooNew` for a file of a newer schema version; `.failed` when the
-    ///   file cannot be opened, lacks a table its format has, or a migration fails (naming
-    ///   it: nothing in the file is changed or created then).
+    ///   file cannot be opened, is of journal format 0 or 1, lacks a table its format has, or
+    ///   a migration fails (naming it: nothing in the file is changed or created then).
     public init(path: String, snapshotPartBytes: Int = 256 << 10) throws(JournalError) {
         self.snapshotPartBytes = max(1, snapshotPartBytes)
         do throws(SQLiteError) {
@@ -189,7 +188,7 @@ public final class SQLiteJournal: JournalBackend {
     }
 
     private func deleteRows(_ key: String) throws(SQLiteError) {
-        for table in ["heads", "snapshots", "snapshot_parts", "records", "plans"] + (try hasLegacyTable() ? ["mutations"] : []) {
+        for table in ["heads", "snapshots", "snapshot_parts", "records", "plans"] {
             try database.query("DELETE FROM \(table) WHERE stack = ?", [.text(key)])
         }
     }

@@ -136,8 +136,8 @@ final class MenuTitleEndpointTests: XCTestCase {
         XCTAssertEqual(try server.request("GET", "/v1/stacks/c")["revision"], 2, "no refused title changed anything")
     }
 
-    /// Replays (journals of older formats decoded as requests, format-1 snapshots) take titles
-    /// of any length: a title journaled before the limit still comes back.
+    /// Restores (stored JSON decoded by a scratch service with `ServiceLimits.replay`) take
+    /// titles of any length: a title journaled before the limit still comes back.
     func testReplaysTakeTitlesOfAnyLength() throws {
         let replaying = try ServerHarness(service: StackService(limits: .replay))
         defer { replaying.stop() }

@@ -88,25 +88,4 @@ final class PartialInsetsTests: XCTestCase {
         XCTAssertEqual(after["menu.insets.top"], menu["top"])
         XCTAssertEqual(after["menu.insets.bottom"], menu["bottom"])
     }
-
-    /// The requests of old journals were acknowledged when partial row and separator insets
-    /// filled the other sides with 0: a replay (a scratch service) keeps that rule, so it
-    /// rebuilds the states they made.
-    func testReplaysOfOldJournalsKeepTheirRule() throws {
-        let live = harness.service
-        let scratch = StackService(logger: live.logger, journalOrNone: nil, limits: .replay, measurer: live.measurer,
-                                   titleMeasurer: live.titleMeasurer, fonts: live.fonts, replay: ReplayContext())
-        func call(_ method: String, _ path: String, _ body: JSON? = nil) -> JSON? {
-            let request = HTTPRequest(method: method, path: path, headers: body == nil ? [] : [("content-type", "application/json")],
-                                      body: body?.serialized() ?? [])
-            return try? JSON.parse(scratch.handle(request).body)
-        }
-        let partial = object(("id", "a"), ("view", object(("type", "V"))), ("size", object(("fixed", 44))), ("insets", object(("top", 8))))
-        _ = call("POST", "/v1/stacks", object(("id", "s"), ("rows", [partial, row("b")])))
-        XCTAssertEqual(call("GET", "/v1/stacks/s/rows/a")?["insets"], insets(8, 0, 0, 0))
-        _ = call("PATCH", "/v1/stacks/s/rows/b", object(("insets", object(("left", 2)))))
-        XCTAssertEqual(call("GET", "/v1/stacks/s/rows/b")?["insets"], insets(0, 2, 0, 0))
-        _ = call("PATCH", "/v1/stacks/s", object(("separator", object(("insets", object(("right", 5)))))))
-        XCTAssertEqual(call("GET", "/v1/stacks/s")?["separator"]?["insets"], insets(0, 0, 0, 5))
-    }
 }

@@ -52,41 +52,6 @@ final class RawPathTests: XCTestCase {
         XCTAssertEqual(String(decoding: call(restarted, "GET", "/v1/stacks/s").body, as: UTF8.self), String(decoding: before, as: UTF8.self))
     }
 
-    /// A journal written before paths were kept raw (format 0: decoded paths, each revision
-    /// its HTTP request) is migrated once, so its `%` stay literal on replay.
-    func testAJournalOfDecodedPathsIsMigrated() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ssold-\(UUID().uuidString).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        do {
-            let journal = try StackJournal(path: path)
-            let service = StackService(journal: journal)
-            XCTAssertEqual(call(service, "POST", "/v1/stacks", object(("id", "s"), ("rows", [row("a%41"), row("aA")]))).status, 201)
-            XCTAssertEqual(call(service, "PATCH", "/v1/stacks/s/rows/a%2541", object(("hidden", .bool(true)))).status, 200)
-            // Rewrite it as format 0 held it: the request in `mutations`, its path decoded.
-            try journal.database.execute("""
-                CREATE TABLE mutations (
-                    stack TEXT NOT NULL, revision INTEGER NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL,
-                    body BLOB NOT NULL, events BLOB NOT NULL, PRIMARY KEY (stack, revision));
-                INSERT INTO mutations SELECT stack, revision, 'PATCH', '/v1/stacks/s/rows/a%41', CAST('{"hidden":true}' AS BLOB), events FROM records;
-                DELETE FROM records;
-                PRAGMA user_version = 0;
-                """)
-        }
-        let journal = try StackJournal(path: path)
-        let restarted = StackService(journal: journal)
-        XCTAssertEqual(try restarted.restore(), 1)
-        let rows = try XCTUnwrap(JSON.parse(call(restarted, "GET", "/v1/stacks/s").body)["rows"]?.arrayValue)
-        XCTAssertEqual(rows.map { $0["id"]?.stringValue }, ["a%41", "aA"])
-        XCTAssertEqual(rows.map { $0["hidden"] }, [.bool(true), .bool(false)], "the row named a%41 was the one patched")
-        XCTAssertEqual(try journal.database.query("PRAGMA user_version").first?.first, .integer(3), "format 3: raw paths, and heads")
-        XCTAssertEqual(try journal.sqlite.legacyKeys(), [], "the legacy table is gone")
-        let record = try XCTUnwrap(journal.sqlite.records(key: "s", after: 0, limit: 10).first)
-        let operation = try OperationRecord.decodeStack(record.operation, what: "it", measurer: FlexMeasurer(), titleMeasurer: nil)
-        guard case .setRow(0, let patched) = operation else { return XCTFail("journaled as \(operation)") }
-        XCTAssertEqual(patched.id, "a%41")
-        XCTAssertTrue(patched.hidden)
-    }
-
     private func call(_ service: StackService, _ method: String, _ path: String, _ body: JSON? = nil) -> HTTPResponse {
         service.handle(HTTPRequest(method: method, path: path, headers: body == nil ? [] : [("Content-Type", "application/json")],
                                    body: body?.serialized() ?? []))

@@ -5,7 +5,7 @@ import XCTest
 
 /// The SQLite journal's schema migrations (`PRAGMA user_version`): a new file gets every one,
 /// a file of an older version (made by hand here) is migrated with its journals, and a file
-/// of a newer version is refused before anything in it changes.
+/// of a newer version, or of a journal of requests, is refused before anything in it changes.
 final class SQLiteMigrationTests: XCTestCase {
     var path: String!
 
@@ -83,5 +83,33 @@ final class SQLiteMigrationTests: XCTestCase {
         let database = try SQLiteDatabase(path: path)
         XCTAssertEqual(try version(database), .integer(Int64(newer)), "nothing was changed")
         XCTAssertEqual(try database.query("SELECT stack, revision FROM heads"), [[.text("k"), .integer(1)]])
+    }
+
+    /// Journal formats 0 and 1 kept each revision as its HTTP request (`mutations`): such a
+    /// file is refused, naming its format, and left as it was.
+    func testAJournalOfRequestsIsRefusedUnchanged() throws {
+        for format in [0, 1] {
+            tearDown()
+            do {
+                let database = try SQLiteDatabase(path: path)
+                try database.execute("""
+                    CREATE TABLE mutations (stack TEXT NOT NULL, revision INTEGER NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL,
+                                            body BLOB NOT NULL, events BLOB NOT NULL, PRIMARY KEY (stack, revision));
+                    CREATE TABLE snapshots (stack TEXT NOT NULL, revision INTEGER NOT NULL, model BLOB NOT NULL, PRIMARY KEY (stack, revision));
+                    INSERT INTO snapshots VALUES ('s', 1, CAST('{"id":"s"}' AS BLOB));
+                    INSERT INTO mutations VALUES ('s', 2, 'PATCH', '/v1/stacks/s', CAST('{"spacing":4}' AS BLOB), CAST('[]' AS BLOB));
+                    PRAGMA user_version = \(format);
+                    """)
+            }
+            XCTAssertThrowsError(try SQLiteJournal(path: path), "format \(format)") { error in
+                let message = "\(error)"
+                XCTAssertTrue(message.contains("is of journal format \(format),") && message.contains("changed nothing")
+                              && message.contains("empty data directory"), message)
+            }
+            let database = try SQLiteDatabase(path: path)
+            XCTAssertEqual(try version(database), .integer(Int64(format)), "nothing was changed")
+            XCTAssertEqual(try tables(database), ["mutations", "snapshots"])
+            XCTAssertEqual(try database.query("SELECT count(*) FROM mutations"), [[.integer(1)]])
+        }
     }
 }

@@ -54,10 +54,8 @@ enum ModelDecoding {
     static let settingsKeys = ["axis", "viewport", "contentInsets", "offset", "spacing", "rowInsets", "separator", "autoHideLastRowSeparator"] + carouselKeys
 
     /// Reads the settings members of `object` onto `base` (create: the defaults; PATCH: the
-    /// current settings). Nested objects merge member by member. `zeroFilledInsets`: the
-    /// separator's partial insets fill the sides they leave out with 0, the rule the requests
-    /// of old journals were acknowledged under (`StackService.zeroFillsInsets`).
-    static func settings(_ object: ObjectReader, base: StackSettings, zeroFilledInsets: Bool = false) throws(APIError) -> StackSettings {
+    /// current settings). Nested objects merge member by member.
+    static func settings(_ object: ObjectReader, base: StackSettings) throws(APIError) -> StackSettings {
         var s = base
         if let f = try object.optional("axis") { s.axis = try axis(f) }
         if let f = try object.optional("viewport") { s.viewport = try size(f, base: base.viewport) }
@@ -65,7 +63,7 @@ enum ModelDecoding {
         if let f = try object.optional("offset") { s.offset = try point(f, base: base.offset) }
         if let f = try object.optional("spacing") { s.spacing = try f.double() }
         if let f = try object.optional("rowInsets") { s.rowInsets = try insets(f, base: base.rowInsets) }
-        if let f = try object.optional("separator") { s.separator = try separatorStyle(f, base: base.separator, zeroFilledInsets: zeroFilledInsets) }
+        if let f = try object.optional("separator") { s.separator = try separatorStyle(f, base: base.separator) }
         if let f = try object.optional("autoHideLastRowSeparator") { s.autoHideLastRowSeparator = try f.bool() }
         if let f = object.field("paging") { s.paging = try paging(f, current: base.paging) }
         if let f = object.field("pageIndicator") { s.pageIndicator = try pageIndicator(f, current: base.pageIndicator) }
@@ -74,11 +72,11 @@ enum ModelDecoding {
     }
 
     /// The stack's separator: like an override, but null means nothing here.
-    static func separatorStyle(_ field: Field, base: SeparatorStyle, zeroFilledInsets: Bool = false) throws(APIError) -> SeparatorStyle {
+    static func separatorStyle(_ field: Field, base: SeparatorStyle) throws(APIError) -> SeparatorStyle {
         for (key, _) in try field.object().object {
             _ = try field.object().optional(key)  // rejects null members
         }
-        let override = try separatorOverride(field, base: .none, insetsBase: zeroFilledInsets ? .zero : base.insets)
+        let override = try separatorOverride(field, base: .none, insetsBase: base.insets)
         return base.applying(override)
     }
 

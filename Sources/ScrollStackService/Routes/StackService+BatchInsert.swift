@@ -13,7 +13,7 @@ extension StackService {
         var used: Set<String>?
         var ids = RowIDGenerator(stack: stackID, revision: revision + 1)
         for i in 0..<rows.count {
-            let row = try rows.row(i, maxDepth: limits.maxJSONDepth, maxTitle: limits.maxTitleCharacters, defaults: rowDefaults(stack.settings)) {
+            let row = try rows.row(i, maxDepth: limits.maxJSONDepth, maxTitle: limits.maxTitleCharacters, defaults: stack.settings) {
                 if used == nil { used = Set(batch.ids) }
                 return ids.next { used!.contains($0) || stack.row(id: $0) != nil }
             }

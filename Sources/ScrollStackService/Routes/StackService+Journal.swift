@@ -33,10 +33,7 @@ extension StackService {
     func journalMutation(_ id: String, _ operation: StackOperation, _ result: OperationResult, _ stack: ScrollStack, _ revision: Int,
                          forceSnapshot: Bool = false, plan: [UInt8]? = nil, after: PendingWrite? = nil,
                          incarnation: Int64? = nil, replayCost: UInt64 = 0) -> PendingWrite? {
-        guard let journal else {
-            replay?.record(OperationRecord.stack(operation))
-            return nil
-        }
+        guard let journal else { return nil }
         // When the revision was made: kept with its events, so every later read says the same.
         let time = EventTime.text(milliseconds: EventTime.nowMilliseconds())
         let events = ModelEncoding.eventsText(result.events, realPrecision: 17, time: time)
@@ -68,8 +65,7 @@ extension StackService {
     }
 
     /// Brings back every journaled stack: its latest snapshot, then the operations of its later
-    /// records applied to the model, in revision order (journals of the old formats are
-    /// migrated first, `migrateLegacyJournals`). Stacks are rebuilt in parallel
+    /// records applied to the model, in revision order. Stacks are rebuilt in parallel
     /// (one per core at a time); piles before them. Returns how many stacks and piles it
     /// rebuilt. A stack it cannot rebuild is logged (naming it and why) and answers 503
     /// `stack_unavailable` until deleted; the others are served all the same.
@@ -82,15 +78,13 @@ extension StackService {
     @discardableResult
     public func restore() throws -> Int {
         guard let journal else { return 0 }
-        let unmigrated = try migrateLegacyJournals()
-        for (id, reason) in unmigrated { store.markUnreadable(id, reason: reason) }
         let loaded = try journal.loadEach()
-        for (key, detail) in loaded.damaged.sorted(by: { $0.key < $1.key }) where unmigrated[key] == nil {
+        for (key, detail) in loaded.damaged.sorted(by: { $0.key < $1.key }) {
             if key.hasPrefix(Self.pileJournalPrefix) { throw JournalError.damaged(key: key, detail: detail) }
             logger.error("cannot restore stack \(key): its journal is damaged: \(detail); it answers 503 until deleted, or until the file is repaired and the server restarted")
             store.markUnreadable(key, reason: "its journal is damaged: \(detail)")
         }
-        let everything = loaded.journals.filter { unmigrated[$0.key] == nil }
+        let everything = loaded.journals
         let stored = everything.filter { !$0.key.hasPrefix(Self.pileJournalPrefix) }
         let restoredPiles = try restorePiles(everything.filter { $0.key.hasPrefix(Self.pileJournalPrefix) })
         let results = Mutex<[Result<StackEntry, any Error>?]>(Array(repeating: nil, count: stored.count))
@@ -183,7 +177,6 @@ extension StackService {
         guard revision >= 1, revision <= current else {
             throw APIError(status: 404, code: "revision_not_found", message: "the stack's revisions are 1…\(current); \(revision) is not one of them", field: field)
         }
-        if journal == nil, let pastState = replay?.pastState { return try pastState(revision) }
         do {
             let stored = try journal?.load(only: id, upTo: revision).first
             if let incarnation, stored?.incarnation != incarnation { throw APIError(JournalError.conflict(key: id, latest: nil)) }

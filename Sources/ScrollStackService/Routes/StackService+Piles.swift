@@ -207,7 +207,7 @@ extension StackService {
             do throws(PileError) { change = try operation.apply(to: &pile) } catch { throw APIError(error) }
             return (change, PilePlan(animated: animation.timing != nil, timing: animation.timing ?? pile.animation, motions: change.motions), operation)
         }, persist: { planned, pile, revision throws(APIError) in
-            guard let journal else { return replay?.record(OperationRecord.pile(planned.2)) ?? () }
+            guard let journal else { return }
             let events = JSON.array(planned.0.events.map(ModelEncoding.pileEvent))
             let record = JournalRecord(revision: revision, operation: OperationRecord.pile(planned.2), events: events.serialized(realPrecision: 17),
                                        plan: ModelEncoding.pilePlan(planned.1, revision: revision).serialized(realPrecision: 17))

@@ -72,7 +72,7 @@ extension StackService {
         return try mutate(c, animation: animation, targets: pathTarget(c)) { stack, _ throws(APIError) in
             let (old, index) = try pathRow(c, in: stack)
             let row = try ModelDecoding.row(Field(.object(body.object), path: ""), maxDepth: limits.maxJSONDepth, maxTitle: limits.maxTitleCharacters,
-                                            defaults: rowDefaults(stack.settings)) { old.id }
+                                            defaults: stack.settings) { old.id }
             return .replace(index: index, row: row)
         }
     }
@@ -92,14 +92,13 @@ extension StackService {
             var change = RowChange()
             if let f = try body.optional("hidden") { change.hidden = try f.bool() }
             // Partial insets change the sides they name of the row's insets now (its own, or the stack's).
-            let defaults = rowDefaults(stack.settings)
             if let f = body.field("insets") {
-                change.insets = .some(f.isNull ? nil : try ModelDecoding.insets(f, base: zeroFillsInsets ? .zero : row.insets ?? defaults.rowInsets))
+                change.insets = .some(f.isNull ? nil : try ModelDecoding.insets(f, base: row.insets ?? stack.settings.rowInsets))
             }
             if let f = body.field("separator") {
                 change.separator = f.isNull ? SeparatorOverride.none
                     : try ModelDecoding.separatorOverride(f, base: row.separator,
-                                                          insetsBase: zeroFillsInsets ? .zero : row.separator.insets ?? defaults.separator.insets)
+                                                          insetsBase: row.separator.insets ?? stack.settings.separator.insets)
             }
             if let f = try body.optional("size") { change.size = try ModelDecoding.sizeRule(f) }
             if let f = body.field("content") { change.contentDescription = .some(f.isNull ? nil : try ModelDecoding.contentDescription(f, maxDepth: limits.maxJSONDepth)) }
@@ -157,7 +156,7 @@ extension StackService {
         return try mutate(c, animation: animation, targets: targets) { stack, _ throws(APIError) -> StackOperation in
             // The rows' new own insets: partial ones over the stack's rowInsets, the default they replace.
             var insets: EdgeInsets?
-            if let f = insetsField, !f.isNull { insets = try ModelDecoding.insets(f, base: rowDefaults(stack.settings).rowInsets) }
+            if let f = insetsField, !f.isNull { insets = try ModelDecoding.insets(f, base: stack.settings.rowInsets) }
             switch op {
             case .remove: return .remove(references)
             case .hide: return .setHidden(references, true)

@@ -75,7 +75,7 @@ extension StackService {
     /// `separator.hidden`, and it rests on the first page's stop unless the body sets `offset`.
     func decodeStack(_ body: ObjectReader, id: String) throws(APIError) -> ScrollStack {
         try body.allowOnly(["id", "rows", "revision", "contentSize"] + ModelDecoding.settingsKeys) { ModelDecoding.stackMemberMisplaced($0, path: body.path) }
-        var settings = try ModelDecoding.settings(body, base: StackSettings(), zeroFilledInsets: zeroFillsInsets)
+        var settings = try ModelDecoding.settings(body, base: StackSettings())
         let pages = settings.paging != nil
         if pages, (try? body.field("separator")?.object().has("hidden")) != true { settings.separator.hidden = true }
         let rows = try body.optional("rows").map { f throws(APIError) in try RowFields(f) }
@@ -91,7 +91,7 @@ extension StackService {
         var used: Set<String>?
         var ids = RowIDGenerator(stack: id, revision: 1)
         for i in 0..<(rows?.count ?? 0) {
-            let row = try rows!.row(i, maxDepth: limits.maxJSONDepth, maxTitle: limits.maxTitleCharacters, defaults: rowDefaults(settings)) {
+            let row = try rows!.row(i, maxDepth: limits.maxJSONDepth, maxTitle: limits.maxTitleCharacters, defaults: settings) {
                 if used == nil { used = Set(builder?.ids ?? []) }
                 return ids.next(isTaken: { used!.contains($0) })
             }
@@ -130,24 +130,8 @@ extension StackService {
         try body.allowOnly(ModelDecoding.settingsKeys + ModelDecoding.animationKeys) { ModelDecoding.stackMemberMisplaced($0, path: body.path) }
         guard !body.object.isEmpty else { throw .invalid(nil, "the body changes nothing: give at least one of \(ModelDecoding.settingsKeys.joined(separator: ", "))") }
         return try mutate(c, animation: animation) { stack, _ throws(APIError) in
-            .settings(try ModelDecoding.settings(body, base: stack.settings, zeroFilledInsets: zeroFillsInsets))
+            .settings(try ModelDecoding.settings(body, base: stack.settings))
         }
-    }
-
-    /// Whether partial insets fill the sides they leave out with 0 instead of taking them from
-    /// what they replace (Semantics.md, "Partial insets"): only in a scratch service replaying
-    /// the requests of old journals, which were acknowledged under that rule, so that they
-    /// rebuild the states they made.
-    var zeroFillsInsets: Bool { replay != nil }
-
-    /// What a row's partial insets and separator insets are over: `settings` (the stack's
-    /// `rowInsets` and separator insets), or zero insets when `zeroFillsInsets`.
-    func rowDefaults(_ settings: StackSettings) -> StackSettings {
-        guard zeroFillsInsets else { return settings }
-        var zeroed = settings
-        zeroed.rowInsets = .zero
-        zeroed.separator.insets = .zero
-        return zeroed
     }
 
     /// `DELETE /v1/stacks/{stack}`: 204. Honours `If-Match`.

@@ -19,7 +19,7 @@ public final class StackService: Sendable {
     let piles = PileStore()
     let logger: Logger
     /// Where every acknowledged change is made durable; nil only for the scratch services
-    /// that replay the journal.
+    /// that decode stored JSON (pile snapshots) while restoring.
     let journal: StackJournal?
     /// Live event streams, by stack.
     let hub = EventHub()
@@ -37,8 +37,6 @@ public final class StackService: Sendable {
     /// Measures menu titles: the same `TextEngine` as `measurer`'s (nil only in tests that
     /// build a service without text).
     let titleMeasurer: (any TitleMeasuring)?
-    /// What a scratch service that journals nothing needs to replay old journals' requests.
-    let replay: ReplayContext?
 
     /// A service recording into `journal` (by default one held in memory: history and past
     /// revisions work, nothing survives the process), enforcing `limits` on request values and
@@ -53,9 +51,8 @@ public final class StackService: Sendable {
     }
 
     init(logger: Logger, journalOrNone journal: StackJournal?, limits: ServiceLimits, measurer: any ContentMeasuring,
-         titleMeasurer: (any TitleMeasuring)?, fonts: FontCatalog, replay: ReplayContext? = nil) {
+         titleMeasurer: (any TitleMeasuring)?, fonts: FontCatalog) {
         self.logger = logger
-        self.replay = replay
         self.journal = journal
         self.limits = limits
         self.layoutGate = LayoutGate(limit: limits.concurrentLayouts, patience: limits.layoutSlotPatience)

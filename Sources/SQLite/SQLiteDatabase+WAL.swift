@@ -47,8 +47,10 @@ extension SQLiteDatabase {
     /// which checkpoints beside a steady stream of commits may never do. So once the log is
     /// `4 × pages` frames long, each commit checkpoints it itself, as SQLite would have, until
     /// one copies it all (no other write can append meanwhile; one that finds the queued
-    /// checkpoint running leaves it to the next commit): the log stays bounded whatever the
-    /// load. Setting `wal_autocheckpoint` on this connection afterwards would undo all this.
+    /// checkpoint running leaves it to the next commit, since SQLite runs one checkpoint at a
+    /// time): the log stays bounded, past `4 × pages` only by the commits made while a queued
+    /// checkpoint runs. Setting `wal_autocheckpoint` on this connection afterwards would undo
+    /// all this.
     public func checkpointElsewhere(on checkpointer: SQLiteDatabase, queue: DispatchQueue, pages: Int = 4_000) {
         precondition(pages > 0, "a checkpoint every \(pages) pages")
         let checkpoints = WALCheckpoints(checkpointer: checkpointer, queue: queue, pages: Int32(clamping: pages))

@@ -5,13 +5,16 @@
 #   2. every executable Scripts/checks/*.sh, in name order: each is a self-contained check
 #      (browser, container, contract …) that installs what it needs, bounds its own time, and
 #      prints as its last line either "N passed, N failed" or "skipped: <reason>".
+# Each part's wall-clock seconds are printed after it, and all of them again at the end.
 # Arguments are passed to `swift test` (e.g. --filter); with a filter the checks are skipped.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+started=$SECONDS
 swift test --skip-build --disable-swift-testing "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
+times="XCTest $((SECONDS - started)) s"
 summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1)
 if [ -z "$summary" ]; then
     # Killed (a signal: status 128+N) or crashed before XCTest could sum up.
@@ -28,8 +31,11 @@ if [ "$#" -eq 0 ]; then
     for check in Scripts/checks/*.sh; do
         [ -x "$check" ] || continue
         echo "=== $check"
+        started=$SECONDS
         "$check" 2>&1 | tee "$log"
         cstatus=${PIPESTATUS[0]}
+        echo "=== $check: $((SECONDS - started)) s"
+        times="$times; $(basename "$check" .sh) $((SECONDS - started)) s"
         last=$(grep -v -E '^[[:space:]]*$' "$log" | tail -1)
         if [[ "$last" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
             passed=$((passed + BASH_REMATCH[1]))
@@ -43,5 +49,6 @@ if [ "$#" -eq 0 ]; then
         fi
     done
 fi
+echo "seconds: $times"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -122,7 +122,7 @@ extension StackService {
     /// `/healthz` degraded), its live streams end, and the log names it once; a pile's
     /// damage is logged (its request answers 503). Runs on whichever thread met the damage,
     /// the committing one included, so it takes no stack's lock.
-    static func stackDamaged(_ key: String, detail: String, store: StackStore, hub: EventHub, logger: Logger) {
+    static func stackDamaged(_ key: String, detail: String, store: StackRegistry, hub: EventHub, logger: Logger) {
         guard !key.hasPrefix(pileJournalPrefix) else {
             logger.error("the journal of pile \(key.dropFirst(pileJournalPrefix.count)) is damaged: \(detail)")
             return

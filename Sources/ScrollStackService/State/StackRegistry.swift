@@ -5,7 +5,7 @@ import ScrollStackCore
 ///
 /// The map itself sits behind a mutex held only to look up, add or remove an entry; work
 /// on a stack happens under that stack's own lock.
-final class StackStore: Sendable {
+final class StackRegistry: Sendable {
     private let entries = Mutex<[String: StackEntry]>([:])
     /// Stacks the journal holds but start-up could not rebuild, with the reason. They keep
     /// their id (and their journal, untouched) until deleted.

@@ -1,14 +1,14 @@
 import Synchronization
 
 /// The piles the service keeps, in memory, by id (beside the stacks, in the same journal).
-final class PileStore: Sendable {
+final class PileRegistry: Sendable {
     private let entries = Mutex<[String: PileEntry]>([:])
     /// Set when replicas share the journal: every lookup first brings the cached pile up to
-    /// the journal's latest revision (or loads, or forgets it), as `StackStore.replication`.
+    /// the journal's latest revision (or loads, or forgets it), as `StackRegistry.replication`.
     let replication = Mutex<ReplicaCache<PileEntry>?>(nil)
 
     /// Adds a pile; on a replica a cached pile of the same id is first checked against the
-    /// journal, as `StackStore.insert` does. - Throws: 409 if the id is taken; 503 when a
+    /// journal, as `StackRegistry.insert` does. - Throws: 409 if the id is taken; 503 when a
     /// replica cannot reach the journal.
     func insert(_ entry: PileEntry) throws(APIError) {
         try replication.withLock({ $0 })?.checkBeforeCreating(entry.id, cached: entries.withLock { $0[entry.id] })
@@ -26,7 +26,7 @@ final class PileStore: Sendable {
     }
 
     /// The pile a write of `id` is built on, and on replicas the incarnation its journal
-    /// append must find, as `StackStore.entryForWriting`.
+    /// append must find, as `StackRegistry.entryForWriting`.
     func entryForWriting(_ id: String, checked: Bool) throws(APIError) -> (PileEntry, Int64?) {
         if let replication = replication.withLock({ $0 }) {
             return try replication.forWriting(id, cached: entries.withLock { $0[id] }, checked: checked)

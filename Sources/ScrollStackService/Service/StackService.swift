@@ -14,9 +14,9 @@ public final class StackService: Sendable {
     /// compiler crashes on typed-throws closures stored in a generic type.
     typealias Handler = @Sendable (StackService, RequestContext) throws -> HTTPResponse
 
-    let store = StackStore()
+    let store = StackRegistry()
     /// The piles (push/pop view stacks), journaled beside the stacks.
-    let piles = PileStore()
+    let piles = PileRegistry()
     let logger: Logger
     /// Where every acknowledged change is made durable; nil only for the scratch services
     /// that decode stored JSON (pile snapshots) while restoring.

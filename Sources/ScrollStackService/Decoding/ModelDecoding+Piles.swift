@@ -65,7 +65,8 @@ extension ModelDecoding {
     }
 
     /// One operation of a metric's `transform`: an object with exactly one of
-    /// `{"perspective": d}`, `{"rotate": {"angle", "x"?, "y"?, "z"?}}` (axis default z),
+    /// `{"perspective": d}`, `{"rotate": {"angle", "x"?, "y"?, "z"?}}` (the z axis when no member of the axis is
+    /// given, else a missing member is 0),
     /// `{"translate": {"x"?, "y"?, "z"?}}` (default 0), `{"scale": {"x"?, "y"?, "z"?}}` (default 1).
     /// Ranges are `PileTransformOperation.violation`'s, checked with the metric.
     static func pileTransformOperation(_ field: Field) throws(APIError) -> PileTransformOperation {
@@ -82,7 +83,9 @@ extension ModelDecoding {
         func component(_ key: String, _ fallback: Double) throws(APIError) -> Double { try vector.optional(key)?.double() ?? fallback }
         switch kind {
         case "rotate":
-            return .rotate(degrees: try vector.required("angle").double(), x: try component("x", 0), y: try component("y", 0), z: try component("z", 1))
+            // The axis is z when none of x, y, z is given; otherwise a missing one is 0.
+            let axisGiven = vector.has("x") || vector.has("y") || vector.has("z")
+            return .rotate(degrees: try vector.required("angle").double(), x: try component("x", 0), y: try component("y", 0), z: try component("z", axisGiven ? 0 : 1))
         case "translate":
             return .translate(x: try component("x", 0), y: try component("y", 0), z: try component("z", 0))
         default:

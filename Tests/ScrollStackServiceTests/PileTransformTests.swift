@@ -131,6 +131,34 @@ final class PileTransformTests: XCTestCase {
         XCTAssertEqual(numbers(pushed["transition.keyframes[2].views[1].transform"]), identity, "from half way: to")
     }
 
+    /// Snapshots write each metric's transform as the GET answer echoes it, and read it back.
+    func testRestartKeepsTransforms() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pile-transforms-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("journal.sqlite").path
+        func call(_ service: StackService, _ method: String, _ path: String, _ body: JSON? = nil, fps: Int? = nil) -> JSON? {
+            let response = service.handle(HTTPRequest(method: method, path: path, query: fps.map { [("fps", "\($0)")] } ?? [],
+                                                      headers: body == nil ? [] : [("Content-Type", "application/json")], body: body?.serialized() ?? []))
+            return try? JSON.parse(response.body)
+        }
+        let service = StackService(journal: try StackJournal(path: path, snapshotInterval: 2))
+        XCTAssertEqual(try service.restore(), 0)
+        let transform = JSON.array([object(("perspective", 700)), object(("rotate", object(("angle", -60), ("x", 1)))), object(("translate", object(("z", 20))))])
+        let created = call(service, "POST", "/v1/piles", object(("id", "p"), ("bounds", object(("width", 100), ("height", 200))),
+                                                     ("metrics", object(("trailing", object(("transform", transform))))), ("views", .array([card("a")]))))
+        XCTAssertEqual(created?["revision"]?.int64Value, 1, "\(String(describing: created))")
+        for id in ["b", "c", "d"] { _ = call(service, "POST", "/v1/piles/p/push", object(("id", .string(id)), ("view", object(("type", "Card"))), ("animation", true))) }
+        let popped = call(service, "POST", "/v1/piles/p/pop", object(("animation", true)), fps: 20)
+        XCTAssertEqual(popped?["transition"]?["views"]?.arrayValue?[1]["from"]?["transform"]?.arrayValue?.count, 16)
+        let before = call(service, "GET", "/v1/piles/p")
+        XCTAssertEqual(before?["metrics"]?["trailing"]?["transform"]?.arrayValue?.count, 3)
+        let restarted = StackService(journal: try StackJournal(path: path, snapshotInterval: 2))
+        XCTAssertEqual(try restarted.restore(), 1)
+        XCTAssertEqual(call(restarted, "GET", "/v1/piles/p"), before)
+        XCTAssertEqual(call(restarted, "GET", "/v1/piles/p/transitions/5", fps: 20), popped?["transition"])
+    }
+
     static let pushAnswer = #"{"revision":2,"pile":{"id":"p","revision":2,"bounds":{"x":0,"y":0,"width":320,"height":480},"metrics":{"leading":{"alpha":0,"insets":{"top":0,"left":0,"bottom":0,"right":0},"offset":{"x":0,"y":0},"relativeOffset":{"x":0,"y":-1},"scale":0.5,"translate":{"x":3,"y":0}},"active":{"alpha":1,"insets":{"top":0,"left":0,"bottom":0,"right":0},"offset":{"x":0,"y":0},"relativeOffset":{"x":0,"y":0},"scale":1,"translate":{"x":0,"y":0}},"trailing":{"alpha":0,"insets":{"top":0,"left":0,"bottom":0,"right":0},"offset":{"x":0,"y":0},"relativeOffset":{"x":0,"y":1},"scale":1,"translate":{"x":0,"y":0}}},"animation":{"duration":0.6,"delay":0,"damping":0.6,"initialVelocity":0,"curve":"spring"},"active":"b","views":[{"id":"a","index":0,"view":{"type":"Card"},"active":false},{"id":"b","index":1,"view":{"type":"Card"},"active":true,"frame":{"x":0,"y":0,"width":320,"height":480},"alpha":1,"translate":{"x":0,"y":0},"scale":1}]},"events":[{"type":"viewPushed","id":"b","index":1},{"type":"activeChanged","from":"a","to":"b"}],"transition":{"revision":2,"animated":true,"timing":{"duration":0.4,"delay":0,"curve":"linear","controlPoints":[0,0,1,1],"restTime":0.4},"views":[{"id":"a","role":"exit","removed":false,"from":{"frame":{"x":0,"y":0,"width":320,"height":480},"alpha":1,"translate":{"x":0,"y":0},"scale":1},"to":{"frame":{"x":0,"y":480,"width":320,"height":480},"alpha":0,"translate":{"x":0,"y":0},"scale":1}},{"id":"b","role":"enter","removed":false,"from":{"frame":{"x":0,"y":-480,"width":320,"height":480},"alpha":0,"translate":{"x":3,"y":0},"scale":0.5},"to":{"frame":{"x":0,"y":0,"width":320,"height":480},"alpha":1,"translate":{"x":0,"y":0},"scale":1}}],"fps":5,"keyframes":[{"time":0,"progress":0,"views":[{"id":"a","frame":{"x":0,"y":0,"width":320,"height":480},"alpha":1,"translate":{"x":0,"y":0},"scale":1},{"id":"b","frame":{"x":0,"y":-480,"width":320,"height":480},"alpha":0,"translate":{"x":3,"y":0},"scale":0.5}]},{"time":0.2,"progress":0.5,"views":[{"id":"a","frame":{"x":0,"y":240,"width":320,"height":480},"alpha":0.5,"translate":{"x":0,"y":0},"scale":1},{"id":"b","frame":{"x":0,"y":-240,"width":320,"height":480},"alpha":0.5,"translate":{"x":1.5,"y":0},"scale":0.75}]},{"time":0.4,"progress":1,"views":[{"id":"a","frame":{"x":0,"y":480,"width":320,"height":480},"alpha":0,"translate":{"x":0,"y":0},"scale":1},{"id":"b","frame":{"x":0,"y":0,"width":320,"height":480},"alpha":1,"translate":{"x":0,"y":0},"scale":1}]}]}}"#
     static let getAnswer = #"{"id":"p","revision":3,"bounds":{"x":0,"y":0,"width":320,"height":480},"metrics":{"leading":{"alpha":0,"insets":{"top":0,"left":0,"bottom":0,"right":0},"offset":{"x":0,"y":0},"relativeOffset":{"x":0,"y":-1},"scale":0.5,"translate":{"x":3,"y":0}},"active":{"alpha":1,"insets":{"top":0,"left":0,"bottom":0,"right":0},"offset":{"x":0,"y":0},"relativeOffset":{"x":0,"y":0},"scale":1,"translate":{"x":0,"y":0}},"trailing":{"alpha":0,"insets":{"top":0,"left":0,"bottom":0,"right":0},"offset":{"x":0,"y":0},"relativeOffset":{"x":0,"y":1},"scale":1,"translate":{"x":0,"y":0}}},"animation":{"duration":0.6,"delay":0,"damping":0.6,"initialVelocity":0,"curve":"spring"},"active":"a","views":[{"id":"a","index":0,"view":{"type":"Card"},"active":true,"frame":{"x":0,"y":0,"width":320,"height":480},"alpha":1,"translate":{"x":0,"y":0},"scale":1}]}"#
 }

@@ -4,7 +4,7 @@ import ScrollStackTransitions
 
 extension ModelDecoding {
     /// The read-only members a pile's view has in answers; accepted and ignored on input.
-    static let pileViewKeys = ["id", "controller", "view", "index", "active", "frame", "alpha", "translate", "scale"]
+    static let pileViewKeys = ["id", "controller", "view", "index", "active", "frame", "alpha", "translate", "scale", "transform"]
 
     /// `{"id"?, "controller" | "view"}`; without an id, `makeID` supplies one. `props` may
     /// nest at most `maxDepth` deep.

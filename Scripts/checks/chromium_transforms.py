@@ -3,7 +3,8 @@
 
 For each of --pairs seeded random piles (the seed is printed), the leading, active and
 trailing metrics get random 3D `transform`s (perspective, rotations about random axes,
-translations, scales); a second push with a `linear` curve and `?fps=` answers two motions
+translations, scales), or, for every third pile and some metrics of the others, 2D ones
+(turns about z, moves and scales in the plane, some mirrored); a second push with a `linear` curve and `?fps=` answers two motions
 (leading → active and active → trailing), each a pair of matrices `from`, `to`. In Debian's
 headless chromium (Playwright), an element is animated with the Web Animations API from
 `matrix3d(from)` to `matrix3d(to)`, `easing: "linear"`, paused; for each keyframe its
@@ -66,6 +67,21 @@ def random_transform(rng):
     three_d = rng.choice([{"perspective": rng.uniform(300, 2000)},
                           {"rotate": {"angle": rng.uniform(-180, 180), "x": rng.uniform(-1, 1), "y": rng.uniform(-1, 1), "z": 0.2}}])
     operations.insert(rng.randint(0, len(operations)), three_d)
+    return operations
+
+
+def random_2d_transform(rng):
+    """One to four operations in the plane (turns about z, moves along x and y, scales of x and
+    y, a quarter of them mirrored): 2D matrices, which browsers decompose by the 2D rule."""
+    operations = []
+    for _ in range(rng.randint(1, 4)):
+        kind = rng.choice(["rotate", "translate", "scale"])
+        if kind == "rotate":
+            operations.append({"rotate": {"angle": rng.uniform(-180, 180)}})
+        elif kind == "translate":
+            operations.append({"translate": {"x": rng.uniform(-200, 200), "y": rng.uniform(-200, 200)}})
+        else:
+            operations.append({"scale": {"x": rng.uniform(0.5, 2) * (-1 if rng.random() < 0.25 else 1), "y": rng.uniform(0.5, 2)}})
     return operations
 
 
@@ -160,7 +176,10 @@ def main():
             for index in range(args.pairs):
                 name = f"pile {index}"
                 try:
-                    metrics = {position: {"transform": random_transform(rng)} for position in ["leading", "active", "trailing"]}
+                    # Every third pile is 2D throughout; the others mix 3D with an occasional 2D metric.
+                    flat = index % 3 == 2
+                    metrics = {position: {"transform": random_2d_transform(rng) if flat or rng.random() < 0.2 else random_transform(rng)}
+                               for position in ["leading", "active", "trailing"]}
                     pile = f"t{index}"
                     server.call("POST", "/v1/piles", {"id": pile, "bounds": {"width": 320, "height": 480}, "metrics": metrics,
                                                       "views": [{"id": "a", "view": {"type": "V"}}]})

@@ -21,13 +21,32 @@ extension Transform3D {
         public var quaternion: [Double]
     }
 
-    /// The spec's decomposition, or nil when the matrix cannot be decomposed: `m44` is 0, or
-    /// the matrix without its perspective column (`m14 m24 m34` set to 0, `m44` to 1) has a
-    /// zero determinant, i.e. the matrix flattens some direction (a zero scale). The quaternion
+    /// Whether the matrix is a 2D one, CSS `matrix(a, b, c, d, e, f)`: only `m11 m12 m21 m22`
+    /// and the translation `m41 m42` differ from the identity.
+    public var is2D: Bool {
+        self[0, 2] == 0 && self[0, 3] == 0 && self[1, 2] == 0 && self[1, 3] == 0 && self[2, 0] == 0 && self[2, 1] == 0
+            && self[2, 2] == 1 && self[2, 3] == 0 && self[3, 2] == 0 && self[3, 3] == 1
+    }
+
+    /// The decomposition of the spec, or nil when the matrix cannot be decomposed. O(1).
+    ///
+    /// A 2D matrix (``is2D``) is decomposed as "Decomposing a 2D matrix" does (CSS Transforms
+    /// Level 1), as Chromium does for each 2D matrix, in the same parts: the translation
+    /// `(m41, m42, 0)`; a mirrored matrix (determinant below 0) negates one scale only, x's
+    /// when `m11 < m22`, else y's; x's scale is the length of the first row, the XY skew what
+    /// makes the second row orthogonal to it, y's scale the second row's remaining length; the
+    /// rotation the first row's angle R about z, as the quaternion `(0, 0, sin R/2, cos R/2)`.
+    /// So a mirror stays in the plane rather than turning through 3D. A zero determinant is
+    /// not decomposable.
+    ///
+    /// Any other matrix follows "Decomposing a 3D matrix" (Level 2): it is not decomposable
+    /// when `m44` is 0 or when, without its perspective column (`m14 m24 m34` set to 0, `m44`
+    /// to 1), its determinant is 0 (it flattens some direction: a zero scale). The quaternion
     /// is read from the orthonormal rows by the numerically stable method (the largest of
     /// `w, x, y, z` first), which gives the rotation the spec's formula gives, without its
-    /// loss of sign near half turns. O(1).
+    /// loss of sign near half turns.
     public func decomposed() -> Decomposed? {
+        if is2D { return decomposed2D() }
         guard self[3, 3] != 0, self[3, 3].isFinite else { return nil }
         var matrix = self
         let normalizer = self[3, 3]
@@ -73,6 +92,26 @@ extension Transform3D {
             }
         }
         return Decomposed(translate: translate, scale: scale, skew: skew, perspective: perspective, quaternion: Self.quaternion(rows: row))
+    }
+
+    private func decomposed2D() -> Decomposed? {
+        var (a, b, c, d) = (self[0, 0], self[0, 1], self[1, 0], self[1, 1])
+        let determinant = a * d - b * c
+        guard determinant != 0, determinant.isFinite else { return nil }
+        var scale = [1.0, 1.0, 1.0]
+        if determinant < 0 {
+            if a < d { scale[0] = -1 } else { scale[1] = -1 }
+        }
+        scale[0] *= (a * a + b * b).squareRoot()
+        a /= scale[0]
+        b /= scale[0]
+        let shear = a * c + b * d
+        c -= a * shear
+        d -= b * shear
+        scale[1] *= (c * c + d * d).squareRoot()
+        let angle = atan2(b, a)
+        return Decomposed(translate: [self[3, 0], self[3, 1], 0], scale: scale, skew: [shear / scale[1], 0, 0],
+                          perspective: [0, 0, 0, 1], quaternion: [0, 0, sin(angle / 2), cos(angle / 2)])
     }
 
     /// The matrix of `parts`, as the spec's "Recomposing to a 3D matrix" builds it: the

@@ -87,6 +87,20 @@ final class Transform3DTests: XCTestCase {
         }
     }
 
+    func testTwoDMatricesDecomposeInThePlane() throws {
+        let mirrored = PileTransformOperation.compose([.scale(x: -2, y: 1, z: 1), .rotate(degrees: 30, x: 0, y: 0, z: 1), .translate(x: 5, y: -7, z: 0)])
+        XCTAssertTrue(mirrored.is2D)
+        let parts = try XCTUnwrap(mirrored.decomposed())
+        XCTAssertEqual(parts.scale[2], 1, "one axis negated, not all three")
+        XCTAssertEqual(parts.quaternion[0], 0)
+        XCTAssertEqual(parts.quaternion[1], 0)
+        assertClose(Transform3D(recomposing: parts), mirrored)
+        // Halfway from the identity, a mirror stays in the plane (the 3D rule would turn it through z).
+        let halfway = Transform3D.interpolate(.identity, mirrored, 0.5)
+        XCTAssertTrue(halfway.is2D, "no turn through 3D: \(halfway.m)")
+        XCTAssertNil(Transform3D.scale(x: 0, y: 1, z: 1).decomposed())
+    }
+
     func testInterpolationEndsAreExactAndAQuarterTurnHalvesToAnEighth() {
         let from = Transform3D.identity, to = Transform3D.rotation(degrees: 90, x: 0, y: 0, z: 1)
         XCTAssertEqual(Transform3D.interpolate(from, to, 0), from)

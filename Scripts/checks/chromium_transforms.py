@@ -18,7 +18,7 @@ about y, a perspective), and the service's order (first operation applied first)
 list read right to left. Used by Scripts/checks/42-chromium-transforms.sh; prints
 "N passed, N failed" last.
 """
-import argparse, json, os, queue, random, re, subprocess, sys, tempfile, threading, traceback, urllib.request
+import argparse, json, os, queue, random, re, subprocess, sys, tempfile, threading, time, traceback, urllib.request
 
 RELATIVE = 1e-4
 ABSOLUTE = 1e-6
@@ -35,10 +35,22 @@ class Server:
         lines = queue.Queue()
         threading.Thread(target=lambda: [lines.put(l) for l in self.process.stderr], daemon=True).start()
         self.base = None
-        while self.base is None:
-            match = re.search(r"listening on (http://127\.0\.0\.1:\d+)", lines.get(timeout=20))  # queue.Empty after 20 s
-            if match:
-                self.base = match.group(1)
+        deadline = time.monotonic() + 20
+        try:
+            while self.base is None:
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"scrollstackd exited with status {self.process.returncode}")
+                if time.monotonic() > deadline:
+                    raise RuntimeError("scrollstackd did not listen within 20 s")
+                try:
+                    match = re.search(r"listening on (http://127\.0\.0\.1:\d+)", lines.get(timeout=0.5))
+                except queue.Empty:
+                    continue
+                if match:
+                    self.base = match.group(1)
+        except BaseException:
+            self.stop()
+            raise
 
     def call(self, method, path, body=None):
         request = urllib.request.Request(self.base + path, method=method, data=None if body is None else json.dumps(body).encode())
@@ -48,8 +60,13 @@ class Server:
             return json.loads(response.read() or b"null")
 
     def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=10)
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
 
 
 def random_transform(rng):
@@ -142,10 +159,24 @@ def main():
     rng = random.Random(args.seed)
     from playwright.sync_api import sync_playwright
     passed = failed = 0
+    try:
+        passed, failed = run(args, rng, sync_playwright)
+    except Exception:
+        # The server or the browser could not be started: one failure, and the reason.
+        traceback.print_exc()
+        failed += 1
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+def run(args, rng, sync_playwright):
+    """The cases: (passed, failed)."""
+    passed = failed = 0
     with tempfile.TemporaryDirectory() as data_dir, sync_playwright() as p:
         server = Server(args.binary, data_dir)
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"], timeout=WAIT_MS * 3)
+        browser = None
         try:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"], timeout=WAIT_MS * 3)
             page = browser.new_page()
             page.set_default_timeout(WAIT_MS)
             page.set_content('<div id="box" style="width:100px;height:100px"></div>')
@@ -203,10 +234,10 @@ def main():
                     print(f"FAIL {name}", flush=True)
                     traceback.print_exc()
         finally:
-            browser.close()
+            if browser:
+                browser.close()
             server.stop()
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    return passed, failed
 
 
 if __name__ == "__main__":

@@ -66,6 +66,9 @@ public struct PileMetric: Sendable, Hashable {
         for (i, operation) in transform.enumerated() {
             if let (member, message) = operation.violation() { return ("transform[\(i)].\(member)", message) }
         }
+        if !transform.isEmpty, !matrix.m.allSatisfy(\.isFinite) {
+            return ("transform", "composes to a matrix with numbers beyond a double's range")
+        }
         let frame = frame(in: bounds)
         if frame.size.width < 0 { return ("insets", "leave a negative width (\(frame.size.width)) in bounds \(bounds.size.width) wide") }
         if frame.size.height < 0 { return ("insets", "leave a negative height (\(frame.size.height)) in bounds \(bounds.size.height) high") }

@@ -136,7 +136,8 @@ extension Transform3D {
     /// The matrix a fraction `progress` of the way from `from` to `to`: decomposed, the parts
     /// interpolated, recomposed. `progress` may leave 0…1 (a spring overshoots): the parts
     /// extrapolate. Exactly `from` at 0 and exactly `to` at 1. When either matrix cannot be
-    /// decomposed, the spec's fallback applies: `from` while `progress < 0.5`, then `to`.
+    /// decomposed, the spec's fallback applies: `from` while `progress < 0.5`, then `to` (and so
+    /// when a result would not be finite).
     /// O(1); a caller sampling many frames decomposes once with ``interpolator(from:to:)``.
     public static func interpolate(_ from: Transform3D, _ to: Transform3D, _ progress: Double) -> Transform3D {
         interpolator(from: from, to: to)(progress)
@@ -150,9 +151,11 @@ extension Transform3D {
             if p == 0 { return from }
             if p == 1 { return to }
             func lerp(_ x: [Double], _ y: [Double]) -> [Double] { zip(x, y).map { $0 + ($1 - $0) * p } }
-            return Transform3D(recomposing: Decomposed(translate: lerp(a.translate, b.translate), scale: lerp(a.scale, b.scale),
-                                                      skew: lerp(a.skew, b.skew), perspective: lerp(a.perspective, b.perspective),
-                                                      quaternion: slerp(a.quaternion, b.quaternion, p)))
+            let result = Transform3D(recomposing: Decomposed(translate: lerp(a.translate, b.translate), scale: lerp(a.scale, b.scale),
+                                                            skew: lerp(a.skew, b.skew), perspective: lerp(a.perspective, b.perspective),
+                                                            quaternion: slerp(a.quaternion, b.quaternion, p)))
+            // Extreme matrices (numbers near a double's limits) can overflow on the way: discrete then.
+            return result.m.allSatisfy(\.isFinite) ? result : (p < 0.5 ? from : to)
         }
     }
 

@@ -58,6 +58,8 @@ final class Transform3DTests: XCTestCase {
         XCTAssertEqual(PileTransformOperation.scale(x: 1, y: .infinity, z: 1).violation()?.member, "scale.y")
         XCTAssertEqual(PileTransformOperation.translate(x: 0, y: 0, z: 2e9).violation()?.member, "translate.z")
         XCTAssertNil(PileTransformOperation.scale(x: -1, y: 0, z: 1).violation())
+        let huge = PileMetric(transform: Array(repeating: .scale(x: 1e9, y: 1, z: 1), count: 40))
+        XCTAssertEqual(huge.violation(in: Rect(x: 0, y: 0, width: 10, height: 10))?.member, "transform", "1e360 is no double")
     }
 
     func testDecompositionRecomposesRandomMatrices() {

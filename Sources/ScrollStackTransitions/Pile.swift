@@ -23,6 +23,12 @@ public struct Pile: Sendable, Hashable {
 
     public var active: PileView? { views.last }
 
+    /// Whether any metric has a 3D transform: then every view state carries its matrix.
+    public var hasTransforms: Bool { !metrics.leading.transform.isEmpty || !metrics.active.transform.isEmpty || !metrics.trailing.transform.isEmpty }
+
+    /// A view's state in `metric`'s position within the bounds.
+    public func state(_ metric: PileMetric) -> PileViewState { metric.state(in: bounds, matrix: hasTransforms) }
+
     /// Pushes `view` on top. O(n) to check its id.
     ///
     /// - Throws: `duplicateID` when a view of the pile has its id.
@@ -34,11 +40,11 @@ public struct Pile: Sendable, Hashable {
         let previous = views.last
         if let previous {
             change.motions.append(PileMotion(id: previous.id, role: .exit, removed: false,
-                                             from: metrics.active.state(in: bounds), to: metrics.trailing.state(in: bounds)))
+                                             from: state(metrics.active), to: state(metrics.trailing)))
         }
         views.append(view)
         change.motions.append(PileMotion(id: view.id, role: .enter, removed: false,
-                                         from: metrics.leading.state(in: bounds), to: metrics.active.state(in: bounds)))
+                                         from: state(metrics.leading), to: state(metrics.active)))
         change.events = [.viewPushed(id: view.id, index: views.count - 1), .activeChanged(from: previous?.id, to: view.id)]
         return change
     }
@@ -56,8 +62,8 @@ public struct Pile: Sendable, Hashable {
         let below = views[views.count - 1]
         var change = PileChange()
         change.motions = [
-            PileMotion(id: top.id, role: .exit, removed: true, from: metrics.active.state(in: bounds), to: metrics.leading.state(in: bounds)),
-            PileMotion(id: below.id, role: .enter, removed: false, from: metrics.trailing.state(in: bounds), to: metrics.active.state(in: bounds)),
+            PileMotion(id: top.id, role: .exit, removed: true, from: state(metrics.active), to: state(metrics.leading)),
+            PileMotion(id: below.id, role: .enter, removed: false, from: state(metrics.trailing), to: state(metrics.active)),
         ]
         change.events = [.viewPopped(id: top.id, index: views.count), .activeChanged(from: top.id, to: below.id)]
         return change
@@ -76,11 +82,11 @@ public struct Pile: Sendable, Hashable {
         if previous?.id != new.last?.id {
             if let previous {
                 change.motions.append(PileMotion(id: previous.id, role: .exit, removed: !new.contains { $0.id == previous.id },
-                                                 from: metrics.active.state(in: bounds), to: metrics.trailing.state(in: bounds)))
+                                                 from: state(metrics.active), to: state(metrics.trailing)))
             }
             if let top = new.last {
                 change.motions.append(PileMotion(id: top.id, role: .enter, removed: false,
-                                                 from: metrics.leading.state(in: bounds), to: metrics.active.state(in: bounds)))
+                                                 from: state(metrics.leading), to: state(metrics.active)))
             }
             change.events.append(.activeChanged(from: previous?.id, to: new.last?.id))
         }

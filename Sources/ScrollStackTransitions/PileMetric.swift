@@ -14,16 +14,23 @@ public struct PileMetric: Sendable, Hashable {
     /// The transform: a uniform scale about the frame's centre, then a translation in points.
     public var scale: Double
     public var translate: Point
+    /// Then a 3D transform about the frame's centre, its operations applied in order (the
+    /// first to the view first); empty for none.
+    public var transform: [PileTransformOperation]
 
     public init(alpha: Double = 1, insets: EdgeInsets = .zero, offset: Point = .zero, relativeOffset: Point = .zero,
-                scale: Double = 1, translate: Point = .zero) {
+                scale: Double = 1, translate: Point = .zero, transform: [PileTransformOperation] = []) {
         self.alpha = alpha
         self.insets = insets
         self.offset = offset
         self.relativeOffset = relativeOffset
         self.scale = scale
         self.translate = translate
+        self.transform = transform
     }
+
+    /// The 3D `transform` composed into one matrix (the identity when empty).
+    public var matrix: Transform3D { PileTransformOperation.compose(transform) }
 
     /// Pile's `DefaultActiveMetric`: the bounds, opaque.
     public static let active = PileMetric()
@@ -40,9 +47,10 @@ public struct PileMetric: Sendable, Hashable {
              height: bounds.size.height - insets.top - insets.bottom)
     }
 
-    /// The view's state in this position within `bounds`.
-    public func state(in bounds: Rect) -> PileViewState {
-        PileViewState(frame: frame(in: bounds), alpha: alpha, translate: translate, scale: scale)
+    /// The view's state in this position within `bounds`; with `matrix`, it carries the
+    /// composed 3D transform (a pile gives every state one when any of its metrics has a transform).
+    public func state(in bounds: Rect, matrix: Bool = false) -> PileViewState {
+        PileViewState(frame: frame(in: bounds), alpha: alpha, translate: translate, scale: scale, transform: matrix ? self.matrix : nil)
     }
 
     /// The first rule the metric breaks within `bounds`, as (member path, message), or nil.
@@ -54,6 +62,12 @@ public struct PileMetric: Sendable, Hashable {
                               ("relativeOffset.y", relativeOffset.y), ("translate.x", translate.x), ("translate.y", translate.y)]
         where !value.isFinite || abs(value) > 1e9 {
             return (name, "must be a finite number within ±1000000000, got \(AnimationTiming.text(value))")
+        }
+        for (i, operation) in transform.enumerated() {
+            if let (member, message) = operation.violation() { return ("transform[\(i)].\(member)", message) }
+        }
+        if !transform.isEmpty, !matrix.m.allSatisfy(\.isFinite) {
+            return ("transform", "composes to a matrix with numbers beyond a double's range")
         }
         let frame = frame(in: bounds)
         if frame.size.width < 0 { return ("insets", "leave a negative width (\(frame.size.width)) in bounds \(bounds.size.width) wide") }

@@ -12,15 +12,22 @@ public struct PilePlan: Sendable, Hashable {
         self.motions = motions
     }
 
-    /// Every frame at `fps`, as ``KeyframeSampler`` samples row plans.
+    /// Every frame at `fps`, as ``KeyframeSampler`` samples row plans; a 3D transform (when
+    /// both ends have one) follows ``Transform3D/interpolate(_:_:_:)``.
+    ///
+    /// - Complexity: O(frames × motions); each motion's matrices are decomposed once.
     public func keyframes(fps: Int) -> [(time: Double, progress: Double, views: [(id: String, state: PileViewState)])] {
         let times = KeyframeSampler.times(timing, fps: fps)
+        let transforms = motions.map { m -> ((Double) -> Transform3D)? in
+            guard let from = m.from.transform, let to = m.to.transform else { return nil }
+            return Transform3D.interpolator(from: from, to: to)
+        }
         return zip(times, KeyframeSampler.progress(timing, at: times)).map { time, p in
-            (time, p, motions.map { m in
+            (time, p, zip(motions, transforms).map { m, transform in
                 (m.id, PileViewState(frame: KeyframeSampler.lerp(m.from.frame, m.to.frame, p),
                                      alpha: KeyframeSampler.clampedLerp(m.from.alpha, m.to.alpha, p),
                                      translate: KeyframeSampler.lerp(m.from.translate, m.to.translate, p),
-                                     scale: KeyframeSampler.lerp(m.from.scale, m.to.scale, p)))
+                                     scale: KeyframeSampler.lerp(m.from.scale, m.to.scale, p), transform: transform?(p)))
             })
         }
     }

@@ -1071,6 +1071,11 @@ export type RowState = {
 export type Keyframes = Array<{
   time: number;
   progress: number;
+  /** A pile's views at that time; with `transform` in piles with 3D transforms, interpolated as CSS Transforms Level 2 interpolates matrices (Semantics.md, "Piles"). */
+  views?: Array<{
+    id: string;
+    transform?: PileMatrix;
+  }>;
 }>;
 
 /** See Semantics.md, "Transition plans". */
@@ -1102,6 +1107,45 @@ export type PileMetric = {
   relativeOffset?: PilePoint;
   scale?: number;
   translate?: PilePoint;
+  /** A 3D transform about the view's centre, after `scale` and `translate`; its operations are applied in order (the first to the view first, as CATransform3DConcat chains them). See Semantics.md, "Piles", "3D transforms". */
+  transform?: Array<PileTransformOperation>;
+};
+
+/** Exactly one operation per object (422 `invalid_value` otherwise); every number finite and within ±10⁹. */
+export type PileTransformOperation = (({
+  /** The eye distance d: m34 = −1/d. */
+  perspective: number;
+}) | ({
+  /** CATransform3DMakeRotation in degrees about the axis (x, y, z), which is z when none of x, y, z is given (else a missing member is 0) and must not be (0, 0, 0). */
+  rotate: {
+    angle: number;
+    x?: PileCoordinate;
+    y?: PileCoordinate;
+    z?: PileCoordinate;
+  };
+}) | ({
+  translate: PileVector;
+}) | ({
+  scale: PileVector;
+}));
+
+/** Members default to 0 for translate, 1 for scale. */
+export type PileVector = {
+  x?: PileCoordinate;
+  y?: PileCoordinate;
+  z?: PileCoordinate;
+};
+
+/** The composed CATransform3D, 16 numbers in member order m11 m12 m13 m14 m21 … m44 (also CSS matrix3d()'s argument order), each rounded to 10⁻⁶. Present in every view state of a pile any of whose metrics has a transform; absent otherwise. */
+export type PileMatrix = Array<number>;
+
+
+export type PileViewState = {
+  frame: Rect;
+  alpha: number;
+  translate: FullPoint;
+  scale: number;
+  transform?: PileMatrix;
 };
 
 
@@ -1160,6 +1204,7 @@ export type Pile = {
     id: string;
     index: number;
     active: boolean;
+    transform?: PileMatrix;
   }>;
 };
 
@@ -1172,8 +1217,8 @@ export type PilePlan = {
     id: string;
     role: "enter" | "exit";
     removed: boolean;
-    from: { [key: string]: unknown };
-    to: { [key: string]: unknown };
+    from: PileViewState;
+    to: PileViewState;
   }>;
   fps?: Fps;
   keyframes?: Keyframes;

@@ -4,7 +4,7 @@ import ScrollStackTransitions
 
 extension ModelDecoding {
     /// The read-only members a pile's view has in answers; accepted and ignored on input.
-    static let pileViewKeys = ["id", "controller", "view", "index", "active", "frame", "alpha", "translate", "scale"]
+    static let pileViewKeys = ["id", "controller", "view", "index", "active", "frame", "alpha", "translate", "scale", "transform"]
 
     /// `{"id"?, "controller" | "view"}`; without an id, `makeID` supplies one. `props` may
     /// nest at most `maxDepth` deep.
@@ -47,11 +47,11 @@ extension ModelDecoding {
         return Rect(x: values[0], y: values[1], width: values[2], height: values[3])
     }
 
-    /// `{"alpha", "insets", "offset", "relativeOffset", "scale", "translate"}` over `base`,
-    /// checked against `bounds`.
+    /// `{"alpha", "insets", "offset", "relativeOffset", "scale", "translate", "transform"}` over
+    /// `base`, checked against `bounds`.
     static func pileMetric(_ field: Field, base: PileMetric, bounds: Rect) throws(APIError) -> PileMetric {
         let object = try field.object()
-        try object.allowOnly(["alpha", "insets", "offset", "relativeOffset", "scale", "translate"])
+        try object.allowOnly(["alpha", "insets", "offset", "relativeOffset", "scale", "translate", "transform"])
         var metric = base
         if let f = try object.optional("alpha") { metric.alpha = try f.double() }
         if let f = try object.optional("insets") { metric.insets = try insets(f, base: base.insets) }
@@ -59,8 +59,38 @@ extension ModelDecoding {
         if let f = try object.optional("relativeOffset") { metric.relativeOffset = try point(f, base: .zero) }
         if let f = try object.optional("scale") { metric.scale = try f.double() }
         if let f = try object.optional("translate") { metric.translate = try point(f, base: .zero) }
+        if let f = try object.optional("transform") { metric.transform = try f.array().map { f throws(APIError) in try pileTransformOperation(f) } }
         if let (member, message) = metric.violation(in: bounds) { throw .invalid(field.descendantPath(member), message) }
         return metric
+    }
+
+    /// One operation of a metric's `transform`: an object with exactly one of
+    /// `{"perspective": d}`, `{"rotate": {"angle", "x"?, "y"?, "z"?}}` (the z axis when no member of the axis is
+    /// given, else a missing member is 0),
+    /// `{"translate": {"x"?, "y"?, "z"?}}` (default 0), `{"scale": {"x"?, "y"?, "z"?}}` (default 1).
+    /// Ranges are `PileTransformOperation.violation`'s, checked with the metric.
+    static func pileTransformOperation(_ field: Field) throws(APIError) -> PileTransformOperation {
+        let object = try field.object()
+        let kinds = ["perspective", "rotate", "translate", "scale"]
+        try object.allowOnly(kinds)
+        guard object.object.keys.count == 1, let kind = kinds.first(where: object.has) else {
+            throw .invalid(field.path, "must have exactly one of \"perspective\", \"rotate\", \"translate\" or \"scale\", got \(object.object.keys.count) members")
+        }
+        let member = try object.required(kind)
+        if kind == "perspective" { return .perspective(try member.double()) }
+        let vector = try member.object()
+        try vector.allowOnly(kind == "rotate" ? ["angle", "x", "y", "z"] : ["x", "y", "z"])
+        func component(_ key: String, _ fallback: Double) throws(APIError) -> Double { try vector.optional(key)?.double() ?? fallback }
+        switch kind {
+        case "rotate":
+            // The axis is z when none of x, y, z is given; otherwise a missing one is 0.
+            let axisGiven = vector.has("x") || vector.has("y") || vector.has("z")
+            return .rotate(degrees: try vector.required("angle").double(), x: try component("x", 0), y: try component("y", 0), z: try component("z", axisGiven ? 0 : 1))
+        case "translate":
+            return .translate(x: try component("x", 0), y: try component("y", 0), z: try component("z", 0))
+        default:
+            return .scale(x: try component("x", 1), y: try component("y", 1), z: try component("z", 1))
+        }
     }
 
     /// `{"leading", "active", "trailing"}`, each over Pile's default for that position.
@@ -89,6 +119,12 @@ extension ModelDecoding {
     static func storedPileState(_ json: JSON) -> PileViewState? {
         guard let frame = json["frame"].flatMap(storedRect), let alpha = json["alpha"]?.doubleValue,
               let translate = json["translate"].flatMap(storedPoint), let scale = json["scale"]?.doubleValue else { return nil }
-        return PileViewState(frame: frame, alpha: alpha, translate: translate, scale: scale)
+        var transform: Transform3D?
+        if let numbers = json["transform"]?.arrayValue {
+            let values = numbers.compactMap(\.doubleValue)
+            guard values.count == 16 else { return nil }
+            transform = Transform3D(values)
+        }
+        return PileViewState(frame: frame, alpha: alpha, translate: translate, scale: scale, transform: transform)
     }
 }

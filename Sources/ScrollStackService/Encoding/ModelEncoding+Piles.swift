@@ -3,16 +3,36 @@ import ScrollStackCore
 import ScrollStackTransitions
 
 extension ModelEncoding {
+    /// A metric as given, with its defaults; `transform` only when it has operations.
     static func pileMetric(_ m: PileMetric) -> JSON {
-        .object(JSONObject([
+        var members: [(String, JSON)] = [
             ("alpha", .number(m.alpha)), ("insets", insets(m.insets)), ("offset", point(m.offset)),
             ("relativeOffset", point(m.relativeOffset)), ("scale", .number(m.scale)), ("translate", point(m.translate)),
-        ]))
+        ]
+        if !m.transform.isEmpty { members.append(("transform", .array(m.transform.map(pileTransformOperation)))) }
+        return .object(JSONObject(members))
     }
 
+    /// An operation of a metric's `transform`, every member written out.
+    static func pileTransformOperation(_ operation: PileTransformOperation) -> JSON {
+        func vector(_ members: [(String, Double)]) -> JSON { .object(JSONObject(members.map { ($0.0, JSON.number($0.1)) })) }
+        let value: JSON = switch operation {
+        case .perspective(let d): .number(d)
+        case .rotate(let degrees, let x, let y, let z): vector([("angle", degrees), ("x", x), ("y", y), ("z", z)])
+        case .translate(let x, let y, let z), .scale(let x, let y, let z): vector([("x", x), ("y", y), ("z", z)])
+        }
+        return .object(JSONObject([(operation.name, value)]))
+    }
+
+    /// A view state's members; `transform` (16 numbers, `m11 m12 … m44`, rounded to 10⁻⁶, −0
+    /// written as 0) only in piles with a 3D transform.
     static func pileState(_ s: PileViewState) -> [(String, JSON)] {
-        [("frame", rect(s.frame)), ("alpha", computed(s.alpha)), ("translate", .object(JSONObject([("x", computed(s.translate.x)), ("y", computed(s.translate.y))]))),
-         ("scale", computed(s.scale))]
+        var members: [(String, JSON)] = [
+            ("frame", rect(s.frame)), ("alpha", computed(s.alpha)), ("translate", .object(JSONObject([("x", computed(s.translate.x)), ("y", computed(s.translate.y))]))),
+            ("scale", computed(s.scale)),
+        ]
+        if let t = s.transform { members.append(("transform", .array(t.m.map { computed(($0 * 1_000_000).rounded() / 1_000_000 + 0) }))) }
+        return members
     }
 
     /// A pile's default animation: a spring's members, or a timing curve's duration and
@@ -35,7 +55,7 @@ extension ModelEncoding {
             for key in ["controller", "view"] { if let value = object[key] { members.append((key, value)) } }
             let isActive = index == pile.views.count - 1
             members.append(("active", .bool(isActive)))
-            if isActive { members += pileState(pile.metrics.active.state(in: pile.bounds)) }
+            if isActive { members += pileState(pile.state(pile.metrics.active)) }
             object = JSONObject(members)
             views.append(.object(object))
         }

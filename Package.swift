@@ -8,7 +8,7 @@ let package = Package(
         .executable(name: "scrollstackd", targets: ["scrollstackd"]),
         .library(name: "ScrollStackCore", targets: ["ScrollStackCore"]),
         // For the fuzz targets' package (Fuzz/Package.swift) only.
-        .library(name: "Jansson", targets: ["Jansson"]),
+        .library(name: "JSONCodec", targets: ["JSONCodec"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "ScrollStackService", targets: ["ScrollStackService"]),
     ],
@@ -58,7 +58,7 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo-ft", providers: [.apt(["libcairo2-dev"])]),
 
         // Thin Swift layers over the C libraries; they know nothing of stacks.
-        .target(name: "Jansson", dependencies: ["CJansson"]),
+        .target(name: "JSONCodec", dependencies: ["CJansson"]),
         .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Zlib", dependencies: ["CZlib"]),
@@ -83,7 +83,7 @@ let package = Package(
         .target(
             name: "ScrollStackService",
             dependencies: [
-                "ScrollStackCore", "ScrollStackPaging", "ScrollStackTransitions", "ScrollStackText", "ScrollStackRender", "Jansson", "MicroHTTP", "ScrollStackStore", "Zlib",
+                "ScrollStackCore", "ScrollStackPaging", "ScrollStackTransitions", "ScrollStackText", "ScrollStackRender", "JSONCodec", "MicroHTTP", "ScrollStackStore", "Zlib",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -108,7 +108,7 @@ let package = Package(
         // Measuring a 100,000-row stack of text rows, cold and with the shape cache warm.
         .executableTarget(name: "text-benchmark", dependencies: ["ScrollStackCore", "ScrollStackText"], path: "Benchmarks/TextBenchmark"),
         // What recording metrics adds to a request at the service's edge (ns of CPU, metrics off and on).
-        .executableTarget(name: "metrics-benchmark", dependencies: ["ScrollStackService", "MicroHTTP", "Jansson"], path: "Benchmarks/MetricsBenchmark"),
+        .executableTarget(name: "metrics-benchmark", dependencies: ["ScrollStackService", "MicroHTTP", "JSONCodec"], path: "Benchmarks/MetricsBenchmark"),
 
         // A small blocking HTTP/1.1 client over POSIX sockets, for the end-to-end tests only.
         .target(name: "TestHTTPClient", path: "Tests/TestHTTPClient"),
@@ -120,15 +120,15 @@ let package = Package(
         .testTarget(name: "ScrollStackCoreTests", dependencies: ["ScrollStackCore", "TestSeeds"]),
         .testTarget(name: "ScrollStackPagingTests", dependencies: ["ScrollStackPaging", "ScrollStackCore", "TestSeeds"]),
         .testTarget(name: "ScrollStackTransitionsTests", dependencies: ["ScrollStackTransitions", "ScrollStackCore", "TestSeeds"]),
-        .testTarget(name: "JanssonTests", dependencies: ["Jansson", "CJansson", "TestSeeds"]),
+        .testTarget(name: "JSONCodecTests", dependencies: ["JSONCodec", "CJansson", "TestSeeds"]),
         .testTarget(name: "ScrollStackTextTests", dependencies: ["ScrollStackText", "ScrollStackCore", "TestSeeds"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib", "TestSeeds"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresCluster", "ScrollStackPostgres", "ScrollStackStore",
-                                                    "ScrollStackService", "Jansson", "MicroHTTP", "TestSeeds"]),
+                                                    "ScrollStackService", "JSONCodec", "MicroHTTP", "TestSeeds"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient", "TestSeeds"]),
         .testTarget(
             name: "ScrollStackServiceTests",
-            dependencies: ["ScrollStackService", "ScrollStackStore", "SQLite", "ScrollStackCore", "ScrollStackText", "Jansson", "MicroHTTP", "TestHTTPClient", "Zlib", "Postgres", "TestSeeds"]
+            dependencies: ["ScrollStackService", "ScrollStackStore", "SQLite", "ScrollStackCore", "ScrollStackText", "JSONCodec", "MicroHTTP", "TestHTTPClient", "Zlib", "Postgres", "TestSeeds"]
         ),
     ]
 )

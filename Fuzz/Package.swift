@@ -14,14 +14,14 @@ let package = Package(
         // libFuzzer's `LLVMFuzzerRunDriver`, declared weak so that a build without the fuzzer
         // still links (the targets then say so and exit 2).
         .systemLibrary(name: "CLibFuzzer"),
-        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer", .product(name: "Jansson", package: "ScrollStackServer")]),
+        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer", .product(name: "JSONCodec", package: "ScrollStackServer")]),
 
         // parse → serialize → parse: the same value and the same text.
-        .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", .product(name: "Jansson", package: "ScrollStackServer")]),
+        .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", .product(name: "JSONCodec", package: "ScrollStackServer")]),
         // The service's decoders on any JSON: no crash, every error names a field of the input.
         .executableTarget(name: "fuzz-decoding", dependencies: [
             "FuzzSupport",
-            .product(name: "Jansson", package: "ScrollStackServer"),
+            .product(name: "JSONCodec", package: "ScrollStackServer"),
             .product(name: "ScrollStackService", package: "ScrollStackServer"),
             .product(name: "ScrollStackCore", package: "ScrollStackServer"),
         ]),
@@ -29,7 +29,7 @@ let package = Package(
         // invariants checked after each.
         .executableTarget(name: "fuzz-handler", dependencies: [
             "FuzzSupport",
-            .product(name: "Jansson", package: "ScrollStackServer"),
+            .product(name: "JSONCodec", package: "ScrollStackServer"),
             .product(name: "MicroHTTP", package: "ScrollStackServer"),
             .product(name: "ScrollStackService", package: "ScrollStackServer"),
             .product(name: "ScrollStackCore", package: "ScrollStackServer"),

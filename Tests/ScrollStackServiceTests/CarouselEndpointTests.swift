@@ -1,5 +1,5 @@
 import Foundation
-import Jansson
+import JSONCodec
 import MicroHTTP
 @testable import ScrollStackService
 @testable import ScrollStackStore

@@ -1,5 +1,5 @@
 import Foundation
-import Jansson
+import JSONCodec
 @testable import ScrollStackService
 import TestHTTPClient
 import TestSeeds

@@ -1,5 +1,5 @@
 import Foundation
-import Jansson
+import JSONCodec
 @testable import ScrollStackCore
 import Synchronization
 import TestHTTPClient

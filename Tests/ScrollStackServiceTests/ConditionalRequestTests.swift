@@ -1,5 +1,5 @@
 import Foundation
-import Jansson
+import JSONCodec
 import Synchronization
 import TestHTTPClient
 import XCTest

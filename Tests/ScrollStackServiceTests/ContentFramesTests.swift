@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import XCTest
 
 /// `?content=frames` on the stored and the stateless layout.

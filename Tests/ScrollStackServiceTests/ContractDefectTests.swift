@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import XCTest
 
 /// Defects checking the API against its contract found: error paths for keys holding path syntax, `Allow`

@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import XCTest
 
 /// Contract edges on the model's side: revisions up to 2⁶³−1 in queries, `If-Match` judged

@@ -1,5 +1,5 @@
 import Foundation
-import Jansson
+import JSONCodec
 import XCTest
 
 /// The built-in devices over HTTP: current phones and tablets of both platforms, upright and

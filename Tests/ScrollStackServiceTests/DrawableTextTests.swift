@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import XCTest
 
 /// Lines a client can draw: each line's characters, `truncated` where `maxLines` cut the

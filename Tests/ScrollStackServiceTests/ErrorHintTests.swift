@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import XCTest
 
 /// Errors over HTTP for members that are valid elsewhere: the answer says what to add, or

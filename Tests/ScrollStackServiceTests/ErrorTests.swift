@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import XCTest
 
 /// Every error status, with its code and field, and proof that a rejected request changes nothing.

@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 @testable import ScrollStackService
 import XCTest
 

@@ -1,5 +1,5 @@
 import Foundation
-import Jansson
+import JSONCodec
 import ScrollStackService
 import TestHTTPClient
 import XCTest

@@ -1,5 +1,5 @@
 import Foundation
-import Jansson
+import JSONCodec
 import XCTest
 
 /// The page control's dot tints (UIPageControl's `pageIndicatorTintColor` and

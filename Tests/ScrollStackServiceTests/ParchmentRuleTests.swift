@@ -1,5 +1,5 @@
 import Foundation
-import Jansson
+import JSONCodec
 import XCTest
 
 /// Rules of Parchment's menu (and ScrollStackController's row animator) over HTTP, each test

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Jansson
+import JSONCodec
 import XCTest
 
 /// The layout as SVG and the viewer page, over HTTP (the browser check draws them).

@@ -1,5 +1,5 @@
 import Foundation
-import Jansson
+import JSONCodec
 import TestHTTPClient
 import XCTest
 import Zlib

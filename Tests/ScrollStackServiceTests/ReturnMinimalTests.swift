@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import XCTest
 
 /// `Prefer: return=minimal` on writes over HTTP: the answer identifies the result (id,

@@ -1,5 +1,5 @@
 import Foundation
-import Jansson
+import JSONCodec
 @testable import ScrollStackCore
 @testable import ScrollStackService
 @testable import ScrollStackStore

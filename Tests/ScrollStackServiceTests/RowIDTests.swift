@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Jansson
+import JSONCodec
 @testable import ScrollStackService
 @testable import ScrollStackStore
 import Synchronization

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Jansson
+import JSONCodec
 import MicroHTTP
 @testable import ScrollStackService
 @testable import ScrollStackStore

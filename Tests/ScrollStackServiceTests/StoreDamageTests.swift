@@ -1,5 +1,5 @@
 import Foundation
-import Jansson
+import JSONCodec
 import SQLite
 import TestHTTPClient
 import XCTest

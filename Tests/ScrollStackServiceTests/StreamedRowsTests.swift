@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import MicroHTTP
 @testable import ScrollStackService
 import TestHTTPClient

@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import XCTest
 
 /// Text nodes through the API: rows sized by their labels, fonts, and refused families.

@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import XCTest
 
 /// CSS and UIKit habits in text nodes: `maxLines: 0` (no limit), weight names and numbers

@@ -1,5 +1,5 @@
 import Foundation
-import Jansson
+import JSONCodec
 import XCTest
 
 /// Parchment's own geometry tests, translated to HTTP: each test is named

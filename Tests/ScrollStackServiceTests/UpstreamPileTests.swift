@@ -1,5 +1,5 @@
 import Foundation
-import Jansson
+import JSONCodec
 import XCTest
 
 /// Pile's `PileViewSpec`, translated to HTTP: each test is named `testPileViewSpec_<describe>_<it>`.

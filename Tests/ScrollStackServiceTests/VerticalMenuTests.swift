@@ -1,5 +1,5 @@
 import Foundation
-import Jansson
+import JSONCodec
 import XCTest
 
 /// The paging menu over vertically paged content (Parchment's `contentNavigationOrientation`

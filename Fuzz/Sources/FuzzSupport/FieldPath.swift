@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 
 /// Resolves an error's field path (`rows[2].size.fixed`, `[0]`, `props["a.b"]`) in the JSON it
 /// was decoded from, the way `Field` builds them: a plain key after a dot (none at the start),

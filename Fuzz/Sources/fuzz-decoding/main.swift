@@ -2,7 +2,7 @@
 // throw is a 4xx naming a field of the input (a missing member: its container), or null
 // where no single input is at fault.
 import FuzzSupport
-import Jansson
+import JSONCodec
 import ScrollStackCore
 @testable import ScrollStackService
 

@@ -11,7 +11,7 @@
 // inputs and request heads are split by plain byte scans; each request encodes every stack's
 // model once (the state after one request is the state before the next).
 import FuzzSupport
-import Jansson
+import JSONCodec
 import MicroHTTP
 import ScrollStackCore
 @testable import ScrollStackService

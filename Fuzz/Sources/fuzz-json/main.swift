@@ -2,7 +2,7 @@
 // serializing the result again must give the same text (reals at 17 digits, which
 // round-trip every double).
 import FuzzSupport
-import Jansson
+import JSONCodec
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

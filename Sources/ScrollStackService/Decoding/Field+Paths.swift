@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 
 extension Field {
     /// The path of member `key` of the value at `parent`. A key made only of characters that

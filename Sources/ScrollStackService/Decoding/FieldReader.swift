@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 
 /// A JSON value together with its path in the request body, so that every decoding error
 /// names the exact field (`rows[2].size.fixed`).

@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import ScrollStackCore
 
 /// Decoding of the carousel settings (`paging`, `pageIndicator`, `menu`) and a row's `title`.

@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import ScrollStackCore
 
 /// Decoding of a row's `style` (`RowStyle`): what pictures paint, never what layout reads.

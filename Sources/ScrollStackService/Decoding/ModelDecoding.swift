@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import ScrollStackCore
 
 /// Turns request JSON into model values. Every function names the offending field on error.

@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import ScrollStackCore
 
 /// The rows of a body's `rows` array (create, insert), read one at a time: a row of the

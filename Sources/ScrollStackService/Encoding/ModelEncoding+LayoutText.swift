@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import ScrollStackCore
 
 /// The layout answers written straight to text with a `JSONWriter`: one pass from the model to

@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import ScrollStackCore
 
 extension ModelEncoding {

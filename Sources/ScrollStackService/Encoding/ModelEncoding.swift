@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import ScrollStackCore
 
 /// Turns model values into response JSON. Integral numbers are written without a fraction.

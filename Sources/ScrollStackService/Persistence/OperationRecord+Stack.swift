@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import ScrollStackCore
 
 /// A stack operation (kind 2, version 1): an opcode byte, then

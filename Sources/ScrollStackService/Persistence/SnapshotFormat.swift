@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import ScrollStackCore
 
 /// The compact, versioned encoding of a stack's snapshot (journal format 2).

@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import ScrollStackCore
 
 /// What a layout request asks for besides the stack, read from the query (and, for the

@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import MicroHTTP
 import ScrollStackCore
 import ScrollStackRender

@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import Logging
 import MicroHTTP
 import ScrollStackCore

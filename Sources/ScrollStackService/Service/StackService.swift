@@ -1,5 +1,5 @@
 import Dispatch
-import Jansson
+import JSONCodec
 import Logging
 import MicroHTTP
 import ScrollStackCore

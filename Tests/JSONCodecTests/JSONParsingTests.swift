@@ -1,5 +1,5 @@
 import Foundation
-import Jansson
+import JSONCodec
 import XCTest
 
 final class JSONParsingTests: XCTestCase {

@@ -1,5 +1,5 @@
 import CJansson
-import Jansson
+import JSONCodec
 
 /// The reference the writer is held to: `value` built as a jansson tree and written by
 /// jansson's own `json_dumpb`, as the service did before `JSONWriter` (test code only).

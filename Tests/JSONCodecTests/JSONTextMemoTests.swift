@@ -1,4 +1,4 @@
-import Jansson
+import JSONCodec
 import XCTest
 
 /// `JSONCursor.write(_:slot:_:)` with a writer that keeps repeats (`JSONWriter.keepRepeats`):

@@ -28,6 +28,7 @@ let package = Package(
         .target(name: "ScrollStackPaging", dependencies: ["ScrollStackCore", .product(name: "RealModule", package: "swift-numerics")]),
         // Transition plans (row changes and piles) and spring sampling: pure Swift, beside the core.
         .target(name: "ScrollStackTransitions", dependencies: ["ScrollStackCore"]),
+        .target(name: "ScrollStackPiles", dependencies: ["ScrollStackTransitions", "ScrollStackCore"]),
 
         // System libraries, found with pkg-config.
         .systemLibrary(
@@ -83,7 +84,7 @@ let package = Package(
         .target(
             name: "ScrollStackService",
             dependencies: [
-                "ScrollStackCore", "ScrollStackPaging", "ScrollStackTransitions", "ScrollStackText", "ScrollStackRender", "JSONCodec", "MicroHTTP", "ScrollStackStore", "Zlib",
+                "ScrollStackCore", "ScrollStackPaging", "ScrollStackTransitions", "ScrollStackPiles", "ScrollStackText", "ScrollStackRender", "JSONCodec", "MicroHTTP", "ScrollStackStore", "Zlib",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -120,6 +121,7 @@ let package = Package(
         .testTarget(name: "ScrollStackCoreTests", dependencies: ["ScrollStackCore", "TestSeeds"]),
         .testTarget(name: "ScrollStackPagingTests", dependencies: ["ScrollStackPaging", "ScrollStackCore", "TestSeeds"]),
         .testTarget(name: "ScrollStackTransitionsTests", dependencies: ["ScrollStackTransitions", "ScrollStackCore", "TestSeeds"]),
+        .testTarget(name: "ScrollStackPilesTests", dependencies: ["ScrollStackPiles", "ScrollStackTransitions", "ScrollStackCore", "TestSeeds"]),
         .testTarget(name: "JSONCodecTests", dependencies: ["JSONCodec", "CJansson", "TestSeeds"]),
         .testTarget(name: "ScrollStackTextTests", dependencies: ["ScrollStackText", "ScrollStackCore", "TestSeeds"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib", "TestSeeds"]),
@@ -128,7 +130,7 @@ let package = Package(
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient", "TestSeeds"]),
         .testTarget(
             name: "ScrollStackServiceTests",
-            dependencies: ["ScrollStackService", "ScrollStackStore", "SQLite", "ScrollStackCore", "ScrollStackText", "JSONCodec", "MicroHTTP", "TestHTTPClient", "Zlib", "Postgres", "TestSeeds"]
+            dependencies: ["ScrollStackService", "ScrollStackStore", "SQLite", "ScrollStackCore", "ScrollStackPiles", "ScrollStackText", "JSONCodec", "MicroHTTP", "TestHTTPClient", "Zlib", "Postgres", "TestSeeds"]
         ),
     ]
 )

@@ -1,3 +1,4 @@
+import ScrollStackPiles
 import ScrollStackTransitions
 
 extension APIError {

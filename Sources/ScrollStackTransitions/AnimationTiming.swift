@@ -80,7 +80,7 @@ public struct AnimationTiming: Sendable, Hashable {
     }
 
     /// A number as a client wrote it: `0`, not `0.0`.
-    static func text(_ value: Double) -> String {
+    package static func text(_ value: Double) -> String {
         value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
     }
 }

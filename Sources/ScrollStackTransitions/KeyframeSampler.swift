@@ -54,15 +54,15 @@ public enum KeyframeSampler {
         }
     }
 
-    static func lerp(_ a: Double, _ b: Double, _ p: Double) -> Double { p == 1 ? b : a + (b - a) * p }
-    static func clampedLerp(_ a: Double, _ b: Double, _ p: Double) -> Double { Swift.min(1, Swift.max(0, lerp(a, b, p))) }
+    package static func lerp(_ a: Double, _ b: Double, _ p: Double) -> Double { p == 1 ? b : a + (b - a) * p }
+    package static func clampedLerp(_ a: Double, _ b: Double, _ p: Double) -> Double { Swift.min(1, Swift.max(0, lerp(a, b, p))) }
     /// `lerp` held between `a` and `b`, on each axis.
     static func heldLerp(_ a: Point, _ b: Point, _ p: Double) -> Point {
         func held(_ a: Double, _ b: Double) -> Double { Swift.min(Swift.max(lerp(a, b, p), Swift.min(a, b)), Swift.max(a, b)) }
         return Point(x: held(a.x, b.x), y: held(a.y, b.y))
     }
-    static func lerp(_ a: Point, _ b: Point, _ p: Double) -> Point { Point(x: lerp(a.x, b.x, p), y: lerp(a.y, b.y, p)) }
-    static func lerp(_ a: Rect, _ b: Rect, _ p: Double) -> Rect {
+    package static func lerp(_ a: Point, _ b: Point, _ p: Double) -> Point { Point(x: lerp(a.x, b.x, p), y: lerp(a.y, b.y, p)) }
+    package static func lerp(_ a: Rect, _ b: Rect, _ p: Double) -> Rect {
         Rect(x: lerp(a.minX, b.minX, p), y: lerp(a.minY, b.minY, p), width: lerp(a.size.width, b.size.width, p),
              height: lerp(a.size.height, b.size.height, p))
     }

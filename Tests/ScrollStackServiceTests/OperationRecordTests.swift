@@ -1,6 +1,7 @@
 import Foundation
 import ScrollStackCore
 @testable import ScrollStackService
+import ScrollStackPiles
 import ScrollStackTransitions
 import XCTest
 

@@ -1,5 +1,6 @@
 import JSONCodec
 import ScrollStackCore
+import ScrollStackPiles
 import ScrollStackTransitions
 
 extension ModelEncoding {

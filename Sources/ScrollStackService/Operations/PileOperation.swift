@@ -1,4 +1,5 @@
 import ScrollStackCore
+import ScrollStackPiles
 import ScrollStackTransitions
 
 /// One change to a pile, resolved as `StackOperation` is (generated view ids included).

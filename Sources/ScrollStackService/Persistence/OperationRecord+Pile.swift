@@ -1,4 +1,5 @@
 import ScrollStackCore
+import ScrollStackPiles
 import ScrollStackTransitions
 
 /// A pile operation (kind 3, version 1): an opcode byte, then

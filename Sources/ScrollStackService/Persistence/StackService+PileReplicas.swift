@@ -1,5 +1,6 @@
 import JSONCodec
 import ScrollStackStore
+import ScrollStackPiles
 import ScrollStackTransitions
 
 extension StackService {

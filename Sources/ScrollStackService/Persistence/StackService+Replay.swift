@@ -3,6 +3,7 @@ import Logging
 import ScrollStackCore
 import ScrollStackStore
 import ScrollStackText
+import ScrollStackPiles
 import ScrollStackTransitions
 
 extension StackService {

@@ -3,6 +3,7 @@ import Logging
 import MicroHTTP
 import ScrollStackCore
 import ScrollStackText
+import ScrollStackPiles
 import ScrollStackTransitions
 import ScrollStackStore
 

@@ -1,4 +1,5 @@
 import ScrollStackStore
+import ScrollStackPiles
 import ScrollStackTransitions
 
 extension PileEntry: ReplicatedEntry {

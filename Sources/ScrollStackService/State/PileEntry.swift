@@ -1,3 +1,4 @@
+import ScrollStackPiles
 import ScrollStackTransitions
 
 /// One stored pile and its revision, behind its own readers–writer lock, as `StackEntry`

@@ -1,3 +1,4 @@
+import ScrollStackTransitions
 import Foundation
 
 /// A 4×4 transform in Core Animation's `CATransform3D` convention: points are row vectors

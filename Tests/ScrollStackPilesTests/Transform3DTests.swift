@@ -1,6 +1,7 @@
 import XCTest
 import ScrollStackCore
-@testable import ScrollStackTransitions
+@testable import ScrollStackPiles
+import ScrollStackTransitions
 
 /// 3D transforms: Core Animation's matrices and conventions, their composition, and the CSS
 /// Transforms Level 2 decomposition and interpolation.

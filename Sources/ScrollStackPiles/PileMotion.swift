@@ -1,4 +1,5 @@
 import ScrollStackCore
+import ScrollStackTransitions
 
 /// One view's motion in a pile transition.
 public struct PileMotion: Sendable, Hashable {

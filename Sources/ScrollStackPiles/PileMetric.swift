@@ -1,4 +1,5 @@
 import ScrollStackCore
+import ScrollStackTransitions
 
 /// Where and how a pile's view is drawn in one of the three positions (leading, active,
 /// trailing), relative to the pile's bounds: Pile's `PileMetric`, with the transform limited to

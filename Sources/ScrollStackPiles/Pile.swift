@@ -1,4 +1,5 @@
 import ScrollStackCore
+import ScrollStackTransitions
 
 /// Pile's view stack: views pushed and popped between leading, active and trailing metrics; the
 /// last view is the active one, the only one on screen at rest.

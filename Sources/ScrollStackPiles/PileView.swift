@@ -1,4 +1,5 @@
 import ScrollStackCore
+import ScrollStackTransitions
 
 /// One view of a pile: an id and what to show (a controller or a view descriptor, as a row's).
 public struct PileView: Sendable, Hashable {

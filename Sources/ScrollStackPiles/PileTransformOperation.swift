@@ -1,4 +1,5 @@
 import ScrollStackCore
+import ScrollStackTransitions
 
 /// One step of a pile metric's 3D `transform`, as Core Animation builds a `CATransform3D`.
 public enum PileTransformOperation: Sendable, Hashable {

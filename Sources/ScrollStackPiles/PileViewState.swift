@@ -1,4 +1,5 @@
 import ScrollStackCore
+import ScrollStackTransitions
 
 /// How a pile's view is drawn at one moment.
 public struct PileViewState: Sendable, Hashable {

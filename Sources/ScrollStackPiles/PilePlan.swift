@@ -1,4 +1,5 @@
 import ScrollStackCore
+import ScrollStackTransitions
 
 /// The transition of one pile change: its timing and the views that move.
 public struct PilePlan: Sendable, Hashable {

@@ -1,6 +1,7 @@
 import XCTest
 import ScrollStackCore
-@testable import ScrollStackTransitions
+@testable import ScrollStackPiles
+import ScrollStackTransitions
 
 /// Pile's push, pop, set and update, with default and custom metrics.
 final class PileTests: XCTestCase {

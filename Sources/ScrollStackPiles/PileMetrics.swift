@@ -1,4 +1,5 @@
 import ScrollStackCore
+import ScrollStackTransitions
 
 /// The three positions of a pile.
 public struct PileMetrics: Sendable, Hashable {

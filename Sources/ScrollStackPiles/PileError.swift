@@ -1,4 +1,5 @@
 import ScrollStackCore
+import ScrollStackTransitions
 
 /// A failed pile operation; nothing changed.
 public struct PileError: Error, Sendable, Hashable {

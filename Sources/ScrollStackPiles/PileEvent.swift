@@ -1,4 +1,5 @@
 import ScrollStackCore
+import ScrollStackTransitions
 
 /// Something a pile operation did.
 public enum PileEvent: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import ScrollStackTransitions
 import Foundation
 
 /// Interpolation of 3D matrices as CSS Transforms Level 2 specifies it ("Interpolation of 3D

@@ -2,12 +2,34 @@ import Foundation
 
 /// `scrollstackd` (or its health check) run with a chosen environment, its output collected
 /// as it comes, every wait bounded by a deadline.
-final class DaemonProcess: @unchecked Sendable {  // output is guarded by the lock
+final class DaemonProcess: @unchecked Sendable {
     let process = Process()
-    private let lock = NSLock()
-    private let arrived = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
-    private var output = Data()
+    private let output = Output()
+
+    /// The output read so far, filled by a thread of its own that reads the pipe until its end
+    /// (it holds this, not the `DaemonProcess`, whose `deinit` must stay free to stop the
+    /// process).
+    private final class Output: @unchecked Sendable {  // bytes are guarded by the lock
+        let lock = NSLock()
+        var bytes = Data()
+        /// Signalled after each piece read.
+        let arrived = DispatchSemaphore(value: 0)
+        /// Signalled once the pipe's end is read: everything written is in `bytes`.
+        let drained = DispatchSemaphore(value: 0)
+
+        func read(_ handle: FileHandle) {
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                lock.lock()
+                bytes.append(data)
+                lock.unlock()
+                arrived.signal()
+            }
+            drained.signal()
+        }
+    }
 
     /// Starts `executable` (the daemon next to the tests by default) with `arguments` and only
     /// `environment` (plus PATH); standard output and error are collected together.
@@ -18,16 +40,10 @@ final class DaemonProcess: @unchecked Sendable {  // output is guarded by the lo
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
-            self.lock.lock()
-            self.output.append(data)
-            self.lock.unlock()
-            self.arrived.signal()
-        }
         process.terminationHandler = { [exited] _ in exited.signal() }
         try process.run()
+        let (output, reading) = (output, pipe.fileHandleForReading)
+        Thread.detachNewThread { output.read(reading) }
     }
 
     deinit {
@@ -36,9 +52,9 @@ final class DaemonProcess: @unchecked Sendable {  // output is guarded by the lo
 
     /// Everything written so far.
     var text: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: output, as: UTF8.self)
+        output.lock.lock()
+        defer { output.lock.unlock() }
+        return String(decoding: output.bytes, as: UTF8.self)
     }
 
     /// Waits until the output contains `needle`; throws when the process ends first or after
@@ -47,7 +63,7 @@ final class DaemonProcess: @unchecked Sendable {  // output is guarded by the lo
         let deadline = DispatchTime.now() + seconds
         while !text.contains(needle) {
             guard process.isRunning else { throw DaemonError(message: "ended before “\(needle)”: \(text)") }
-            guard arrived.wait(timeout: deadline) == .success else {
+            guard output.arrived.wait(timeout: deadline) == .success else {
                 throw DaemonError(message: "no “\(needle)” within \(seconds) s: \(text)")
             }
         }
@@ -73,14 +89,9 @@ final class DaemonProcess: @unchecked Sendable {  // output is guarded by the lo
             throw DaemonError(message: "still running after \(seconds) s: \(text)")
         }
         exited.signal()
-        // The last output may still be in the pipe: read it before answering.
-        let rest = (process.standardOutput as? Pipe)?.fileHandleForReading
-        rest?.readabilityHandler = nil
-        if let data = try? rest?.readToEnd(), !data.isEmpty {
-            lock.lock()
-            output.append(data)
-            lock.unlock()
-        }
+        // The last output may still be in the pipe: answer once the reader has read its end
+        // (a child of the process that kept the pipe open is given up on at the deadline).
+        if output.drained.wait(timeout: .now() + seconds) == .success { output.drained.signal() }
         return process.terminationStatus
     }
 }

@@ -8,12 +8,21 @@ public struct PageIndicatorLayout: Sendable, Hashable {
     public var currentPage: Int
     /// No pages, or one page with `hidesForSinglePage`.
     public var hidden: Bool
-    /// Each dot's frame in viewport coordinates, in page order: `dotDiameter` square, spaced
-    /// `dotSpacing` apart across the frame and centred in its height.
+    /// Each listed dot's frame in viewport coordinates, in page order from page `firstDot`:
+    /// `dotDiameter` square, spaced `dotSpacing` apart across the frame and centred in its
+    /// height. At most `maxDots` are listed (see `firstDot`).
     public var dots: [Rect]
-    /// Each dot's colour, in page order: `currentPageIndicatorTintColor` for the current page,
-    /// `pageIndicatorTintColor` for the others.
+    /// Each listed dot's colour, in page order: `currentPageIndicatorTintColor` for the current
+    /// page, `pageIndicatorTintColor` for the others.
     public var dotColors: [String]
+    /// The page of the first listed dot: 0 when every dot is listed; with more than `maxDots`
+    /// pages, the first of the `maxDots` dots around the current page (as many before it as
+    /// after it where the ends allow).
+    public var firstDot: Int
+
+    /// The most dots listed: a stack of millions of pages must not cost an answer of millions
+    /// of dots (no page control shows that many).
+    public static let maxDots = 1_000
 
     /// What UIPageControl's `size(forNumberOfPages:)` gives with these metrics: n dots and
     /// n−1 gaps wide (0 for no pages), the control's height tall (never less than a dot).
@@ -25,7 +34,7 @@ public struct PageIndicatorLayout: Sendable, Hashable {
 
     /// The control for `pages` pages with `currentPage` selected, centred horizontally in
     /// `viewport` at the edge `settings.position`, `settings.inset` from it, with its dots.
-    /// O(pages).
+    /// O(min(pages, `maxDots`)).
     public init(_ settings: PageIndicatorSettings, pages: Int, currentPage: Int, viewport: Size) {
         let size = Self.size(forNumberOfPages: pages, settings)
         let y = settings.position == .bottom ? viewport.height - settings.inset - size.height : settings.inset
@@ -35,8 +44,11 @@ public struct PageIndicatorLayout: Sendable, Hashable {
         hidden = pages == 0 || (pages == 1 && settings.hidesForSinglePage)
         let d = settings.dotDiameter
         let (left, top) = (frame.minX, frame.minY + (size.height - d) / 2)
-        dots = (0..<numberOfPages).map { Rect(x: left + Double($0) * (d + settings.dotSpacing), y: top, width: d, height: d) }
+        let listed = Swift.min(numberOfPages, Self.maxDots)
+        firstDot = Swift.min(Swift.max(self.currentPage - listed / 2, 0), numberOfPages - listed)
+        let pages = firstDot..<(firstDot + listed)
+        dots = pages.map { Rect(x: left + Double($0) * (d + settings.dotSpacing), y: top, width: d, height: d) }
         let current = self.currentPage
-        dotColors = (0..<numberOfPages).map { $0 == current ? settings.currentPageIndicatorTintColor : settings.pageIndicatorTintColor }
+        dotColors = pages.map { $0 == current ? settings.currentPageIndicatorTintColor : settings.pageIndicatorTintColor }
     }
 }

@@ -108,6 +108,34 @@ final class CarouselEndpointTests: XCTestCase {
         XCTAssertEqual(stateless["menu.selected.id"], "p4")
     }
 
+    /// A stack of millions of pages lists 1,000 dots around the current page, the first of
+    /// them named by `firstDot`, in an answer of kilobytes and milliseconds; up to 1,000 pages
+    /// every dot is listed and there is no `firstDot`.
+    func testAPageIndicatorListsAtMostAThousandDotsAroundTheCurrentPage() throws {
+        let body = #"{"id": "tall", "paging": true, "pageIndicator": true, "viewport": {"width": 375, "height": 500}, "rows": [{"id": "a", "view": {"type": "R"}, "size": {"fixed": 1000000000}}]}"#
+        XCTAssertEqual(try server.request("POST", "/v1/stacks", json: try j(body)).status, 201)
+        for offset in [0.0, 500.0 * 600, 1_000_000_000.0] {
+            let layout = try server.request("GET", "/v1/stacks/tall/layout?window=visible&offset=\(offset)")
+            XCTAssertEqual(layout.status, 200, layout.text)
+            let pages = Int(try XCTUnwrap(layout["pageIndicator.numberOfPages"]?.int64Value))
+            let current = Int(try XCTUnwrap(layout["pageIndicator.currentPage"]?.int64Value))
+            XCTAssertGreaterThanOrEqual(pages, 2_000_000)
+            // 500 before the current page, but within 0…pages − 1,000.
+            let first = min(max(current - 500, 0), pages - 1_000)
+            XCTAssertEqual(layout["pageIndicator.firstDot"]?.int64Value, Int64(first), "at offset \(offset), page \(current)")
+            let dots = try XCTUnwrap(layout["pageIndicator.dots"]?.arrayValue)
+            XCTAssertEqual(dots.count, 1_000)
+            let tint = dots[current - first]["color"]
+            XCTAssertEqual(dots.filter { $0["color"] == tint }.count, 1, "the current page's dot alone has its tint")
+            XCTAssertEqual(dots[current - first]["frame"]?["x"]?.doubleValue, layout["pageIndicator.frame.x"].flatMap { $0.doubleValue }.map { $0 + Double(current) * 16 },
+                           "a dot's frame is its page's, 16 pt per page from the control's left edge")
+            XCTAssertLessThan(layout.body.count, 200_000)
+        }
+        _ = try makeCarousel()
+        let small = try server.request("GET", "/v1/stacks/c/layout")
+        XCTAssertNil(small["pageIndicator.firstDot"])
+    }
+
     func testPatchMergesAndRowTitles() throws {
         try makeCarousel()
         let patched = try patch(#"{"paging": {"alignment": "center", "size": {"absolute": 300}}, "menu": {"indicator": "hidden", "border": {"height": 2}}}"#)

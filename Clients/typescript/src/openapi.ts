@@ -800,7 +800,9 @@ export type PageIndicatorLayout = {
   numberOfPages: number;
   currentPage: number;
   hidden: boolean;
-  /** One per page, in order; the current page's in `currentPageIndicatorTintColor`, the others' in `pageIndicatorTintColor`. */
+  /** Present only with more than 1,000 pages; the page of the first dot listed (the 1,000 around the current page are). */
+  firstDot?: number;
+  /** One per page, in order (at most 1,000, from page `firstDot`); the current page's in `currentPageIndicatorTintColor`, the others' in `pageIndicatorTintColor`. */
   dots: Array<{
     frame: Rect;
     color: NormalizedColor;

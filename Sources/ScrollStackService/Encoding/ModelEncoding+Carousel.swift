@@ -82,13 +82,16 @@ extension ModelEncoding {
             ("currentPage", .integer(Int64(state.currentPage))), ("progress", computed(state.progress)),
         ])))]
         if let indicator = stack.pageIndicatorLayout(offset: offset) {
-            members.append(("pageIndicator", .object(JSONObject([
+            var fields: [(String, JSON)] = [
                 ("frame", rect(indicator.frame)), ("numberOfPages", .integer(Int64(indicator.numberOfPages))),
                 ("currentPage", .integer(Int64(indicator.currentPage))), ("hidden", .bool(indicator.hidden)),
-                ("dots", .array(zip(indicator.dots, indicator.dotColors).map { dot, color in
-                    JSON.object(JSONObject([("frame", rect(dot)), ("color", .string(color))]))
-                })),
-            ]))))
+            ]
+            // Only when the dots are not all listed, so that other answers stay as they were.
+            if indicator.numberOfPages > PageIndicatorLayout.maxDots { fields.append(("firstDot", .integer(Int64(indicator.firstDot)))) }
+            fields.append(("dots", .array(zip(indicator.dots, indicator.dotColors).map { dot, color in
+                JSON.object(JSONObject([("frame", rect(dot)), ("color", .string(color))]))
+            })))
+            members.append(("pageIndicator", .object(JSONObject(fields))))
         }
         if let menu = stack.menuLayout(offset: offset), let settings = stack.settings.menu {
             members.append(("menu", menuLayout(menu, settings, frame: stack.menuFrame(settings), entries: stack.menuEntries())))

@@ -158,7 +158,8 @@ struct PictureScene {
         out.append(.rect(viewport, fill: nil, stroke: Stroke(width: 2, color: RGBA(red: 0xFF, green: 0x3B, blue: 0x30)), attributes: [.init("id", "viewport")]))
         if let indicator = stack.pageIndicatorLayout(offset: layout.offset), !indicator.hidden {
             var dots: [SceneItem] = []
-            for (page, (dot, color)) in zip(indicator.dots, indicator.dotColors).enumerated() {
+            for (listed, (dot, color)) in zip(indicator.dots, indicator.dotColors).enumerated() {
+                let page = indicator.firstDot + listed
                 guard let fill = RGBA(hex: color) else { continue }
                 dots.append(.circle(center: Point(x: viewport.minX + dot.minX + dot.size.width / 2, y: viewport.minY + dot.minY + dot.size.height / 2),
                                     radius: dot.size.width / 2, fill: fill,

@@ -24,6 +24,10 @@ public struct Row: Sendable, Hashable {
     public var transition: RowTransition?
     /// How pictures paint the row; never read by layout.
     public var style: RowStyle? = nil
+    /// The id of the stack this row embeds: its viewport is the row's content frame. The
+    /// model keeps it and counts it (`ScrollStack.embeddedStacks`); it never reads the other
+    /// stack, which the service composes.
+    public var stack: String? = nil
 
     public init(
         id: String,
@@ -76,5 +80,6 @@ public struct Row: Sendable, Hashable {
         try title?.validate(prefix + "title")
         try transition?.validate(prefix + "transition")
         try style?.validate(prefix + "style")
+        if let stack, stack.isEmpty { throw .invalid("must not be empty", field: prefix + "stack") }
     }
 }

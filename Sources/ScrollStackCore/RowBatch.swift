@@ -55,7 +55,7 @@ public struct RowBatch: Sendable {
 
     /// Whether every row is plain (none kept whole): the batch can then be stored column by
     /// column (`RowStore.appendPlain`).
-    var isAllPlain: Bool { wholeRows.isEmpty }
+    public var isAllPlain: Bool { wholeRows.isEmpty }
 
     /// Appends the row `Row(id:content:size:hidden:)` without making it. O(1) amortized
     /// (one comparison of `content` with the previous plain row's).
@@ -84,7 +84,7 @@ public struct RowBatch: Sendable {
     /// Appends `row`, by its fields when it has none of the rarely set ones. O(1) amortized.
     public mutating func append(_ row: Row) {
         let rare = row.contentDescription != nil || row.insets != nil || !row.separator.isEmpty || row.tappable
-            || row.highlightable || row.title != nil || row.transition != nil || row.style != nil
+            || row.highlightable || row.title != nil || row.transition != nil || row.style != nil || row.stack != nil
         if rare { appendWhole(row) } else { append(id: row.id, content: row.content, size: row.size, hidden: row.hidden) }
     }
 

@@ -9,11 +9,12 @@ final class RowExtras: Sendable {
     let title: RowTitle?
     let transition: RowTransition?
     let style: RowStyle?
+    let stack: String?
 
     /// The extras of `row`, or nil when every one of them is at its default.
     init?(_ row: Row) {
         if row.contentDescription == nil, row.insets == nil, row.separator == .none, !row.tappable, !row.highlightable,
-           row.title == nil, row.transition == nil, row.style == nil {
+           row.title == nil, row.transition == nil, row.style == nil, row.stack == nil {
             return nil
         }
         contentDescription = row.contentDescription
@@ -24,5 +25,6 @@ final class RowExtras: Sendable {
         title = row.title
         transition = row.transition
         style = row.style
+        stack = row.stack
     }
 }

@@ -79,6 +79,8 @@ struct RowStore: Sendable {
     private var freeHandles: [Handle] = []
     private var contentTable = InternTable<RowContent>()
     private(set) var index = IDIndex()
+    /// How many live rows embed each stack id (`Row.stack`); ids no row embeds are absent.
+    private(set) var embedded: [String: Int] = [:]
 
     /// The index of `FrameStyle.plain`: no insets, no separator override.
     static let plainStyle: Int32 = 0
@@ -114,6 +116,7 @@ struct RowStore: Sendable {
             row.title = extra.title
             row.transition = extra.transition
             row.style = extra.style
+            row.stack = extra.stack
         }
         return row
     }
@@ -197,6 +200,7 @@ struct RowStore: Sendable {
             sizes.append(size)
             live.append(true)
         }
+        if let stack = extras?.stack { embedded[stack, default: 0] += 1 }
         if indexed { index.insert(id, handle: h) }
         return h
     }
@@ -296,6 +300,7 @@ struct RowStore: Sendable {
         for i in count..<ids.count {
             contentTable.release(contents[i])
             frameStyles.release(frameStyleOf[i])
+            if let stack = extras[i]?.stack { forgetEmbedding(stack) }
         }
         let k = ids.count - count
         ids.removeLast(k)
@@ -335,8 +340,16 @@ struct RowStore: Sendable {
         frameStyleOf[i] = frameStyle
         lengths[i] = length
         hidden[i] = row.hidden
+        if let stack = extras[i]?.stack { forgetEmbedding(stack) }
+        if let stack = row.stack { embedded[stack, default: 0] += 1 }
         extras[i] = RowExtras(row)
         sizes[i] = PackedSize(row.size)
+    }
+
+    /// One row less embeds `stack`.
+    private mutating func forgetEmbedding(_ stack: String) {
+        let left = embedded[stack, default: 0] - 1
+        embedded[stack] = left > 0 ? left : nil
     }
 
     /// Sets the natural length of the row at `h`.
@@ -361,6 +374,7 @@ struct RowStore: Sendable {
         contentTable.release(contents[i])
         frameStyles.release(frameStyleOf[i])
         ids[i] = ""
+        if let stack = extras[i]?.stack { forgetEmbedding(stack) }
         extras[i] = nil
         chunkOf[i] = -1
         live[i] = false
@@ -373,8 +387,10 @@ struct RowStore: Sendable {
         var uses: [Int] = []
         var styleUses: [Int] = [1]  // the pin of the plain style
         var liveCount = 0
+        var embeddings: [String: Int] = [:]
         for i in ids.indices where live[i] {
             liveCount += 1
+            if let stack = extras[i]?.stack { embeddings[stack, default: 0] += 1 }
             let content = Int(contents[i])
             if content >= uses.count { uses += Array(repeating: 0, count: content + 1 - uses.count) }
             uses[content] += 1
@@ -384,6 +400,7 @@ struct RowStore: Sendable {
             precondition(frameStyles[frameStyleOf[i]] == FrameStyle(row(Handle(i))), "row \(ids[i]): frame style differs from its extras")
             precondition(handle(id: ids[i]) == Handle(i), "row \(ids[i]): the id index does not find its handle")
         }
+        precondition(embeddings == embedded, "embedded stacks counted \(embedded), rows embed \(embeddings)")
         precondition(liveCount == index.count, "id index has \(index.count) entries for \(liveCount) rows")
         precondition(liveCount + freeHandles.count == ids.count, "leaked handles")
         for h in freeHandles { precondition(!live[Int(h)], "handle \(h) is both free and live") }

@@ -125,7 +125,7 @@ extension ScrollStack {
     private func plainChange(_ change: RowChange, of node: RowTree.NodeID) -> (hidden: Bool, size: SizeRule, length: Double)? {
         // Every field of `RowChange` but `hidden` and `size` must be left alone.
         guard change.insets == nil, change.separator == nil, change.contentDescription == nil, change.content == nil,
-              change.tappable == nil, change.highlightable == nil, change.title == nil, change.transition == nil, change.style == nil else { return nil }
+              change.tappable == nil, change.highlightable == nil, change.title == nil, change.transition == nil, change.style == nil, change.stack == nil else { return nil }
         let extras = tree.store.extras[Int(node)]
         guard extras?.contentDescription == nil, extras?.title == nil else { return nil }
         let size = change.size ?? tree.store.size(node)

@@ -44,6 +44,18 @@ public struct ScrollStack: Sendable {
     /// The number of rows, hidden ones included. O(1).
     public var count: Int { tree.count }
 
+    /// The ids of the stacks this stack's rows embed (`Row.stack`), each once. O(1) to get;
+    /// kept up to date by every operation.
+    public var embeddedStacks: Dictionary<String, Int>.Keys { tree.store.embedded.keys }
+
+    /// How many rows embed each stack (`embeddedStacks` with counts). O(1).
+    public var embeddedStackCounts: [String: Int] { tree.store.embedded }
+
+    /// The stack the row with `id` embeds, if any. O(1) expected.
+    public func embeddedStack(ofRow id: String) -> String? {
+        tree.node(id: id).flatMap { tree.store.extras[Int($0)]?.stack }
+    }
+
     /// Whether the stack has no rows; hidden rows count as rows. O(1).
     public var isEmpty: Bool { tree.count == 0 }
 

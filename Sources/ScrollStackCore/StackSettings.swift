@@ -135,6 +135,8 @@ public struct RowChange: Sendable, Hashable {
     public var transition: RowTransition??
     /// `.some(nil)` removes the row's style.
     public var style: RowStyle?? = nil
+    /// `.some(nil)` makes the row embed no stack.
+    public var stack: String?? = nil
 
     public init(
         hidden: Bool? = nil, insets: EdgeInsets?? = nil, separator: SeparatorOverride? = nil, size: SizeRule? = nil,
@@ -165,6 +167,7 @@ public struct RowChange: Sendable, Hashable {
         if let title { r.title = title }
         if let transition { r.transition = transition }
         if let style { r.style = style }
+        if let stack { r.stack = stack }
         return r
     }
 }

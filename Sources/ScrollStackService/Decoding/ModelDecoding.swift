@@ -106,7 +106,7 @@ enum ModelDecoding {
 
     // MARK: Rows
 
-    static let rowKeys = ["id", "controller", "view", "size", "content", "insets", "separator", "hidden", "tappable", "highlightable", "title", "index", "transition", "style"]
+    static let rowKeys = ["id", "controller", "view", "size", "content", "insets", "separator", "hidden", "tappable", "highlightable", "title", "index", "transition", "style", "stack"]
 
     /// A row. Without an id, `makeID` supplies one. Without a size, a row with content
     /// fits it; a row with neither is an error. `props` and `content` may nest at most
@@ -126,7 +126,9 @@ enum ModelDecoding {
         let object = try field.object()
         try object.allowOnly(rowKeys) { rowMemberMisplaced($0, in: object) }
         let id = try object.optional("id").map { f throws(APIError) in try f.string() } ?? makeID()
-        let content = try rowContent(object, maxDepth: maxDepth)
+        let embedded = try object.optional("stack").map { f throws(APIError) in try embeddedStack(f) }
+        let content = embedded != nil && !object.has("controller") && !object.has("view")
+            ? RowContent.view(ViewDescriptor(type: embeddedStackViewType)) : try rowContent(object, maxDepth: maxDepth)
         let description = try object.optional("content").map { f throws(APIError) in try contentDescription(f, maxDepth: maxDepth) }
         let size: SizeRule
         if let f = try object.optional("size") {
@@ -146,14 +148,27 @@ enum ModelDecoding {
         let highlightable = try object.optional("highlightable")?.bool() ?? false
         let menuTitle = try object.optional("title").map { f throws(APIError) in try title(f, maxCharacters: maxTitle) }
         let style = try object.optional("style").map { f throws(APIError) in try rowStyle(f) }
-        if description == nil, ownInsets == nil, separator.isEmpty, !tappable, !highlightable, menuTitle == nil, transition == nil, style == nil {
+        if description == nil, ownInsets == nil, separator.isEmpty, !tappable, !highlightable, menuTitle == nil, transition == nil, style == nil,
+           embedded == nil {
             return .plain(id: id, content: content, size: size, hidden: hidden)
         }
         var row = Row(id: id, content: content, size: size, contentDescription: description, insets: ownInsets, separator: separator,
                       hidden: hidden, tappable: tappable, highlightable: highlightable, transition: transition)
         row.title = menuTitle
         row.style = style
+        row.stack = embedded
         return .full(row)
+    }
+
+    /// The view type of a row that embeds a stack and names no descriptor of its own.
+    static let embeddedStackViewType = "ScrollStack"
+
+    /// A row's `stack`: the id of the stack it embeds, by the rule of stack ids. Whether that
+    /// stack exists and embeds no cycle is the service's check (`Embeddings`).
+    static func embeddedStack(_ field: Field) throws(APIError) -> String {
+        let id = try field.string()
+        try StackService.checkStackID(id, field: field.path)
+        return id
     }
 
     /// The error for a row's member written on a stack (create or PATCH body): `insets`

@@ -19,11 +19,27 @@ extension ModelEncoding {
 
     /// `writeLayout(_:revision:_:page:next:contentFrames:device:)` of a layout's parts (the
     /// rows, a page's window, the stack laid out), so that the stack need not be copied into a `LaidOut`.
+    /// With `embedded`, each row that embeds a stack also gets that stack's layout (`EmbeddedLayouts`).
     static func writeLayout(_ w: inout JSONWriter, revision: Int?, _ layout: StackLayout, window pageWindow: StackLayout?,
-                            of stack: ScrollStack, page: Range<Int>?, next: String?, contentFrames: Bool, device: Device? = nil) {
+                            of stack: ScrollStack, page: Range<Int>?, next: String?, contentFrames: Bool, device: Device? = nil,
+                            embedded: EmbeddedLayouts? = nil) {
         writeLayoutHead(&w, revision: revision, layout, device: device)
-        if layout.rows.count > 1 { w.keepRepeats(slots: rowMemoSlots) }
-        for row in layout.rows { writeLayoutRow(&w, row, of: stack, contentFrames: contentFrames) }
+        if let embedded {
+            let root = EmbeddedLayouts.root(layout)
+            for row in layout.rows {
+                writeLayoutRowOpening(&w, id: row.id, index: row.index, frame: row.frame, contentFrame: row.contentFrame,
+                                      separatorFrame: row.separatorFrame, visibility: row.visibility, axis: stack.settings.axis)
+                if contentFrames, let frames = stack.contentFrames(of: row) {
+                    w.key(ascii: "content")
+                    w.value(contentFrame(frames))
+                }
+                embedded.writeMember(&w, row, of: stack, root)
+                w.endObject()
+            }
+        } else {
+            if layout.rows.count > 1 { w.keepRepeats(slots: rowMemoSlots) }
+            for row in layout.rows { writeLayoutRow(&w, row, of: stack, contentFrames: contentFrames) }
+        }
         let window = page == nil ? layout : pageWindow ?? layout
         writeLayoutTail(&w, visible: window.rows.lazy.filter { $0.visibility.isVisible }.map(\.id),
                         entire: window.rows.lazy.filter { $0.visibility == .entire }.map(\.id), of: stack, offset: layout.offset)

@@ -150,6 +150,10 @@ extension ModelEncoding {
             w.key(ascii: "style")
             w.value(rowStyle(style))
         }
+        if let embedded = row.stack {
+            w.key(ascii: "stack")
+            w.string(embedded)
+        }
         w.endObject()
     }
 

@@ -144,6 +144,7 @@ enum ModelEncoding {
         if let rowTitle = row.title { members.append(("title", title(rowTitle))) }
         if let transition = row.transition { members.append(("transition", rowTransition(transition))) }
         if let style = row.style { members.append(("style", rowStyle(style))) }
+        if let embedded = row.stack { members.append(("stack", .string(embedded))) }
         return .object(JSONObject(members))
     }
 

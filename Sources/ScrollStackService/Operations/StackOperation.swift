@@ -54,6 +54,32 @@ enum StackOperation: Sendable {
         }
     }
 
+    /// The stacks the rows this operation writes embed, each with the JSON path of the
+    /// request that named it (a PUT or revert names the document's rows, a PATCH `stack`).
+    /// O(rows written).
+    var embeddingRequests: [Embeddings.Request] {
+        func requests(_ rows: some Sequence<Row>, _ field: String) -> [Embeddings.Request] {
+            rows.enumerated().compactMap { i, row in row.stack.map { Embeddings.Request(stack: $0, field: "\(field)[\(i)].stack") } }
+        }
+        switch self {
+        case .insert(let rows, _): return requests(rows, "rows")
+        case .insertBatch(let batch, _):
+            guard !batch.isAllPlain else { return [] }
+            return (0..<batch.count).compactMap { i in
+                guard case .whole(let row) = batch[i], let stack = row.stack else { return nil }
+                return Embeddings.Request(stack: stack, field: "rows[\(i)].stack")
+            }
+        case .replace(_, let row), .setRow(_, let row): return row.stack.map { [Embeddings.Request(stack: $0, field: "stack")] } ?? []
+        case .update(_, let change):
+            guard case .some(.some(let stack)) = change.stack else { return [] }
+            return [Embeddings.Request(stack: stack, field: "stack")]
+        case .revert(_, let past): return past.embeddedStacks.sorted().map { Embeddings.Request(stack: $0, field: "revision") }
+        case .replaceWhole(let document):
+            return document.embeddedStacks.isEmpty ? [] : requests(document.rows, "rows")
+        case .remove, .removeAll, .move, .setHidden, .setInsets, .reload, .settings, .scroll: return []
+        }
+    }
+
     /// The form the journal keeps, given the stack just after the change: an `update` becomes
     /// the `setRow` of the row it made; every other case is kept as it is.
     func journaled(after stack: ScrollStack) -> StackOperation {
@@ -68,6 +94,7 @@ enum StackOperation: Sendable {
                                highlightable: row.highlightable, transition: .some(row.transition))
         change.title = .some(row.title)
         change.style = .some(row.style)
+        change.stack = .some(row.stack)
         return change
     }
 

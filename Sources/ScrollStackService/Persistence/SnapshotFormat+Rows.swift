@@ -13,6 +13,7 @@ import ScrollStackCore
 ///     style?: mask u8 (background, cornerRadius, border, textColor, image), then those present:
 ///         colours as strings, cornerRadius a double, border width (double) and colour,
 ///         image aspect ratio (double) and fill
+///     stack?: string (the embedded stack's id)
 ///
 /// A content node: kind u8 — 0 box (mask u8 width, height; the doubles present), 1 aspect
 /// ratio (double), 2 stack (axis u8, spacing, padding: 4 doubles, varint count, children),
@@ -27,7 +28,8 @@ extension SnapshotFormat {
         static let controller = 1 << 0, instance = 1 << 1, properties = 1 << 2, content = 1 << 3
         static let insets = 1 << 4, hidden = 1 << 5, tappable = 1 << 6, highlightable = 1 << 7
         static let separator = 1 << 8, title = 1 << 9, transition = 1 << 10, style = 1 << 11
-        static let known = (1 << 12) - 1
+        static let stack = 1 << 12
+        static let known = (1 << 13) - 1
     }
 
     static func encode(_ row: Row, into w: inout ByteWriter) {
@@ -41,6 +43,7 @@ extension SnapshotFormat {
         if row.title != nil { flags |= RowFlag.title }
         if row.transition != nil { flags |= RowFlag.transition }
         if row.style != nil { flags |= RowFlag.style }
+        if row.stack != nil { flags |= RowFlag.stack }
         encodeHead(flags: flags, id: row.id, content: row.content, size: row.size, into: &w)
         if let content = row.contentDescription { encode(content, into: &w) }
         if let insets = row.insets { encode(insets, into: &w) }
@@ -78,6 +81,7 @@ extension SnapshotFormat {
                 w.string(image.fill)
             }
         }
+        if let embedded = row.stack { w.string(embedded) }
     }
 
     /// A row of a batch, as `encode(_: Row, into:)` writes the same row.
@@ -182,6 +186,7 @@ extension SnapshotFormat {
             if m & 16 != 0 { style.image = RowStyle.ImagePlaceholder(aspectRatio: try r.double(), fill: try r.string()) }
             row.style = style
         }
+        if flags & RowFlag.stack != 0 { row.stack = try r.string() }
         return row
     }
 

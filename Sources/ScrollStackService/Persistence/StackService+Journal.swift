@@ -100,6 +100,7 @@ extension StackService {
             switch result! {
             case .success(let entry):
                 try store.insert(entry)
+                resetEmbeddings(of: entry.id)
                 restored += 1
             case .failure(let error):
                 // One unreadable stack must not keep the others offline: it answers 503
@@ -134,7 +135,10 @@ extension StackService {
 
     /// Deletes the unreadable stack `id` from the journal; false when `id` is no such stack.
     func deleteUnreadableStack(_ id: String) throws(APIError) -> Bool {
-        try store.discardUnreadable(id) { () throws(APIError) in
+        guard store.unreadableIDs.contains(id) else { return false }
+        try embeddings.beginDeletion(of: id)
+        defer { embeddings.endDeletion(of: id, deleted: false) }
+        return try store.discardUnreadable(id) { () throws(APIError) in
             do throws(JournalError) { try journal?.recordDeletion(id: id) } catch { throw APIError(error) }
         }
     }

@@ -23,8 +23,11 @@ struct LayoutQuery {
     var devices: [Device]?
     /// `content=frames`: each shown fit row's content node frames (and text line boxes).
     var contentFrames = false
+    /// How many levels of embedded stacks the answer follows (`?depth=`, 0…`EmbeddedLayouts.maxDepth`,
+    /// all of them by default); 0 answers the stack alone.
+    var depth = EmbeddedLayouts.maxDepth
 
-    static let parameters = ["offset", "width", "height", "window", "scrollTo", "position", "devices", "from", "limit", "content"]
+    static let parameters = ["offset", "width", "height", "window", "scrollTo", "position", "devices", "from", "limit", "content", "depth"]
 
     /// The largest page.
     static let pageLimit = 10_000
@@ -69,6 +72,7 @@ struct LayoutQuery {
         } else if let text = c.query("offset") {
             scroll = .offset(text)
         }
+        depth = try c.queryInt("depth", in: 0...EmbeddedLayouts.maxDepth) ?? EmbeddedLayouts.maxDepth
         let from = try c.queryInt("from", in: 0...Int(Int32.max))
         let limit = try c.queryInt("limit", in: 1...Self.pageLimit)
         if from != nil || limit != nil {

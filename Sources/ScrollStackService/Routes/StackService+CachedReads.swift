@@ -26,10 +26,14 @@ extension StackService {
             if response.status == 200, let source = response.source {
                 record(response, source, rows: stack.count, entry, revision, key)
             }
-            let keep = response.status == 200 && response.stream == nil && response.source == nil
+            // A composed answer (`EmbeddedLayouts.entityTag`) depends on other stacks too: never kept.
+            let keep = response.status == 200 && response.stream == nil && response.source == nil && !Self.isComposed(response)
             return sent(response, context, entry, revision, key, keep: keep)
         }
     }
+
+    /// Whether `response` is a composed answer, whose entity tag is not the bare revision.
+    static func isComposed(_ response: HTTPResponse) -> Bool { response.header("etag")?.contains(".") ?? false }
 
     /// The fewest bytes a streamed answer writes per row (a full layout writes about 250, a
     /// whole stack about 130): a stack with more rows than `largestAnswer` over this is not

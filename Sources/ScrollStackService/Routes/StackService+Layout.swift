@@ -60,13 +60,16 @@ extension StackService {
     /// with one per device, each led by its `device`. Written straight to bytes
     /// (`ModelEncoding.writeLayout`). With devices it takes at most
     /// `limits.devicesAnswerBytes` (422 naming `devices` beyond), checked after each device.
-    func layoutAnswer(_ stack: ScrollStack, revision: Int?, _ query: LayoutQuery, _ c: RequestContext) throws(APIError) -> [UInt8] {
+    ///
+    /// With `embedded`, rows that embed stacks carry their layouts (`EmbeddedLayouts`).
+    func layoutAnswer(_ stack: ScrollStack, revision: Int?, _ query: LayoutQuery, _ c: RequestContext,
+                      embedded: EmbeddedLayouts? = nil) throws(APIError) -> [UInt8] {
         var w = JSONWriter(capacity: 4096)
         func one(_ device: Device?, revision: Int?) throws(APIError) {
             let next = query.page.flatMap { $0.upperBound < stack.count ? c.link(replacing: "from", with: String($0.upperBound)) : nil }
             try query.withLayout(of: stack, viewport: device?.size) { laidStack, layout, window in
                 ModelEncoding.writeLayout(&w, revision: revision, layout, window: window, of: laidStack, page: query.page, next: next,
-                                          contentFrames: query.contentFrames, device: device)
+                                          contentFrames: query.contentFrames, device: device, embedded: embedded)
             }
         }
         guard let devices = query.devices else {

@@ -77,11 +77,11 @@ extension StackService {
         }
     }
 
-    static let rowPatchKeys = ["hidden", "insets", "separator", "size", "content", "controller", "view", "tappable", "highlightable", "title", "transition", "style"]
+    static let rowPatchKeys = ["hidden", "insets", "separator", "size", "content", "controller", "view", "tappable", "highlightable", "title", "transition", "style", "stack"]
 
     /// `PATCH …/rows/{row}`: hidden, insets (null clears), separator (merged per field; a
     /// null field or a null separator clears), size, content (null removes), controller or
-    /// view, tappable, highlightable. The row is re-measured.
+    /// view, tappable, highlightable, style, stack (null: embeds none). The row is re-measured.
     func patchRow(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(["fps"])
         let (body, animation) = try animatedBody(c)
@@ -108,6 +108,7 @@ extension StackService {
             if let f = body.field("title") { change.title = .some(f.isNull ? nil : try ModelDecoding.title(f, maxCharacters: limits.maxTitleCharacters)) }
             if let f = body.field("transition") { change.transition = .some(f.isNull ? nil : try ModelDecoding.rowTransition(f)) }
             if let f = body.field("style") { change.style = .some(f.isNull ? nil : try ModelDecoding.rowStyle(f)) }
+            if let f = body.field("stack") { change.stack = .some(f.isNull ? nil : try ModelDecoding.embeddedStack(f)) }
             return .update(index: index, change)
         }
     }

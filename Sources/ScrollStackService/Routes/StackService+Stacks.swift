@@ -32,11 +32,19 @@ extension StackService {
     /// `Location` and the model (`Prefer: return=minimal`: `{"id", "revision"}`). 409
     /// `duplicate_id` when the id is taken.
     func created(_ id: String, _ stack: ScrollStack, _ c: RequestContext) throws(APIError) -> HTTPResponse {
-        try store.insert(StackEntry(id: id, stack: stack))
+        let embeds = try admitEmbeddings(.replaceWhole(stack), host: id, in: stack)
+        do throws(APIError) {
+            try store.insert(StackEntry(id: id, stack: stack))
+        } catch {
+            // The id is taken: its stack's edges are what its rows embed, not this body's.
+            if embeds { resetEmbeddings(of: id) }
+            throw error
+        }
         do {
             try journal?.recordCreation(id: id, model: Self.snapshot(stack))
         } catch {
             try? store.remove(id)
+            if embeds { resetEmbeddings(of: id) }
             // Replicas share ids: another one created this stack first.
             if case .conflict = error { throw .duplicateStack(id) }
             throw APIError(error)
@@ -44,6 +52,15 @@ extension StackService {
         let location = [("Location", "/v1/stacks/\(id)")]
         if c.prefersMinimal { return .minimal(201, id: id, revision: 1, headers: location) }
         return .json(201, ModelEncoding.stack(id: id, revision: 1, stack), revision: 1, headers: location)
+    }
+
+    /// Sets the graph's edges of `id` to what its stored rows embed (none when it is not stored).
+    func resetEmbeddings(of id: String) {
+        guard let entry = try? store.entry(id),
+              (try? entry.read({ stack, _ throws(APIError) in embeddings.set(host: id, to: stack.embeddedStacks) })) != nil else {
+            embeddings.set(host: id, to: [])
+            return
+        }
     }
 
     /// The `id` a create body gives (checked as a stack id: piles follow the same rule), or
@@ -134,7 +151,8 @@ extension StackService {
         }
     }
 
-    /// `DELETE /v1/stacks/{stack}`: 204. Honours `If-Match`.
+    /// `DELETE /v1/stacks/{stack}`: 204. Honours `If-Match`. 409 `stack_embedded` while
+    /// another stack's rows embed it.
     func deleteStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
         if try deleteUnreadableStack(c.parameter("stack")) { return HTTPResponse(status: 204) }
@@ -147,6 +165,9 @@ extension StackService {
     /// Deletes the stack the path names, honouring `If-Match`.
     private func deleteStoredStack(_ c: RequestContext) throws(APIError) {
         let entry = try store.entry(c.parameter("stack"))
+        try embeddings.beginDeletion(of: entry.id)
+        var deleted = false
+        defer { embeddings.endDeletion(of: entry.id, deleted: deleted) }
         // Removed under the stack's write lock, so no mutation slips in after the check. Its
         // streams end there too, before the id is free: a stack created again under it never
         // has its own streams ended, nor the old ones carry its revisions.
@@ -156,6 +177,7 @@ extension StackService {
                              hub.closeAll(entry.id)
                              try store.remove(entry.id)
                          })
+        deleted = true
         answers.forget(entry)
     }
 

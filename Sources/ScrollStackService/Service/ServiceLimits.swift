@@ -40,6 +40,13 @@ public struct ServiceLimits: Sendable {
     /// `work_budget_exceeded` naming `devices`.
     public var deviceLayoutRows = 1_000_000
 
+    /// The most rows one layout answer of a composed screen (a stack whose rows embed stacks)
+    /// may hold: its own rows and, down to the asked depth, each embedded stack's rows once
+    /// for each row that embeds it, times the devices. Such answers are built whole, never
+    /// streamed (about 250 bytes a row: 50 MB at the limit). Beyond it 422
+    /// `work_budget_exceeded` naming `depth`.
+    public var composedLayoutRows = 200_000
+
     /// The most text one layout request with `devices` may re-measure: the UTF-8 bytes of the
     /// stack's text nodes times the devices whose viewport differs from the stack's (each
     /// breaks every paragraph into lines again). Checked before anything is laid out; beyond

@@ -25,6 +25,8 @@ public final class StackService: Sendable {
     let hub = EventHub()
     /// Encoded answers to repeated reads of unchanged stacks.
     let answers = AnswerCache()
+    /// Which stacks embed which (rows' `stack`).
+    let embeddings = Embeddings()
     /// What request values may hold.
     let limits: ServiceLimits
     /// How many layouts of whole stacks (stateless, for devices, drawn) run at once.
@@ -246,6 +248,9 @@ public final class StackService: Sendable {
             try context.checkIfMatch(revision)
             let named = try targets?(stack)
             let operation = try operation(stack, revision)
+            let embeds = try admitEmbeddings(operation, host: entry.id, in: stack)
+            // Whatever happens below, the graph ends with what the rows embed.
+            defer { if embeds { embeddings.set(host: entry.id, to: stack.embeddedStacks) } }
             let (timing, animated) = (animation.timing(for: operation, in: stack), animation.timing != nil)
             if !animation.answersPlan, Self.derivesPlan(of: operation) {
                 // Nobody sees this plan now: the journal keeps what computes it when read.
@@ -301,6 +306,18 @@ public final class StackService: Sendable {
         return try answerWhenDurable(context, entry, outcome.map { $0.response }, pending)
     }
 
+    /// Checks and reserves the embeddings `operation` adds to `host` (`Embeddings.admit`);
+    /// true when the host's embeddings may change, so that the graph must be set after it.
+    /// Replicas refuse embedding: their graph would know only this replica's writes.
+    func admitEmbeddings(_ operation: StackOperation, host: String, in stack: ScrollStack) throws(APIError) -> Bool {
+        let requests = operation.embeddingRequests
+        if let first = requests.first, isReplicated {
+            throw .invalid(first.field, "embedding a stack is not available with replicas (--store postgres://): their graph of embeddings is not shared yet")
+        }
+        try embeddings.admit(host: host, requests, exists: store.contains)
+        return !requests.isEmpty || !stack.embeddedStacks.isEmpty
+    }
+
     /// A mutation's answer as its body leaves the stack's lock: made, or still to be written
     /// from what was taken under the lock (the common answer, written after the lock is
     /// released so that other writers of the stack wait less).
@@ -352,8 +369,14 @@ public final class StackService: Sendable {
     /// 304 (with the ETag, no body) when `response` is a 200 whose ETag names the revision
     /// `If-None-Match` names.
     func notModified(_ context: RequestContext, _ response: HTTPResponse) -> HTTPResponse? {
-        guard response.status == 200, let wanted = context.request.header("if-none-match"), let tag = response.header("etag"),
-              let answered = Int(tag.dropFirst().dropLast()), RequestContext.tags(wanted, include: answered) else { return nil }
+        guard response.status == 200, let wanted = context.request.header("if-none-match"), let tag = response.header("etag") else { return nil }
+        if let answered = Int(tag.dropFirst().dropLast()) {
+            guard RequestContext.tags(wanted, include: answered) else { return nil }
+        } else {
+            // A composed answer's tag (`EmbeddedLayouts.entityTag`), compared whole (weak tags match too).
+            let named = wanted.split(separator: ",").map { $0.trimmingSpaces }.map { $0.hasPrefix("W/") ? String($0.dropFirst(2)) : String($0) }
+            guard named.contains(tag) || named.contains("*") else { return nil }
+        }
         return HTTPResponse(status: 304, headers: [("ETag", tag)])
     }
 

@@ -1,0 +1,323 @@
+import Foundation
+import JSONCodec
+@testable import ScrollStackCore
+@testable import ScrollStackService
+import ScrollStackStore
+import TestSeeds
+import XCTest
+
+/// Composed screens over HTTP: a row that embeds a stack (`"stack": id`), the layout answers
+/// that follow the tree, and the checks that keep the graph of embeddings sound.
+final class ComposedScreenTests: XCTestCase {
+    var server: ServerHarness!
+
+    override func setUpWithError() throws { server = try ServerHarness() }
+    override func tearDown() { server.stop() }
+
+    func j(_ text: String) throws -> JSON { try JSON.parse(Array(text.utf8)) }
+
+    @discardableResult
+    func create(_ body: String, file: StaticString = #filePath, line: UInt = #line) throws -> Reply {
+        let reply = try server.request("POST", "/v1/stacks", json: try j(body))
+        XCTAssertEqual(reply.status, 201, reply.text, file: file, line: line)
+        return reply
+    }
+
+    /// cards: a horizontal carousel of three 240-pt cards, 12 apart, in a 300 × 200 viewport.
+    /// feed: a 100-pt header, then a row embedding `cards`, then a 500-pt row.
+    func makeNewsScreen() throws {
+        try create("""
+            {"id": "cards", "axis": "horizontal", "viewport": {"width": 300, "height": 200}, "spacing": 12,
+             "rowInsets": {"top": 0, "left": 0, "bottom": 0, "right": 0},
+             "rows": [{"id": "c1", "view": {"type": "Card"}, "size": {"fixed": 240}},
+                      {"id": "c2", "view": {"type": "Card"}, "size": {"fixed": 240}},
+                      {"id": "c3", "view": {"type": "Card"}, "size": {"fixed": 240}}]}
+            """)
+        try create("""
+            {"id": "feed", "viewport": {"width": 375, "height": 600},
+             "rows": [{"id": "header", "view": {"type": "Header"}, "size": {"fixed": 100}},
+                      {"id": "carousel", "stack": "cards", "size": {"fixed": 224}},
+                      {"id": "story", "view": {"type": "Story"}, "size": {"fixed": 500}}]}
+            """)
+    }
+
+    func rect(_ json: JSON?) -> Rect? {
+        guard let x = json?["x"]?.doubleValue, let y = json?["y"]?.doubleValue, let w = json?["width"]?.doubleValue,
+              let h = json?["height"]?.doubleValue else { return nil }
+        return Rect(x: x, y: y, width: w, height: h)
+    }
+
+    func testAnEmbeddedStackIsLaidOutInItsRowsContentFrameInTheRootsCoordinates() throws {
+        try makeNewsScreen()
+        let row = try server.request("GET", "/v1/stacks/feed/rows/carousel")
+        XCTAssertEqual(row["stack"], "cards", row.text)
+        XCTAssertEqual(row["view.type"], "ScrollStack", "a row that embeds a stack and names no descriptor is a ScrollStack view")
+        // The carousel scrolled by 100: its cards move left by 100 on the screen.
+        XCTAssertEqual(try server.request("POST", "/v1/stacks/cards/scroll", json: try j(#"{"offset": {"x": 100, "y": 0}}"#)).status, 200)
+        let layout = try server.request("GET", "/v1/stacks/feed/layout")
+        XCTAssertEqual(layout.status, 200, layout.text)
+        // The embedding row: y 124 (header 100 + insets 24), content frame inset 16/12.
+        XCTAssertEqual(rect(layout["rows[1].contentFrame"]), Rect(x: 16, y: 136, width: 343, height: 224))
+        let nested = try XCTUnwrap(layout["rows[1].stack"])
+        XCTAssertEqual(nested["id"], "cards")
+        XCTAssertEqual(nested["revision"], 2)
+        XCTAssertEqual(nested["viewport"], object(("width", 343), ("height", 224)), "the embedded viewport is the row's content frame")
+        XCTAssertEqual(nested["offset"], object(("x", 100), ("y", 0)), "the embedded stack keeps its own offset")
+        XCTAssertEqual(rect(nested["frame"]), Rect(x: 16, y: 136, width: 343, height: 224))
+        let cards = try XCTUnwrap(nested["rows"]?.arrayValue)
+        // c1 at 0…240 in its content: 16 − 100 + 0 = −84 on the root's coordinates.
+        XCTAssertEqual(cards.map { rect($0["frame"]) }, [Rect(x: -84, y: 136, width: 240, height: 224),
+                                                          Rect(x: 168, y: 136, width: 240, height: 224),
+                                                          Rect(x: 420, y: 136, width: 240, height: 224)])
+        // Visible through the carousel's viewport (16…359): c1 140 of 240 pt, c2 191 of 240, c3 none.
+        XCTAssertEqual(cards.map { $0["visibility"]?.stringValue }, ["partial", "partial", "offscreen"])
+        XCTAssertEqual(cards[0]["visibleFraction"]?.doubleValue ?? 0, 140.0 / 240.0, accuracy: 1e-6)
+        XCTAssertEqual(cards[1]["visibleFraction"]?.doubleValue ?? 0, 191.0 / 240.0, accuracy: 1e-6)
+        XCTAssertEqual(nested["visibleRows"], ["c1", "c2"])
+        XCTAssertEqual(nested["entirelyVisibleRows"], [])
+    }
+
+    func testVisibilityComposesThroughEveryEnclosingViewport() throws {
+        try makeNewsScreen()
+        // c1 is entirely inside the carousel's viewport (0…240 of 343) …
+        let alone = try server.request("GET", "/v1/stacks/cards/layout?width=343&height=224")
+        XCTAssertEqual(alone["rows[0].visibility"], "entire")
+        // … but with the feed scrolled so that only the carousel's lower 24 pt show, c1 is
+        // partial on the screen: 24 of 224 pt tall.
+        XCTAssertEqual(try server.request("POST", "/v1/stacks/feed/scroll", json: try j(#"{"offset": {"x": 0, "y": 336}}"#)).status, 200)
+        let layout = try server.request("GET", "/v1/stacks/feed/layout")
+        XCTAssertEqual(layout["rows[1].visibility"], "partial")
+        XCTAssertEqual(layout["rows[1].stack.rows[0].visibility"], "partial", layout.text)
+        XCTAssertEqual(layout["rows[1].stack.rows[0].visibleFraction"]?.doubleValue ?? 0, 24.0 / 224.0, accuracy: 1e-6)
+        // Scrolled past the carousel: every card is offscreen, and a window of visible rows has none.
+        XCTAssertEqual(try server.request("POST", "/v1/stacks/feed/scroll", json: try j(#"{"offset": {"x": 0, "y": 400}}"#)).status, 200)
+        let past = try server.request("GET", "/v1/stacks/feed/layout")
+        XCTAssertEqual(past["rows[1].stack.rows"]?.arrayValue?.compactMap { $0["visibility"]?.stringValue }, ["offscreen", "offscreen", "offscreen"])
+        XCTAssertEqual(past["rows[1].stack.visibleRows"], [])
+        XCTAssertEqual(try server.request("POST", "/v1/stacks/feed/scroll", json: try j(#"{"offset": {"x": 0, "y": 0}}"#)).status, 200)
+        let window = try server.request("GET", "/v1/stacks/feed/layout?window=visible")
+        XCTAssertEqual(window["rows[1].stack.rows"]?.arrayValue?.compactMap { $0["id"]?.stringValue }, ["c1", "c2"],
+                       "window=visible keeps the nested rows that show on the screen")
+    }
+
+    func testDepthCutsTheTreeAndPagesOnlyTheRoot() throws {
+        try create(#"{"id": "leaf", "axis": "horizontal", "rows": [{"id": "l1", "view": {"type": "V"}, "size": {"fixed": 50}}]}"#)
+        try create(#"{"id": "section", "rows": [{"id": "s1", "stack": "leaf", "size": {"fixed": 80}}]}"#)
+        try create(#"{"id": "screen", "rows": [{"id": "r1", "stack": "section", "size": {"fixed": 200}}, {"id": "r2", "view": {"type": "V"}, "size": {"fixed": 10}}]}"#)
+        let whole = try server.request("GET", "/v1/stacks/screen/layout")
+        XCTAssertEqual(whole["rows[0].stack.rows[0].stack.rows[0].id"], "l1", whole.text)
+        let one = try server.request("GET", "/v1/stacks/screen/layout?depth=1")
+        XCTAssertEqual(one["rows[0].stack.rows[0].id"], "s1")
+        XCTAssertEqual(one["rows[0].stack.rows[0].stack"], object(("id", "leaf")), "past the depth, a row names its stack only")
+        let none = try server.request("GET", "/v1/stacks/screen/layout?depth=0")
+        XCTAssertEqual(none["rows[0].stack"], object(("id", "section")))
+        XCTAssertEqual(none.header("ETag"), "\"1\"", "an answer of the stack alone is tagged by its revision")
+        for bad in ["-1", "17", "x"] {
+            let reply = try server.request("GET", "/v1/stacks/screen/layout?depth=\(bad)")
+            XCTAssertEqual(reply.status, 400, bad)
+            XCTAssertEqual(reply.errorField, "depth")
+        }
+        let paged = try server.request("GET", "/v1/stacks/screen/layout?from=1&limit=1")
+        XCTAssertEqual(paged["rows"]?.arrayValue?.count, 1)
+        XCTAssertEqual(paged["rows[0].id"], "r2")
+    }
+
+    /// feed › section › carousel under two devices: every level's viewport follows the device.
+    func testDevicesRelayOutTheWholeThreeLevelTree() throws {
+        try create("""
+            {"id": "carousel", "axis": "horizontal", "rowInsets": {"top": 0, "left": 0, "bottom": 0, "right": 0},
+             "rows": [{"id": "k1", "view": {"type": "Card"}, "size": {"fixed": 200}}, {"id": "k2", "view": {"type": "Card"}, "size": {"fixed": 200}}]}
+            """)
+        try create(#"{"id": "section", "rows": [{"id": "title", "view": {"type": "T"}, "size": {"fixed": 30}}, {"id": "strip", "stack": "carousel", "size": {"fixed": 150}}]}"#)
+        try create(#"{"id": "feed", "rows": [{"id": "top", "view": {"type": "T"}, "size": {"fixed": 60}}, {"id": "sec", "stack": "section", "size": {"fixed": 400}}]}"#)
+        let reply = try server.request("GET", "/v1/stacks/feed/layout?devices=iphone-se,ipad")
+        XCTAssertEqual(reply.status, 200, reply.text)
+        let layouts = try XCTUnwrap(reply["layouts"]?.arrayValue)
+        XCTAssertEqual(layouts.count, 2)
+        for (layout, width) in zip(layouts, [375.0, 820.0]) {
+            let section = try XCTUnwrap(layout["rows"]?.arrayValue?[1]["stack"])
+            // Each level is inset 16 on both sides (rows' default insets), the carousel's rows not.
+            XCTAssertEqual(section["viewport"]?["width"]?.doubleValue, width - 32)
+            let carousel = try XCTUnwrap(section["rows"]?.arrayValue?[1]["stack"])
+            XCTAssertEqual(carousel["viewport"]?["width"]?.doubleValue, width - 64)
+            let k2 = try XCTUnwrap(carousel["rows"]?.arrayValue?[1])
+            XCTAssertEqual(k2["frame"]?["x"]?.doubleValue, 32 + 200, "k2 at the carousel's origin (16 + 16) + 200")
+            XCTAssertEqual(k2["frame"]?["y"]?.doubleValue, 60 + 24 + 12 + 54 + 12,
+                           "top 60 + 24, section's content at 12, strip row after the title's 54, its content 12 lower")
+        }
+    }
+
+    func testEmbeddingsThatMakeACycleOrNameNoStackAreRefusedNamingTheField() throws {
+        try create(#"{"id": "a", "rows": [{"id": "x", "view": {"type": "V"}, "size": {"fixed": 10}}]}"#)
+        try create(#"{"id": "b", "rows": [{"id": "to-a", "stack": "a", "size": {"fixed": 10}}]}"#)
+        try create(#"{"id": "c", "rows": [{"id": "to-b", "stack": "b", "size": {"fixed": 10}}]}"#)
+        let cases: [(String, String, String, String, String)] = [
+            ("POST", "/v1/stacks/a/rows", #"{"rows": [{"id": "y", "view": {"type": "V"}, "size": {"fixed": 1}}, {"id": "to-c", "stack": "c", "size": {"fixed": 1}}]}"#,
+             "rows[1].stack", "a › c › b › a"),
+            ("POST", "/v1/stacks/a/rows", #"{"rows": [{"id": "me", "stack": "a", "size": {"fixed": 1}}]}"#, "rows[0].stack", "a › a"),
+            ("PATCH", "/v1/stacks/a/rows/x", #"{"stack": "b"}"#, "stack", "a › b › a"),
+            ("PUT", "/v1/stacks/a/rows/x", #"{"id": "x", "stack": "c", "size": {"fixed": 1}}"#, "stack", "a › c › b › a"),
+            ("PUT", "/v1/stacks/a", #"{"rows": [{"id": "x", "stack": "b", "size": {"fixed": 1}}]}"#, "rows[0].stack", "a › b › a"),
+        ]
+        for (method, path, body, field, cycle) in cases {
+            let reply = try server.request(method, path, json: try j(body))
+            XCTAssertEqual(reply.status, 422, "\(method) \(path): \(reply.text)")
+            XCTAssertEqual(reply.errorCode, "embedding_cycle", reply.text)
+            XCTAssertEqual(reply.errorField, field, reply.text)
+            XCTAssertTrue(reply["error.message"]?.stringValue?.contains(cycle) == true, "\(reply.text) names \(cycle)")
+        }
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/a")["revision"], 1, "nothing was applied")
+        let missing = try server.request("POST", "/v1/stacks", json: try j(#"{"id": "d", "rows": [{"id": "r", "stack": "nowhere", "size": {"fixed": 1}}]}"#))
+        XCTAssertEqual(missing.status, 422, missing.text)
+        XCTAssertEqual(missing.errorField, "rows[0].stack")
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/d").status, 404, "a refused create stores nothing")
+        let badID = try server.request("PATCH", "/v1/stacks/a/rows/x", json: try j(#"{"stack": "no/slash"}"#))
+        XCTAssertEqual(badID.status, 422)
+        XCTAssertEqual(badID.errorField, "stack")
+        // The same graph, a legal change: c may embed a again (a DAG, not a cycle).
+        let diamond = try server.request("POST", "/v1/stacks/c/rows", json: try j(#"{"rows": [{"id": "to-a", "stack": "a", "size": {"fixed": 1}}]}"#))
+        XCTAssertEqual(diamond.status, 200, diamond.text)
+    }
+
+    func testAStackAnotherEmbedsIsNotDeletedUntilNoRowEmbedsIt() throws {
+        try makeNewsScreen()
+        try create(#"{"id": "more", "rows": [{"id": "m", "stack": "cards", "size": {"fixed": 10}}]}"#)
+        let refused = try server.request("DELETE", "/v1/stacks/cards")
+        XCTAssertEqual(refused.status, 409, refused.text)
+        XCTAssertEqual(refused.errorCode, "stack_embedded")
+        XCTAssertTrue(refused["error.message"]?.stringValue?.contains(#""feed", "more""#) == true, refused.text)
+        XCTAssertEqual(try server.request("PATCH", "/v1/stacks/feed/rows/carousel", json: try j(#"{"stack": null}"#)).status, 200)
+        XCTAssertEqual(try server.request("DELETE", "/v1/stacks/cards").status, 409, "more still embeds it")
+        XCTAssertEqual(try server.request("DELETE", "/v1/stacks/more").status, 204)
+        XCTAssertEqual(try server.request("DELETE", "/v1/stacks/cards").status, 204)
+        // Gone: embedding it again is refused.
+        let again = try server.request("PATCH", "/v1/stacks/feed/rows/carousel", json: try j(#"{"stack": "cards"}"#))
+        XCTAssertEqual(again.status, 422)
+        XCTAssertEqual(again.errorField, "stack")
+    }
+
+    func testTheEntityTagFollowsEveryStackOfTheTree() throws {
+        try makeNewsScreen()
+        let first = try server.request("GET", "/v1/stacks/feed/layout")
+        let tag = try XCTUnwrap(first.header("ETag"))
+        XCTAssertTrue(tag.hasPrefix("\"1."), tag)
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/feed/layout", headers: [("If-None-Match", tag)]).status, 304)
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/feed/layout", headers: [("If-None-Match", "\"1\"")]).status, 200)
+        // A change of the embedded stack alone: the host's answer and its tag change with it.
+        XCTAssertEqual(try server.request("PATCH", "/v1/stacks/cards/rows/c1", json: try j(#"{"size": {"fixed": 100}}"#)).status, 200)
+        let second = try server.request("GET", "/v1/stacks/feed/layout")
+        XCTAssertNotEqual(second.header("ETag"), tag)
+        XCTAssertEqual(second["revision"], 1)
+        XCTAssertEqual(second["rows[1].stack.rows[0].frame.width"], 100, second.text)
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/feed/layout", headers: [("If-None-Match", tag)]).status, 200)
+    }
+
+    /// Seeded random trees: each nested layout equals its stack laid out alone in the frame its
+    /// host gives it (`?width=&height=`), moved to the root's coordinates, and each nested row's
+    /// visibility is its frame judged against the intersection of the enclosing viewports.
+    func testATreesLayoutEqualsEachStackLaidOutAloneInItsHostsFrame() throws {
+        var random = SplitMix64(seed: TestSeed.seed("ComposedScreenTests.tree"))
+        for round in 0..<6 {
+            // Level 3 first, so that every stack a row names exists.
+            var names: [[String]] = [[], [], []]
+            for level in (0..<3).reversed() {
+                for s in 0..<(level == 0 ? 1 : 2) {
+                    let id = "t\(round)-\(level)-\(s)"
+                    names[level].append(id)
+                    let axis = Bool.random(using: &random) ? "vertical" : "horizontal"
+                    var rows: [String] = []
+                    for r in 0..<Int.random(in: 2...6, using: &random) {
+                        let length = Int.random(in: 20...260, using: &random)
+                        if level < 2, Bool.random(using: &random) {
+                            let child = names[level + 1].randomElement(using: &random)!
+                            rows.append(#"{"id": "r\#(r)", "stack": "\#(child)", "size": {"fixed": \#(length)}}"#)
+                        } else {
+                            rows.append(#"{"id": "r\#(r)", "view": {"type": "V"}, "size": {"fixed": \#(length)}}"#)
+                        }
+                    }
+                    let offset = Int.random(in: 0...120, using: &random)
+                    try create("""
+                        {"id": "\(id)", "axis": "\(axis)", "spacing": \(Int.random(in: 0...8, using: &random)),
+                         "viewport": {"width": \(Int.random(in: 200...400, using: &random)), "height": \(Int.random(in: 200...700, using: &random))},
+                         "offset": {"x": \(axis == "horizontal" ? offset : 0), "y": \(axis == "vertical" ? offset : 0)}, "rows": [\(rows.joined(separator: ", "))]}
+                        """)
+                }
+            }
+            let root = try server.request("GET", "/v1/stacks/\(names[0][0])/layout")
+            XCTAssertEqual(root.status, 200, root.text)
+            let viewport = Rect(origin: Point(x: root["offset.x"]?.doubleValue ?? 0, y: root["offset.y"]?.doubleValue ?? 0),
+                                size: Size(width: root["viewport.width"]?.doubleValue ?? 0, height: root["viewport.height"]?.doubleValue ?? 0))
+            try check(root.json?["rows"]?.arrayValue ?? [], clip: viewport, round: round)
+        }
+    }
+
+    /// Checks every embedding row of `rows` (and below) against its stack's own layout.
+    func check(_ rows: [JSON], clip: Rect?, round: Int) throws {
+        for row in rows {
+            guard let nested = row["stack"], let id = nested["id"]?.stringValue else { continue }
+            let frame = try XCTUnwrap(rect(nested["frame"]))
+            XCTAssertEqual(frame, rect(row["contentFrame"]), "round \(round): \(id)'s viewport is its row's content frame")
+            let alone = try server.request("GET", "/v1/stacks/\(id)/layout?width=\(frame.size.width)&height=\(frame.size.height)")
+            XCTAssertEqual(alone.status, 200, alone.text)
+            XCTAssertEqual(nested["offset"], alone["offset"])
+            XCTAssertEqual(nested["contentSize"], alone["contentSize"])
+            let dx = frame.minX - (alone["offset.x"]?.doubleValue ?? 0), dy = frame.minY - (alone["offset.y"]?.doubleValue ?? 0)
+            let inner = clip.flatMap { EmbeddedLayouts.intersection($0, frame) }
+            let nestedRows = nested["rows"]?.arrayValue ?? []
+            let aloneRows = alone["rows"]?.arrayValue ?? []
+            XCTAssertEqual(nestedRows.count, aloneRows.count)
+            for (n, a) in zip(nestedRows, aloneRows) {
+                let own = try XCTUnwrap(rect(a["frame"]))
+                let moved = try XCTUnwrap(rect(n["frame"]))
+                XCTAssertEqual(moved.minX, own.minX + dx, accuracy: 1e-6, "round \(round): \(id) row \(a["id"]?.stringValue ?? "")")
+                XCTAssertEqual(moved.minY, own.minY + dy, accuracy: 1e-6)
+                XCTAssertEqual(moved.size, own.size)
+                let expected = EmbeddedLayouts.visibility(of: moved, hidden: false, in: inner)
+                XCTAssertEqual(n["visibility"]?.stringValue, expected.name, "round \(round): \(id) row \(a["id"]?.stringValue ?? "")")
+                XCTAssertEqual(n["visibleFraction"]?.doubleValue ?? -1, expected.fraction, accuracy: 2e-6)
+            }
+            try check(nestedRows, clip: inner, round: round)
+        }
+    }
+
+    func testEmbeddingsSurviveARestartAndTheGraphIsRebuilt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sscomposed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("db.sqlite").path
+        server.stop()
+        server = try ServerHarness(service: StackService(journal: try StackJournal(path: path, snapshotInterval: 2)))
+        try makeNewsScreen()
+        for i in 0..<4 {
+            XCTAssertEqual(try server.request("POST", "/v1/stacks/feed/rows", json: try j(#"{"rows": [{"id": "more\#(i)", "stack": "cards", "size": {"fixed": 40}}]}"#)).status, 200)
+        }
+        let before = try server.request("GET", "/v1/stacks/feed/layout")
+        server.stop()
+        let restarted = StackService(journal: try StackJournal(path: path, snapshotInterval: 2))
+        XCTAssertEqual(try restarted.restore(), 2)
+        server = try ServerHarness(service: restarted)
+        let after = try server.request("GET", "/v1/stacks/feed/layout")
+        XCTAssertEqual(after.text, before.text)
+        XCTAssertEqual(after.header("ETag"), before.header("ETag"))
+        XCTAssertEqual(try server.request("DELETE", "/v1/stacks/cards").status, 409, "the graph is rebuilt at the start")
+        XCTAssertEqual(try server.request("POST", "/v1/stacks/cards/rows", json: try j(#"{"rows": [{"id": "up", "stack": "feed", "size": {"fixed": 1}}]}"#)).errorCode,
+                       "embedding_cycle")
+    }
+
+    func testATreeTooBigForOneRequestIsRefusedNamingDepth() throws {
+        server.stop()
+        var limits = ServiceLimits()
+        limits.composedLayoutRows = 100
+        server = try ServerHarness(service: StackService(limits: limits))
+        let cards = (0..<30).map { #"{"id": "c\#($0)", "view": {"type": "V"}, "size": {"fixed": 10}}"# }.joined(separator: ", ")
+        try create(#"{"id": "cards", "rows": [\#(cards)]}"#)
+        let rows = (0..<4).map { #"{"id": "e\#($0)", "stack": "cards", "size": {"fixed": 10}}"# }.joined(separator: ", ")
+        try create(#"{"id": "feed", "rows": [\#(rows)]}"#)
+        let refused = try server.request("GET", "/v1/stacks/feed/layout")
+        XCTAssertEqual(refused.status, 422, refused.text)
+        XCTAssertEqual(refused.errorCode, "work_budget_exceeded")
+        XCTAssertEqual(refused.errorField, "depth")
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/feed/layout?depth=0").status, 200, "the stack alone is within the budget")
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/cards/layout").status, 200)
+    }
+}

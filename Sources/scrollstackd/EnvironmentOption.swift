@@ -5,8 +5,9 @@ import ArgumentParser
 ///
 /// The list comes from the command's own declarations (reflection on its `@Option` and `@Flag`
 /// properties, and on theirs in its `@OptionGroup`s), so an option added to the command or to
-/// one of its groups is settable from the environment with no further code. Names follow ArgumentParser's default long names (camelCase to kebab-case);
-/// an option given a custom name must keep a property name that converts to it.
+/// one of its groups is settable from the environment with no further code. Names follow
+/// ArgumentParser's default long names (camelCase to kebab-case); an option given a custom
+/// name must keep a property name that converts to it.
 struct EnvironmentOption: Equatable {
     /// What follows the option on a command line.
     enum Kind: Equatable {

@@ -4,9 +4,10 @@ import ArgumentParser
 /// `SCROLLSTACK_MAX_BODY_BYTES`, `--in-memory` is `SCROLLSTACK_IN_MEMORY`.
 ///
 /// The list comes from the command's own declarations (reflection on its `@Option` and `@Flag`
-/// properties), so an option added to the command is settable from the environment with no
-/// further code. Names follow ArgumentParser's default long names (camelCase to kebab-case);
-/// an option given a custom name must keep a property name that converts to it.
+/// properties, and on theirs in its `@OptionGroup`s), so an option added to the command or to
+/// one of its groups is settable from the environment with no further code. Names follow
+/// ArgumentParser's default long names (camelCase to kebab-case); an option given a custom
+/// name must keep a property name that converts to it.
 struct EnvironmentOption: Equatable {
     /// What follows the option on a command line.
     enum Kind: Equatable {
@@ -27,10 +28,14 @@ struct EnvironmentOption: Equatable {
     var flag: String { "--" + name }
     var variable: String { Self.prefix + String(name.uppercased().map { $0 == "-" ? "_" : $0 }) }
 
-    /// The options `Command` declares, in declaration order. O(properties).
-    static func all<Command: ParsableArguments>(of command: Command.Type) -> [EnvironmentOption] {
-        Mirror(reflecting: Command()).children.compactMap { child in
-            guard let label = child.label, label.hasPrefix("_") else { return nil }
+    /// The options `command` declares, in declaration order; an option group's options stand
+    /// where the group is declared. O(properties, groups' included).
+    static func all(of command: any ParsableArguments.Type) -> [EnvironmentOption] {
+        Mirror(reflecting: command.init()).children.flatMap { child -> [EnvironmentOption] in
+            guard let label = child.label, label.hasPrefix("_") else { return [] }
+            if let group = child.value as? any OptionGroupContents {
+                return all(of: Swift.type(of: group).contents)
+            }
             let type = String(describing: Swift.type(of: child.value))
             let kind: Kind
             if type.hasPrefix("Option<Array<") {
@@ -40,9 +45,9 @@ struct EnvironmentOption: Equatable {
             } else if type.hasPrefix("Flag<") {
                 kind = .flag
             } else {
-                return nil
+                return []
             }
-            return EnvironmentOption(name: kebabCase(String(label.dropFirst())), kind: kind)
+            return [EnvironmentOption(name: kebabCase(String(label.dropFirst())), kind: kind)]
         }
     }
 
@@ -61,4 +66,14 @@ struct EnvironmentOption: Equatable {
         }
         return result
     }
+}
+
+/// An `@OptionGroup` property as reflection sees it: the type whose options it brings in (its
+/// value cannot be read before parsing).
+private protocol OptionGroupContents {
+    static var contents: any ParsableArguments.Type { get }
+}
+
+extension OptionGroup: OptionGroupContents {
+    fileprivate static var contents: any ParsableArguments.Type { Value.self }
 }

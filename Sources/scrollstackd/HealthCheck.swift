@@ -33,14 +33,14 @@ struct HealthCheck: ParsableCommand {
     }
 
     func run() throws {
-        let address = switch server.listenHost {
+        let address = switch server.network.listenHost {
         case "0.0.0.0": "127.0.0.1"
         case "::": "::1"
-        default: server.listenHost
+        default: server.network.listenHost
         }
-        let url = "http://\(address.contains(":") ? "[\(address)]" : address):\(server.port)/healthz"
+        let url = "http://\(address.contains(":") ? "[\(address)]" : address):\(server.network.port)/healthz"
         do {
-            let status = try Self.statusOfHealthz(host: address, port: server.port, timeout: timeout)
+            let status = try Self.statusOfHealthz(host: address, port: server.network.port, timeout: timeout)
             guard status == 200 else {
                 print("unhealthy: \(url) answered \(status)")
                 throw ExitCode.failure

@@ -44,9 +44,9 @@ struct Migrate: ParsableCommand {
 
     func run() throws {
         let logger = Logger(label: "scrollstackd.migrate")
-        guard let url = server.store else { throw ValidationError("give the PostgreSQL database to copy into: --store postgres://…") }
-        guard !server.inMemory else { throw ValidationError("--in-memory has nothing to migrate: give the data dir with --data-dir") }
-        let file = server.dataDir + "/scrollstack.sqlite"
+        guard let url = server.storage.store else { throw ValidationError("give the PostgreSQL database to copy into: --store postgres://…") }
+        guard !server.storage.inMemory else { throw ValidationError("--in-memory has nothing to migrate: give the data dir with --data-dir") }
+        let file = server.storage.dataDir + "/scrollstack.sqlite"
         guard access(file, R_OK | W_OK) == 0 else {
             throw ValidationError("\(file) (from --data-dir) cannot be read and written: \(String(cString: strerror(errno)))")
         }
@@ -57,10 +57,10 @@ struct Migrate: ParsableCommand {
             sqlite = try SQLiteJournal(path: file)
             // As a server start: old formats are upgraded, and every stack and pile must rebuild.
             let service = StackService(logger: logger, journal: StackJournal(backend: sqlite),
-                                       fonts: FontCatalog(directories: FontCatalog.defaultDirectories + server.fontDir))
+                                       fonts: FontCatalog(directories: FontCatalog.defaultDirectories + server.text.fontDir))
             try service.restore()
             guard service.unavailableStacks.isEmpty else {
-                logger.critical("\(service.unavailableStacks.count) stacks of \(server.dataDir) do not rebuild: \(service.unavailableStacks.joined(separator: ", ")); nothing was copied (delete them, or restore a backup, first)")
+                logger.critical("\(service.unavailableStacks.count) stacks of \(server.storage.dataDir) do not rebuild: \(service.unavailableStacks.joined(separator: ", ")); nothing was copied (delete them, or restore a backup, first)")
                 throw ExitCode.failure
             }
             target = try PostgresJournal(url: url, connections: 1)
@@ -79,7 +79,7 @@ struct Migrate: ParsableCommand {
             throw ExitCode.failure
         }
         if !held.isEmpty && !replace {
-            logger.critical("\(server.storeDescription) already holds \(held.count) stacks and piles (\(held.prefix(5).joined(separator: ", "))\(held.count > 5 ? ", …" : "")); nothing was copied. Give --replace to replace those \(server.dataDir) also holds")
+            logger.critical("\(server.storage.storeDescription) already holds \(held.count) stacks and piles (\(held.prefix(5).joined(separator: ", "))\(held.count > 5 ? ", …" : "")); nothing was copied. Give --replace to replace those \(server.storage.dataDir) also holds")
             throw ExitCode.failure
         }
         var revisions: [String: Int] = [:]
@@ -103,6 +103,6 @@ struct Migrate: ParsableCommand {
         let piles = keys.filter { $0.hasPrefix("pile:") }.count
         let milliseconds = (DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
         let stacks = keys.count - piles
-        logger.notice("copied \(stacks) \(stacks == 1 ? "stack" : "stacks") and \(piles) \(piles == 1 ? "pile" : "piles") (\(records) \(records == 1 ? "revision" : "revisions") after their first) from \(server.dataDir) to \(server.storeDescription) in \(milliseconds) ms; every latest revision checked")
+        logger.notice("copied \(stacks) \(stacks == 1 ? "stack" : "stacks") and \(piles) \(piles == 1 ? "pile" : "piles") (\(records) \(records == 1 ? "revision" : "revisions") after their first) from \(server.storage.dataDir) to \(server.storage.storeDescription) in \(milliseconds) ms; every latest revision checked")
     }
 }

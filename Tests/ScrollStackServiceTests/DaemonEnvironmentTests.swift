@@ -5,21 +5,32 @@ import XCTest
 /// `scrollstackd` as a container runs it: options from `SCROLLSTACK_*` variables, the health
 /// check following the server's options, and a data folder it cannot write explained.
 final class DaemonEnvironmentTests: XCTestCase {
-    /// Every option `--help` lists has its variable, so options added later need no code.
-    func testEveryOptionHasAVariableAndUnknownOnesAreRefused() throws {
-        let help = try DaemonProcess(["--help"])
-        XCTAssertEqual(try help.finish(), 0)
-        // The OPTIONS section: one option per line, its name first.
-        let options = Set(help.text.split(separator: "\n").filter { $0.hasPrefix("  --") }
-            .map { String($0.dropFirst(2).prefix { $0 != " " }) }).subtracting(["--help"])
-        XCTAssertTrue(options.isSuperset(of: ["--port", "--host", "--data-dir", "--in-memory", "--log-level"]), help.text)
+    /// Every option `--help` lists, in whichever group, has its variable, and every variable
+    /// is an option's: an option added to a group later has its variable with no code.
+    func testEveryOptionInEveryHelpGroupHasAVariable() throws {
+        let help = try DaemonHelp()
+        XCTAssertTrue(Set(help.options).isSuperset(of: ["--port", "--host", "--data-dir", "--in-memory", "--log-level"]), help.text)
+        // The variables the daemon accepts, as it lists them when it refuses an unknown one.
+        let unknown = try DaemonProcess(["--in-memory"], environment: ["SCROLLSTACK_UNKNOWN": "1"])
+        XCTAssertNotEqual(try unknown.finish(), 0)
+        let accepted = Set(unknown.text.matches(#"SCROLLSTACK_[A-Z0-9_]+"#)).subtracting(["SCROLLSTACK_UNKNOWN"])
+        for (title, options) in help.sections {
+            for option in options where option != "--help" {
+                XCTAssertTrue(accepted.contains(Self.variable(option)), "\(option) (\(title)) has no variable \(Self.variable(option)): \(unknown.text)")
+            }
+        }
+        XCTAssertEqual(accepted, Set(help.options.map(Self.variable)), "every variable names an option --help lists")
+    }
 
+    func testAMisspeltVariableIsRefused() throws {
         let typo = try DaemonProcess(["--in-memory"], environment: ["SCROLLSTACK_PROT": "9000"])
         XCTAssertNotEqual(try typo.finish(), 0, "a misspelt variable must not pass silently")
         XCTAssertTrue(typo.text.contains("SCROLLSTACK_PROT names no option"), typo.text)
-        let listed = Set(typo.text.matches(#"SCROLLSTACK_[A-Z0-9_]+"#)).subtracting(["SCROLLSTACK_PROT"])
-        let expected = Set(options.map { "SCROLLSTACK_" + $0.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_") })
-        XCTAssertEqual(listed, expected)
+    }
+
+    /// `--max-body-bytes` → `SCROLLSTACK_MAX_BODY_BYTES`.
+    static func variable(_ option: String) -> String {
+        "SCROLLSTACK_" + option.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
     }
 
     func testOptionsComeFromTheEnvironmentAndTheCommandLineWins() throws {

@@ -65,6 +65,33 @@ final class DaemonTests: XCTestCase {
         XCTAssertNotEqual(bad.terminationStatus, 0)
     }
 
+    /// `--help` lists the options by purpose, each group under its title, and `--help` itself
+    /// alone under OPTIONS. The health check takes every option of the server, listed under one
+    /// title of its own (an option group's title covers the groups inside it).
+    func testHelpGroupsTheOptionsByPurpose() throws {
+        let help = try DaemonHelp()
+        let expected: [(title: String, options: [String])] = [
+            ("NETWORK", ["--host", "--port", "--threads", "--connection-timeout", "--connection-limit", "--shutdown-grace",
+                         "--connections-per-address", "--connection-memory"]),
+            ("STORAGE", ["--data-dir", "--store", "--in-memory"]),
+            ("SECURITY", ["--token-file", "--tokens", "--cors-origin", "--allowed-host"]),
+            ("LIMITS", ["--max-body-bytes", "--request-deadline", "--max-json-depth", "--device-layout-rows", "--device-layout-text-bytes",
+                        "--drawn-rows", "--concurrent-layouts"]),
+            ("HISTORY AND EVENTS", ["--events-answer-bytes", "--stream-heartbeat", "--stream-idle-timeout"]),
+            ("FONTS AND TEXT", ["--font-dir", "--text-cache-bytes", "--font-cache-bytes"]),
+            ("LOGGING AND METRICS", ["--log-level", "--metrics"]),
+            ("OPTIONS", ["--help"]),
+            ("SUBCOMMANDS", []),
+        ]
+        XCTAssertEqual(help.sections.map(\.title), expected.map(\.title), help.text)
+        for (title, options) in expected {
+            XCTAssertEqual(help.sections.first { $0.title == title }?.options, options, "\(title): \(help.text)")
+        }
+
+        let check = try DaemonHelp(["healthcheck", "--help"])
+        XCTAssertEqual(check.sections.first { $0.title == "SERVER OPTIONS" }?.options, help.options, check.text)
+    }
+
     /// Regression: percent-encoded newlines were decoded into the access log, so a client
     /// could write lines of its own. The log shows targets as received, escaped.
     func testClientsCannotForgeLogLines() throws {

@@ -100,6 +100,31 @@ final class ComposedScreenTests: XCTestCase {
                        "window=visible keeps the nested rows that show on the screen")
     }
 
+    func testAHitTestFollowsThePointDownTheTree() throws {
+        try makeNewsScreen()
+        XCTAssertEqual(try server.request("PATCH", "/v1/stacks/cards/rows/c2", json: try j(#"{"tappable": true}"#)).status, 200)
+        // (300, 200) on the screen: in the carousel's row (content frame at 16, 136), 284 into
+        // its viewport, which is c2 (252…492 of the cards' content).
+        let hit = try server.request("GET", "/v1/stacks/feed/hit?x=300&y=200")
+        XCTAssertEqual(hit.status, 200, hit.text)
+        XCTAssertEqual(hit["row.id"], "carousel")
+        XCTAssertEqual(hit["path"], [object(("stack", "feed"), ("row", "carousel"), ("index", 1), ("tappable", false), ("highlightable", false)),
+                                     object(("stack", "cards"), ("row", "c2"), ("index", 1), ("tappable", true), ("highlightable", false))])
+        XCTAssertTrue(hit.header("ETag")?.hasPrefix("\"1.") == true, "an answer that read other stacks is tagged by their revisions too")
+        // Scrolled by 100, the same point is on c2 still (284 + 100 = 384 of the content); at
+        // x = 150 it is on c1 (134 + 100 = 234 < 240).
+        XCTAssertEqual(try server.request("POST", "/v1/stacks/cards/scroll", json: try j(#"{"offset": {"x": 100, "y": 0}}"#)).status, 200)
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/feed/hit?x=300&y=200")["path[1].row"], "c2")
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/feed/hit?x=150&y=200")["path[1].row"], "c1")
+        // Over the carousel's insets (x = 5): the row, but no card.
+        let margin = try server.request("GET", "/v1/stacks/feed/hit?x=5&y=200")
+        XCTAssertEqual(margin["path"]?.arrayValue?.count, 1)
+        // A row without a stack: no path, and the feed's ETag.
+        let header = try server.request("GET", "/v1/stacks/feed/hit?x=5&y=50")
+        XCTAssertNil(header["path"])
+        XCTAssertEqual(header.header("ETag"), "\"1\"")
+    }
+
     func testDepthCutsTheTreeAndPagesOnlyTheRoot() throws {
         try create(#"{"id": "leaf", "axis": "horizontal", "rows": [{"id": "l1", "view": {"type": "V"}, "size": {"fixed": 50}}]}"#)
         try create(#"{"id": "section", "rows": [{"id": "s1", "stack": "leaf", "size": {"fixed": 80}}]}"#)

@@ -276,9 +276,10 @@ export type RowInput = ({
   title?: RowTitle;
   transition?: RowTransition;
   style?: RowStyle;
+  stack?: EmbeddedStackID;
   /** Read-only; accepted and ignored (any value). */
   index?: JSONValue;
-}) & ((({ controller: unknown; }) | ({ view: unknown; }))) & ((({ content: unknown; }) | ({
+}) & ((({ controller: unknown; }) | ({ view: unknown; }) | ({ stack: unknown; }))) & ((({ content: unknown; }) | ({
   size: FixedSizeRule;
 })));
 
@@ -299,6 +300,8 @@ export type RowPatch = ({
   transition?: ((RowTransition) | (null));
   /** How pictures paint the row (replaced whole); null removes it. */
   style?: ((RowStyle) | (null));
+  /** The stack the row embeds; null makes it embed none. */
+  stack?: ((EmbeddedStackID) | (null));
   animation?: Animation;
   fps?: Fps;
 }) & (unknown);
@@ -463,6 +466,7 @@ export type Row = ({
   title?: RowTitle;
   transition?: RowTransition;
   style?: RowStyleOut;
+  stack?: StackID;
 }) & ((({ controller: unknown; }) | ({ view: unknown; })));
 
 /** How pictures (SVG, PNG) paint the row; layout never reads it. Each member optional. */
@@ -529,7 +533,29 @@ export type RowLayout = ({
   id: RowID;
   index: Index;
   content?: ContentFrame;
+  stack?: EmbeddedLayout;
 }) & (RowGeometry);
+
+/** The id of a stack this row embeds (Semantics.md, "Composed screens"): it must exist (422 naming this member) and must not embed the row's own stack, directly or through others (422 `embedding_cycle`, the message giving the path). Its viewport is the row's content frame. */
+export type EmbeddedStackID = (StackID);
+
+/** In a row that embeds a stack: that stack's layout, laid out in the row's content frame (`frame`, in the root's coordinates) at its own offset. Its rows' frames are in the root's coordinates; their visibility is judged through every enclosing viewport. Past `?depth=` only `id` is given; `unavailable` when the stack cannot be read. The carousel members keep the embedded stack's own coordinates. */
+export type EmbeddedLayout = {
+  id: StackID;
+  unavailable?: true;
+  revision?: Revision;
+  axis?: Axis;
+  viewport?: FullSize;
+  offset?: FullPoint;
+  contentSize?: FullSize;
+  frame?: Rect;
+  rows?: Array<RowLayout>;
+  visibleRows?: Array<RowID>;
+  entirelyVisibleRows?: Array<RowID>;
+  paging?: PagingState;
+  pageIndicator?: PageIndicatorLayout;
+  menu?: MenuLayout;
+};
 
 /** A row (as answered), its index, frames and visibility. */
 export type RowWithLayout = (Row) & ({
@@ -547,6 +573,14 @@ export type HitResult = {
   }) & (RowGeometry) & ({
     visibility?: "partial" | "entire";
   })));
+  /** When the row hit embeds a stack: the point followed down the tree, one entry per level from this stack to the deepest row under the point (an embedded stack is hit where the point falls in its viewport, the row's content frame). The ETag then also hashes the embedded stacks' revisions. */
+  path?: Array<{
+    stack: StackID;
+    row: RowID;
+    index: Index;
+    tappable: boolean;
+    highlightable: boolean;
+  }>;
 };
 
 /** The whole model. */
@@ -1252,7 +1286,7 @@ export type PileEventHistory = {
 export type Error = {
   error: {
     status: number;
-    code: "busy" | "misdirected_request" | "work_budget_exceeded" | "malformed_json" | "bad_query_parameter" | "bad_header" | "bad_request" | "not_implemented" | "stack_not_found" | "row_not_found" | "revision_not_found" | "route_not_found" | "pile_not_found" | "transition_not_found" | "pile_empty" | "pile_last_view" | "unknown_view" | "method_not_allowed" | "duplicate_id" | "no_menu" | "precondition_failed" | "revision_conflict" | "payload_too_large" | "unsupported_media_type" | "wrong_type" | "missing_field" | "unknown_field" | "invalid_value" | "unknown_row" | "index_out_of_range" | "empty_batch" | "internal_error" | "storage_unavailable" | "stack_unavailable" | "nesting_too_deep" | "unauthorized" | "invalid_token" | "insufficient_scope" | "origin_not_allowed";
+    code: "busy" | "misdirected_request" | "work_budget_exceeded" | "malformed_json" | "bad_query_parameter" | "bad_header" | "bad_request" | "not_implemented" | "stack_not_found" | "row_not_found" | "revision_not_found" | "route_not_found" | "pile_not_found" | "transition_not_found" | "pile_empty" | "pile_last_view" | "unknown_view" | "method_not_allowed" | "duplicate_id" | "no_menu" | "stack_embedded" | "embedding_cycle" | "precondition_failed" | "revision_conflict" | "payload_too_large" | "unsupported_media_type" | "wrong_type" | "missing_field" | "unknown_field" | "invalid_value" | "unknown_row" | "index_out_of_range" | "empty_batch" | "internal_error" | "storage_unavailable" | "stack_unavailable" | "nesting_too_deep" | "unauthorized" | "invalid_token" | "insufficient_scope" | "origin_not_allowed";
     message: string;
     /** The JSON path of the offending input (`rows[2].size.fixed`), a query parameter's name, or null. */
     field: string | null;
@@ -1289,7 +1323,7 @@ export const operations = {
   removeRowAt: { method: "DELETE", path: "/v1/stacks/{stack}/rows/at/{index}", query: ["fps"], arrays: [], headers: ["If-Match", "Prefer"], body: "json", answer: "json" },
   moveRow: { method: "POST", path: "/v1/stacks/{stack}/rows/{row}/move", query: [], arrays: [], headers: ["If-Match", "Prefer"], body: "json", answer: "json" },
   moveRowAt: { method: "POST", path: "/v1/stacks/{stack}/rows/at/{index}/move", query: [], arrays: [], headers: ["If-Match", "Prefer"], body: "json", answer: "json" },
-  getLayout: { method: "GET", path: "/v1/stacks/{stack}/layout", query: ["offset", "width", "height", "window", "content", "revision", "scrollTo", "position", "devices", "from", "limit", "scale"], arrays: ["devices"], headers: ["If-None-Match", "Accept"], body: "none", answer: "json" },
+  getLayout: { method: "GET", path: "/v1/stacks/{stack}/layout", query: ["offset", "width", "height", "window", "content", "depth", "revision", "scrollTo", "position", "devices", "from", "limit", "scale"], arrays: ["devices"], headers: ["If-None-Match", "Accept"], body: "none", answer: "json" },
   hitTest: { method: "GET", path: "/v1/stacks/{stack}/hit", query: ["x", "y"], arrays: [], headers: ["If-None-Match"], body: "none", answer: "json" },
   scroll: { method: "POST", path: "/v1/stacks/{stack}/scroll", query: [], arrays: [], headers: ["If-Match", "Prefer"], body: "json", answer: "json" },
   settle: { method: "POST", path: "/v1/stacks/{stack}/scroll/settle", query: [], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
@@ -1301,7 +1335,7 @@ export const operations = {
   listFonts: { method: "GET", path: "/v1/fonts", query: [], arrays: [], headers: [], body: "none", answer: "json" },
   listDevices: { method: "GET", path: "/v1/devices", query: [], arrays: [], headers: [], body: "none", answer: "json" },
   createEventTicket: { method: "POST", path: "/v1/event-tickets", query: [], arrays: [], headers: [], body: "none", answer: "json" },
-  statelessLayout: { method: "POST", path: "/v1/layout", query: ["offset", "width", "height", "window", "content", "scrollTo", "position", "devices", "from", "limit", "scale"], arrays: ["devices"], headers: ["Accept"], body: "json", answer: "json" },
+  statelessLayout: { method: "POST", path: "/v1/layout", query: ["offset", "width", "height", "window", "content", "depth", "scrollTo", "position", "devices", "from", "limit", "scale"], arrays: ["devices"], headers: ["Accept"], body: "json", answer: "json" },
   getLayoutSVG: { method: "GET", path: "/v1/stacks/{stack}/layout.svg", query: ["offset", "width", "height", "window", "revision", "scrollTo", "position", "devices", "from", "limit"], arrays: ["devices"], headers: [], body: "none", answer: "text" },
   getLayoutPNG: { method: "GET", path: "/v1/stacks/{stack}/layout.png", query: ["offset", "width", "height", "window", "revision", "scrollTo", "position", "devices", "from", "limit", "scale"], arrays: ["devices"], headers: [], body: "none", answer: "bytes" },
   getLayoutDiff: { method: "GET", path: "/v1/stacks/{stack}/diff", query: ["from", "to"], arrays: [], headers: [], body: "none", answer: "json" },
@@ -1556,7 +1590,7 @@ export type MoveRowAtAnswer = (((MutationResult) | (MinimalResult)));
 
 export interface GetLayoutArgs {
   path: { stack: StackID };
-  query?: { offset?: string; width?: Length; height?: Length; window?: "all" | "visible"; content?: "none" | "frames"; revision?: number; scrollTo?: string; position?: "initial" | "middle" | "final" | "automatic"; devices?: Array<DeviceName>; from?: number; limit?: number; scale?: number };
+  query?: { offset?: string; width?: Length; height?: Length; window?: "all" | "visible"; content?: "none" | "frames"; depth?: number; revision?: number; scrollTo?: string; position?: "initial" | "middle" | "final" | "automatic"; devices?: Array<DeviceName>; from?: number; limit?: number; scale?: number };
   headers?: { "If-None-Match"?: string; Accept?: string };
 }
 
@@ -1697,7 +1731,7 @@ export type CreateEventTicketAnswer = ({
 });
 
 export interface StatelessLayoutArgs {
-  query?: { offset?: string; width?: Length; height?: Length; window?: "all" | "visible"; content?: "none" | "frames"; scrollTo?: string; position?: "initial" | "middle" | "final" | "automatic"; devices?: Array<DeviceName>; from?: number; limit?: number; scale?: number };
+  query?: { offset?: string; width?: Length; height?: Length; window?: "all" | "visible"; content?: "none" | "frames"; depth?: number; scrollTo?: string; position?: "initial" | "middle" | "final" | "automatic"; devices?: Array<DeviceName>; from?: number; limit?: number; scale?: number };
   headers?: { Accept?: string };
   body: LayoutInput;
 }

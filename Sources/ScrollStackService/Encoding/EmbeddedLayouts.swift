@@ -172,7 +172,10 @@ final class EmbeddedLayouts {
     /// The entity tag of a composed answer: the root's revision, then a hash of every
     /// embedded stack's id and revision (`"12.3f0c9a2b5d7e1184"`), so that it changes when
     /// any stack of the tree changes. FNV-1a, 64 bits.
-    func entityTag(revision: Int) -> String {
+    func entityTag(revision: Int) -> String { Self.entityTag(revision: revision, revisions: revisions) }
+
+    /// `entityTag(revision:)` of an answer that read `revisions` besides its root's.
+    static func entityTag(revision: Int, revisions: [(id: String, revision: Int)]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ bytes: some Sequence<UInt8>) {
             for b in bytes { hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }

@@ -73,7 +73,7 @@ enum StackOperation: Sendable {
         case .update(_, let change):
             guard case .some(.some(let stack)) = change.stack else { return [] }
             return [Embeddings.Request(stack: stack, field: "stack")]
-        case .revert(_, let past): return past.embeddedStacks.sorted().map { Embeddings.Request(stack: $0, field: "revision") }
+        case .revert(_, let past): return past.embeddedStacks.sorted().map { Embeddings.Request(stack: $0, field: "to") }
         case .replaceWhole(let document):
             return document.embeddedStacks.isEmpty ? [] : requests(document.rows, "rows")
         case .remove, .removeAll, .move, .setHidden, .setInsets, .reload, .settings, .scroll: return []

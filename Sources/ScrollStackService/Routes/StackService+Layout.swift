@@ -136,19 +136,59 @@ extension StackService {
     }
 
     /// `GET /v1/stacks/{stack}/hit?x=&y=`: the row under a viewport point, or `"row": null`.
+    /// When that row embeds a stack, `path` follows the point down the tree: each level's
+    /// stack, the row hit there and its flags, from the root to the deepest row under the point
+    /// (`hitPath`). Without embedded stacks under the point, no `path`.
     func hitTest(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(["x", "y"])
         guard let x = try c.queryNumber("x") else { throw .badQuery("x", "is required") }
         guard let y = try c.queryNumber("y") else { throw .badQuery("y", "is required") }
         return try read(c) { stack, revision throws(APIError) in
             var hit = JSON.null
+            var members: [(String, JSON)] = [("revision", .integer(Int64(revision)))]
             if let layout = stack.hitTest(Point(x: x, y: y)), let row = stack.row(id: layout.id) {
                 hit = .object(JSONObject([
                     ("id", .string(row.id)), ("index", .integer(Int64(layout.index))),
                     ("tappable", .bool(row.tappable)), ("highlightable", .bool(row.highlightable)),
                 ] + ModelEncoding.rowLayout(layout)))
+                if row.stack != nil {
+                    var read: [(id: String, revision: Int)] = []
+                    let path = hitPath(in: stack, id: c.parameter("stack"), at: Point(x: x, y: y), read: &read)
+                    members.append(("row", hit))
+                    members.append(("path", .array(path)))
+                    var response = HTTPResponse.json(200, .object(JSONObject(members)))
+                    response.headers.append(("ETag", EmbeddedLayouts.entityTag(revision: revision, revisions: read)))
+                    return response
+                }
             }
-            return .json(200, .object(JSONObject([("revision", .integer(Int64(revision))), ("row", hit)])), revision: revision)
+            members.append(("row", hit))
+            return .json(200, .object(JSONObject(members)), revision: revision)
         }
+    }
+
+    /// The rows under viewport point `point` of `stack` (named `id`), level by level down the
+    /// embedded stacks: `{"stack", "row", "index", "tappable", "highlightable"}` each; an
+    /// embedded stack is hit at the point's place in its viewport (the row's content frame),
+    /// laid out there as a layout answer lays it out. At most `EmbeddedLayouts.maxDepth` levels.
+    /// `read` gets each embedded stack read, with its revision (for the answer's entity tag).
+    func hitPath(in stack: ScrollStack, id: String, at point: Point, level: Int = 0, read: inout [(id: String, revision: Int)]) -> [JSON] {
+        guard let layout = stack.hitTest(point), let row = stack.row(id: layout.id) else { return [] }
+        var path: [JSON] = [.object(JSONObject([
+            ("stack", .string(id)), ("row", .string(row.id)), ("index", .integer(Int64(layout.index))),
+            ("tappable", .bool(row.tappable)), ("highlightable", .bool(row.highlightable)),
+        ]))]
+        guard let embedded = row.stack, level < EmbeddedLayouts.maxDepth, let entry = try? store.entry(embedded) else { return path }
+        let frame = layout.contentFrame
+        let inside = Point(x: stack.settings.offset.x + point.x - frame.origin.x, y: stack.settings.offset.y + point.y - frame.origin.y)
+        let below = try? entry.read { child, revision throws(APIError) -> [JSON] in
+            read.append((embedded, revision))
+            var laid = child
+            if frame.size != child.settings.viewport {
+                do throws(StackError) { _ = try laid.update(SettingsChange(viewport: frame.size)) } catch { throw APIError(error) }
+            }
+            return hitPath(in: laid, id: embedded, at: inside, level: level + 1, read: &read)
+        }
+        path += below ?? []
+        return path
     }
 }

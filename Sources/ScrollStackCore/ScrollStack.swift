@@ -51,6 +51,20 @@ public struct ScrollStack: Sendable {
     /// How many rows embed each stack (`embeddedStacks` with counts). O(1).
     public var embeddedStackCounts: [String: Int] { tree.store.embedded }
 
+    /// The stack each row that embeds one embeds, by the row's index. O(n): one read of each
+    /// row's extras pointer, in order (cheaper than `embeddedStack(ofRow:)` for every row of a
+    /// full layout); O(1) when no row embeds a stack.
+    public func embeddingRows() -> [Int: String] {
+        guard !tree.store.embedded.isEmpty else { return [:] }
+        var rows: [Int: String] = [:]
+        var index = 0
+        tree.forEachInOrder { n in
+            if let stack = tree.store.extras[Int(n)]?.stack { rows[index] = stack }
+            index += 1
+        }
+        return rows
+    }
+
     /// The stack the row with `id` embeds, if any. O(1) expected.
     public func embeddedStack(ofRow id: String) -> String? {
         tree.node(id: id).flatMap { tree.store.extras[Int($0)]?.stack }

@@ -71,9 +71,15 @@ final class EmbeddedLayouts {
         return count(stack, level: 1)
     }
 
-    /// Writes `"stack": {…}` for `row` of `stack` when the row embeds one; nothing otherwise.
-    func writeMember(_ w: inout JSONWriter, _ row: RowLayout, of stack: ScrollStack, _ placement: Placement) {
-        guard let id = stack.embeddedStack(ofRow: row.id) else { return }
+    /// The embedded stacks of `stack`'s rows by index when an answer writes `rows` of its rows
+    /// and that many look-ups by id would cost more than one pass over all of them; nil
+    /// otherwise (the caller then looks each row up: `ScrollStack.embeddedStack(ofRow:)`).
+    static func embeddingRows(of stack: ScrollStack, answering rows: Int) -> [Int: String]? {
+        rows >= 64 && rows * 8 >= stack.count ? stack.embeddingRows() : nil
+    }
+
+    /// Writes `"stack": {…}` for `row`, which embeds the stack `id`.
+    func writeMember(_ w: inout JSONWriter, id: String, _ row: RowLayout, _ placement: Placement) {
         w.key(ascii: "stack")
         guard placement.level <= depth, let entry = entry(id) else {
             w.beginObject()
@@ -132,6 +138,7 @@ final class EmbeddedLayouts {
         w.beginArray()
         var visible: [String] = []
         var entire: [String] = []
+        let embedding = Self.embeddingRows(of: stack, answering: layout.rows.count)
         for row in layout.rows {
             var moved = row
             moved.frame = Self.moved(row.frame, by: translation)
@@ -143,7 +150,9 @@ final class EmbeddedLayouts {
             if moved.visibility == .entire { entire.append(row.id) }
             ModelEncoding.writeLayoutRowOpening(&w, id: moved.id, index: moved.index, frame: moved.frame, contentFrame: moved.contentFrame,
                                                 separatorFrame: moved.separatorFrame, visibility: moved.visibility, axis: layout.axis)
-            writeMember(&w, row, of: stack, placement)
+            if let id = embedding.map({ $0[row.index] }) ?? stack.embeddedStack(ofRow: row.id) {
+                writeMember(&w, id: id, row, placement)
+            }
             w.endObject()
         }
         ModelEncoding.writeLayoutTail(&w, visible: visible, entire: entire, of: stack, offset: layout.offset)

@@ -24,8 +24,12 @@ extension ModelEncoding {
                             of stack: ScrollStack, page: Range<Int>?, next: String?, contentFrames: Bool, device: Device? = nil,
                             embedded: EmbeddedLayouts? = nil) {
         writeLayoutHead(&w, revision: revision, layout, device: device)
+        if layout.rows.count > 1 { w.keepRepeats(slots: rowMemoSlots) }
         if let embedded {
+            // The memo stays on: its slots are keyed by value, so the nested rows written
+            // between two of these rows leave it right.
             let root = EmbeddedLayouts.root(layout)
+            let embedding = EmbeddedLayouts.embeddingRows(of: stack, answering: layout.rows.count)
             for row in layout.rows {
                 writeLayoutRowOpening(&w, id: row.id, index: row.index, frame: row.frame, contentFrame: row.contentFrame,
                                       separatorFrame: row.separatorFrame, visibility: row.visibility, axis: stack.settings.axis)
@@ -33,11 +37,12 @@ extension ModelEncoding {
                     w.key(ascii: "content")
                     w.value(contentFrame(frames))
                 }
-                embedded.writeMember(&w, row, of: stack, root)
+                if let id = embedding.map({ $0[row.index] }) ?? stack.embeddedStack(ofRow: row.id) {
+                    embedded.writeMember(&w, id: id, row, root)
+                }
                 w.endObject()
             }
         } else {
-            if layout.rows.count > 1 { w.keepRepeats(slots: rowMemoSlots) }
             for row in layout.rows { writeLayoutRow(&w, row, of: stack, contentFrames: contentFrames) }
         }
         let window = page == nil ? layout : pageWindow ?? layout

@@ -125,6 +125,25 @@ final class ComposedScreenTests: XCTestCase {
         XCTAssertEqual(header.header("ETag"), "\"1\"")
     }
 
+    /// A full layout of many rows finds the embedding rows in one pass; a window or a page
+    /// looks each row up: both put each embedded layout in its own row only.
+    func testEveryWayOfAnsweringPutsEachEmbeddedLayoutInItsRow() throws {
+        try create(#"{"id": "inner", "rows": [{"id": "i", "view": {"type": "V"}, "size": {"fixed": 5}}]}"#)
+        let embedding: Set<Int> = [0, 10, 57, 99]
+        let rows = (0..<100).map { i in
+            embedding.contains(i) ? #"{"id": "r\#(i)", "stack": "inner", "size": {"fixed": 20}}"# : #"{"id": "r\#(i)", "view": {"type": "V"}, "size": {"fixed": 20}}"#
+        }
+        try create(#"{"id": "outer", "viewport": {"width": 375, "height": 2000}, "rows": [\#(rows.joined(separator: ", "))]}"#)
+        for query in ["", "?window=visible", "?from=5&limit=90", "?offset=500&window=visible"] {
+            let reply = try server.request("GET", "/v1/stacks/outer/layout" + query)
+            XCTAssertEqual(reply.status, 200, reply.text)
+            for row in reply.json?["rows"]?.arrayValue ?? [] {
+                let index = Int(row["index"]?.doubleValue ?? -1)
+                XCTAssertEqual(row["stack"]?["id"]?.stringValue, embedding.contains(index) ? "inner" : nil, "\(query) row \(index)")
+            }
+        }
+    }
+
     func testDepthCutsTheTreeAndPagesOnlyTheRoot() throws {
         try create(#"{"id": "leaf", "axis": "horizontal", "rows": [{"id": "l1", "view": {"type": "V"}, "size": {"fixed": 50}}]}"#)
         try create(#"{"id": "section", "rows": [{"id": "s1", "stack": "leaf", "size": {"fixed": 80}}]}"#)

@@ -144,6 +144,21 @@ final class ComposedScreenTests: XCTestCase {
         }
     }
 
+    func testAScrollsWindowIsTheVisibleLayoutOfTheWholeTree() throws {
+        try makeNewsScreen()
+        let scrolled = try server.request("POST", "/v1/stacks/feed/scroll", json: try j(#"{"offset": {"x": 0, "y": 100}}"#))
+        XCTAssertEqual(scrolled.status, 200, scrolled.text)
+        let layout = try server.request("GET", "/v1/stacks/feed/layout?window=visible")
+        XCTAssertEqual(scrolled.json?["window"], layout.json.map { value -> JSON in
+            guard case .object(var members) = value else { return value }
+            members["revision"] = nil
+            return .object(members)
+        })
+        XCTAssertEqual(scrolled["window.rows[1].stack.id"], "cards")
+        let dry = try server.request("POST", "/v1/stacks/feed/scroll", json: try j(#"{"offset": {"x": 0, "y": 0}, "dryRun": true}"#))
+        XCTAssertEqual(dry["window.rows[1].stack.rows[0].id"], "c1", dry.text)
+    }
+
     func testDepthCutsTheTreeAndPagesOnlyTheRoot() throws {
         try create(#"{"id": "leaf", "axis": "horizontal", "rows": [{"id": "l1", "view": {"type": "V"}, "size": {"fixed": 50}}]}"#)
         try create(#"{"id": "section", "rows": [{"id": "s1", "stack": "leaf", "size": {"fixed": 80}}]}"#)

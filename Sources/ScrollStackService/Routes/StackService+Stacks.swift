@@ -197,7 +197,7 @@ extension StackService {
             })
         }
         guard dryRun else {
-            let window = { (stack: ScrollStack) in [("window", ModelEncoding.window(stack))] }
+            let window = { [self] (stack: ScrollStack) in [("window", scrollWindow(stack))] }
             return try mutate(c, animation: animation, extra: window) { stack, _ throws(APIError) in try operation(stack) }
         }
         return try read(c) { stack, revision throws(APIError) in
@@ -215,8 +215,23 @@ extension StackService {
                 let encoded = ModelEncoding.plan(plan, revision: revision + 1)
                 members.append(("transition", animation.fps.map { ModelEncoding.sampled(encoded, fps: $0) } ?? encoded))
             }
-            members.append(("window", ModelEncoding.window(after)))
+            members.append(("window", scrollWindow(after)))
             return .json(200, .object(JSONObject(members)), revision: revision)
         }
+    }
+
+    /// A scroll answer's `window`: the visible layout as `GET …/layout?window=visible` answers
+    /// it, embedded stacks included (down to `EmbeddedLayouts.maxDepth`, or naming them only
+    /// when the tree holds more rows than `limits.composedLayoutRows`), without `revision`.
+    func scrollWindow(_ stack: ScrollStack) -> JSON {
+        guard !stack.embeddedStacks.isEmpty else { return ModelEncoding.window(stack) }
+        var embedded = EmbeddedLayouts(depth: EmbeddedLayouts.maxDepth, visibleOnly: true) { [store] id in try? store.entry(id) }
+        if embedded.rowCount(of: stack) > limits.composedLayoutRows {
+            embedded = EmbeddedLayouts(depth: 0, visibleOnly: true) { _ in nil }
+        }
+        var w = JSONWriter(capacity: 4096)
+        ModelEncoding.writeLayout(&w, revision: nil, stack.visibleLayout(), window: nil, of: stack, page: nil, next: nil,
+                                  contentFrames: false, embedded: embedded)
+        return (try? JSON.parse(w.take())) ?? ModelEncoding.window(stack)
     }
 }

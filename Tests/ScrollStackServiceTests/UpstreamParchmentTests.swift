@@ -2,6 +2,27 @@ import Foundation
 import JSONCodec
 import XCTest
 
+// Audit against upstream (rechsteiner/Parchment, ParchmentTests/): every test of
+// PagingCollectionViewLayoutTests (17), PagingIndicatorLayoutAttributesTests (2),
+// PagingStateTests (8) and PagingControllerTests (28) is translated below, except these,
+// which check no frame, offset, size, progress or selection of their own:
+// - PagingControllerTests.contentScrolledSizeDelegate: only that the collection view layout
+//   is invalidated with `invalidateSizes: true` (a UIKit invalidation call); a layout answer
+//   is computed whole at every offset, and the widths re-measured while scrolling are
+//   checked by PagingCollectionViewLayoutTests.cellFramesForSizeDelegateWhenScrollingToItem.
+// - PagingControllerTests.selectWhileEmptyAndNoSuperview, selectWhileEmptyAndNoWindow: a
+//   collection view outside a view hierarchy defers its reload and layout calls (UIKit
+//   plumbing); the selection they check is selectWhileEmpty's.
+// - PagingControllerTests.contentFinishedScrollingCollectionViewBeingDragged: no call is made
+//   while the user drags the menu's own collection view; a menu here is never dragged on its
+//   own (it follows the stack's offset), so there is no such state to hold calls back in.
+// Parts left out of translated tests: PagingIndicatorLayoutAttributesTests.configure's colour
+// and z-index; PagingControllerTests' delegate and mock-call bookkeeping (reloadData,
+// removeContent, invalidateLayout), whose geometric effect is what the translations check.
+// Tests that show the service differing from upstream are skipped with "differs from
+// upstream: …" (XCTSkipIf on the differing value, so they assert upstream's value once the
+// service agrees).
+
 /// Parchment's own geometry tests, translated to HTTP: each test is named
 /// `test<UpstreamSuite>_<upstreamTest>` and asserts the values the upstream test asserts.
 ///

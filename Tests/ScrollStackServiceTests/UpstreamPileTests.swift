@@ -2,6 +2,11 @@ import Foundation
 import JSONCodec
 import XCTest
 
+// Audit against upstream (rechsteiner/Pile, PileTests/PileViewSpec.swift): all ten `it`
+// examples of PileViewSpec are translated below; none is left out. Upstream's
+// `handleAnimationCallback()` (the end of a push or pop animation) is the plan's end state
+// here: `removed` and the frames of the views left on screen.
+
 /// Pile's `PileViewSpec`, translated to HTTP: each test is named `testPileViewSpec_<describe>_<it>`.
 /// A view on screen (upstream: its `superview` is the pile) is the active view here, the only
 /// one answered with a frame; the `removalStack` is what the change's plan moves off screen.

@@ -83,6 +83,40 @@ public final class PostgresJournal: SharedJournalBackend {
         return incarnation
     }
 
+    /// Every journal started in one PostgreSQL transaction; a key that exists already rolls
+    /// all of them back (`.conflict` naming it).
+    public func createAll(_ journals: [(key: String, snapshot: [UInt8])]) throws(JournalError) -> [Int64] {
+        var taken: String?
+        do throws(JournalError) {
+            return try run { connection throws(PostgresError) -> [Int64] in
+                try connection.transaction { () throws(PostgresError) -> [Int64] in
+                    var incarnations: [Int64] = []
+                    for journal in journals {
+                        let rows = try connection.query("""
+                            WITH journal AS (
+                                INSERT INTO journals (key, incarnation, latest) VALUES ($1, nextval('journal_incarnations'), 1)
+                                ON CONFLICT (key) DO NOTHING RETURNING incarnation),
+                            cleared AS (DELETE FROM records WHERE key = $1 AND EXISTS (SELECT 1 FROM journal)),
+                            old AS (DELETE FROM snapshots WHERE key = $1 AND EXISTS (SELECT 1 FROM journal)),
+                            snapshot AS (INSERT INTO snapshots (key, revision, model) SELECT $1, 1, $2 FROM journal),
+                            note AS (SELECT pg_notify('\(Self.channel)', '1 ' || $1) FROM journal)
+                            SELECT incarnation, (SELECT count(*) FROM note) FROM journal
+                            """, [.text(journal.key), .bytea(journal.snapshot)])
+                        guard let incarnation = rows.first?.first?.integerValue else {
+                            taken = journal.key
+                            throw PostgresError(kind: .query, message: "the journal of \(journal.key) exists")
+                        }
+                        incarnations.append(incarnation)
+                    }
+                    return incarnations
+                }
+            }
+        } catch {
+            if let taken { throw .conflict(key: taken, latest: try head(key: taken)?.revision) }
+            throw error
+        }
+    }
+
     public func append(key: String, record: JournalRecord, snapshot: [UInt8]?) throws(JournalError) {
         switch append(key: key, record: record, snapshot: snapshot, after: nil, incarnation: nil).wait() {
         case nil: return

@@ -11,6 +11,13 @@ public protocol JournalBackend: Sendable {
     /// incarnation, a number no earlier incarnation of the key had (see `writeSnapshot`).
     func create(key: String, snapshot: [UInt8]) throws(JournalError) -> Int64
 
+    /// `create` for several keys in one transaction: every journal is started, or none is.
+    /// Returns their incarnations in order.
+    ///
+    /// - Throws: `.conflict` naming a key another writer created meanwhile (where the backend
+    ///   can tell: shared backends), nothing written; `.unavailable` / `.failed` as `create`.
+    func createAll(_ journals: [(key: String, snapshot: [UInt8])]) throws(JournalError) -> [Int64]
+
     /// Appends `record` as revision `record.revision` of `key`, with `snapshot` (the state
     /// after it) in the same transaction when given, only if `record.revision - 1` is the
     /// key's latest revision. Durable when it returns.

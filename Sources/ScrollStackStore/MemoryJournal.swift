@@ -41,6 +41,18 @@ public final class MemoryJournal: JournalBackend, CommitReporting {
         }
     }
 
+    /// Every journal started under the lock at once.
+    public func createAll(_ journals: [(key: String, snapshot: [UInt8])]) throws(JournalError) -> [Int64] {
+        self.journals.withLock { state in
+            journals.map { journal in
+                let incarnation = state.next
+                state.next += 1
+                state.byKey[journal.key] = Journal(incarnation: incarnation, snapshots: [JournalSnapshot(revision: 1, model: journal.snapshot)])
+                return incarnation
+            }
+        }
+    }
+
     /// Appended under the lock if `record.revision - 1` is the key's latest revision; each
     /// append is reported to the commit observer as a transaction of one write.
     public func append(key: String, record: JournalRecord, snapshot: [UInt8]?) throws(JournalError) {

@@ -145,6 +145,28 @@ public final class SQLiteJournal: JournalBackend {
         }
     }
 
+    /// Every journal started in one SQLite transaction.
+    public func createAll(_ journals: [(key: String, snapshot: [UInt8])]) throws(JournalError) -> [Int64] {
+        try sqlite { () throws(SQLiteError) -> [Int64] in
+            try database.transaction { () throws(SQLiteError) -> [Int64] in
+                var incarnations: [Int64] = []
+                for journal in journals {
+                    try deleteRows(journal.key)
+                    try database.query("INSERT INTO snapshots (stack, revision, model) VALUES (?, 1, ?)", [.text(journal.key), .blob(journal.snapshot)])
+                    try database.query("INSERT INTO heads (stack, revision) VALUES (?, 1)", [.text(journal.key)])
+                }
+                for journal in journals {
+                    incarnations.append(self.incarnations.withLock { state in
+                        state.byKey[journal.key] = state.next
+                        state.next += 1
+                        return state.next - 1
+                    })
+                }
+                return incarnations
+            }
+        }
+    }
+
     public func append(key: String, record: JournalRecord, snapshot: [UInt8]?) throws(JournalError) {
         if let error = appendLater(key: key, record: record, snapshot: snapshot).wait() { throw error }
     }

@@ -78,6 +78,17 @@ public final class StackJournal: Sendable {
         known.withLock { $0.snapshots[id] = 1; $0.incarnations[id] = incarnation; $0.costs[id] = nil; $0.pending.remove(id) }
     }
 
+    /// `recordCreation` of several stacks at once: all of them durable, or none
+    /// (`JournalBackend.createAll`).
+    public func recordCreations(_ stacks: [(id: String, model: [UInt8])]) throws(JournalError) {
+        let incarnations = try backend.createAll(stacks.map { (key: $0.id, snapshot: $0.model) })
+        known.withLock {
+            for (stack, incarnation) in zip(stacks, incarnations) {
+                $0.snapshots[stack.id] = 1; $0.incarnations[stack.id] = incarnation; $0.costs[stack.id] = nil; $0.pending.remove(stack.id)
+            }
+        }
+    }
+
     /// Whether the mutation making `revision` of a stack of `rowCount` rows should also
     /// write a snapshot.
     public func snapshotDue(id: String, revision: Int, rowCount: Int) -> Bool {

@@ -29,6 +29,22 @@ final class PostgresJournalTests: XCTestCase {
         JournalRecord(revision: revision, operation: [UInt8(revision), 0, 255], events: Array("[\(revision)]".utf8), plan: [7, UInt8(revision)])
     }
 
+    /// Several journals started in one transaction: all of them, or, when one key exists
+    /// already, none (the conflict names that key).
+    func testCreateAllStartsEveryJournalOrNone() throws {
+        let journal = try journal()
+        let (a, b, c) = ("all-a-\(UUID().uuidString)", "all-b-\(UUID().uuidString)", "all-c-\(UUID().uuidString)")
+        let incarnations = try journal.createAll([(key: a, snapshot: [1]), (key: b, snapshot: [2])])
+        XCTAssertEqual(incarnations.count, 2)
+        XCTAssertEqual(try journal.head(key: a), JournalHead(incarnation: incarnations[0], revision: 1))
+        XCTAssertEqual(try journal.load(key: b, upTo: .max).first?.snapshot, [2])
+        XCTAssertThrowsError(try journal.createAll([(key: c, snapshot: [3]), (key: b, snapshot: [4])])) { error in
+            XCTAssertEqual(error as? JournalError, .conflict(key: b, latest: 1))
+        }
+        XCTAssertNil(try journal.head(key: c), "rolled back with the key that existed")
+        XCTAssertEqual(try journal.load(key: b, upTo: .max).first?.snapshot, [2])
+    }
+
     func testAppendsOnlyTheNextRevisionAndLoadsAnyPastOne() throws {
         let journal = try journal()
         let key = "append-\(UUID().uuidString)"

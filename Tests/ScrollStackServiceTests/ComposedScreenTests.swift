@@ -159,6 +159,47 @@ final class ComposedScreenTests: XCTestCase {
         XCTAssertEqual(dry["window.rows[1].stack.rows[0].id"], "c1", dry.text)
     }
 
+    func testAWholeScreenIsCreatedInOneRequestAllOrNothing() throws {
+        try create(#"{"id": "shared", "rows": [{"id": "x", "view": {"type": "V"}, "size": {"fixed": 10}}]}"#)
+        let reply = try create("""
+            {"id": "home", "rows": [
+              {"id": "top", "size": {"fixed": 200}, "stack": {"id": "home-cards", "axis": "horizontal",
+                "rows": [{"id": "k1", "view": {"type": "Card"}, "size": {"fixed": 100}},
+                         {"id": "k2", "size": {"fixed": 100}, "stack": {"id": "home-badges", "rows": [{"id": "b", "view": {"type": "B"}, "size": {"fixed": 5}}]}}]}},
+              {"id": "more", "size": {"fixed": 50}, "stack": "shared"}]}
+            """)
+        XCTAssertEqual(reply["rows[0].stack"], "home-cards", "an inline stack is answered by its id")
+        XCTAssertEqual(reply.header("Location"), "/v1/stacks/home")
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/home-cards/rows/k2")["stack"], "home-badges")
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/home-badges")["revision"], 1)
+        let layout = try server.request("GET", "/v1/stacks/home/layout")
+        XCTAssertEqual(layout["rows[0].stack.rows[1].stack.rows[0].id"], "b", layout.text)
+        XCTAssertEqual(try server.request("DELETE", "/v1/stacks/home-badges").errorCode, "stack_embedded")
+        // Refused, nothing stored: a taken id, an id given twice, an inline body without id,
+        // a bad inline row, an inline stack embedding the host.
+        let refusals: [(String, Int, String)] = [
+            (#"{"id": "a1", "rows": [{"id": "r", "size": {"fixed": 1}, "stack": {"id": "shared"}}]}"#, 409, "rows[0].stack.id"),
+            (#"{"id": "a2", "rows": [{"id": "r", "size": {"fixed": 1}, "stack": {"id": "n1"}}, {"id": "s", "size": {"fixed": 1}, "stack": {"id": "n1"}}]}"#,
+             409, "rows[1].stack.id"),
+            (#"{"id": "a3", "rows": [{"id": "r", "size": {"fixed": 1}, "stack": {"rows": []}}]}"#, 422, "rows[0].stack.id"),
+            (#"{"id": "a4", "rows": [{"id": "r", "size": {"fixed": 1}, "stack": {"id": "n2", "rows": [{"id": "q", "view": {"type": "V"}, "size": {"fixed": -1}}]}}]}"#,
+             422, "rows[0].stack.rows[0].size.fixed"),
+            (#"{"id": "a5", "rows": [{"id": "r", "size": {"fixed": 1}, "stack": {"id": "n3", "rows": [{"id": "q", "size": {"fixed": 1}, "stack": "a5"}]}}]}"#,
+             422, "rows[0].stack"),
+        ]
+        for (body, status, field) in refusals {
+            let refused = try server.request("POST", "/v1/stacks", json: try j(body))
+            XCTAssertEqual(refused.status, status, refused.text)
+            XCTAssertEqual(refused.errorField, field, refused.text)
+        }
+        for id in ["a1", "a2", "a3", "a4", "a5", "n1", "n2", "n3"] {
+            XCTAssertEqual(try server.request("GET", "/v1/stacks/\(id)").status, 404, "\(id) was not stored")
+        }
+        XCTAssertEqual(try server.request("DELETE", "/v1/stacks/shared").errorCode, "stack_embedded", "only home embeds shared")
+        XCTAssertEqual(try server.request("PATCH", "/v1/stacks/home/rows/more", json: try j(#"{"stack": null}"#)).status, 200)
+        XCTAssertEqual(try server.request("DELETE", "/v1/stacks/shared").status, 204, "a refused body left no edge behind")
+    }
+
     func testDepthCutsTheTreeAndPagesOnlyTheRoot() throws {
         try create(#"{"id": "leaf", "axis": "horizontal", "rows": [{"id": "l1", "view": {"type": "V"}, "size": {"fixed": 50}}]}"#)
         try create(#"{"id": "section", "rows": [{"id": "s1", "stack": "leaf", "size": {"fixed": 80}}]}"#)
@@ -347,13 +388,14 @@ final class ComposedScreenTests: XCTestCase {
         server.stop()
         server = try ServerHarness(service: StackService(journal: try StackJournal(path: path, snapshotInterval: 2)))
         try makeNewsScreen()
+        try create(#"{"id": "inline-host", "rows": [{"id": "r", "size": {"fixed": 10}, "stack": {"id": "inline-child", "rows": []}}]}"#)
         for i in 0..<4 {
             XCTAssertEqual(try server.request("POST", "/v1/stacks/feed/rows", json: try j(#"{"rows": [{"id": "more\#(i)", "stack": "cards", "size": {"fixed": 40}}]}"#)).status, 200)
         }
         let before = try server.request("GET", "/v1/stacks/feed/layout")
         server.stop()
         let restarted = StackService(journal: try StackJournal(path: path, snapshotInterval: 2))
-        XCTAssertEqual(try restarted.restore(), 2)
+        XCTAssertEqual(try restarted.restore(), 4, "the screen and both stacks created in one request")
         server = try ServerHarness(service: restarted)
         let after = try server.request("GET", "/v1/stacks/feed/layout")
         XCTAssertEqual(after.text, before.text)

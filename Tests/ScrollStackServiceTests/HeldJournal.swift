@@ -64,6 +64,7 @@ final class HeldJournal: JournalBackend {
     }
 
     func create(key: String, snapshot: [UInt8]) throws(JournalError) -> Int64 { try inner.create(key: key, snapshot: snapshot) }
+    func createAll(_ journals: [(key: String, snapshot: [UInt8])]) throws(JournalError) -> [Int64] { try inner.createAll(journals) }
     func delete(key: String) throws(JournalError) { try inner.delete(key: key) }
     func writeSnapshot(key: String, revision: Int, snapshot: [UInt8], incarnation: Int64) throws(JournalError) -> Bool {
         try inner.writeSnapshot(key: key, revision: revision, snapshot: snapshot, incarnation: incarnation)

@@ -276,7 +276,8 @@ export type RowInput = ({
   title?: RowTitle;
   transition?: RowTransition;
   style?: RowStyle;
-  stack?: EmbeddedStackID;
+  /** The stack this row embeds: its id, or, in a create body (`POST /v1/stacks`) only, its whole create body with its `id`, created with the stack (all or none; elsewhere an object is 422 `wrong_type`). */
+  stack?: ((EmbeddedStackID) | ((StackInput) & ({ id: unknown; })));
   /** Read-only; accepted and ignored (any value). */
   index?: JSONValue;
 }) & ((({ controller: unknown; }) | ({ view: unknown; }) | ({ stack: unknown; }))) & ((({ content: unknown; }) | ({

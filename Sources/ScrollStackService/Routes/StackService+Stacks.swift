@@ -20,35 +20,119 @@ extension StackService {
     }
 
     /// `POST /v1/stacks`: creates a stack from the create body; 201 with `Location` and the model
-    /// (with `Prefer: return=minimal`, only `{"id", "revision"}`).
+    /// (with `Prefer: return=minimal`, only `{"id", "revision"}`). A row's `stack` may be a
+    /// whole create body (with its `id`): that stack is created too, with the others, all of
+    /// them or none (`inlineStacks`).
     func createStack(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
         let body = try c.jsonObject()
         let id = try Self.resourceID(body) { Self.makeStackID(isTaken: store.contains) }
-        return try created(id, try decodeStack(body, id: id), c)
+        var inline: [(id: String, body: ObjectReader)] = []
+        var seen: [String: String] = [id: "id"]
+        let host = try Self.inlineStacks(of: body, into: &inline, seen: &seen)
+        var stacks: [(id: String, stack: ScrollStack)] = []
+        for document in inline {
+            if store.contains(document.id) {
+                throw APIError(status: 409, code: "duplicate_id", message: "a stack with the id \"\(document.id)\" already exists: embed it by its id",
+                               field: seen[document.id])
+            }
+            do {
+                stacks.append((document.id, try decodeStack(document.body, id: document.id)))
+            } catch {
+                // The model names fields from its own root (`rows[0].size`): under the inline body's path here.
+                var error = error
+                let path = document.body.path
+                if let field = error.field, field != path, !field.hasPrefix(path + ".") { error.field = path + "." + field }
+                throw error
+            }
+        }
+        stacks.append((id, try decodeStack(host, id: id)))
+        return try created(stacks, c)
+    }
+
+    /// The create body `body` with every row's inline stack (a `stack` member that is an object:
+    /// a create body with an `id`) replaced by its id, and those bodies appended to `inline`,
+    /// each after the ones it holds itself. `seen` maps each id to the member that gave it: a
+    /// repeated id is 409 `duplicate_id` naming the second. O(size of the body).
+    static func inlineStacks(of body: ObjectReader, into inline: inout [(id: String, body: ObjectReader)],
+                             seen: inout [String: String]) throws(APIError) -> ObjectReader {
+        guard case .array(var rows)? = body.object["rows"] else { return body }
+        var changed = false
+        for (i, row) in rows.enumerated() {
+            guard case .object(var members) = row, case .object(let document)? = members["stack"] else { continue }
+            let path = Field.memberPath(Field.memberPath(body.path, "rows") + "[\(i)]", "stack")
+            let reader = ObjectReader(object: document, path: path)
+            let idField = try reader.required("id")
+            let id = try idField.string()
+            try checkStackID(id, field: idField.path)
+            if let first = seen[id] {
+                throw APIError(status: 409, code: "duplicate_id", message: "the stack id \"\(id)\" is given twice in this body (first at \(first))",
+                               field: idField.path)
+            }
+            seen[id] = idField.path
+            let nested = try inlineStacks(of: reader, into: &inline, seen: &seen)
+            inline.append((id, nested))
+            members["stack"] = .string(id)
+            rows[i] = .object(members)
+            changed = true
+        }
+        guard changed else { return body }
+        var object = body.object
+        object["rows"] = .array(rows)
+        return ObjectReader(object: object, path: body.path)
     }
 
     /// Stores `stack` as the new stack `id` at revision 1, journaled durably: 201 with
     /// `Location` and the model (`Prefer: return=minimal`: `{"id", "revision"}`). 409
     /// `duplicate_id` when the id is taken.
     func created(_ id: String, _ stack: ScrollStack, _ c: RequestContext) throws(APIError) -> HTTPResponse {
-        let embeds = try admitEmbeddings(.replaceWhole(stack), host: id, in: stack)
+        try created([(id, stack)], c)
+    }
+
+    /// Stores every one of `stacks` as a new stack at revision 1, journaled durably in one
+    /// transaction (all or none), and answers as for the last (the host): 201 with its
+    /// `Location` and model. Embeddings are admitted in order, so each may embed the ones
+    /// before it. 409 `duplicate_id` when an id is taken; nothing is stored then.
+    func created(_ stacks: [(id: String, stack: ScrollStack)], _ c: RequestContext) throws(APIError) -> HTTPResponse {
+        let ids = Set(stacks.map(\.id))
+        for (id, _) in stacks.dropLast() where store.contains(id) { throw .duplicateStack(id) }
+        var admitted: [String] = []
+        var inserted: [String] = []
+        func undo() {
+            for id in inserted { try? store.remove(id) }
+            // An id that was taken keeps the edges of the stack stored under it.
+            for id in admitted { resetEmbeddings(of: id) }
+        }
         do throws(APIError) {
-            try store.insert(StackEntry(id: id, stack: stack))
+            for (id, stack) in stacks {
+                let requests = StackOperation.replaceWhole(stack).embeddingRequests
+                if let first = requests.first, isReplicated {
+                    throw .invalid(first.field, "embedding a stack is not available with replicas (--store postgres://): their graph of embeddings is not shared yet")
+                }
+                admitted.append(id)
+                try embeddings.admit(host: id, requests) { store.contains($0) || (ids.contains($0) && $0 != id) }
+            }
+            for (id, stack) in stacks {
+                try store.insert(StackEntry(id: id, stack: stack))
+                inserted.append(id)
+            }
         } catch {
-            // The id is taken: its stack's edges are what its rows embed, not this body's.
-            if embeds { resetEmbeddings(of: id) }
+            undo()
             throw error
         }
         do {
-            try journal?.recordCreation(id: id, model: Self.snapshot(stack))
+            if stacks.count == 1 {
+                try journal?.recordCreation(id: stacks[0].id, model: Self.snapshot(stacks[0].stack))
+            } else {
+                try journal?.recordCreations(stacks.map { ($0.id, Self.snapshot($0.stack)) })
+            }
         } catch {
-            try? store.remove(id)
-            if embeds { resetEmbeddings(of: id) }
+            undo()
             // Replicas share ids: another one created this stack first.
-            if case .conflict = error { throw .duplicateStack(id) }
+            if case .conflict(let key, _) = error { throw .duplicateStack(key) }
             throw APIError(error)
         }
+        let (id, stack) = stacks[stacks.count - 1]
         let location = [("Location", "/v1/stacks/\(id)")]
         if c.prefersMinimal { return .minimal(201, id: id, revision: 1, headers: location) }
         return .json(201, ModelEncoding.stack(id: id, revision: 1, stack), revision: 1, headers: location)

@@ -58,21 +58,27 @@ public final class PostgresJournal: SharedJournalBackend {
         error.isUnavailable ? .unavailable(error.message) : .failed("\(error)")
     }
 
+    /// Starts the journal of key $1 with snapshot $2 unless the key has one: answers its new
+    /// incarnation, or no row when the key exists; announces the creation.
+    static var createStatement: String {
+        """
+        WITH journal AS (
+            INSERT INTO journals (key, incarnation, latest) VALUES ($1, nextval('journal_incarnations'), 1)
+            ON CONFLICT (key) DO NOTHING RETURNING incarnation),
+        cleared AS (DELETE FROM records WHERE key = $1 AND EXISTS (SELECT 1 FROM journal)),
+        old AS (DELETE FROM snapshots WHERE key = $1 AND EXISTS (SELECT 1 FROM journal)),
+        snapshot AS (INSERT INTO snapshots (key, revision, model) SELECT $1, 1, $2 FROM journal),
+        note AS (SELECT pg_notify('\(channel)', '1 ' || $1) FROM journal)
+        SELECT incarnation, (SELECT count(*) FROM note) FROM journal
+        """
+    }
+
     /// Creates `key` at revision 1. Replicas share the key space, so a key that already has a
     /// journal (made by another replica) is a conflict, never overwritten.
     public func create(key: String, snapshot: [UInt8]) throws(JournalError) -> Int64 {
         let created = try run { connection throws(PostgresError) -> [[PostgresValue]] in
             do throws(PostgresError) {
-                return try connection.query("""
-                    WITH journal AS (
-                        INSERT INTO journals (key, incarnation, latest) VALUES ($1, nextval('journal_incarnations'), 1)
-                        ON CONFLICT (key) DO NOTHING RETURNING incarnation),
-                    cleared AS (DELETE FROM records WHERE key = $1 AND EXISTS (SELECT 1 FROM journal)),
-                    old AS (DELETE FROM snapshots WHERE key = $1 AND EXISTS (SELECT 1 FROM journal)),
-                    snapshot AS (INSERT INTO snapshots (key, revision, model) SELECT $1, 1, $2 FROM journal),
-                    note AS (SELECT pg_notify('\(Self.channel)', '1 ' || $1) FROM journal)
-                    SELECT incarnation, (SELECT count(*) FROM note) FROM journal
-                    """, [.text(key), .bytea(snapshot)])
+                return try connection.query(Self.createStatement, [.text(key), .bytea(snapshot)])
             } catch where error.isUniqueViolation {
                 return []
             }
@@ -92,16 +98,7 @@ public final class PostgresJournal: SharedJournalBackend {
                 try connection.transaction { () throws(PostgresError) -> [Int64] in
                     var incarnations: [Int64] = []
                     for journal in journals {
-                        let rows = try connection.query("""
-                            WITH journal AS (
-                                INSERT INTO journals (key, incarnation, latest) VALUES ($1, nextval('journal_incarnations'), 1)
-                                ON CONFLICT (key) DO NOTHING RETURNING incarnation),
-                            cleared AS (DELETE FROM records WHERE key = $1 AND EXISTS (SELECT 1 FROM journal)),
-                            old AS (DELETE FROM snapshots WHERE key = $1 AND EXISTS (SELECT 1 FROM journal)),
-                            snapshot AS (INSERT INTO snapshots (key, revision, model) SELECT $1, 1, $2 FROM journal),
-                            note AS (SELECT pg_notify('\(Self.channel)', '1 ' || $1) FROM journal)
-                            SELECT incarnation, (SELECT count(*) FROM note) FROM journal
-                            """, [.text(journal.key), .bytea(journal.snapshot)])
+                        let rows = try connection.query(Self.createStatement, [.text(journal.key), .bytea(journal.snapshot)])
                         guard let incarnation = rows.first?.first?.integerValue else {
                             taken = journal.key
                             throw PostgresError(kind: .query, message: "the journal of \(journal.key) exists")

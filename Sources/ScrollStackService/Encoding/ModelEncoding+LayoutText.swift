@@ -95,6 +95,13 @@ extension ModelEncoding {
             w.key(ascii: "revision")
             w.integer(Int64(revision))
         }
+        writeLayoutGeometry(&w, layout)
+        w.key(ascii: "rows")
+        w.beginArray()
+    }
+
+    /// `axis`, `viewport`, `offset` and `contentSize` of a layout, as members of an open object.
+    static func writeLayoutGeometry(_ w: inout JSONWriter, _ layout: StackLayout) {
         w.key(ascii: "axis")
         w.string(layout.axis.rawValue)
         w.key(ascii: "viewport")
@@ -108,8 +115,6 @@ extension ModelEncoding {
         w.endObject()
         w.key(ascii: "contentSize")
         writeSize(&w, layout.contentSize, rounded: true)
-        w.key(ascii: "rows")
-        w.beginArray()
     }
 
     /// One element of `rows`; when the writer keeps repeats (`rowMemoSlots`), numbers equal

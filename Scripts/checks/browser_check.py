@@ -245,6 +245,73 @@ with sync_playwright() as playwright:
                 assert result["close"] >= PICTURE_CLOSE_SHARE, (name, scale, result)
                 assert result["far"] <= PICTURE_FAR_SHARE, (name, scale, result)
 
+    @case("a composed screen's picture in chromium: each embedded stack drawn in its row at its own offset, clipped to it; the PNG draws the same")
+    def _():
+        # A 300-wide shelf of 240-pt cards scrolled by 100, in a screen's 224-pt row (content frame
+        # 343 × 224 at 16, 136): k1 shows 140 of its 240 points, cut at the row's content edge.
+        server.call("POST", "/v1/stacks", {
+            "id": "shelf", "axis": "horizontal", "viewport": {"width": 300, "height": 200}, "spacing": 12,
+            "offset": {"x": 100, "y": 0}, "rowInsets": {"top": 0, "left": 0, "bottom": 0, "right": 0},
+            "pageIndicator": {}, "paging": {"size": {"absolute": 252}},
+            "rows": [{"id": f"k{i}", "view": {"type": "Card"}, "size": {"fixed": 240},
+                      "style": {"background": color}} for i, color in [(1, "#5856D6"), (2, "#FF2D55"), (3, "#34C759")]]})
+        server.call("POST", "/v1/stacks", {
+            "id": "screen", "viewport": {"width": 375, "height": 600},
+            "rows": [{"id": "title", "view": {"type": "Header"}, "size": {"fixed": 100}},
+                     {"id": "cards", "stack": "shelf", "size": {"fixed": 224}}]})
+        composed = server.call("GET", "/v1/stacks/screen/layout")
+        nested = {row["id"]: row for row in composed["rows"][1]["stack"]["rows"]}
+        shot_page = browser.new_page(viewport={"width": 800, "height": 1000})
+        shot_page.goto(server.base + "/v1/stacks/screen/layout.svg")
+        content = shot_page.locator("g.content-space > rect.content").first.bounding_box()
+        def drawn_at(x, y):
+            """The data-id of the innermost row drawn at (x, y) of the root's content."""
+            return shot_page.evaluate("""([x, y]) => {
+                const hit = document.elementFromPoint(x, y);
+                const row = hit && hit.closest('g.row');
+                return row ? row.dataset.id : null;
+            }""", [content["x"] + x, content["y"] + y])
+        k1, k2 = nested["k1"]["frame"], nested["k2"]["frame"]
+        assert k1["x"] == -84 and k2["x"] == 168, (k1, k2)
+        assert drawn_at(100, 250) == "k1", drawn_at(100, 250)
+        assert drawn_at(200, 250) == "k2", drawn_at(200, 250)
+        # k1 spans −84…156 but the shelf shows only 16…359: left of 16 is the host's row;
+        # k3 (420…660) is not drawn at all, k2 is cut at 359.
+        assert drawn_at(8, 250) == "cards", drawn_at(8, 250)
+        assert drawn_at(367, 250) == "cards", drawn_at(367, 250)
+        assert shot_page.locator('g.embedded[data-stack="shelf"] g.row[data-id="k3"]').count() == 0
+        assert shot_page.locator('g.embedded[data-stack="shelf"] g.row[data-id="k1"]').get_attribute("data-visibility") == "partial"
+        purple = pixel(shot_page, content["x"] + 100, content["y"] + 250)
+        assert purple[2] > 180 and purple[1] < 120, ("k1 in its style's purple", purple)
+        assert shot_page.locator('g.embedded[data-stack="shelf"] circle.dot').count() == 3, "the shelf's page indicator is drawn"
+        shot_page.close()
+        # Scrolling the shelf alone changes the screen's picture.
+        server.call("POST", "/v1/stacks/shelf/scroll", {"offset": {"x": 0, "y": 0}})
+        shot_page = browser.new_page(viewport={"width": 800, "height": 1000})
+        shot_page.goto(server.base + "/v1/stacks/screen/layout.svg")
+        content = shot_page.locator("g.content-space > rect.content").first.bounding_box()
+        assert drawn_at(20, 250) == "k1", drawn_at(20, 250)
+        shot_page.close()
+        with urllib.request.urlopen(server.base + "/v1/stacks/screen/layout.svg", timeout=30) as response:
+            svg = response.read()
+        for scale in [1, 2]:
+            with urllib.request.urlopen(server.base + f"/v1/stacks/screen/layout.png?scale={scale}", timeout=30) as response:
+                png = response.read()
+            shot_page = browser.new_page(viewport={"width": 1200, "height": 1200}, device_scale_factor=scale)
+            shot_page.set_content("<!DOCTYPE html><body style='margin:0'><img id='picture' src='data:image/svg+xml;base64,"
+                                  + base64.b64encode(svg).decode() + "'></body>")
+            shot_page.wait_for_function("document.getElementById('picture').complete")
+            box = shot_page.locator("#picture").bounding_box()
+            shot = shot_page.screenshot(clip={"x": 0, "y": 0, "width": box["width"], "height": box["height"]})
+            result = compare_pictures(shot_page, shot, png)
+            shot_page.close()
+            assert len(result["sizes"]) == 2, (scale, "sizes differ", result["sizes"])
+            print(f"     composed screen at scale {scale}: {result['close']:.2%} within {PICTURE_CLOSE}, {result['far']:.3%} beyond {PICTURE_FAR}")
+            assert result["close"] >= PICTURE_CLOSE_SHARE, (scale, result)
+            assert result["far"] <= PICTURE_FAR_SHARE, (scale, result)
+        server.call("DELETE", "/v1/stacks/screen")
+        server.call("DELETE", "/v1/stacks/shelf")
+
     @case("the viewer draws the visible rows where the layout puts them, frame on hover")
     def _():
         page.goto(server.base + "/view/demo")

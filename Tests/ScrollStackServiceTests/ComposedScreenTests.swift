@@ -405,6 +405,69 @@ final class ComposedScreenTests: XCTestCase {
                        "embedding_cycle")
     }
 
+    /// The `<g …>` opening tags of an SVG, in document order, as (tag text, nesting depth).
+    func groups(_ svg: String) -> [(tag: String, depth: Int)] {
+        var out: [(String, Int)] = []
+        var depth = 0
+        var rest = svg[...]
+        while let open = rest.firstIndex(of: "<") {
+            let tail = rest[open...]
+            guard let close = tail.firstIndex(of: ">") else { break }
+            let tag = String(tail[..<tail.index(after: close)])
+            if tag.hasPrefix("<g ") || tag == "<g>" {
+                out.append((tag, depth))
+                if !tag.hasSuffix("/>") { depth += 1 }
+            } else if tag == "</g>" {
+                depth -= 1
+            }
+            rest = tail[tail.index(after: close)...]
+        }
+        return out
+    }
+
+    func testPicturesDrawEachEmbeddedStackInsideItsRowClippedToItsViewport() throws {
+        try makeNewsScreen()
+        XCTAssertEqual(try server.request("POST", "/v1/stacks/cards/scroll", json: try j(#"{"offset": {"x": 100, "y": 0}}"#)).status, 200)
+        let picture = try server.request("GET", "/v1/stacks/feed/layout.svg")
+        XCTAssertEqual(picture.status, 200, picture.text)
+        let svg = picture.text
+        let tags = groups(svg)
+        func index(_ fragment: String) throws -> Int { try XCTUnwrap(tags.firstIndex { $0.tag.contains(fragment) }, fragment) }
+        // The carousel's group sits inside the embedding row's, moved to the row's content frame
+        // less the carousel's offset (16 − 100, 136), and holds a clipped viewport group.
+        let host = try index(#"data-id="carousel""#)
+        let embedded = try index(#"class="embedded" data-stack="cards""#)
+        XCTAssertTrue(tags[embedded].tag.contains(#"transform="translate(-84,136)""#), tags[embedded].tag)
+        XCTAssertGreaterThan(tags[embedded].depth, tags[host].depth)
+        XCTAssertGreaterThan(embedded, host)
+        let clip = try index(#"class="viewport""#)
+        XCTAssertEqual(tags[clip].depth, tags[embedded].depth + 1)
+        XCTAssertTrue(svg.contains(#"<rect x="100" y="0" width="343" height="224"/>"#), "the clip is the carousel's viewport at its offset")
+        // Its rows, with the visibility the composed layout gives them: c3 is not drawn (a
+        // picture draws an embedded stack's visible rows), nor is the host row's label.
+        XCTAssertTrue(tags.contains { $0.tag.contains(#"data-id="c1""#) && $0.tag.contains(#"data-visibility="partial""#) && $0.depth > tags[clip].depth })
+        XCTAssertTrue(tags.contains { $0.tag.contains(#"data-id="c2""#) && $0.tag.contains(#"data-visibility="partial""#) })
+        XCTAssertFalse(svg.contains(#"data-id="c3""#))
+        // The tag names the tree: a change of the carousel alone changes the picture and its tag.
+        let tag = try XCTUnwrap(picture.header("ETag"))
+        XCTAssertTrue(tag.hasPrefix("\"1.") && tag.hasSuffix(".svg\""), tag)
+        let png = try server.request("GET", "/v1/stacks/feed/layout.png")
+        XCTAssertTrue(try XCTUnwrap(png.header("ETag")).hasSuffix(".png@1\""))
+        XCTAssertEqual(try server.request("POST", "/v1/stacks/cards/scroll", json: try j(#"{"offset": {"x": 0, "y": 0}}"#)).status, 200)
+        let moved = try server.request("GET", "/v1/stacks/feed/layout.svg")
+        XCTAssertNotEqual(moved.header("ETag"), tag)
+        XCTAssertTrue(moved.text.contains(#"transform="translate(16,136)""#))
+        XCTAssertNotEqual(try server.request("GET", "/v1/stacks/feed/layout.png").body, png.body, "the PNG draws the tree too")
+        // Depth 0 draws the row as any other row, with the plain revision tag.
+        let flat = try server.request("GET", "/v1/stacks/feed/layout.svg?depth=0")
+        XCTAssertFalse(flat.text.contains(#"class="embedded""#))
+        XCTAssertEqual(flat.header("ETag"), "\"1.svg\"")
+        // Devices draw each device's tree, every embedded stack in the row its device gives it.
+        let sheet = try server.request("GET", "/v1/stacks/feed/layout.svg?devices=iphone-se,ipad&window=visible")
+        XCTAssertEqual(sheet.status, 200, sheet.text)
+        XCTAssertEqual(sheet.text.components(separatedBy: #"data-stack="cards""#).count - 1, 2)
+    }
+
     func testATreeTooBigForOneRequestIsRefusedNamingDepth() throws {
         server.stop()
         var limits = ServiceLimits()
@@ -418,6 +481,9 @@ final class ComposedScreenTests: XCTestCase {
         XCTAssertEqual(refused.status, 422, refused.text)
         XCTAssertEqual(refused.errorCode, "work_budget_exceeded")
         XCTAssertEqual(refused.errorField, "depth")
+        let drawing = try server.request("GET", "/v1/stacks/feed/layout.svg")
+        XCTAssertEqual(drawing.status, 422, drawing.text)
+        XCTAssertEqual(drawing.errorField, "depth", "a picture follows the tree within the same budget")
         XCTAssertEqual(try server.request("GET", "/v1/stacks/feed/layout?depth=0").status, 200, "the stack alone is within the budget")
         XCTAssertEqual(try server.request("GET", "/v1/stacks/cards/layout").status, 200)
     }

@@ -665,10 +665,10 @@ export type Page = {
 /** The next page's path and query (this request's, `from` moved on), or null after the last page. */
 export type NextLink = string | null;
 
-/** An SVG 1.1 document; rows are `<g class="row VISIBILITY" data-id data-index data-visibility>`, the viewport `<rect id="viewport">`, text glyph outlines placed with `<use>`. ETag `"N.svg"`. */
+/** An SVG 1.1 document; rows are `<g class="row VISIBILITY" data-id data-index data-visibility>`, the viewport `<rect id="viewport">`, text glyph outlines placed with `<use>`; a row that embeds a stack holds it as `<g class="embedded" data-stack>`, clipped to the row's content frame. ETag `"N.svg"` (`"N.<16 hex>.svg"` when embedded stacks are drawn). */
 export type SVG = string;
 
-/** A PNG image (8-bit RGB), the same picture as the SVG at `scale` pixels per point. ETag `"N.png@S"`. */
+/** A PNG image (8-bit RGB), the same picture as the SVG at `scale` pixels per point. ETag `"N.png@S"` (`"N.<16 hex>.png@S"` when embedded stacks are drawn). */
 export type PNG = string;
 
 /** `false` or null turns the setting off; `true` turns it on with the defaults (or keeps it as it is). */

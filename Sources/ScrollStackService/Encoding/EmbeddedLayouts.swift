@@ -89,15 +89,9 @@ final class EmbeddedLayouts {
             return
         }
         let frame = Self.moved(row.contentFrame, by: placement.translation)
-        let written: Void? = try? entry.read { child, revision throws(APIError) in
-            revisions.append((id, revision))
-            var laid = child
-            if frame.size != child.settings.viewport {
-                do throws(StackError) { _ = try laid.update(SettingsChange(viewport: frame.size)) } catch { throw APIError(error) }
-            }
-            writeLayout(&w, id: id, revision: revision, of: laid, in: frame, placement)
-        }
-        if written == nil {
+        if let laid = read(entry, id: id, viewport: frame.size) {
+            writeLayout(&w, id: id, revision: laid.revision, of: laid.stack, in: frame, placement)
+        } else {
             // The stack cannot be read (its journal is damaged): named, marked unavailable.
             w.beginObject()
             w.key(ascii: "id")
@@ -105,6 +99,27 @@ final class EmbeddedLayouts {
             w.key(ascii: "unavailable")
             w.bool(true)
             w.endObject()
+        }
+    }
+
+    /// The stack `id` embedded in a row whose content frame is `viewport` large, laid out there
+    /// at its own offset and drawn (`PictureScene`); nil past `depth` (`level` is the
+    /// embedding row's), or when it does not exist or cannot be read.
+    func stack(_ id: String, viewport: Size, level: Int) -> (stack: ScrollStack, layout: StackLayout)? {
+        guard level <= depth, let entry = entry(id), let laid = read(entry, id: id, viewport: viewport)?.stack else { return nil }
+        return (laid, laid.visibleLayout(offset: nil))
+    }
+
+    /// A copy of `entry`'s stack with `viewport` as its viewport, read under its read lock,
+    /// its revision recorded; nil when it cannot be read (its journal is damaged).
+    private func read(_ entry: StackEntry, id: String, viewport: Size) -> (stack: ScrollStack, revision: Int)? {
+        try? entry.read { child, revision throws(APIError) in
+            revisions.append((id, revision))
+            var laid = child
+            if viewport != child.settings.viewport {
+                do throws(StackError) { _ = try laid.update(SettingsChange(viewport: viewport)) } catch { throw APIError(error) }
+            }
+            return (laid, revision)
         }
     }
 
@@ -169,10 +184,11 @@ final class EmbeddedLayouts {
     /// The entity tag of a composed answer: the root's revision, then a hash of every
     /// embedded stack's id and revision (`"12.3f0c9a2b5d7e1184"`), so that it changes when
     /// any stack of the tree changes. FNV-1a, 64 bits.
-    func entityTag(revision: Int) -> String { Self.entityTag(revision: revision, revisions: revisions) }
+    /// A picture's tag adds its kind (`"12.3f0c9a2b5d7e1184.svg"`).
+    func entityTag(revision: Int, suffix: String = "") -> String { Self.entityTag(revision: revision, revisions: revisions, suffix: suffix) }
 
     /// `entityTag(revision:)` of an answer that read `revisions` besides its root's.
-    static func entityTag(revision: Int, revisions: [(id: String, revision: Int)]) -> String {
+    static func entityTag(revision: Int, revisions: [(id: String, revision: Int)], suffix: String = "") -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ bytes: some Sequence<UInt8>) {
             for b in bytes { hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
@@ -184,6 +200,6 @@ final class EmbeddedLayouts {
             mix([0])
         }
         let hex = String(hash, radix: 16)
-        return "\"\(revision).\(String(repeating: "0", count: 16 - hex.count))\(hex)\""
+        return "\"\(revision).\(String(repeating: "0", count: 16 - hex.count))\(hex)\(suffix)\""
     }
 }

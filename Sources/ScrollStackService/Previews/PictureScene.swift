@@ -31,6 +31,8 @@ struct PictureScene {
     let text: TextEngine?
     /// The glyphs the scene may hold; text past it is left out and `glyphs.exceeded` set.
     let glyphs: GlyphBudget
+    /// The stacks rows embed, followed to its depth; nil draws embedding rows as any other.
+    var embedded: EmbeddedLayouts? = nil
 
     /// Counts the glyphs a scene draws against a limit (a class, so the builder's functions
     /// share it).
@@ -80,7 +82,7 @@ struct PictureScene {
             var panelItems: [SceneItem] = []
             panelItems += label(panel.title, size: 13, color: RGBA(red: 0x1C, green: 0x1C, blue: 0x1E), at: Point(x: Self.margin, y: Self.margin - 9))
             panelItems.append(.group(attributes: [.init("class", "content-space")], offset: offset, clip: SceneItem.Clip(Self.grown(bounds, by: 2)),
-                                     items: draw(panel.laid)))
+                                     items: draw(panel.laid, EmbeddedLayouts.root(panel.laid.layout))))
             items.append(.group(attributes: [.init("class", "panel"), .init("data-panel", String(index))], offset: Point(x: x, y: 0), clip: nil,
                                 items: panelItems))
             x += bounds.size.width + 2 * Self.margin + Self.gap
@@ -104,18 +106,29 @@ struct PictureScene {
         return bounds
     }
 
-    /// The rows and what is drawn over them, in content coordinates.
-    private func draw(_ laid: LaidOut) -> [SceneItem] {
+    /// The rows and what is drawn over them, in content coordinates. `placement` places the
+    /// stack in the root's coordinates (level 1 for the root): an embedded stack's rows take
+    /// their visibility through every enclosing viewport, as composed layouts give it, are
+    /// clipped to its viewport, and its viewport is not outlined.
+    private func draw(_ laid: LaidOut, _ placement: EmbeddedLayouts.Placement) -> [SceneItem] {
         let layout = laid.layout
         let stack = laid.stack
+        let nested = placement.level > 1
         var out: [SceneItem] = []
         let content = Rect(origin: Point(x: 0, y: 0), size: layout.contentSize)
         out.append(.rect(content, fill: RGBA(red: 0xF2, green: 0xF2, blue: 0xF7), stroke: Stroke(width: 1, color: RGBA(red: 0x8E, green: 0x8E, blue: 0x93)),
                          attributes: [.init("class", "content")]))
         var separators: [SceneItem] = []
-        for row in layout.rows where row.visibility != .hidden {
-            guard let stored = stack.row(id: row.id) else { continue }
+        let embedding = embedded.flatMap { _ in EmbeddedLayouts.embeddingRows(of: stack, answering: layout.rows.count) }
+        for laidRow in layout.rows where laidRow.visibility != .hidden {
+            guard let stored = stack.row(id: laidRow.id) else { continue }
+            var row = laidRow
+            if nested {
+                row.visibility = EmbeddedLayouts.visibility(of: EmbeddedLayouts.moved(row.frame, by: placement.translation), hidden: false, in: placement.clip)
+            }
             let frame = row.frame
+            let inner = embedded.flatMap { _ in embedding.map { $0[row.index] } ?? stack.embeddedStack(ofRow: row.id) }
+                .flatMap { embeddedItem($0, row, placement) }
             var items: [SceneItem] = []
             var clip: SceneItem.Clip?
             let texts = text.flatMap { engine in stack.contentFrames(of: row).map { textRuns(stored, $0, engine: engine) } } ?? []
@@ -138,7 +151,7 @@ struct PictureScene {
                 let look = Self.wireframe(row.visibility)
                 items.append(.rect(frame, fill: look.fill, stroke: Stroke(width: 1, color: look.stroke, dash: look.dash)))
                 items += texts.map { .glyphs($0) }
-                if texts.isEmpty && frame.size.height >= 14 && frame.size.width >= 40 {
+                if texts.isEmpty && inner == nil && frame.size.height >= 14 && frame.size.width >= 40 {
                     let type = stored.content.typeName
                     var words = type.isEmpty ? row.id : "\(type) · \(row.id)"
                     if case .partial(let fraction) = row.visibility { words += " (\(Int((fraction * 100).rounded())) %)" }
@@ -147,6 +160,7 @@ struct PictureScene {
                                    at: Point(x: frame.minX + 6, y: frame.minY + max(0, min(frame.size.height / 2, 14) - size)))
                 }
             }
+            if let inner { items.append(inner) }
             out.append(.group(attributes: [.init("class", "row \(row.visibility.name)"), .init("data-id", row.id), .init("data-index", String(row.index)),
                                            .init("data-visibility", row.visibility.name)], clip: clip, items: items))
             if let separator = row.separatorFrame, let color = RGBA(hex: stack.settings.separator.applying(stored.separator).color) {
@@ -155,7 +169,12 @@ struct PictureScene {
         }
         out.append(.group(attributes: [.init("class", "separators")], clip: nil, items: separators))
         let viewport = Rect(origin: layout.offset, size: layout.viewport)
-        out.append(.rect(viewport, fill: nil, stroke: Stroke(width: 2, color: RGBA(red: 0xFF, green: 0x3B, blue: 0x30)), attributes: [.init("id", "viewport")]))
+        if nested {
+            // A scroll view clips its content to its bounds.
+            out = [.group(attributes: [.init("class", "viewport")], clip: SceneItem.Clip(viewport), items: out)]
+        } else {
+            out.append(.rect(viewport, fill: nil, stroke: Stroke(width: 2, color: RGBA(red: 0xFF, green: 0x3B, blue: 0x30)), attributes: [.init("id", "viewport")]))
+        }
         if let indicator = stack.pageIndicatorLayout(offset: layout.offset), !indicator.hidden {
             var dots: [SceneItem] = []
             for (listed, (dot, color)) in zip(indicator.dots, indicator.dotColors).enumerated() {
@@ -170,10 +189,25 @@ struct PictureScene {
         if let menu = stack.settings.menu, let menuLayout = stack.menuLayout(offset: layout.offset) {
             out.append(self.menu(menu, menuLayout, stack, frame: Self.moved(stack.menuFrame(menu), viewport.minX, viewport.minY)))
         }
+        guard !nested else { return out }
         let caption = "viewport \(LayoutSVG.n(layout.viewport.width))×\(LayoutSVG.n(layout.viewport.height)) at (\(LayoutSVG.n(layout.offset.x)), \(LayoutSVG.n(layout.offset.y)))"
         let width = text?.drawableLines(of: TextContent(caption, font: FontRequest(family: Self.labelFamily, size: 11)), width: nil).widths.first ?? 0
         out += label(caption, size: 11, color: RGBA(red: 0xFF, green: 0x3B, blue: 0x30), at: Point(x: viewport.maxX - 4 - width, y: viewport.minY + 2))
         return out
+    }
+
+    /// The stack `id` that `row` embeds, drawn in the row's content frame at its own offset
+    /// (its visible rows, page indicator and menu), as a group in the host's content
+    /// coordinates; nil past the depth or when the stack cannot be read.
+    private func embeddedItem(_ id: String, _ row: RowLayout, _ host: EmbeddedLayouts.Placement) -> SceneItem? {
+        guard let embedded, let laid = embedded.stack(id, viewport: row.contentFrame.size, level: host.level) else { return nil }
+        let (child, layout) = laid
+        let origin = Point(x: row.contentFrame.origin.x - layout.offset.x, y: row.contentFrame.origin.y - layout.offset.y)
+        let frame = EmbeddedLayouts.moved(row.contentFrame, by: host.translation)
+        let placement = EmbeddedLayouts.Placement(translation: Point(x: host.translation.x + origin.x, y: host.translation.y + origin.y),
+                                                  clip: host.clip.flatMap { EmbeddedLayouts.intersection($0, frame) }, level: host.level + 1)
+        return .group(attributes: [.init("class", "embedded"), .init("data-stack", id)], offset: origin, clip: nil,
+                      items: draw(LaidOut(stack: child, layout: layout, window: layout), placement))
     }
 
     /// The menu over `frame` (viewport coordinates moved into the scene), in the menu's colours:

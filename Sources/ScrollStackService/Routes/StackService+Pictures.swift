@@ -126,7 +126,8 @@ extension StackService {
             }
             panels.append(PictureScene.Panel(title: title + suffix, laid: try query.layout(of: stack, viewport: nil)))
         }
-        let builder = PictureScene(text: titleMeasurer as? TextEngine, glyphs: PictureScene.GlyphBudget(limit: limits.pictureGlyphs))
+        let embedded = try embeddedLayouts(of: stack, query)
+        let builder = PictureScene(text: titleMeasurer as? TextEngine, glyphs: PictureScene.GlyphBudget(limit: limits.pictureGlyphs), embedded: embedded)
         let scene = builder.scene(panels)
         if builder.glyphs.exceeded {
             throw .workBudgetExceeded("window", "the picture would draw more than the \(limits.pictureGlyphs) glyphs a picture may: "
@@ -138,7 +139,7 @@ extension StackService {
             var headers = [("Content-Type", "image/svg+xml; charset=utf-8")]
             // Its own entity tag: a cache holding the JSON of the same URL must never take the
             // drawing for it (or the other way round) when it revalidates.
-            if let revision { headers.append(("ETag", "\"\(revision).svg\"")) }
+            if let revision { headers.append(("ETag", Self.pictureTag(revision, embedded, kind: ".svg"))) }
             return HTTPResponse(status: 200, headers: headers + vary, body: LayoutSVG.render(scene, title: heading))
         case .png(let scale):
             try checkPixels(scene, scale: scale)
@@ -146,9 +147,17 @@ extension StackService {
                 throw .workBudgetExceeded("scale", "the picture could not be drawn (out of memory): ask a smaller scale, window=visible or a page")
             }
             var headers = [("Content-Type", "image/png")]
-            if let revision { headers.append(("ETag", "\"\(revision).png@\(scale)\"")) }
+            if let revision { headers.append(("ETag", Self.pictureTag(revision, embedded, kind: ".png@\(scale)"))) }
             return HTTPResponse(status: 200, headers: headers + vary, body: png)
         }
+    }
+
+    /// A picture's entity tag: `"N.svg"` or `"N.png@S"`, with the tree's hash after the
+    /// revision when it draws embedded stacks (`"N.<16 hex>.svg"`), so that it changes when
+    /// any stack drawn changes.
+    static func pictureTag(_ revision: Int, _ embedded: EmbeddedLayouts?, kind: String) -> String {
+        guard let embedded, !embedded.revisions.isEmpty else { return "\"\(revision)\(kind)\"" }
+        return embedded.entityTag(revision: revision, suffix: kind)
     }
 
     /// A pixel count for a message, never converted to an `Int` it may not fit (a sheet of

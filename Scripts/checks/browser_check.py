@@ -329,6 +329,48 @@ with sync_playwright() as playwright:
         assert text == "x 0 y %s · 375×124" % frames["r4"]["frame"]["y"], text
         assert page.text_content("#info-visibility").startswith("entire")
 
+    @case("the viewer draws each embedded stack in its row's clipped box and scrolls it with the wheel, in the page only")
+    def _():
+        server.call("POST", "/v1/stacks", {
+            "id": "vshelf", "axis": "horizontal", "viewport": {"width": 300, "height": 200}, "spacing": 12,
+            "offset": {"x": 100, "y": 0}, "rowInsets": {"top": 0, "left": 0, "bottom": 0, "right": 0},
+            "rows": [{"id": f"k{i}", "view": {"type": "Card"}, "size": {"fixed": 240}} for i in (1, 2, 3)]})
+        server.call("POST", "/v1/stacks", {
+            "id": "vscreen", "viewport": {"width": 375, "height": 600},
+            "rows": [{"id": "title", "view": {"type": "Header"}, "size": {"fixed": 100}},
+                     {"id": "cards", "stack": "vshelf", "size": {"fixed": 224}}]})
+        viewer = browser.new_page(viewport={"width": 1280, "height": 900})
+        viewer.set_default_timeout(WAIT_MS)
+        viewer.goto(server.base + "/view/vscreen")
+        viewer.wait_for_selector('#stage .embedded[data-stack="vshelf"] .row[data-id="k1"]')
+        stage = viewer.locator("#stage").bounding_box()
+        box = viewer.locator('.embedded[data-stack="vshelf"]').bounding_box()
+        # The shelf's viewport is the row's content frame (343 × 224 at 16, 136).
+        assert abs(box["x"] - stage["x"] - 16) < 1.5 and abs(box["y"] - stage["y"] - 136) < 1.5, (box, stage)
+        assert abs(box["width"] - 343) < 1.5 and abs(box["height"] - 224) < 1.5, box
+        def card_x(card):
+            return viewer.locator(f'.embedded[data-stack="vshelf"] .row[data-id="{card}"]').bounding_box()["x"] - box["x"]
+        # At the shelf's own offset 100: k1 at 0 − 100, k2 at 252 − 100; k3 (504…744) is not visible.
+        assert abs(card_x("k1") + 100) < 1.5 and abs(card_x("k2") - 152) < 1.5, (card_x("k1"), card_x("k2"))
+        assert viewer.locator('.embedded[data-stack="vshelf"] .row[data-id="k3"]').count() == 0
+        visible_area = viewer.evaluate("""() => {
+            const b = document.querySelector('.embedded[data-stack="vshelf"]');
+            return getComputedStyle(b).overflow;
+        }""")
+        assert visible_area == "hidden", visible_area
+        viewer.mouse.move(box["x"] + 100, box["y"] + 100)
+        viewer.mouse.wheel(0, 100)
+        viewer.wait_for_function("""() => {
+            const b = document.querySelector('.embedded[data-stack="vshelf"]');
+            return b && b.dataset.offset === "200";
+        }""")
+        assert abs(card_x("k1") + 200) < 1.5 and abs(card_x("k3") - 304) < 1.5, (card_x("k1"), card_x("k3"))
+        assert viewer.evaluate("document.body.dataset.offset") == "0", "the screen did not scroll"
+        assert server.call("GET", "/v1/stacks/vshelf/layout")["offset"]["x"] == 100, "the shelf itself was not scrolled"
+        viewer.close()
+        server.call("DELETE", "/v1/stacks/vscreen")
+        server.call("DELETE", "/v1/stacks/vshelf")
+
     @case("the viewer fits a plug-in's 360 px panel (stage scaled to the width, details below, nothing wider) and keeps its side panel at 1280 px")
     def _():
         for width, height in [(360, 640), (1280, 900)]:

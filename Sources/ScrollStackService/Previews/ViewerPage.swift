@@ -4,7 +4,9 @@
 /// The stack page draws the visible window at its own offset, which starts at the stack's:
 /// wheel, drag and keys move that offset and ask `GET …/layout?window=visible&offset=` for
 /// the rows there (the stack itself is never scrolled); one request is in flight at a time and
-/// the latest offset wins. From the first layout's revision on, it follows `GET …/events` as a
+/// the latest offset wins. A row that embeds a stack shows it in a clipped box of its viewport;
+/// the wheel over that box scrolls that stack in the page only (`GET` of its own layout at
+/// the page's offset, in the row's viewport). From the first layout's revision on, it follows `GET …/events` as a
 /// stream (read with `fetch`, so a token can go in `Authorization`; reconnecting with
 /// `Last-Event-ID` when the server ends it) and redraws after every revision; a `didScroll` moves the
 /// page to the stack's new offset. A token is taken from the address's fragment
@@ -40,6 +42,7 @@ enum ViewerPage {
   .row.partial { border-color: #c93400; background: rgba(255, 149, 0, .45); }
   .row:hover { outline: 2px solid #007aff; z-index: 1; }
   .separator { position: absolute; background: rgba(60, 60, 67, .6); pointer-events: none; }
+  .embedded { position: absolute; overflow: hidden; outline: 1px solid #007aff; background: #f2f2f7; }
   aside { min-width: 280px; background: #fff; border: 1px solid #c7c7cc; padding: 10px 12px; }
   aside dt { font-weight: 600; margin-top: 6px; }
   aside dd { margin: 0; font-family: ui-monospace, monospace; font-size: 12px; overflow-wrap: anywhere; }
@@ -156,9 +159,22 @@ enum ViewerPage {
     frame.style.transform = scale < 1 ? "scale(" + scale + ")" : "";
     frame.style.width = vw * scale + "px";
     frame.style.height = vh * scale + "px";
-    const ox = layout.offset.x, oy = layout.offset.y;
+    stage.replaceChildren(...level(layout, layout.offset.x, layout.offset.y));
+    document.body.dataset.revision = layout.revision;
+    document.body.dataset.offset = layout.offset[along()];
+    statusLine.textContent = "revision " + layout.revision + " · offset " + layout.offset[along()] + " of " + maxOffset() +
+      " · " + layout.contentSize.width + "×" + layout.contentSize.height + " content";
+    document.getElementById("info-visible").textContent = layout.visibleRows.join(", ") || "none";
+  }
+
+  // One stack's rows, placed at their frame less (ox, oy): the root's offset, or the viewport's
+  // origin of an embedded stack (whose frames are the root's coordinates). A row that embeds
+  // a stack gets a box of that stack's viewport, clipped, holding its rows: as the answer
+  // gives them, or as this page scrolled that stack (`nested`).
+  function level(answer, ox, oy) {
     const nodes = [];
-    for (const row of layout.rows) {
+    const boxes = [];
+    for (const row of answer.rows) {
       const div = document.createElement("div");
       div.className = "row " + row.visibility;
       div.dataset.id = row.id;
@@ -181,13 +197,52 @@ enum ViewerPage {
         line.style.height = s.height + "px";
         nodes.push(line);
       }
+      if (row.stack && row.stack.rows) boxes.push(embeddedBox(row.stack, ox, oy));
     }
-    stage.replaceChildren(...nodes);
-    document.body.dataset.revision = layout.revision;
-    document.body.dataset.offset = layout.offset[along()];
-    statusLine.textContent = "revision " + layout.revision + " · offset " + layout.offset[along()] + " of " + maxOffset() +
-      " · " + layout.contentSize.width + "×" + layout.contentSize.height + " content";
-    document.getElementById("info-visible").textContent = layout.visibleRows.join(", ") || "none";
+    return nodes.concat(boxes);
+  }
+
+  const nested = new Map(); // embedded stack id → { offset, answer } once this page scrolled it
+
+  function embeddedBox(child, ox, oy) {
+    const box = document.createElement("div");
+    box.className = "embedded";
+    box.dataset.stack = child.id;
+    const f = child.frame;
+    box.style.left = (f.x - ox) + "px";
+    box.style.top = (f.y - oy) + "px";
+    box.style.width = f.width + "px";
+    box.style.height = f.height + "px";
+    const mine = nested.get(child.id);
+    const shown = mine && mine.answer ? mine.answer : child;
+    box.dataset.offset = shown.offset[axisOf(shown)];
+    box.replaceChildren(...(mine && mine.answer ? level(mine.answer, mine.answer.offset.x, mine.answer.offset.y) : level(child, f.x, f.y)));
+    box.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      e.stopPropagation();
+      const along = axisOf(child), unit = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? child.viewport[along === "x" ? "width" : "height"] : 1;
+      scrollNested(child, ((along === "x" && e.deltaX === 0) ? e.deltaY : (along === "x" ? e.deltaX : e.deltaY)) * unit);
+    }, { passive: false });
+    return box;
+  }
+
+  const axisOf = (answer) => (answer.axis === "horizontal" ? "x" : "y");
+
+  // Scrolls an embedded stack in this page only: its layout at the new offset, in the
+  // viewport its row gives it (the stack itself is never scrolled).
+  function scrollNested(child, delta) {
+    const along = axisOf(child), side = along === "x" ? "width" : "height";
+    const mine = nested.get(child.id) || { offset: child.offset[along], answer: null };
+    const next = Math.min(Math.max(mine.offset + delta, 0), Math.max(0, child.contentSize[side] - child.viewport[side]));
+    if (next === mine.offset && mine.answer) return;
+    mine.offset = next;
+    nested.set(child.id, mine);
+    const query = "?window=visible&offset=" + encodeURIComponent(String(next)) + "&width=" + child.viewport.width + "&height=" + child.viewport.height;
+    api("/v1/stacks/" + encodeURIComponent(child.id) + "/layout" + query).then((answer) => {
+      if (mine.offset !== next) return;
+      mine.answer = answer;
+      draw();
+    }).catch(fail);
   }
 
   function describe(row) {

@@ -3,7 +3,8 @@
 #   1. the build stage's copy list is enough: the files it COPYs (and only those, minus
 #      .dockerignore) are put in .build-container/context, and the build stage's own script,
 #      Scripts/build-release.sh, builds the stripped release binary there with the local
-#      toolchain, with the dependencies Package.resolved pins;
+#      toolchain, with the dependencies Package.resolved pins; the curl examples of the README
+#      and the Guide run on that binary (doc_examples.py, a fresh in-memory server each);
 #   2. hadolint finds nothing in the Dockerfile;
 #   3. every shared library that binary loads comes from a package the runtime stage installs,
 #      a dependency of one, or the base image, and every package installed is used;
@@ -96,6 +97,16 @@ else
 fi
 if [ -x "$binary" ]; then
     if readelf -S "$binary" | grep -q '\.symtab'; then fail "$binary is not stripped"; else pass "the binary is stripped ($(du -h "$binary" | cut -f1))"; fi
+    # The walkthrough and the recipes, as users run them, on the release binary.
+    command -v curl >/dev/null || apt_install curl
+    if ! command -v curl >/dev/null; then
+        fail "curl is missing and cannot be installed: cannot run the README and the Guide on the release binary"
+    elif examples_out=$(timeout 900 python3 Scripts/checks/doc_examples.py "$binary" README.md Docs/Guide.md 2>&1); then
+        pass "the README and the Guide run on the release binary ($(tail -1 <<<"$examples_out"))"
+    else
+        sed '$d' <<<"$examples_out"
+        fail "the README and the Guide on the release binary: $(tail -1 <<<"$examples_out")"
+    fi
 fi
 
 # --- 2. hadolint ---------------------------------------------------------------------------

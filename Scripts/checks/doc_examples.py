@@ -23,7 +23,11 @@ ones left. The conventions (stated for readers in Docs/API.md, "Conventions", "T
 - An example without a shown answer passes when none of its answers is a JSON error.
 - A line `scrollstackd OPTIONS &` starts a fresh server with those options (in the scratch
   folder, after the lines before it have run); it serves the rest of the example and of its
-  section (up to the next heading), then the document's server serves again.
+  section (up to the next heading), then the document's server serves again. Environment
+  assignments may come first (`SCROLLSTACK_TOKENS="TOKEN write,TOKEN read" scrollstackd
+  --cors-origin null &`): the server is started with them added to the runner's environment.
+  A ```sh block with such a line is an example even without a curl, so a recipe can start
+  its server in a step of its own: the rest of the section runs against that server.
 - `<!-- example: not run (reason) -->` on the line just before a ```sh block excludes it
   (it needs a server started otherwise, a damaged journal, a browser…).
 - `<!-- example: answer in PATH -->` there (PATH relative to the document) says the answer
@@ -52,7 +56,9 @@ GENERATED_ID = re.compile(r"\b[rs]-[0-9a-f]{12}\b")
 # An event time (ISO 8601 UTC with milliseconds) shown in a document stands for any time.
 EVENT_TIME = re.compile(r'"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"')
 LIMITED = re.compile(r"(^|\s)(-m|--max-time)\s+\d")
-SERVER_START = re.compile(r"^scrollstackd\s+(.*?)\s*&\s*$")
+# `[NAME=VALUE …] scrollstackd [OPTIONS] &`: the environment, then the options.
+SERVER_START = re.compile(
+    r"""^((?:[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|[^\s"']+)\s+)*)scrollstackd(?:\s+(.*?))?\s*&\s*$""")
 CURL = re.compile(r"(^|[|;&(]\s*|\$\(\s*)curl\s", re.MULTILINE)
 
 
@@ -85,7 +91,8 @@ def examples_of(path):
             j += 1
         body = "\n".join(lines[start + 1:j])
         skipped = start > 0 and NOT_RUN.match(lines[start - 1])
-        if language in ("sh", "bash") and CURL.search(body) and not skipped:
+        starts = any(SERVER_START.match(text) for text in body.split("\n"))
+        if language in ("sh", "bash") and (CURL.search(body) or starts) and not skipped:
             pending = Example(path, start + 1, body)
             pending.section = section
             examples.append(pending)
@@ -165,10 +172,11 @@ def is_error(output):
 class Server:
     """A fresh `scrollstackd --in-memory --port 0`; its log is drained by a thread."""
 
-    def __init__(self, binary, options=(), folder=None):
+    def __init__(self, binary, options=(), folder=None, environment=None):
         self.process = subprocess.Popen(
             [binary, "--port", "0", "--in-memory", "--log-level", "notice", *options],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=folder)
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=folder,
+            env={**os.environ, **(environment or {})})
         self.log, self.port = b"", None
         descriptor = self.process.stderr.fileno()
         deadline = time.monotonic() + 15
@@ -235,9 +243,10 @@ class Servers:
             self.stop_other()
         return (self.other or self.main).port
 
-    def start_other(self, options, example, folder):
+    def start_other(self, options, environment, example, folder):
         self.stop_other()
-        self.other, self.section = Server(self.binary, options, folder), example.section
+        self.other = Server(self.binary, options, folder, environment)
+        self.section = example.section
 
     def stop_other(self):
         if self.other is not None:
@@ -250,8 +259,9 @@ class Servers:
 
 
 def run(example, servers, folder):
-    """Runs the example; a line `scrollstackd OPTIONS &` in it starts a server with those
-    options (after the lines before it have run) for the lines after it."""
+    """Runs the example; a line `[NAME=VALUE …] scrollstackd OPTIONS &` in it starts a server
+    with that environment and those options (after the lines before it have run) for the lines
+    after it."""
     if "text/event-stream" in example.script and not LIMITED.search(example.script):
         return None, "it opens a live event stream without --max-time (-m): a reader's copy would never end"
     lines = example.script.split("\n")
@@ -260,9 +270,11 @@ def run(example, servers, folder):
         stdout = run_script(example.script, servers.port(example), folder)
     else:
         stdout = run_script("\n".join(lines[:start]), servers.port(example), folder)
-        options = shlex.split(SERVER_START.match(lines[start]).group(1))
+        match = SERVER_START.match(lines[start])
+        environment = dict(pair.split("=", 1) for pair in shlex.split(match.group(1)))
+        options = shlex.split(match.group(2) or "")
         try:
-            servers.start_other(options, example, folder)
+            servers.start_other(options, environment, example, folder)
         except RuntimeError as error:
             return stdout, str(error)
         later = run_script("\n".join(lines[start + 1:]), servers.port(example), folder)

@@ -14,3 +14,15 @@ declare module "node:assert/strict" {
   export default assert;
 }
 declare const process: { env: { [name: string]: string | undefined } };
+declare module "node:child_process" {
+  export interface ChildProcess {
+    readonly stderr: { on(event: "data", listener: (chunk: unknown) => void): void };
+    on(event: "error", listener: (error: Error) => void): void;
+    on(event: "exit", listener: (code: number | null) => void): void;
+    kill(signal?: string): boolean;
+  }
+  export function spawn(command: string, args: readonly string[], options: {
+    env?: { [name: string]: string | undefined };
+    stdio?: readonly ("ignore" | "pipe" | "inherit")[];
+  }): ChildProcess;
+}

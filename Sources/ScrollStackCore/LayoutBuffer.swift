@@ -50,7 +50,7 @@ public struct LayoutBuffer: Sendable {
     /// The row's frame in content coordinates.
     @inlinable public func frame(at index: Int) -> Rect {
         let r = records[index]
-        return Rect(axis: axis, mainOrigin: r.start, mainLength: r.length, crossOrigin: 0, crossLength: viewport[axis.cross])
+        return Rect(axis: axis, mainOrigin: r.start, mainLength: r.length, crossOrigin: 0, crossLength: contentSize[axis.cross])
     }
 
     /// The row's content frame, inside its insets.

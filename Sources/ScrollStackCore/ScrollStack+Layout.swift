@@ -3,6 +3,7 @@ extension ScrollStack {
     /// shown rows' lengths plus spacing between consecutive shown rows. O(1).
     public var contentSize: Size {
         var size = settings.viewport
+        size[settings.axis.cross] = settings.crossExtent
         size[settings.axis] = tree.totalLength + settings.spacing * Double(Swift.max(0, tree.shownCount - 1))
         return size
     }
@@ -34,7 +35,7 @@ extension ScrollStack {
     func rowLayout(_ n: RowTree.NodeID, node: RowTree.Node, insets: EdgeInsets, style: SeparatorStyle, prefix: RowTree.Prefix,
                    lastShown: RowTree.NodeID?, viewport: Rect) -> RowLayout {
         let axis = settings.axis
-        let cross = settings.viewport[axis.cross]
+        let cross = settings.crossExtent
         let start = mainStart(prefix, hidden: node.hidden)
         let length = node.effectiveLength
         let frame = Rect(axis: axis, mainOrigin: start, mainLength: length, crossOrigin: 0, crossLength: cross)
@@ -137,7 +138,7 @@ extension ScrollStack {
         let axis = settings.axis
         let content = Point(x: settings.offset.x + point.x, y: settings.offset.y + point.y)
         let along = content[axis]
-        guard content[axis.cross] >= 0, content[axis.cross] < settings.viewport[axis.cross] else { return nil }
+        guard content[axis.cross] >= 0, content[axis.cross] < settings.crossExtent else { return nil }
         guard let (n, prefix) = tree.first(where: { prefix, node in mainEnd(prefix, node) > along }) else { return nil }
         let node = tree[n]
         guard !node.hidden, mainStart(prefix, hidden: false) <= along else { return nil }

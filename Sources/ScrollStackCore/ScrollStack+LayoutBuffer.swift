@@ -10,7 +10,7 @@ extension ScrollStack {
     public func layout(into buffer: inout LayoutBuffer, offset: Point? = nil) {
         let axis = settings.axis
         let viewport = Rect(origin: offset ?? settings.offset, size: settings.viewport)
-        let cross = settings.viewport[axis.cross]
+        let cross = settings.crossExtent
         let n = count
         buffer.axis = axis
         buffer.viewport = settings.viewport
@@ -77,7 +77,7 @@ private struct FrameGeometry {
 
     init(_ style: RowStore.FrameStyle, settings: StackSettings) {
         let axis = settings.axis
-        let cross = settings.viewport[axis.cross]
+        let cross = settings.crossExtent
         let insets = style.insets ?? settings.rowInsets
         let separator = settings.separator.applying(style.separator)
         drawsSeparator = !separator.hidden

@@ -85,4 +85,56 @@ extension ScrollStack {
         let high = contentSize[axis] + settings.contentInsets.trailing(axis) - settings.viewport[axis]
         return (Swift.max(0, low - first), Swift.max(0, last - high))
     }
+
+    // MARK: Across the scroll axis
+
+    /// The paging area and anchors across the scroll axis (a stack that scrolls across,
+    /// `crossLength`): as `pagingFrame`, with the insets across. O(1).
+    public func crossPagingFrame(_ paging: PagingSettings) -> PagingFrame {
+        let cross = settings.axis.cross
+        let used = paging.usedContentInsets(settings.contentInsets)
+        let viewport = settings.viewport[cross]
+        return PagingFrame(
+            leadingAnchor: used.leading(cross) + paging.positionInsets.leading(cross),
+            trailingAnchor: viewport - used.trailing(cross) - paging.positionInsets.trailing(cross),
+            area: Swift.max(0, viewport - used.total(cross) - paging.sizeInsets.total(cross)))
+    }
+
+    /// The page length across: `absolute` as along, a `fraction` of the area across, and for
+    /// row pages (there are no rows across) the whole area across. O(1).
+    public func crossPageLength(_ paging: PagingSettings) -> Double {
+        switch paging.size {
+        case .absolute(let length): length
+        case .fraction(let fraction): fraction * crossPagingFrame(paging).area
+        case .rows: crossPagingFrame(paging).area
+        }
+    }
+
+    /// How many pages of `length` the content holds across, with no spacing between them:
+    /// ⌈crossLength / P⌉, at least 1 (at most 10¹⁵). O(1).
+    public func crossPageCount(length: Double) -> Int {
+        guard length > 0 else { return 1 }
+        let pages = (settings.crossExtent / length - 1e-9).rounded(.up)
+        return Int(Swift.max(1, Swift.min(1e15, pages)))
+    }
+
+    /// The offsets (unclamped) at which the first and the last page across rest on their
+    /// anchor; nil unless the stack pages and scrolls across. O(1).
+    public func crossFirstAndLastPageOffsets() -> (first: Double, last: Double)? {
+        guard let paging = settings.paging, settings.crossLength != nil, settings.crossExtent > 0 else { return nil }
+        let frame = crossPagingFrame(paging)
+        let length = crossPageLength(paging)
+        return (frame.offset(paging.alignment, start: 0, length: length),
+                frame.offset(paging.alignment, start: Double(crossPageCount(length: length) - 1) * length, length: length))
+    }
+
+    /// `centringInsets` across: with `alignment: center`, the room added so the range across
+    /// reaches the first and the last page across. O(1).
+    public var crossCentringInsets: (leading: Double, trailing: Double) {
+        guard settings.paging?.alignment == .center, let (first, last) = crossFirstAndLastPageOffsets() else { return (0, 0) }
+        let cross = settings.axis.cross
+        let low = -settings.contentInsets.leading(cross)
+        let high = settings.crossExtent + settings.contentInsets.trailing(cross) - settings.viewport[cross]
+        return (Swift.max(0, low - first), Swift.max(0, last - high))
+    }
 }

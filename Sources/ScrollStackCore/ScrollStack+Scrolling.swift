@@ -15,11 +15,26 @@ extension ScrollStack {
         return low...Swift.min(Swift.max(low, high), Check.maxOffset)
     }
 
+    /// The offsets across the scroll axis a scroll keeps the offset in, for a stack whose
+    /// content is longer across than its viewport (`crossLength`): [−leading inset,
+    /// max(that, crossLength + trailing inset − viewport)] across, each inset the content
+    /// inset plus, for centred pages, the centring inset across (`crossCentringInsets`).
+    ///
+    /// - Complexity: O(1).
+    public var crossScrollRange: ClosedRange<Double> {
+        let cross = settings.axis.cross
+        let centring = crossCentringInsets
+        let low = Swift.max(-Check.maxOffset, -settings.contentInsets.leading(cross) - centring.leading)
+        let high = settings.crossExtent + settings.contentInsets.trailing(cross) + centring.trailing - settings.viewport[cross]
+        return low...Swift.min(Swift.max(low, high), Check.maxOffset)
+    }
+
     /// The offset `target` leads to from the current state, without scrolling.
     ///
     /// Row targets compute the offset along the scroll axis from the row's frame (a hidden
     /// row's collapsed frame) and clamp it to `scrollRange`; across, rows span the viewport,
-    /// so the offset becomes 0. `automatic` moves as little as possible: not at all when the
+    /// so the offset becomes 0, unless the stack scrolls across (`crossLength`): then the
+    /// offset across is kept, clamped to `crossScrollRange`. `automatic` moves as little as possible: not at all when the
     /// row already shows entirely, to its leading edge when the row is longer than the viewport.
     ///
     /// An offset computed here (every target but `offset`) is rounded to 10⁻⁶ unless it is the
@@ -69,7 +84,12 @@ extension ScrollStack {
             let range = scrollRange
             let clamped = Swift.min(Swift.max(main, range.lowerBound), range.upperBound)
             offset[axis] = clamped == current ? current : clamped.roundedToMicro
-            offset[axis.cross] = 0
+            if settings.crossLength == nil {
+                offset[axis.cross] = 0
+            } else {
+                let across = crossScrollRange
+                offset[axis.cross] = Swift.min(Swift.max(offset[axis.cross], across.lowerBound), across.upperBound)
+            }
             return offset
         }
     }

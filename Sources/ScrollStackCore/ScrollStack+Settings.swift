@@ -19,7 +19,7 @@ extension ScrollStack {
         let old = settings
         let before = self.before
         settings = new
-        if new.axis != old.axis || new.viewport[new.axis.cross] != old.viewport[old.axis.cross] || new.rowInsets != old.rowInsets {
+        if new.axis != old.axis || new.crossExtent != old.crossExtent || new.rowInsets != old.rowInsets {
             var lengths: [Double] = []
             lengths.reserveCapacity(count)
             tree.forEachInOrder { lengths.append(naturalLength(of: tree.row($0))) }

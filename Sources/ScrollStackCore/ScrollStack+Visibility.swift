@@ -59,7 +59,7 @@ extension ScrollStack {
         let axis = settings.axis
         let low = viewport.min(axis)
         let high = viewport.max(axis)
-        let cross = settings.viewport[axis.cross]
+        let cross = settings.crossExtent
         guard let (start, startPrefix) = tree.firstCursor(where: { prefix, node in mainEnd(prefix, node) >= low }) else { return }
         var prefix = startPrefix
         tree.walk(from: start) { n in

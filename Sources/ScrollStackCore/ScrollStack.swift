@@ -133,10 +133,10 @@ public struct ScrollStack: Sendable {
     /// The insets in force for `row`.
     func insets(of row: Row) -> EdgeInsets { row.insets ?? settings.rowInsets }
 
-    /// The extent across the scroll axis of `row`'s content: the viewport's, less the insets.
+    /// The extent across the scroll axis of `row`'s content: the rows' (`crossExtent`), less the insets.
     func contentCrossExtent(of row: Row) -> Double {
         let axis = settings.axis
-        return Swift.max(0, settings.viewport[axis.cross] - insets(of: row).total(axis.cross))
+        return Swift.max(0, settings.crossExtent - insets(of: row).total(axis.cross))
     }
 
     /// The content length along the scroll axis, from the size rule.

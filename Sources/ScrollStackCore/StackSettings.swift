@@ -22,6 +22,13 @@ public struct StackSettings: Sendable, Hashable {
     public var pageIndicator: PageIndicatorSettings? = nil
     /// The paging menu (off when nil); needs `paging`. A horizontal strip on either axis.
     public var menu: MenuSettings? = nil
+    /// The content's length across the scroll axis, which every row spans (a grid's width
+    /// for a vertical stack); nil: the viewport's, so that nothing scrolls across. Longer
+    /// than the viewport, the stack scrolls, and with `paging` pages, along both axes.
+    public var crossLength: Double? = nil
+
+    /// The rows' extent across the scroll axis: `crossLength`, else the viewport's. O(1).
+    @inlinable public var crossExtent: Double { crossLength ?? viewport[axis.cross] }
 
     /// The default stack: vertical, 375×667, no content insets, offset zero, spacing 0,
     /// row insets (12, 16, 12, 16), the standard separator, last separator hidden.
@@ -53,6 +60,7 @@ public struct StackSettings: Sendable, Hashable {
         try Check.insets(rowInsets, "rowInsets")
         try separator.validate("separator")
         try paging?.validate("paging")
+        if let crossLength { try Check.length(crossLength, "crossLength") }
         if let pageIndicator {
             guard paging != nil else { throw .invalid("needs paging: set \"paging\" as well", field: "pageIndicator") }
             try pageIndicator.validate("pageIndicator")
@@ -82,6 +90,8 @@ public struct SettingsChange: Sendable, Hashable {
     public var pageIndicator: PageIndicatorSettings?? = nil
     /// `.some(nil)` turns the menu off.
     public var menu: MenuSettings?? = nil
+    /// `.some(nil)` makes the rows span the viewport again.
+    public var crossLength: Double?? = nil
 
     public init(
         axis: Axis? = nil, viewport: Size? = nil, contentInsets: EdgeInsets? = nil, offset: Point? = nil,
@@ -112,6 +122,7 @@ public struct SettingsChange: Sendable, Hashable {
         if let paging { s.paging = paging }
         if let pageIndicator { s.pageIndicator = pageIndicator }
         if let menu { s.menu = menu }
+        if let crossLength { s.crossLength = crossLength }
         return s
     }
 }

@@ -110,7 +110,7 @@ struct ShiftModel {
     private func separator(of row: Row, in frame: Rect) -> Rect? {
         let style = stack.separatorStyle(of: row)
         if style.hidden || (capture.settings.autoHideLastRowSeparator && row.id == capture.lastShown) { return nil }
-        let cross = capture.settings.viewport[axis.cross]
+        let cross = capture.settings.crossExtent
         return Rect(axis: axis, mainOrigin: frame.max(axis) - style.thickness, mainLength: style.thickness,
                     crossOrigin: style.insets.leading(axis.cross), crossLength: Swift.max(0, cross - style.insets.total(axis.cross)))
     }

@@ -125,6 +125,10 @@ final class BrowserAccessTests: XCTestCase {
         XCTAssertEqual(try server.request("GET", "/v1/stacks/s/layout", headers: bearer(Self.readToken)).status, 200)
         XCTAssertEqual(try server.request("POST", "/v1/layout", json: object(("rows", [row("a")])), headers: bearer(Self.readToken)).status, 200,
                        "the stateless layout stores nothing: a read token may use it")
+        for picture in ["/v1/layout.svg", "/v1/layout.png"] {
+            XCTAssertEqual(try server.request("POST", picture, json: object(("rows", [row("a")])), headers: bearer(Self.readToken)).status, 200,
+                           "nor do its pictures: \(picture)")
+        }
         XCTAssertEqual(try server.request("DELETE", "/v1/stacks/s", headers: bearer(Self.readToken)).status, 403)
         XCTAssertEqual(try server.request("DELETE", "/v1/stacks/s", headers: [("Authorization", "bearer " + Self.writeToken)]).status, 204,
                        "the scheme is case-insensitive")

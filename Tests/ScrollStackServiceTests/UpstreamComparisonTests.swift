@@ -9,7 +9,7 @@ import XCTest
 /// `PagingIndicatorMetric`, `PagingIndicatorLayoutAttributes`, `PagingBorderLayoutAttributes`,
 /// `PagingController`'s offsets, `PagingTitleCell`'s colours; over pages along x and y),
 /// CustomPageableCollectionView's
-/// page offsets, UIPageControl's size under UIPageViewController, Pile's `PileView` stack and
+/// page offsets (along and across the scroll axis), UIPageControl's size under UIPageViewController, Pile's `PileView` stack and
 /// ScrollStackController's `ScrollStackRowAnimator` timing. Where Docs/Semantics.md deliberately changes an upstream
 /// rule, the model follows the change and says so (table "Upstream rules").
 ///
@@ -40,6 +40,7 @@ final class UpstreamComparisonTests: XCTestCase {
         var rng = Generator(seed)
         for c in 0..<300 { try compareParchment(case: c, &rng) }
         for c in 0..<120 { try compareCustomPageable(case: c, &rng) }
+        for c in 0..<80 { try compareCustomPageableAcross(case: c, &rng) }
         for c in 0..<60 { try comparePageControl(case: c, &rng) }
         for c in 0..<60 { try comparePile(case: c, &rng) }
         for c in 0..<40 { try compareRowAnimator(case: c, &rng) }
@@ -312,6 +313,59 @@ final class UpstreamComparisonTests: XCTestCase {
             let k = Int.random(in: 0..<(merged.count - 1), using: &rng)
             let half = try server.request("GET", "/v1/stacks/\(id)/layout?offset=\((merged[k] + merged[k + 1]) / 2)")
             check("CustomPageableCollectionView", close(half["paging.progress"]?.doubleValue, Double(k) + 0.5), "case \(c) half way after stop \(k): \(half.text)")
+        }
+    }
+
+    /// The same configuration pages the other axis of a stack wider than its viewport
+    /// (`crossLength`): the pager scroll view pages x and y alike. Across, pages have no
+    /// spacing; the model is `compareCustomPageable`'s with the viewport's and the content's
+    /// lengths across.
+    func compareCustomPageableAcross(case c: Int, _ rng: inout Generator) throws {
+        let viewport = [300.0, 375, 400][Int.random(in: 0..<3, using: &rng)]
+        let page = (Double.random(in: 40...viewport, using: &rng)).rounded()
+        let length = (Double.random(in: 50...3000, using: &rng)).rounded()
+        let alignment = ["leading", "center", "trailing"][Int.random(in: 0..<3, using: &rng)]
+        let pL = Double(Int.random(in: 0...20, using: &rng)), pR = Double(Int.random(in: 0...20, using: &rng))
+        let id = "x\(c)"
+        let body = """
+            {"id": "\(id)", "viewport": {"width": \(viewport), "height": 600}, "crossLength": \(length),
+             "paging": {"size": {"absolute": \(page)}, "alignment": "\(alignment)", "positionInsets": {"left": \(pL), "right": \(pR)}},
+             "rows": [{"id": "r", "view": {"type": "V"}, "size": {"fixed": 600}}]}
+            """
+        let created = try server.request("POST", "/v1/stacks", json: try j(body))
+        guard created.status == 201 else { return check("CustomPageableCollectionView", false, "case \(c) across not created: \(created.text)") }
+        let pages = Int(max(1, (length / page - 1e-9).rounded(.up)))
+        func offset(_ k: Int) -> Double {
+            let start = Double(k) * page
+            switch alignment {
+            case "leading": return start - pL
+            case "trailing": return start + page - (viewport - pR)
+            default: return start + page / 2 - viewport / 2 - (pL - pR) / 2
+            }
+        }
+        var (rangeStart, rangeEnd) = (0.0, max(0, length - viewport))
+        if alignment == "center" {
+            rangeStart = min(0, offset(0))
+            rangeEnd = max(rangeStart, max(length - viewport, offset(pages - 1)))
+        }
+        var stops: [Double] = [rangeStart, rangeEnd]
+        for k in 0..<pages { stops.append(min(max(offset(k), rangeStart), rangeEnd)) }
+        stops.sort()
+        var merged: [Double] = []
+        for s in stops where merged.last.map({ s - $0 >= 1e-6 }) ?? true { merged.append(s) }
+        let k = Int.random(in: 0..<merged.count, using: &rng)
+        let reply = try server.request("GET", "/v1/stacks/\(id)/layout?offset=\(merged[k]),0&window=visible")
+        let ok = reply["crossPaging.pageCount"]?.int64Value == Int64(merged.count) && reply["crossPaging.currentPage"]?.int64Value == Int64(k)
+            && close(reply["crossPaging.progress"]?.doubleValue, Double(k))
+        check("CustomPageableCollectionView", ok, "case \(c) across: \(body) stop \(k) of \(merged) answered \(reply["crossPaging"].map { String(decoding: $0.serialized(), as: UTF8.self) } ?? reply.text)")
+        // A flick across from stop k (the stack resting there) goes one stop on.
+        if merged.count > 1 {
+            let k = Int.random(in: 0..<(merged.count - 1), using: &rng)
+            _ = try server.request("POST", "/v1/stacks/\(id)/scroll", json: try j(#"{"offset": {"x": \#(merged[k]), "y": 0}}"#))
+            let flick = try server.request("POST", "/v1/stacks/\(id)/scroll/settle",
+                                           json: try j(#"{"velocity": {"x": 800, "y": 0}, "offset": {"x": \#(merged[k]), "y": 0}, "dryRun": true}"#))
+            check("CustomPageableCollectionView", close(flick["target.x"]?.doubleValue, (merged[k + 1] * 1e6).rounded() / 1e6) && flick["cross.page"]?.int64Value == Int64(k + 1),
+                  "case \(c) across: a flick from stop \(k) of \(merged) answered \(flick.text)")
         }
     }
 

@@ -393,6 +393,8 @@ export type StackSettings = {
   rowInsets?: Insets;
   separator?: Separator;
   autoHideLastRowSeparator?: boolean;
+  /** The content's length across the scroll axis, which every row spans (a grid's width); longer than the viewport, the stack scrolls and pages along both axes. Absent or null (a PATCH removes it) the rows span the viewport. */
+  crossLength?: ((Length) | (null));
   paging?: PagingInput;
   pageIndicator?: PageIndicatorInput;
   menu?: MenuInput;
@@ -409,6 +411,8 @@ export type StackInput = {
   rowInsets?: Insets;
   separator?: Separator;
   autoHideLastRowSeparator?: boolean;
+  /** The content's length across the scroll axis, which every row spans (a grid's width); longer than the viewport, the stack scrolls and pages along both axes. Absent or null (a PATCH removes it) the rows span the viewport. */
+  crossLength?: ((Length) | (null));
   paging?: PagingInput;
   pageIndicator?: PageIndicatorInput;
   menu?: MenuInput;
@@ -434,6 +438,8 @@ export type LayoutInput = {
   rowInsets?: Insets;
   separator?: Separator;
   autoHideLastRowSeparator?: boolean;
+  /** The content's length across the scroll axis, which every row spans (a grid's width); longer than the viewport, the stack scrolls and pages along both axes. Absent or null (a PATCH removes it) the rows span the viewport. */
+  crossLength?: ((Length) | (null));
   paging?: PagingInput;
   pageIndicator?: PageIndicatorInput;
   menu?: MenuInput;
@@ -554,6 +560,8 @@ export type EmbeddedLayout = {
   visibleRows?: Array<RowID>;
   entirelyVisibleRows?: Array<RowID>;
   paging?: PagingState;
+  /** The paging state across the scroll axis, for a paging stack that scrolls across (`crossLength`) only. */
+  crossPaging?: PagingState;
   pageIndicator?: PageIndicatorLayout;
   menu?: MenuLayout;
 };
@@ -596,6 +604,8 @@ export type Stack = {
   rowInsets: FullInsets;
   separator: FullSeparator;
   autoHideLastRowSeparator: boolean;
+  /** The content's length across the scroll axis, which every row spans; present only when set (absent: the viewport's). */
+  crossLength?: Length;
   paging?: Paging;
   pageIndicator?: PageIndicator;
   menu?: Menu;
@@ -614,6 +624,8 @@ export type Layout = {
   visibleRows: Array<RowID>;
   entirelyVisibleRows: Array<RowID>;
   paging?: PagingState;
+  /** The paging state across the scroll axis, for a paging stack that scrolls across (`crossLength`) only. */
+  crossPaging?: PagingState;
   pageIndicator?: PageIndicatorLayout;
   menu?: MenuLayout;
   /** With `from`/`limit`, the page answered; `visibleRows` and `entirelyVisibleRows` then cover the whole viewport. */
@@ -1355,7 +1367,7 @@ export const operations = {
   popView: { method: "POST", path: "/v1/piles/{pile}/pop", query: ["fps"], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
   setViews: { method: "POST", path: "/v1/piles/{pile}/set", query: ["fps"], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
   updateView: { method: "POST", path: "/v1/piles/{pile}/update", query: ["fps"], arrays: [], headers: ["If-Match"], body: "json", answer: "json" },
-  pileEvents: { method: "GET", path: "/v1/piles/{pile}/events", query: ["ticket"], arrays: [], headers: [], body: "none", answer: "json" },
+  pileEvents: { method: "GET", path: "/v1/piles/{pile}/events", query: ["ticket", "after", "limit"], arrays: [], headers: [], body: "none", answer: "json" },
   pileTransition: { method: "GET", path: "/v1/piles/{pile}/transitions/{revision}", query: ["fps"], arrays: [], headers: [], body: "none", answer: "json" },
 } as const;
 
@@ -1617,8 +1629,11 @@ export interface SettleArgs {
   path: { stack: StackID };
   headers?: { "If-Match"?: string };
   body: {
-  /** Points per second along the scroll axis. */
-  velocity: number;
+  /** Points per second along the scroll axis, or a point (x, y) for a stack that scrolls across (`crossLength`); a velocity across is 422 for any other stack. */
+  velocity: ((number) | ({
+    x?: number;
+    y?: number;
+  }));
   /** The release point (a number along the scroll axis, or a point); default the stack's offset. */
   offset?: ((Coordinate) | (Point));
   decelerationRate?: (("normal" | "fast") | (number));
@@ -1640,6 +1655,13 @@ export type SettleAnswer = ({
   duration: number;
   fps: number;
   curve: Array<SettleSample>;
+  /** The settle across the scroll axis, for a stack that scrolls across (`crossLength`) only; its `curve` samples the offset across. */
+  cross?: {
+    page: number | null;
+    motion: "deceleration" | "spring";
+    duration: number;
+    curve: Array<SettleSample>;
+  };
 });
 
 export interface MenuWindowArgs {
@@ -1671,6 +1693,8 @@ export type MenuSelectAnswer = ({
   changed: Array<unknown>;
   events: Array<Event>;
   paging: PagingState;
+  /** The paging state across the scroll axis, for a paging stack that scrolls across (`crossLength`) only. */
+  crossPaging?: PagingState;
   pageIndicator?: PageIndicatorLayout;
   menu: MenuLayout;
 });
@@ -1888,7 +1912,7 @@ export type UpdateViewAnswer = (PileMutation);
 
 export interface PileEventsArgs {
   path: { pile: StackID };
-  query?: { ticket?: string };
+  query?: { ticket?: string; after?: number; limit?: number };
 }
 
 export type PileEventsAnswer = (PileEventHistory);

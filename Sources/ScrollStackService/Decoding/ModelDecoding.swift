@@ -51,7 +51,8 @@ enum ModelDecoding {
 
     // MARK: Settings
 
-    static let settingsKeys = ["axis", "viewport", "contentInsets", "offset", "spacing", "rowInsets", "separator", "autoHideLastRowSeparator"] + carouselKeys
+    static let settingsKeys = ["axis", "viewport", "contentInsets", "offset", "spacing", "rowInsets", "separator", "autoHideLastRowSeparator",
+                               "crossLength"] + carouselKeys
 
     /// Reads the settings members of `object` onto `base` (create: the defaults; PATCH: the
     /// current settings). Nested objects merge member by member.
@@ -65,6 +66,8 @@ enum ModelDecoding {
         if let f = try object.optional("rowInsets") { s.rowInsets = try insets(f, base: base.rowInsets) }
         if let f = try object.optional("separator") { s.separator = try separatorStyle(f, base: base.separator) }
         if let f = try object.optional("autoHideLastRowSeparator") { s.autoHideLastRowSeparator = try f.bool() }
+        // null: the rows span the viewport again (the default).
+        if let f = object.field("crossLength") { s.crossLength = f.isNull ? nil : try f.double() }
         if let f = object.field("paging") { s.paging = try paging(f, current: base.paging) }
         if let f = object.field("pageIndicator") { s.pageIndicator = try pageIndicator(f, current: base.pageIndicator) }
         if let f = object.field("menu") { s.menu = try menu(f, current: base.menu) }

@@ -73,14 +73,20 @@ extension ModelEncoding {
         return .object(JSONObject(o))
     }
 
-    /// The carousel members of a layout answer at `offset`: `paging`, `pageIndicator`, `menu`,
-    /// each only when the setting is on.
+    /// The carousel members of a layout answer at `offset`: `paging`, `crossPaging` (a paging
+    /// stack that scrolls across), `pageIndicator`, `menu`, each only when the setting is on.
     static func carouselLayout(_ stack: ScrollStack, offset: Point?) -> [(String, JSON)] {
         guard let state = stack.pagingState(offset: offset) else { return [] }
         var members: [(String, JSON)] = [("paging", .object(JSONObject([
             ("pageSize", computed(state.pageSize)), ("pageCount", .integer(Int64(state.pageCount))),
             ("currentPage", .integer(Int64(state.currentPage))), ("progress", computed(state.progress)),
         ])))]
+        if let cross = stack.crossPagingState(offset: offset) {
+            members.append(("crossPaging", .object(JSONObject([
+                ("pageSize", computed(cross.pageSize)), ("pageCount", .integer(Int64(cross.pageCount))),
+                ("currentPage", .integer(Int64(cross.currentPage))), ("progress", computed(cross.progress)),
+            ]))))
+        }
         if let indicator = stack.pageIndicatorLayout(offset: offset) {
             var fields: [(String, JSON)] = [
                 ("frame", rect(indicator.frame)), ("numberOfPages", .integer(Int64(indicator.numberOfPages))),
@@ -136,15 +142,25 @@ extension ModelEncoding {
     }
 
     /// The members of a settle answer: release point, target, page, motion, rate, duration and
-    /// the curve (`t` in seconds, `offset` along the scroll axis).
-    static func settle(_ settle: Settle, release: Point, target: Point, rate: Double, fps: Double) -> [(String, JSON)] {
-        let curve = settle.curve(fps: fps).map { sample in
-            JSON.object(JSONObject([("t", computed(sample.t)), ("offset", computed(sample.offset))]))
+    /// the curve (`t` in seconds, `offset` along the scroll axis); with `across` (a stack that
+    /// scrolls across), `cross`: its page, motion, duration and curve across.
+    static func settle(_ settle: Settle, release: Point, target: Point, rate: Double, fps: Double, across: Settle? = nil) -> [(String, JSON)] {
+        func curve(_ settle: Settle) -> JSON {
+            .array(settle.curve(fps: fps).map { sample in
+                JSON.object(JSONObject([("t", computed(sample.t)), ("offset", computed(sample.offset))]))
+            })
         }
-        return [
+        var members: [(String, JSON)] = [
             ("release", point(release)), ("target", .object(JSONObject([("x", computed(target.x)), ("y", computed(target.y))]))),
             ("page", settle.page.map { .integer(Int64($0)) } ?? .null), ("motion", .string(settle.motion.rawValue)),
-            ("decelerationRate", .number(rate)), ("duration", computed(settle.duration)), ("fps", .number(fps)), ("curve", .array(curve)),
+            ("decelerationRate", .number(rate)), ("duration", computed(settle.duration)), ("fps", .number(fps)), ("curve", curve(settle)),
         ]
+        if let across {
+            members.append(("cross", .object(JSONObject([
+                ("page", across.page.map { .integer(Int64($0)) } ?? .null), ("motion", .string(across.motion.rawValue)),
+                ("duration", computed(across.duration)), ("curve", curve(across)),
+            ]))))
+        }
+        return members
     }
 }

@@ -70,7 +70,7 @@ enum ModelEncoding {
             ("rowInsets", insets(s.rowInsets)),
             ("separator", separatorStyle(s.separator)),
             ("autoHideLastRowSeparator", .bool(s.autoHideLastRowSeparator)),
-        ] + carouselSettings(s)
+        ] + (s.crossLength.map { [("crossLength", JSON.number($0))] } ?? []) + carouselSettings(s)
     }
 
     /// Opaque client properties, parsed back from the text the model keeps.

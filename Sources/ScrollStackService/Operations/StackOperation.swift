@@ -107,6 +107,7 @@ enum StackOperation: Sendable {
         change.paging = .some(s.paging)
         change.pageIndicator = .some(s.pageIndicator)
         change.menu = .some(s.menu)
+        change.crossLength = .some(s.crossLength)
         return change
     }
 }

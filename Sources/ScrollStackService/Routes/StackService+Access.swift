@@ -37,9 +37,12 @@ extension StackService {
     }
 
     /// Whether a request to `path` (as received) may change a stack (then a read token gets
-    /// 403): every method but GET and HEAD, except `POST /v1/layout`, which stores nothing.
+    /// 403): every method but GET and HEAD, except the stateless layout and its pictures
+    /// (`POST /v1/layout`, `/v1/layout.svg`, `/v1/layout.png`), which store nothing.
     static func changesState(method: String, path: String) -> Bool {
         if method == "GET" || method == "HEAD" { return false }
-        return !(method == "POST" && path.split(separator: "/") == ["v1", "layout"])
+        guard method == "POST" else { return true }
+        let segments = path.split(separator: "/")
+        return !(segments.count == 2 && segments[0] == "v1" && ["layout", "layout.svg", "layout.png"].contains(segments[1]))
     }
 }

@@ -11,14 +11,28 @@ extension StackService {
     /// "fps"?, "dryRun"?}`: where a drag released at `offset` (the stack's offset by default)
     /// with `velocity` comes to rest, how long it takes and the sampled offset curve; unless
     /// `dryRun`, the stack scrolls there (a mutation with the usual events).
+    ///
+    /// `velocity` is a number along the scroll axis, or a point `{x, y}`. A stack that scrolls
+    /// across (`crossLength`) settles across too, by the same rules over its stops across,
+    /// answered as `cross`; any other stack refuses a velocity across (422 naming it).
     func settle(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
         let body = try c.jsonObject()
         try body.allowOnly(["velocity", "offset", "decelerationRate", "fps", "dryRun"])
         let velocityField = try body.required("velocity")
-        let velocity = try velocityField.double()
-        guard velocity.isFinite, abs(velocity) <= Self.maxVelocity else {
-            throw .invalid(velocityField.path, "must be a finite velocity within ±10000000 points per second, got \(Self.text(velocity))")
+        var velocityPoint: Point?
+        var velocity = 0.0
+        if velocityField.value.objectValue != nil {
+            let point = try ModelDecoding.point(velocityField, base: Point(x: 0, y: 0))
+            for (name, value) in [("x", point.x), ("y", point.y)] where !(value.isFinite && abs(value) <= Self.maxVelocity) {
+                throw .invalid(velocityField.path + "." + name, "must be a finite velocity within ±10000000 points per second, got \(Self.text(value))")
+            }
+            velocityPoint = point
+        } else {
+            velocity = try velocityField.double()
+            guard velocity.isFinite, abs(velocity) <= Self.maxVelocity else {
+                throw .invalid(velocityField.path, "must be a finite velocity within ±10000000 points per second, got \(Self.text(velocity))")
+            }
         }
         let rate = try body.optional("decelerationRate").map { f throws(APIError) in try decelerationRate(f) } ?? Deceleration.normal
         var fps = 60.0
@@ -29,8 +43,9 @@ extension StackService {
         let dryRun = try body.optional("dryRun")?.bool() ?? false
         let offsetField = try body.optional("offset")
 
-        func plan(_ stack: ScrollStack) throws(APIError) -> (Settle, Point, Point) {
+        func plan(_ stack: ScrollStack) throws(APIError) -> (Settle, Point, Point, Settle?) {
             let axis = stack.settings.axis
+            let velocity = velocityPoint.map { $0[axis] } ?? velocity
             var release = stack.settings.offset
             if let offsetField {
                 if offsetField.value.doubleValue != nil, offsetField.value.objectValue == nil {
@@ -48,19 +63,30 @@ extension StackService {
             }
             var target = release
             target[axis] = settle.target
-            target[axis.cross] = 0
-            return (settle, release, target)
+            guard let across = stack.crossSettle(release: release[axis.cross], velocity: velocityPoint?[axis.cross] ?? 0, rate: rate) else {
+                if let velocityPoint, velocityPoint[axis.cross] != 0 {
+                    throw .invalid(velocityField.path + (axis == .vertical ? ".x" : ".y"),
+                                   "the stack scrolls along \(axis == .vertical ? "y" : "x") only: give it a \"crossLength\" longer than its viewport to scroll across")
+                }
+                target[axis.cross] = 0
+                return (settle, release, target, nil)
+            }
+            guard across.sampleCount(fps: fps) <= Settle.maxSamples else {
+                throw .invalid("fps", "the curve across would take more than \(Settle.maxSamples) samples (\((across.duration * 1000).rounded() / 1000) s at \(Self.text(fps)) fps): lower fps")
+            }
+            target[axis.cross] = across.target
+            return (settle, release, target, across)
         }
 
         if dryRun {
             return try read(c) { stack, revision throws(APIError) in
-                let (settle, release, target) = try plan(stack)
+                let (settle, release, target, across) = try plan(stack)
                 let members = [("revision", JSON.integer(Int64(revision))), ("dryRun", .bool(true))]
-                    + ModelEncoding.settle(settle, release: release, target: target, rate: rate, fps: fps)
+                    + ModelEncoding.settle(settle, release: release, target: target, rate: rate, fps: fps, across: across)
                 return .json(200, .object(JSONObject(members)), revision: revision)
             }
         }
-        var planned: (settle: Settle, release: Point, target: Point)?
+        var planned: (settle: Settle, release: Point, target: Point, across: Settle?)?
         let response = try mutate(c, deferrable: false) { stack, _ throws(APIError) in
             let p = try plan(stack)
             planned = p
@@ -68,7 +94,8 @@ extension StackService {
         }
         guard let planned, response.status == 200, !c.prefersMinimal, case .object(var answer)? = try? JSON.parse(response.body) else { return response }
         // The mutation answer (revision, changed, events) with the settle's members.
-        for (key, value) in ModelEncoding.settle(planned.settle, release: planned.release, target: planned.target, rate: rate, fps: fps) {
+        for (key, value) in ModelEncoding.settle(planned.settle, release: planned.release, target: planned.target, rate: rate, fps: fps,
+                                                 across: planned.across) {
             answer[key] = value
         }
         return HTTPResponse(status: 200, headers: response.headers, body: JSON.object(answer).serialized())

@@ -107,6 +107,26 @@ final class GridPagingTests: XCTestCase {
         XCTAssertEqual(try server.request("GET", "/v1/stacks/grid/layout")["offset"], object(("x", 750), ("y", 1200)))
     }
 
+    func testAScrollToAPageOfTheGridNamesItAlongAndAcross() throws {
+        try makeGrid()
+        func scroll(_ body: String) throws -> Reply { try server.request("POST", "/v1/stacks/grid/scroll", json: try j(body)) }
+        func offset() throws -> JSON? { try server.request("GET", "/v1/stacks/grid/layout")["offset"] }
+        XCTAssertEqual(try scroll(#"{"page": 2, "crossPage": 1}"#).status, 200)
+        XCTAssertEqual(try offset(), object(("x", 375), ("y", 1200)))
+        XCTAssertEqual(try scroll(#"{"crossPage": 2}"#).status, 200)
+        XCTAssertEqual(try offset(), object(("x", 750), ("y", 1200)), "crossPage alone keeps the offset along")
+        XCTAssertEqual(try scroll(#"{"page": 0}"#).status, 200)
+        XCTAssertEqual(try offset(), object(("x", 750), ("y", 0)), "page alone keeps the offset across")
+        let beyond = try scroll(#"{"crossPage": 3}"#)
+        XCTAssertEqual(beyond.status, 422, beyond.text)
+        XCTAssertEqual(beyond.errorField, "crossPage")
+        XCTAssertEqual(try server.request("POST", "/v1/stacks", json: try j(#"{"id": "carousel", "paging": {"size": {"fraction": 1}}}"#)).status, 201)
+        let flat = try server.request("POST", "/v1/stacks/carousel/scroll", json: try j(#"{"crossPage": 0}"#))
+        XCTAssertEqual(flat.status, 422, flat.text)
+        XCTAssertEqual(flat.errorField, "crossPage")
+        XCTAssertEqual(try scroll(#"{"crossPage": 1, "to": "top"}"#).errorCode, "invalid_value", "two kinds of target")
+    }
+
     func testCentredPagesAcrossGetTheirCentringRoom() throws {
         // Pages 300 wide across a 375 viewport, centred: page k at 300k + 150 − 187.5.
         let reply = try server.request("POST", "/v1/stacks", json: try j("""

@@ -346,7 +346,7 @@ export type Batch = {
   fps?: Fps;
 };
 
-/** Exactly one target. `offset`: kept as given (not clamped; a missing member keeps the current value). `row` with `position` (default `automatic`): clamped. `to`: the top or bottom of the clamp range. `page`: a paging stack's stop (0…pageCount−1; 422 naming `page` when the stack does not page or it is not a stop). `dryRun`: answer where the scroll would go without scrolling. See Semantics.md, "Operations" and "Paging". */
+/** Exactly one target. `offset`: kept as given (not clamped; a missing member keeps the current value). `row` with `position` (default `automatic`): clamped. `to`: the top or bottom of the clamp range. `page`: a paging stack's stop (0…pageCount−1; 422 naming `page` when the stack does not page or it is not a stop); `crossPage` (alone, or with `page`): a stop across of a stack that pages across (`crossLength`). `dryRun`: answer where the scroll would go without scrolling. See Semantics.md, "Operations" and "Paging". */
 export type ScrollTarget = (({
   offset: Point;
   animation?: Animation;
@@ -366,6 +366,14 @@ export type ScrollTarget = (({
 }) | ({
   /** A stop of the stack's paging: 0…pageCount−1. */
   page: number;
+  /** A stop across, for a stack that pages across (`crossLength`): 0…crossPaging.pageCount−1. */
+  crossPage?: number;
+  animation?: Animation;
+  fps?: Fps;
+  dryRun?: boolean;
+}) | ({
+  /** A stop across, for a stack that pages across (`crossLength`), keeping the offset along. */
+  crossPage: number;
   animation?: Animation;
   fps?: Fps;
   dryRun?: boolean;

@@ -333,17 +333,19 @@ enum ModelDecoding {
         throw .invalid(field.path, "give exactly one of \"index\", \"before\", \"after\"")
     }
 
-    /// `{"offset":{x,y}}` | `{"row": ref, "position"?}` | `{"to": "top"|"bottom"}` | `{"page": n}`,
-    /// each with an optional `dryRun` (read by the route); `page` resolves a page's field into
-    /// the offset of its stop.
+    /// `{"offset":{x,y}}` | `{"row": ref, "position"?}` | `{"to": "top"|"bottom"}` | `{"page": n}`
+    /// and/or `{"crossPage": m}`, each with an optional `dryRun` (read by the route); `page`
+    /// resolves the page members into the offset of their stops.
     static func scrollTarget(_ object: ObjectReader, currentOffset: Point,
-                             page: (Field) throws(APIError) -> Point) throws(APIError) -> ScrollTarget {
-        try object.allowOnly(["offset", "row", "position", "to", "page", "dryRun"])
-        let kinds = ["offset", "row", "to", "page"].filter(object.has)
-        guard kinds.count == 1 else {
-            throw .invalid(kinds.count > 1 ? kinds[1] : nil, "give exactly one of \"offset\", \"row\" (with \"position\"), \"to\", \"page\"")
+                             page: (Field?, Field?) throws(APIError) -> Point) throws(APIError) -> ScrollTarget {
+        try object.allowOnly(["offset", "row", "position", "to", "page", "crossPage", "dryRun"])
+        let kinds = ["offset", "row", "to", "page", "crossPage"].filter(object.has)
+        guard kinds.count == 1 || kinds == ["page", "crossPage"] else {
+            throw .invalid(kinds.count > 1 ? kinds[1] : nil, "give exactly one of \"offset\", \"row\" (with \"position\"), \"to\", \"page\" (and/or \"crossPage\")")
         }
-        if let f = try object.optional("page") { return .offset(try page(f)) }
+        if object.has("page") || object.has("crossPage") {
+            return .offset(try page(try object.optional("page"), try object.optional("crossPage")))
+        }
         if object.has("position") && !object.has("row") {
             throw .invalid("position", "only goes with \"row\"")
         }

@@ -170,19 +170,34 @@ extension StackService {
         }
     }
 
-    /// The offset of stop `n` for a `{"page": n}` scroll target: the stop along the scroll
-    /// axis, 0 across. 422 naming the field when the stack does not page or `n` is not one
-    /// of its stops (0…pageCount−1).
-    static func pageOffset(_ field: Field, in stack: ScrollStack) throws(APIError) -> Point {
-        let page = try field.int()
-        guard let stops = stack.pageStops() else {
-            throw .invalid(field.path, "the stack does not page: PATCH it with \"paging\" first")
+    /// The offset of a `{"page": n, "crossPage": m}` scroll target (either or both): along
+    /// the scroll axis stop n (else the current offset along), across stop m of a stack that
+    /// pages across (else the current offset across clamped to its range, or 0 for a stack
+    /// that does not scroll across). 422 naming the field when the stack does not page (or
+    /// not across) or the number is not one of its stops (0…pageCount−1).
+    static func pageOffset(_ along: Field?, across: Field?, in stack: ScrollStack) throws(APIError) -> Point {
+        func stop(_ field: Field, _ stops: PageStops?, what: String) throws(APIError) -> Double {
+            let page = try field.int()
+            guard let stops else { throw .invalid(field.path, what) }
+            guard page >= 0, page < stops.count else {
+                throw .invalid(field.path, stops.count == 0 ? "the stack has no pages (no shown content)" : "must be a page in 0…\(stops.count - 1), got \(page)")
+            }
+            return stops[page].roundedToMicro
         }
-        guard page >= 0, page < stops.count else {
-            throw .invalid(field.path, stops.count == 0 ? "the stack has no pages (no shown content)" : "must be a page in 0…\(stops.count - 1), got \(page)")
+        let axis = stack.settings.axis
+        var offset = stack.settings.offset
+        if let along {
+            offset[axis] = try stop(along, stack.pageStops(), what: "the stack does not page: PATCH it with \"paging\" first")
         }
-        var offset = Point.zero
-        offset[stack.settings.axis] = stops[page].roundedToMicro
+        if let across {
+            offset[axis.cross] = try stop(across, stack.crossPageStops(),
+                                          what: "the stack does not page across: it needs \"paging\" and a \"crossLength\"")
+        } else if stack.settings.crossLength == nil {
+            offset[axis.cross] = 0
+        } else {
+            let range = stack.crossScrollRange
+            offset[axis.cross] = Swift.min(Swift.max(offset[axis.cross], range.lowerBound), range.upperBound)
+        }
         return offset
     }
 

@@ -276,8 +276,8 @@ extension StackService {
         let (body, animation) = try animatedBody(c)
         let dryRun = try body.optional("dryRun")?.bool() ?? false
         func operation(_ stack: ScrollStack) throws(APIError) -> StackOperation {
-            .scroll(try ModelDecoding.scrollTarget(body, currentOffset: stack.settings.offset) { f throws(APIError) in
-                try Self.pageOffset(f, in: stack)
+            .scroll(try ModelDecoding.scrollTarget(body, currentOffset: stack.settings.offset) { along, across throws(APIError) in
+                try Self.pageOffset(along, across: across, in: stack)
             })
         }
         guard dryRun else {

@@ -329,7 +329,7 @@ with sync_playwright() as playwright:
         assert text == "x 0 y %s · 375×124" % frames["r4"]["frame"]["y"], text
         assert page.text_content("#info-visibility").startswith("entire")
 
-    @case("the viewer draws each embedded stack in its row's clipped box and scrolls it with the wheel, in the page only")
+    @case("the viewer draws each embedded stack in its row's clipped box and scrolls it with the wheel, a drag and the keys, in the page only")
     def _():
         server.call("POST", "/v1/stacks", {
             "id": "vshelf", "axis": "horizontal", "viewport": {"width": 300, "height": 200}, "spacing": 12,
@@ -365,6 +365,26 @@ with sync_playwright() as playwright:
             return b && b.dataset.offset === "200";
         }""")
         assert abs(card_x("k1") + 200) < 1.5 and abs(card_x("k3") - 304) < 1.5, (card_x("k1"), card_x("k3"))
+        def wait_nested_offset(value):
+            viewer.wait_for_function("""(value) => {
+                const b = document.querySelector('.embedded[data-stack="vshelf"]');
+                return b && b.dataset.offset === value;
+            }""", arg=value)
+        # A drag that starts on the shelf scrolls the shelf (100 px left: 100 pt on).
+        viewer.mouse.move(box["x"] + 200, box["y"] + 100)
+        viewer.mouse.down()
+        viewer.mouse.move(box["x"] + 150, box["y"] + 100, steps=5)
+        viewer.mouse.move(box["x"] + 100, box["y"] + 100, steps=5)
+        viewer.mouse.up()
+        wait_nested_offset("300")
+        # The keys now scroll the shelf: → 40 pt, End to its end (744 − 343).
+        viewer.keyboard.press("ArrowRight")
+        wait_nested_offset("340")
+        viewer.keyboard.press("End")
+        wait_nested_offset("401")
+        assert viewer.locator('.embedded[data-stack="vshelf"].focused').count() == 1
+        viewer.keyboard.press("Escape")
+        assert viewer.locator('.embedded[data-stack="vshelf"].focused').count() == 0
         assert viewer.evaluate("document.body.dataset.offset") == "0", "the screen did not scroll"
         assert server.call("GET", "/v1/stacks/vshelf/layout")["offset"]["x"] == 100, "the shelf itself was not scrolled"
         viewer.close()

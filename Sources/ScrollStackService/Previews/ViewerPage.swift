@@ -5,8 +5,9 @@
 /// wheel, drag and keys move that offset and ask `GET …/layout?window=visible&offset=` for
 /// the rows there (the stack itself is never scrolled); one request is in flight at a time and
 /// the latest offset wins. A row that embeds a stack shows it in a clipped box of its viewport;
-/// the wheel over that box scrolls that stack in the page only (`GET` of its own layout at
-/// the page's offset, in the row's viewport). From the first layout's revision on, it follows `GET …/events` as a
+/// the wheel over that box, a drag that starts in it, and the keys after a press in it scroll
+/// that stack in the page only (`GET` of its own layout at the page's offset, in the row's
+/// viewport); Escape or a press outside gives the keys back to the stack. From the first layout's revision on, it follows `GET …/events` as a
 /// stream (read with `fetch`, so a token can go in `Authorization`; reconnecting with
 /// `Last-Event-ID` when the server ends it) and redraws after every revision; a `didScroll` moves the
 /// page to the stack's new offset. A token is taken from the address's fragment
@@ -43,6 +44,7 @@ enum ViewerPage {
   .row:hover { outline: 2px solid #007aff; z-index: 1; }
   .separator { position: absolute; background: rgba(60, 60, 67, .6); pointer-events: none; }
   .embedded { position: absolute; overflow: hidden; outline: 1px solid #007aff; background: #f2f2f7; }
+  .embedded.focused { outline: 2px solid #007aff; }
   aside { min-width: 280px; background: #fff; border: 1px solid #c7c7cc; padding: 10px 12px; }
   aside dt { font-weight: 600; margin-top: 6px; }
   aside dd { margin: 0; font-family: ui-monospace, monospace; font-size: 12px; overflow-wrap: anywhere; }
@@ -203,6 +205,7 @@ enum ViewerPage {
   }
 
   const nested = new Map(); // embedded stack id → { offset, answer } once this page scrolled it
+  let focused = null;       // the embedded stack the keys scroll (the last one pressed on), or null
 
   function embeddedBox(child, ox, oy) {
     const box = document.createElement("div");
@@ -216,6 +219,8 @@ enum ViewerPage {
     const mine = nested.get(child.id);
     const shown = mine && mine.answer ? mine.answer : child;
     box.dataset.offset = shown.offset[axisOf(shown)];
+    box.child = child;
+    if (focused && focused.id === child.id) { box.classList.add("focused"); focused = child; }
     box.replaceChildren(...(mine && mine.answer ? level(mine.answer, mine.answer.offset.x, mine.answer.offset.y) : level(child, f.x, f.y)));
     box.addEventListener("wheel", (e) => {
       e.preventDefault();
@@ -266,13 +271,23 @@ enum ViewerPage {
     scrollBy(((along() === "x" && e.deltaX === 0) ? e.deltaY : (along() === "x" ? e.deltaX : e.deltaY)) * unit);
   }, { passive: false });
 
+  // A drag that starts on an embedded stack's box scrolls that stack, and the keys then
+  // scroll it too (until a press outside every box, or Escape).
   let drag = null;
-  stage.addEventListener("pointerdown", (e) => { drag = { x: e.clientX, y: e.clientY }; stage.setPointerCapture(e.pointerId); stage.focus(); });
+  stage.addEventListener("pointerdown", (e) => {
+    const box = e.target.closest ? e.target.closest(".embedded") : null;
+    focused = box ? box.child : null;
+    for (const b of stage.querySelectorAll(".embedded")) b.classList.toggle("focused", b === box);
+    drag = { x: e.clientX, y: e.clientY, child: focused };
+    stage.setPointerCapture(e.pointerId);
+    stage.focus();
+  });
   stage.addEventListener("pointermove", (e) => {
     if (!drag) return;
-    const d = along() === "x" ? drag.x - e.clientX : drag.y - e.clientY;
-    drag = { x: e.clientX, y: e.clientY };
-    scrollBy(d / scale);
+    const horizontal = drag.child ? axisOf(drag.child) === "x" : along() === "x";
+    const d = horizontal ? drag.x - e.clientX : drag.y - e.clientY;
+    drag = { x: e.clientX, y: e.clientY, child: drag.child };
+    if (drag.child) scrollNested(drag.child, d / scale); else scrollBy(d / scale);
   });
   const endDrag = () => { drag = null; };
   stage.addEventListener("pointerup", endDrag);
@@ -280,11 +295,19 @@ enum ViewerPage {
 
   stage.addEventListener("keydown", (e) => {
     if (!layout) return;
-    const page = layout.viewport[length()] * 0.9;
+    if (e.key === "Escape" && focused) {
+      focused = null;
+      for (const b of stage.querySelectorAll(".embedded")) b.classList.remove("focused");
+      return;
+    }
+    const target = focused;
+    const viewportLength = target ? target.viewport[axisOf(target) === "x" ? "width" : "height"] : layout.viewport[length()];
+    const page = viewportLength * 0.9;
+    const move = target ? (d) => scrollNested(target, d) : scrollBy;
     const step = { ArrowDown: 40, ArrowRight: 40, ArrowUp: -40, ArrowLeft: -40, PageDown: page, " ": page, PageUp: -page }[e.key];
-    if (step !== undefined) { e.preventDefault(); scrollBy(step); }
-    else if (e.key === "Home") { e.preventDefault(); scrollBy(-Infinity); }
-    else if (e.key === "End") { e.preventDefault(); scrollBy(Infinity); }
+    if (step !== undefined) { e.preventDefault(); move(step); }
+    else if (e.key === "Home") { e.preventDefault(); move(-Infinity); }
+    else if (e.key === "End") { e.preventDefault(); move(Infinity); }
   });
 
   // Live events: every revision redraws; a didScroll follows the stack.

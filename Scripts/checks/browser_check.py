@@ -386,6 +386,17 @@ with sync_playwright() as playwright:
         viewer.keyboard.press("Escape")
         assert viewer.locator('.embedded[data-stack="vshelf"].focused').count() == 0
         assert viewer.evaluate("document.body.dataset.offset") == "0", "the screen did not scroll"
+        # A change of the shelf alone reaches the screen's page live (relayed by its stream):
+        # the shelf is drawn as it is now, at its own offset 100; k1 now 100 wide, so k2
+        # starts at 112 − 100 = 12 in the box.
+        viewer.wait_for_function("() => document.body.dataset.live === 'yes'")
+        server.call("PATCH", "/v1/stacks/vshelf/rows/k1", {"size": {"fixed": 100}})
+        wait_nested_offset("100")
+        viewer.wait_for_function("""() => {
+            const box = document.querySelector('.embedded[data-stack="vshelf"]');
+            const k2 = box && box.querySelector('.row[data-id="k2"]');
+            return k2 && Math.abs(k2.getBoundingClientRect().x - box.getBoundingClientRect().x - 12) < 1.5;
+        }""")
         assert server.call("GET", "/v1/stacks/vshelf/layout")["offset"]["x"] == 100, "the shelf itself was not scrolled"
         viewer.close()
         server.call("DELETE", "/v1/stacks/vscreen")

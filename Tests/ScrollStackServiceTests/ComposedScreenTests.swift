@@ -3,6 +3,7 @@ import JSONCodec
 @testable import ScrollStackCore
 @testable import ScrollStackService
 import ScrollStackStore
+import TestHTTPClient
 import TestSeeds
 import XCTest
 
@@ -466,6 +467,77 @@ final class ComposedScreenTests: XCTestCase {
         let sheet = try server.request("GET", "/v1/stacks/feed/layout.svg?devices=iphone-se,ipad&window=visible")
         XCTAssertEqual(sheet.status, 200, sheet.text)
         XCTAssertEqual(sheet.text.components(separatedBy: #"data-stack="cards""#).count - 1, 2)
+    }
+
+    /// Reads Server-Sent Events: (event name, id, data) of each message.
+    final class NamedEventReader {
+        let connection: TestHTTPConnection
+        private var buffer = ""
+
+        init(port: Int, stack: String, lastEventID: Int? = nil) throws {
+            connection = try TestHTTPConnection(port: port, timeout: 10)
+            var request = "GET /v1/stacks/\(stack)/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
+            if let lastEventID { request += "Last-Event-ID: \(lastEventID)\r\n" }
+            try connection.sendRaw(Array((request + "\r\n").utf8))
+            let (status, _) = try connection.readHead()
+            guard status == 200 else { throw TestHTTPError(description: "not an event stream: \(status)") }
+        }
+
+        /// The next message (heartbeats skipped), or nil when the server ends the stream.
+        func next() throws -> (event: String?, id: Int?, data: JSON)? {
+            while true {
+                if let end = buffer.range(of: "\n\n") {
+                    let message = String(buffer[..<end.lowerBound])
+                    buffer.removeSubrange(..<end.upperBound)
+                    var event: String?, id: Int?, data = ""
+                    for line in message.split(separator: "\n") {
+                        if line.hasPrefix("event: ") { event = String(line.dropFirst(7)) }
+                        if line.hasPrefix("id: ") { id = Int(line.dropFirst(4)) }
+                        if line.hasPrefix("data: ") { data += line.dropFirst(6) }
+                    }
+                    if data.isEmpty { continue }
+                    return (event, id, try JSON.parse(data))
+                }
+                guard let chunk = try connection.readChunk() else { return nil }
+                buffer += String(decoding: chunk, as: UTF8.self)
+            }
+        }
+    }
+
+    func testAHostsLiveEventsRelayTheRevisionsOfEveryStackOfItsTreeWithTheirPath() throws {
+        try makeNewsScreen()
+        try create(#"{"id": "badge", "rows": [{"id": "dot", "view": {"type": "Dot"}, "size": {"fixed": 8}}]}"#)
+        XCTAssertEqual(try server.request("POST", "/v1/stacks/cards/rows", json: try j(#"{"rows": [{"id": "c4", "stack": "badge", "size": {"fixed": 40}}]}"#)).status, 200)
+        let reader = try NamedEventReader(port: server.port, stack: "feed")
+        // A change of the carousel: relayed, named `embedded`, without an id, with its path.
+        XCTAssertEqual(try server.request("PATCH", "/v1/stacks/cards/rows/c1", json: try j(#"{"size": {"fixed": 100}}"#)).status, 200)
+        let relayed = try XCTUnwrap(try reader.next())
+        XCTAssertEqual(relayed.event, "embedded")
+        XCTAssertNil(relayed.id, "the client's Last-Event-ID stays the host's revision")
+        XCTAssertEqual(relayed.data["path"], .array([object(("stack", "feed"), ("row", "carousel"))]))
+        XCTAssertEqual(relayed.data["stack"], "cards")
+        XCTAssertEqual(relayed.data["revision"], 3)
+        XCTAssertEqual(relayed.data["events"]?.arrayValue?.contains { $0["type"] == "rowResized" && $0["id"] == "c1" }, true, String(decoding: relayed.data.serialized(), as: UTF8.self))
+        // Two levels down: the badge the carousel's row embeds.
+        XCTAssertEqual(try server.request("POST", "/v1/stacks/badge/scroll", json: try j(#"{"offset": {"x": 0, "y": 2}}"#)).status, 200)
+        let deeper = try XCTUnwrap(try reader.next())
+        XCTAssertEqual(deeper.data["path"], .array([object(("stack", "feed"), ("row", "carousel")), object(("stack", "cards"), ("row", "c4"))]))
+        XCTAssertEqual(deeper.data["stack"], "badge")
+        // The host's own revisions keep their id and no name.
+        XCTAssertEqual(try server.request("POST", "/v1/stacks/feed/rows", json: try j(#"{"rows": [{"id": "more", "view": {"type": "V"}, "size": {"fixed": 10}}]}"#)).status, 200)
+        let own = try XCTUnwrap(try reader.next())
+        XCTAssertNil(own.event)
+        XCTAssertEqual(own.id, 2)
+        // A write that changes what the tree embeds ends the stream; reconnecting from the
+        // last id follows the new tree.
+        XCTAssertEqual(try server.request("DELETE", "/v1/stacks/cards/rows/c4").status, 200)
+        XCTAssertNil(try reader.next(), "the stream ended")
+        let again = try NamedEventReader(port: server.port, stack: "feed", lastEventID: 2)
+        XCTAssertEqual(try server.request("POST", "/v1/stacks/badge/scroll", json: try j(#"{"offset": {"x": 0, "y": 4}}"#)).status, 200)
+        XCTAssertEqual(try server.request("POST", "/v1/stacks/cards/scroll", json: try j(#"{"offset": {"x": 10, "y": 0}}"#)).status, 200)
+        let next = try XCTUnwrap(try again.next())
+        XCTAssertEqual(next.data["stack"], "cards", "the badge is no longer in the tree: its change is not relayed")
+        XCTAssertEqual(next.data["revision"], 5)
     }
 
     func testATreeTooBigForOneRequestIsRefusedNamingDepth() throws {

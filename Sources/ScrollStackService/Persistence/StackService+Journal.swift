@@ -319,14 +319,48 @@ extension StackService {
         return id
     }
 
-    /// Opens a Server-Sent Events stream on a stack (`liveStream`).
+    /// Opens a Server-Sent Events stream on a stack (`liveStream`), relaying the stacks it
+    /// embeds (`relayEmbedded`).
     func liveEvents(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(["after", Self.ticketParameter])
         let entry = try store.entry(c.parameter("stack"))
         // Every revision in memory durable and published first: the journal then holds them
         // all, and later ones reach the stream once durable (Semantics.md, "Pipelined writes").
-        return try liveStream(c, key: entry.id) { (body: (Int) throws(APIError) -> Void) throws(APIError) in
+        return try liveStream(c, key: entry.id, locked: { (body: (Int) throws(APIError) -> Void) throws(APIError) in
             try entry.readDurable { _, revision throws(APIError) in try body(revision) }
+        }, then: { [self] stream in relayEmbedded(from: entry, to: stream) })
+    }
+
+    /// The most embedded stacks one stream relays.
+    static let maxRelayedStacks = 256
+
+    /// Subscribes `stream` as a relay (`EventHub`) to every stack `entry` embeds, down the
+    /// tree (at most `EmbeddedLayouts.maxDepth` levels and `maxRelayedStacks` stacks, in
+    /// breadth-first, row order), each from its revision now, read under its lock so no later
+    /// revision is missed; a stack reached by several paths once, by the first. The tree is
+    /// the one at this moment: a write that changes what a stack of it embeds ends the stream
+    /// (`mutateOnce`), and the client's reconnection follows the new tree.
+    ///
+    /// - Complexity: O(rows of the stacks visited + relayed stacks × log n).
+    func relayEmbedded(from entry: StackEntry, to stream: HTTPStream) {
+        var seen: Set<String> = [entry.id]
+        var queue: [(entry: StackEntry, path: [(stack: String, row: String)])] = [(entry, [])]
+        var next = 0
+        while next < queue.count, seen.count <= Self.maxRelayedStacks, !stream.isClosed {
+            let (host, path) = queue[next]
+            next += 1
+            guard path.count < EmbeddedLayouts.maxDepth else { continue }
+            let rows = (try? host.read { stack, _ throws(APIError) in
+                stack.embeddingRows().sorted { $0.key < $1.key }.map { (row: stack.row(at: $0.key).id, stack: $0.value) }
+            }) ?? []
+            for (row, id) in rows where !seen.contains(id) && seen.count <= Self.maxRelayedStacks {
+                guard let child = try? store.entry(id) else { continue }
+                seen.insert(id)
+                let levels = path + [(host.id, row)]
+                let prefix = EventHub.relayPrefix(path: levels, stack: id)
+                _ = try? child.readDurable { _, revision throws(APIError) in hub.subscribe(stream, to: id, after: revision, relay: prefix) }
+                queue.append((child, levels))
+            }
         }
     }
 
@@ -341,7 +375,8 @@ extension StackService {
     /// ends after the piece and the client reconnects with its `Last-Event-ID` (EventSource
     /// does so itself) for the next one.
     func liveStream(_ c: RequestContext, key: String,
-                    locked: ((Int) throws(APIError) -> Void) throws(APIError) -> Void) throws(APIError) -> HTTPResponse {
+                    locked: ((Int) throws(APIError) -> Void) throws(APIError) -> Void,
+                    then: ((HTTPStream) -> Void)? = nil) throws(APIError) -> HTTPResponse {
         guard journal != nil else { throw .storageFailed("this service keeps no journal") }
         // The heartbeat is an SSE comment: clients ignore it; a gone one makes the write fail.
         let stream = HTTPStream(heartbeat: Array(":\n\n".utf8))
@@ -386,6 +421,7 @@ extension StackService {
             }
             hub.subscribe(stream, to: key, after: revision)
         }
+        if !stream.isClosed { then?(stream) }
         return response
     }
 }

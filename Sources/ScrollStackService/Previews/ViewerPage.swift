@@ -10,7 +10,8 @@
 /// viewport); Escape or a press outside gives the keys back to the stack. From the first layout's revision on, it follows `GET …/events` as a
 /// stream (read with `fetch`, so a token can go in `Authorization`; reconnecting with
 /// `Last-Event-ID` when the server ends it) and redraws after every revision; a `didScroll` moves the
-/// page to the stack's new offset. A token is taken from the address's fragment
+/// page to the stack's new offset. A revision of an embedded stack (relayed by the stream)
+/// redraws it as it is now, dropping the page's own scrolling of it. A token is taken from the address's fragment
 /// (`#token=…`), which browsers never send to the server, and kept for the tab's session.
 enum ViewerPage {
     /// The base64 SHA-256 of the page's one inline script, as its Content Security Policy names
@@ -329,14 +330,21 @@ enum ViewerPage {
         while ((end = buffer.indexOf("\n\n")) >= 0) {
           const message = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          let data = "";
+          let data = "", name = "";
           for (const line of message.split("\n")) {
             if (line.startsWith("id:")) lastEventId = line.slice(3).trim();
+            if (line.startsWith("event:")) name = line.slice(6).trim();
             if (line.startsWith("data:")) data += line.slice(5).trim();
           }
           if (!data) continue;
-          for (const event of (JSON.parse(data).events || [])) {
-            if (event.type === "didScroll" && event.to) offset = event.to[along()];
+          const parsed = JSON.parse(data);
+          if (name === "embedded") {
+            // A stack of the tree changed: show it as it is now.
+            nested.delete(parsed.stack);
+          } else {
+            for (const event of (parsed.events || [])) {
+              if (event.type === "didScroll" && event.to) offset = event.to[along()];
+            }
           }
           refresh();
         }

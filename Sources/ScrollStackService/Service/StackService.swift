@@ -249,8 +249,10 @@ public final class StackService: Sendable {
             let named = try targets?(stack)
             let operation = try operation(stack, revision)
             let embeds = try admitEmbeddings(operation, host: entry.id, in: stack)
-            // Whatever happens below, the graph ends with what the rows embed.
-            defer { if embeds { embeddings.set(host: entry.id, to: stack.embeddedStacks) } }
+            // Whatever happens below, the graph ends with what the rows embed. When that
+            // changes, the streams following this stack's tree (its own, and those relaying it)
+            // end: their clients reconnect and follow the new tree.
+            defer { if embeds && embeddings.set(host: entry.id, to: stack.embeddedStacks) { hub.closeAll(entry.id) } }
             let (timing, animated) = (animation.timing(for: operation, in: stack), animation.timing != nil)
             if !animation.answersPlan, Self.derivesPlan(of: operation) {
                 // Nobody sees this plan now: the journal keeps what computes it when read.

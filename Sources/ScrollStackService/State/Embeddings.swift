@@ -56,18 +56,20 @@ final class Embeddings: Sendable {
     }
 
     /// Makes `host`'s edges exactly `embedded` (what its rows embed after a write, a restore
-    /// or a deletion: empty). O(edges of `host`).
-    func set(host: String, to embedded: some Sequence<String>) {
+    /// or a deletion: empty); true when they changed. O(edges of `host`).
+    @discardableResult
+    func set(host: String, to embedded: some Sequence<String>) -> Bool {
         let now = Set(embedded)
-        graph.withLock { g in
+        return graph.withLock { g in
             let before = g.embeds[host] ?? []
-            guard before != now else { return }
+            guard before != now else { return false }
             for gone in before.subtracting(now) {
                 g.hosts[gone]?.remove(host)
                 if g.hosts[gone]?.isEmpty == true { g.hosts[gone] = nil }
             }
             for added in now.subtracting(before) { g.hosts[added, default: []].insert(host) }
             g.embeds[host] = now.isEmpty ? nil : now
+            return true
         }
     }
 

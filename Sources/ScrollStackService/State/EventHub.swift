@@ -23,16 +23,31 @@ import Synchronization
 /// anew, past revisions nobody published here) moves the point to its revision and ends the
 /// streams that would have a gap.
 ///
+/// **Relays.** A stream may also subscribe to other stacks as a relay (a host's stream
+/// following the stacks its rows embed): it gets their revisions by the same rules, each
+/// written as a named event (`event: embedded`, with the relay's `path` and `stack`) and
+/// without an `id:`, so that its client's `Last-Event-ID` stays the host's revision.
+///
 /// - Complexity: O(subscribers of the stack) per revision sent; O(1) per offer for a stack
-///   without streams (none is kept).
+///   without streams (none is kept); O(stacks with streams) when a stream ends.
 final class EventHub: Sendable {
     private final class Subscriber: @unchecked Sendable {
         let stream: HTTPStream
         /// The last revision sent (guarded by the hub's mutex).
         var sent: Int
-        init(_ stream: HTTPStream, sent: Int) {
+        /// For a relay: what its messages start with (`event: embedded` and `data: {` with
+        /// the path and the stack, then the revision's members); nil for the stack's own streams.
+        let relay: [UInt8]?
+        init(_ stream: HTTPStream, sent: Int, relay: [UInt8]?) {
             self.stream = stream
             self.sent = sent
+            self.relay = relay
+        }
+
+        /// The Server-Sent Event of `revision` whose `data` is `data` (a JSON object), for this subscriber.
+        func message(revision: Int, data: [UInt8]) -> [UInt8] {
+            guard let relay else { return Array("id: \(revision)\ndata: ".utf8) + data + Array("\n\n".utf8) }
+            return relay + data.dropFirst() + Array("\n\n".utf8)
         }
     }
 
@@ -41,7 +56,7 @@ final class EventHub: Sendable {
         var subscribers: [ObjectIdentifier: Subscriber]
         /// The last revision published.
         var published: Int
-        /// Messages of revisions offered ahead of `published + 1`, by revision.
+        /// The data (`{"revision", "events"}`) of revisions offered ahead of `published + 1`, by revision.
         var ahead: [Int: [UInt8]] = [:]
     }
 
@@ -65,11 +80,12 @@ final class EventHub: Sendable {
         self.fill.withLock { $0 = fill }
     }
 
-    /// Adds a stream to `stack`'s subscribers, as having sent every revision up to `revision`;
-    /// it leaves them when it closes (the stack's point goes with its last stream).
-    func subscribe(_ stream: HTTPStream, to stack: String, after revision: Int) {
+    /// Adds a stream to `stack`'s subscribers, as having sent every revision up to `revision`
+    /// (as a relay when `relay` is given: `relayPrefix`); it leaves every stack it follows
+    /// when it closes (a stack's point goes with its last stream).
+    func subscribe(_ stream: HTTPStream, to stack: String, after revision: Int, relay: [UInt8]? = nil) {
         let key = ObjectIdentifier(stream)
-        let subscriber = Subscriber(stream, sent: revision)
+        let subscriber = Subscriber(stream, sent: revision, relay: relay)
         let ended = channels.withLock { channels -> [HTTPStream] in
             guard var channel = channels[stack] else {
                 channels[stack] = Channel(subscribers: [key: subscriber], published: revision)
@@ -91,12 +107,23 @@ final class EventHub: Sendable {
             return ended
         }
         for stream in ended { stream.close() }
+        // One handler per stream (a later subscription replaces it): it leaves every stack.
         stream.onClose { [weak self] in
             self?.channels.withLock { channels in
-                channels[stack]?.subscribers[key] = nil
-                if channels[stack]?.subscribers.isEmpty == true { channels[stack] = nil }
+                for stack in Array(channels.keys) where channels[stack]?.subscribers[key] != nil {
+                    channels[stack]?.subscribers[key] = nil
+                    if channels[stack]?.subscribers.isEmpty == true { channels[stack] = nil }
+                }
             }
         }
+    }
+
+    /// What a relay's messages start with: `event: embedded`, then the data object's first
+    /// members, `path` (each level's `stack` and the `row` that embeds the next) and `stack`.
+    static func relayPrefix(path: [(stack: String, row: String)], stack: String) -> [UInt8] {
+        let levels = path.map { JSON.object(JSONObject([("stack", .string($0.stack)), ("row", .string($0.row))])) }
+        let head = JSON.object(JSONObject([("path", .array(levels)), ("stack", .string(stack))])).serialized()
+        return Array("event: embedded\ndata: ".utf8) + head.dropLast() + Array(",".utf8)
     }
 
     /// Offers revision `revision` of `stack` (its `events`, made only when the stack has
@@ -111,7 +138,7 @@ final class EventHub: Sendable {
     private func offer(revision: Int, events: () -> JSON, to stack: String) -> (after: Int, upTo: Int)? {
         let wanted = channels.withLock { $0[stack].map { revision > $0.published } ?? false }
         guard wanted else { return nil }
-        let message = Self.message(revision: revision, events: events())
+        let message = Self.data(revision: revision, events: events())
         var ended: [HTTPStream] = []
         let gap = channels.withLock { channels -> (after: Int, upTo: Int)? in
             guard var channel = channels[stack], revision > channel.published else { return nil }
@@ -155,7 +182,7 @@ final class EventHub: Sendable {
                 if subscriber.sent == channel.published - 1 {
                     // Written under the mutex (a copy into the stream's buffer), so that two
                     // revisions reach a stream in the order they were published in.
-                    subscriber.stream.write(message)
+                    subscriber.stream.write(subscriber.message(revision: channel.published, data: message))
                     subscriber.sent = channel.published
                 } else {
                     ended.append(subscriber.stream)
@@ -179,7 +206,11 @@ final class EventHub: Sendable {
 
     /// One Server-Sent Event: `id:` the revision, `data:` the revision's events as JSON.
     static func message(revision: Int, events: JSON) -> [UInt8] {
-        let data = JSON.object(JSONObject([("revision", .integer(Int64(revision))), ("events", events)])).serialized()
-        return Array("id: \(revision)\ndata: ".utf8) + data + Array("\n\n".utf8)
+        Array("id: \(revision)\ndata: ".utf8) + data(revision: revision, events: events) + Array("\n\n".utf8)
+    }
+
+    /// A revision's event data: `{"revision", "events"}`.
+    static func data(revision: Int, events: JSON) -> [UInt8] {
+        JSON.object(JSONObject([("revision", .integer(Int64(revision))), ("events", events)])).serialized()
     }
 }

@@ -15,11 +15,20 @@ public protocol ContentMeasuring: Sendable {
     /// Throws when `content` (at path `field`) cannot be measured, e.g. text in a font that
     /// isn't there. Rows are checked with it before they enter a stack.
     func check(_ content: ContentDescription, field: String) throws(StackError)
+
+    /// The content length along `axis` of the stack with id `stack` laid out with `crossExtent`
+    /// across `axis` (a fit row embedding that stack), nil when it is not known. Unlike the
+    /// others this is not pure: it follows the embedded stack, and the stack re-measures such
+    /// rows only when told (`staleFitRows(embedding:)`, `reload`).
+    func embeddedLength(of stack: String, along axis: Axis, crossExtent: Double) -> Double?
 }
 
 extension ContentMeasuring {
     /// Nothing to check for a measurer that measures every description.
     public func check(_ content: ContentDescription, field: String) throws(StackError) {}
+
+    /// A measurer that knows no other stack knows no embedded length.
+    public func embeddedLength(of stack: String, along axis: Axis, crossExtent: Double) -> Double? { nil }
 
     /// A measurer that knows nothing of the inside of its content answers the root alone,
     /// spanning the cross extent.

@@ -72,8 +72,8 @@ public struct Row: Sendable, Hashable {
         try size.validate(prefix + "size")
         if let contentDescription {
             try contentDescription.validate(prefix + "content")
-        } else if size.measuresContent {
-            throw .invalid("is required when the size is fit: there is nothing to measure", field: prefix + "content")
+        } else if size.measuresContent && stack == nil {
+            throw .invalid("is required when the size is fit: there is nothing to measure (or embed a stack: \"stack\")", field: prefix + "content")
         }
         if let insets { try Check.insets(insets, prefix + "insets") }
         if separator.thickness != nil || separator.insets != nil || separator.color != nil { try separator.validate(prefix + "separator") }

@@ -146,6 +146,11 @@ public struct ScrollStack: Sendable {
         case .fixed(let length):
             return length
         case .fit:
+            if let embedded = row.stack {
+                // A non-scrolling section: as long as the embedded stack's content.
+                let measured = measurer.embeddedLength(of: embedded, along: axis, crossExtent: contentCrossExtent(of: row)) ?? 0
+                return measured.isFinite ? Swift.max(0, measured) : 0
+            }
             guard let description = row.contentDescription else { return 0 }
             let measured = measurer.length(of: description, along: axis, crossExtent: contentCrossExtent(of: row))
             return measured.isFinite ? Swift.max(0, measured) : 0
@@ -155,6 +160,21 @@ public struct ScrollStack: Sendable {
     /// The row's length along the scroll axis as if it were shown: leading inset + content + trailing inset.
     func naturalLength(of row: Row) -> Double {
         insets(of: row).total(settings.axis) + contentLength(of: row)
+    }
+
+    /// The indexes, in order, of the fit rows embedding `id` (any stack when nil) whose length
+    /// differs from what measuring them now gives (the embedded stack changed, or was not
+    /// there when they were measured): what a `reload` of them updates.
+    ///
+    /// - Complexity: O(n) to find the embedding rows, plus a measure of each fit one.
+    public func staleFitRows(embedding id: String? = nil) -> [Int] {
+        var stale: [Int] = []
+        for (index, stack) in embeddingRows() where id == nil || stack == id {
+            let row = self.row(at: index)
+            guard case .fit = row.size[settings.axis] else { continue }
+            if naturalLength(of: row) != tree[tree.node(at: index)].length { stale.append(index) }
+        }
+        return stale.sorted()
     }
 
     // MARK: Validation shared by operations

@@ -469,6 +469,85 @@ final class ComposedScreenTests: XCTestCase {
         XCTAssertEqual(sheet.text.components(separatedBy: #"data-stack="cards""#).count - 1, 2)
     }
 
+    /// The frame lengths along y of a stack's rows, by id (its own layout, depth 0).
+    func heights(_ stack: String) throws -> [String: Double] {
+        let layout = try server.request("GET", "/v1/stacks/\(stack)/layout?depth=0")
+        var out: [String: Double] = [:]
+        for row in layout["rows"]?.arrayValue ?? [] { out[row["id"]?.stringValue ?? ""] = row["frame"]?["height"]?.doubleValue }
+        return out
+    }
+
+    func testAFitRowIsAsLongAsItsEmbeddedStacksContentLaidOutInTheRow() throws {
+        // A section whose text wraps: 600 wide on its own, 343 in the feed's row.
+        try create("""
+            {"id": "section", "viewport": {"width": 600, "height": 400},
+             "rows": [{"id": "title", "view": {"type": "Title"}, "size": {"fixed": 40}},
+                      {"id": "body", "view": {"type": "Text"}, "size": "fit",
+                       "content": {"text": "A section that lays itself out in the width its row gives it, so that its text wraps there and the row is as long as all of it.", "font": {"family": "Inter", "size": 17}}}]}
+            """)
+        try create(#"{"id": "cards", "axis": "horizontal", "viewport": {"width": 300, "height": 180}, "rows": [{"id": "c1", "view": {"type": "Card"}, "size": {"fixed": 200}}]}"#)
+        try create("""
+            {"id": "feed", "rows": [{"id": "head", "view": {"type": "Header"}, "size": {"fixed": 60}},
+                                    {"id": "sec", "stack": "section", "size": "fit"},
+                                    {"id": "carousel", "stack": "cards", "size": "fit"}]}
+            """)
+        let alone = try server.request("GET", "/v1/stacks/section/layout?width=343")
+        let expected = try XCTUnwrap(alone["contentSize.height"]?.doubleValue)
+        XCTAssertGreaterThan(expected, try XCTUnwrap(try server.request("GET", "/v1/stacks/section/layout")["contentSize.height"]?.doubleValue),
+                             "the text wraps more in the row than on its own")
+        var feed = try heights("feed")
+        XCTAssertEqual(feed["sec"], expected + 24, "the section's content at the row's width, plus the row's insets")
+        XCTAssertEqual(feed["carousel"], 180 + 24, "a carousel across the feed: its own height")
+        // The section grows: the feed's row follows in a revision of its own, with rowResized.
+        XCTAssertEqual(try server.request("POST", "/v1/stacks/section/rows", json: try j(#"{"rows": [{"id": "more", "view": {"type": "V"}, "size": {"fixed": 76}}]}"#)).status, 200)
+        feed = try heights("feed")
+        XCTAssertEqual(feed["sec"], expected + 100 + 24)
+        let history = try server.request("GET", "/v1/stacks/feed/events?after=1")
+        XCTAssertEqual(history["events[0].type"], "rowResized", history.text)
+        XCTAssertEqual(history["events[0].id"], "sec")
+        XCTAssertEqual(history["events[0].to"]?.doubleValue, expected + 124)
+        // A change that leaves its length alone makes no revision of the feed.
+        let revision = try server.request("GET", "/v1/stacks/feed")["revision"]
+        XCTAssertEqual(try server.request("POST", "/v1/stacks/section/scroll", json: try j(#"{"offset": {"x": 0, "y": 10}}"#)).status, 200)
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/feed")["revision"], revision)
+        // A fit row with neither content nor a stack has nothing to measure.
+        let bare = try server.request("PATCH", "/v1/stacks/feed/rows/sec", json: try j(#"{"stack": null}"#))
+        XCTAssertEqual(bare.status, 422, bare.text)
+        XCTAssertEqual(bare.errorField, "content")
+    }
+
+    func testFitLengthsFollowTheTreeUpInlineAndAcrossARestart() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ssfit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("db.sqlite").path
+        server.stop()
+        server = try ServerHarness(service: StackService(journal: try StackJournal(path: path, snapshotInterval: 2)))
+        // Three levels created in one request: feed › block (fit) › list (fit).
+        try create("""
+            {"id": "feed", "rows": [{"id": "block", "size": "fit", "stack": {
+               "id": "block", "rowInsets": {"top": 0, "left": 0, "bottom": 0, "right": 0},
+               "rows": [{"id": "caption", "view": {"type": "V"}, "size": {"fixed": 30}},
+                        {"id": "list", "size": "fit", "stack": {
+                          "id": "list", "rowInsets": {"top": 0, "left": 0, "bottom": 0, "right": 0},
+                          "rows": [{"id": "i1", "view": {"type": "V"}, "size": {"fixed": 50}}]}}]}}]}
+            """)
+        XCTAssertEqual(try heights("block")["list"], 50)
+        XCTAssertEqual(try heights("feed")["block"], 30 + 50 + 24, "measured at creation, the inline stacks included")
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/feed")["revision"], 1)
+        // Two levels up: the list grows, the block's row and then the feed's follow.
+        XCTAssertEqual(try server.request("POST", "/v1/stacks/list/rows", json: try j(#"{"rows": [{"id": "i2", "view": {"type": "V"}, "size": {"fixed": 50}}]}"#)).status, 200)
+        XCTAssertEqual(try heights("block")["list"], 100)
+        XCTAssertEqual(try heights("feed")["block"], 30 + 100 + 24)
+        let before = try server.request("GET", "/v1/stacks/feed/layout")
+        server.stop()
+        let restarted = StackService(journal: try StackJournal(path: path, snapshotInterval: 2))
+        XCTAssertEqual(try restarted.restore(), 3)
+        server = try ServerHarness(service: restarted)
+        let after = try server.request("GET", "/v1/stacks/feed/layout")
+        XCTAssertEqual(after.text, before.text, "restored stacks measure their fit rows against the stacks they embed")
+    }
+
     /// Reads Server-Sent Events: (event name, id, data) of each message.
     final class NamedEventReader {
         let connection: TestHTTPConnection

@@ -551,7 +551,7 @@ export type RowLayout = ({
   stack?: EmbeddedLayout;
 }) & (RowGeometry);
 
-/** The id of a stack this row embeds (Semantics.md, "Composed screens"): it must exist (422 naming this member) and must not embed the row's own stack, directly or through others (422 `embedding_cycle`, the message giving the path). Its viewport is the row's content frame. */
+/** The id of a stack this row embeds (Semantics.md, "Composed screens"): it must exist (422 naming this member) and must not embed the row's own stack, directly or through others (422 `embedding_cycle`, the message giving the path). Its viewport is the row's content frame. A `fit` row that embeds a stack is as long as that stack's content laid out in the row (no `content` needed), and follows it when it changes. */
 export type EmbeddedStackID = (StackID);
 
 /** In a row that embeds a stack: that stack's layout, laid out in the row's content frame (`frame`, in the root's coordinates) at its own offset. Its rows' frames are in the root's coordinates; their visibility is judged through every enclosing viewport. Past `?depth=` only `id` is given; `unavailable` when the stack cannot be read. The carousel members keep the embedded stack's own coordinates. */

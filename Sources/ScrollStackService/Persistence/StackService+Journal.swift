@@ -110,7 +110,24 @@ extension StackService {
                 store.markUnreadable(stack.key, reason: reason)
             }
         }
+        measureEmbeddedFitRows()
         return restored + restoredPiles
+    }
+
+    /// Stacks are rebuilt side by side, each before the others are stored, so a fit row
+    /// embedding a stack was measured without it: once all are stored, each such row is
+    /// measured again, embedded stacks before their hosts. The lengths follow from the
+    /// stacks the journal holds, so nothing is journaled. O(stacks + embeddings) plus the
+    /// measures.
+    func measureEmbeddedFitRows() {
+        for id in embeddings.embeddedBeforeHosts() {
+            guard let entry = try? store.entry(id) else { continue }
+            try? entry.advance { stack, _ throws(APIError) in
+                let stale = stack.staleFitRows()
+                guard !stale.isEmpty else { return }
+                do throws(StackError) { _ = try stack.reload(stale.map { RowReference.index($0) }) } catch { throw APIError(error) }
+            }
+        }
     }
 
     /// The ids of the journaled stacks that cannot be served: `restore()` could not rebuild

@@ -94,6 +94,7 @@ extension StackService {
     /// `Location` and model. Embeddings are admitted in order, so each may embed the ones
     /// before it. 409 `duplicate_id` when an id is taken; nothing is stored then.
     func created(_ stacks: [(id: String, stack: ScrollStack)], _ c: RequestContext) throws(APIError) -> HTTPResponse {
+        var stacks = stacks
         let ids = Set(stacks.map(\.id))
         for (id, _) in stacks.dropLast() where store.contains(id) { throw .duplicateStack(id) }
         var admitted: [String] = []
@@ -112,9 +113,15 @@ extension StackService {
                 admitted.append(id)
                 try embeddings.admit(host: id, requests) { store.contains($0) || (ids.contains($0) && $0 != id) }
             }
-            for (id, stack) in stacks {
-                try store.insert(StackEntry(id: id, stack: stack))
-                inserted.append(id)
+            for i in stacks.indices {
+                // Fit rows embedding a stack of this body were measured before it was stored:
+                // measured again now that the ones before are.
+                let stale = stacks[i].stack.staleFitRows()
+                if !stale.isEmpty {
+                    do throws(StackError) { _ = try stacks[i].stack.reload(stale.map { RowReference.index($0) }) } catch { throw APIError(error) }
+                }
+                try store.insert(StackEntry(id: stacks[i].id, stack: stacks[i].stack))
+                inserted.append(stacks[i].id)
             }
         } catch {
             undo()

@@ -58,12 +58,14 @@ public final class StackService: Sendable {
         self.journal = journal
         self.limits = limits
         self.layoutGate = LayoutGate(limit: limits.concurrentLayouts, patience: limits.layoutSlotPatience)
-        self.measurer = measurer
+        let embedded = EmbeddedStackMeasurer(base: measurer)
+        self.measurer = embedded
         self.titleMeasurer = titleMeasurer
         self.fonts = fonts
         var router = Router<Handler>()
         Self.addRoutes(to: &router)
         self.router = router
+        embedded.attach(store)
         if let journal {
             // A gap at a stack's publication point is filled from the journal (`EventHub`).
             hub.fillGaps { key, after, upTo in
@@ -228,12 +230,33 @@ public final class StackService: Sendable {
         let context = deferrable ? context : context.answeringNow
         while true {
             do {
-                return try mutateOnce(context, checked: attempts > 0, snapshot: snapshot, animation: animation, targets: targets, extra: extra, operation)
+                let response = try mutateOnce(context, checked: attempts > 0, snapshot: snapshot, animation: animation, targets: targets,
+                                              extra: extra, operation)
+                refreshHosts(of: context.parameter("stack"))
+                return response
             } catch where error.code == "revision_conflict" && attempts < 32 {
                 attempts += 1
             } catch where attempts == 0 && error.status < 500 && isReplicated {
                 attempts += 1
             }
+        }
+    }
+
+    /// After a write to stack `id`: each host with fit rows embedding it whose length the
+    /// write changed gets them re-measured by a `reload` of those rows, a write of its own
+    /// (journaled, with its `rowResized` events), which in turn refreshes its own hosts; the
+    /// graph has no cycle, so this ends. O(1) for a stack no fit row embeds; otherwise, per
+    /// host, O(n) to find the rows and a measure of each.
+    func refreshHosts(of id: String) {
+        for host in embeddings.hosts(of: id) {
+            guard let entry = try? store.entry(host),
+                  let stale = try? entry.read({ stack, _ throws(APIError) in stack.staleFitRows(embedding: id) }), !stale.isEmpty else { continue }
+            let request = HTTPRequest(method: "POST", path: "/v1/stacks/\(host)/rows/batch")
+            let context = RequestContext(request: request, parameters: ["stack": host])
+            let refreshed: HTTPResponse? = try? mutate(context, deferrable: false) { stack, _ throws(APIError) in
+                .reload(stack.staleFitRows(embedding: id).map { RowReference.index($0) })
+            }
+            if refreshed == nil { logger.warning("the fit rows of \(host) embedding \(id) were not re-measured (the next write to \(id) retries)") }
         }
     }
 

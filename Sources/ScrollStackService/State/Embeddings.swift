@@ -73,6 +73,29 @@ final class Embeddings: Sendable {
         }
     }
 
+    /// Every stack that embeds one, each after every stack it embeds (a depth-first
+    /// post-order, in id order): the order hosts are measured in. O(stacks + edges).
+    func embeddedBeforeHosts() -> [String] {
+        let embeds = graph.withLock { $0.embeds }
+        var order: [String] = []
+        var done: Set<String> = []
+        // An explicit stack: a chain of embeddings may be longer than a thread's stack allows.
+        for root in embeds.keys.sorted() where !done.contains(root) {
+            var pending: [(id: String, children: [String])] = [(root, (embeds[root] ?? []).sorted())]
+            done.insert(root)
+            while let top = pending.last {
+                if let child = top.children.first {
+                    pending[pending.count - 1].children.removeFirst()
+                    if done.insert(child).inserted { pending.append((child, (embeds[child] ?? []).sorted())) }
+                } else {
+                    pending.removeLast()
+                    if embeds[top.id] != nil { order.append(top.id) }
+                }
+            }
+        }
+        return order
+    }
+
     /// The stacks that embed `id`, sorted.
     func hosts(of id: String) -> [String] { graph.withLock { ($0.hosts[id] ?? []).sorted() } }
 

@@ -548,6 +548,63 @@ final class ComposedScreenTests: XCTestCase {
         XCTAssertEqual(after.text, before.text, "restored stacks measure their fit rows against the stacks they embed")
     }
 
+    func testAHostsPlanMovesTheNestedRowsWithTheirRow() throws {
+        try makeNewsScreen()
+        // A 50-pt row inserted on top, animated: the carousel's row slides down by 74.
+        let inserted = try server.request("POST", "/v1/stacks/feed/rows", json: try j("""
+            {"at": "top", "rows": [{"id": "banner", "view": {"type": "Banner"}, "size": {"fixed": 50}}], "animation": true}
+            """))
+        XCTAssertEqual(inserted.status, 200, inserted.text)
+        let planned = try XCTUnwrap(inserted["transition.rows"]?.arrayValue?.first { $0["id"] == "carousel" })
+        XCTAssertEqual(planned["change"], "slide")
+        XCTAssertEqual(planned["to"]?["contentFrame"]?["y"]?.doubleValue, (planned["from"]?["contentFrame"]?["y"]?.doubleValue ?? 0) + 74)
+        let nested = try XCTUnwrap(planned["stack"])
+        XCTAssertEqual(nested["id"], "cards")
+        // The cards in the row's content coordinates: the same at both ends (the row only moves).
+        let cards: JSON = .array([object(("id", "c1"), ("frame", object(("x", 0), ("y", 0), ("width", 240), ("height", 224)))),
+                                  object(("id", "c2"), ("frame", object(("x", 252), ("y", 0), ("width", 240), ("height", 224))))])
+        XCTAssertEqual(nested["from"], cards)
+        XCTAssertEqual(nested["to"], cards)
+        // With fps, the keyframes are the host's; the nested rows ride on their row.
+        let sampled = try server.request("DELETE", "/v1/stacks/feed/rows/banner?fps=10")
+        XCTAssertEqual(sampled.status, 200, sampled.text)
+        XCTAssertNotNil(sampled["transition.keyframes"])
+        XCTAssertEqual(sampled["transition.rows"]?.arrayValue?.first { $0["id"] == "carousel" }?["stack"]?["id"], "cards")
+    }
+
+    func testAPlannedChangeOfAFitSectionAnswersItsHostsPlansToo() throws {
+        try create("""
+            {"id": "section", "rowInsets": {"top": 0, "left": 0, "bottom": 0, "right": 0},
+             "rows": [{"id": "a", "view": {"type": "V"}, "size": {"fixed": 100}}, {"id": "b", "view": {"type": "V"}, "size": {"fixed": 50}}]}
+            """)
+        try create("""
+            {"id": "feed", "rowInsets": {"top": 0, "left": 0, "bottom": 0, "right": 0},
+             "rows": [{"id": "head", "view": {"type": "V"}, "size": {"fixed": 60}}, {"id": "sec", "stack": "section", "size": "fit"},
+                      {"id": "tail", "view": {"type": "V"}, "size": {"fixed": 60}}]}
+            """)
+        let grown = try server.request("POST", "/v1/stacks/section/rows", json: try j("""
+            {"at": "top", "rows": [{"id": "c", "view": {"type": "V"}, "size": {"fixed": 70}}], "animation": {"duration": 0.4}}
+            """))
+        XCTAssertEqual(grown.status, 200, grown.text)
+        XCTAssertEqual(grown["transition.rows[0].id"], "c")
+        let hosts = try XCTUnwrap(grown["hostTransitions"]?.arrayValue)
+        XCTAssertEqual(hosts.count, 1)
+        XCTAssertEqual(hosts[0]["stack"], "feed")
+        XCTAssertEqual(hosts[0]["revision"], 2)
+        XCTAssertEqual(hosts[0]["transition"]?["timing"], grown["transition.timing"], "the two plans play together")
+        let rows = try XCTUnwrap(hosts[0]["transition"]?["rows"]?.arrayValue)
+        let sec = try XCTUnwrap(rows.first { $0["id"] == "sec" })
+        XCTAssertEqual(sec["from"]?["frame"]?["height"], 150)
+        XCTAssertEqual(sec["to"]?["frame"]?["height"], 220)
+        let tail = try XCTUnwrap(rows.first { $0["id"] == "tail" })
+        XCTAssertEqual(tail["from"]?["frame"]?["y"], 210)
+        XCTAssertEqual(tail["to"]?["frame"]?["y"], 280)
+        // Unplanned, the host still follows, and the answer names no host plan.
+        let plain = try server.request("POST", "/v1/stacks/section/rows", json: try j(#"{"rows": [{"id": "d", "view": {"type": "V"}, "size": {"fixed": 10}}]}"#))
+        XCTAssertNil(plain["hostTransitions"])
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/feed")["revision"], 3)
+    }
+
     /// Reads Server-Sent Events: (event name, id, data) of each message.
     final class NamedEventReader {
         let connection: TestHTTPConnection

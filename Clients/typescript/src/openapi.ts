@@ -1022,9 +1022,21 @@ export type MutationResult = {
   events: Array<Event>;
   /** Present when the body has `animation` or `fps` (or the query `fps`). */
   transition?: TransitionPlan;
+  /** A planned change of a stack that hosts' fit rows embed; the plans of the hosts it re-measured (same timing), hosts' hosts included. */
+  hostTransitions?: Array<{
+    stack: string;
+    revision: number;
+    transition: TransitionPlan;
+  }>;
   /** `POST …/scroll` only: the visible layout after the scroll, as `GET …/layout?window=visible` answers it (without `revision`), carousel members included. */
   window?: (Layout) & (unknown);
 };
+
+
+export type NestedPlanRows = Array<{
+  id: string;
+  frame: Rect;
+}>;
 
 /** The journaled events after a revision, each with the revision its mutation made and when it was made. */
 export type EventHistory = {
@@ -1151,6 +1163,12 @@ export type TransitionPlan = {
     exit: boolean;
     from: RowState;
     to: RowState;
+    /** A row that embeds a stack, in a plan answered by a write or a dry run only; that stack's visible rows laid out in the row at the plan's start and end, in the row's content coordinates. */
+    stack?: {
+      id: string;
+      from: NestedPlanRows;
+      to: NestedPlanRows;
+    };
   }>;
   fps?: Fps;
   keyframes?: Keyframes;

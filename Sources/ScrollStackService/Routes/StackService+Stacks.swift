@@ -304,7 +304,7 @@ extension StackService {
                 if let fps = animation.fps, let error = AnimationRequest.rowSampleViolation(plan, fps: fps) { throw error }
                 // The plan names the revision the scroll would make.
                 let encoded = ModelEncoding.plan(plan, revision: revision + 1)
-                members.append(("transition", animation.fps.map { ModelEncoding.sampled(encoded, fps: $0) } ?? encoded))
+                members.append(("transition", nestedPlanRows(animation.fps.map { ModelEncoding.sampled(encoded, fps: $0) } ?? encoded, plan, host: after)))
             }
             members.append(("window", scrollWindow(after)))
             return .json(200, .object(JSONObject(members)), revision: revision)

@@ -227,13 +227,19 @@ public final class StackService: Sendable {
                 deferrable: Bool = true,
                 _ operation: (ScrollStack, _ revision: Int) throws(APIError) -> StackOperation) throws(APIError) -> HTTPResponse {
         var attempts = 0
-        let context = deferrable ? context : context.answeringNow
+        let id = context.parameter("stack")
+        // A planned change of a stack that hosts re-measure answers their plans too: now.
+        let plansHosts = animation.answersPlan && !embeddings.hosts(of: id).isEmpty
+        let context = deferrable && !plansHosts ? context : context.answeringNow
         while true {
             do {
                 let response = try mutateOnce(context, checked: attempts > 0, snapshot: snapshot, animation: animation, targets: targets,
                                               extra: extra, operation)
-                refreshHosts(of: context.parameter("stack"))
-                return response
+                let hostPlans = refreshHosts(of: id, animation: animation)
+                guard !hostPlans.isEmpty, response.status == 200, !context.prefersMinimal,
+                      case .object(var answer)? = try? JSON.parse(response.body) else { return response }
+                answer["hostTransitions"] = .array(hostPlans)
+                return HTTPResponse(status: response.status, headers: response.headers, body: JSON.object(answer).serialized())
             } catch where error.code == "revision_conflict" && attempts < 32 {
                 attempts += 1
             } catch where attempts == 0 && error.status < 500 && isReplicated {
@@ -242,22 +248,40 @@ public final class StackService: Sendable {
         }
     }
 
+    /// `plan` (encoded from `kept`) with the nested rows of each planned row of `host` that
+    /// embeds a stack (`EmbeddedLayouts.withNestedRows`); `plan` itself for any other stack.
+    func nestedPlanRows(_ plan: JSON, _ kept: TransitionPlan, host: ScrollStack) -> JSON {
+        guard !host.embeddedStacks.isEmpty else { return plan }
+        return EmbeddedLayouts(depth: 1, visibleOnly: true) { [store] id in try? store.entry(id) }.withNestedRows(plan, kept, host: host)
+    }
+
     /// After a write to stack `id`: each host with fit rows embedding it whose length the
     /// write changed gets them re-measured by a `reload` of those rows, a write of its own
-    /// (journaled, with its `rowResized` events), which in turn refreshes its own hosts; the
-    /// graph has no cycle, so this ends. O(1) for a stack no fit row embeds; otherwise, per
-    /// host, O(n) to find the rows and a measure of each.
-    func refreshHosts(of id: String) {
+    /// (journaled, with its `rowResized` events, planned with `animation`), which in turn
+    /// refreshes its own hosts; the graph has no cycle, so this ends. When `animation` asks
+    /// for plans, answers each refreshed host's `{stack, revision, transition}`, hosts'
+    /// hosts included. O(1) for a stack no fit row embeds; otherwise, per host, O(n) to find
+    /// the rows and a measure of each.
+    func refreshHosts(of id: String, animation: AnimationRequest = AnimationRequest()) -> [JSON] {
+        var plans: [JSON] = []
         for host in embeddings.hosts(of: id) {
             guard let entry = try? store.entry(host),
                   let stale = try? entry.read({ stack, _ throws(APIError) in stack.staleFitRows(embedding: id) }), !stale.isEmpty else { continue }
             let request = HTTPRequest(method: "POST", path: "/v1/stacks/\(host)/rows/batch")
             let context = RequestContext(request: request, parameters: ["stack": host])
-            let refreshed: HTTPResponse? = try? mutate(context, deferrable: false) { stack, _ throws(APIError) in
+            let refreshed: HTTPResponse? = try? mutate(context, animation: animation, deferrable: false) { stack, _ throws(APIError) in
                 .reload(stack.staleFitRows(embedding: id).map { RowReference.index($0) })
             }
-            if refreshed == nil { logger.warning("the fit rows of \(host) embedding \(id) were not re-measured (the next write to \(id) retries)") }
+            guard let refreshed else {
+                logger.warning("the fit rows of \(host) embedding \(id) were not re-measured (the next write to \(id) retries)")
+                continue
+            }
+            guard animation.answersPlan, let answer = try? JSON.parse(refreshed.body) else { continue }
+            plans.append(.object(JSONObject([("stack", .string(host)), ("revision", answer["revision"] ?? .null),
+                                             ("transition", answer["transition"] ?? .null)])))
+            plans += answer["hostTransitions"]?.arrayValue ?? []
         }
+        return plans
     }
 
     private func mutateOnce(_ context: RequestContext, checked: Bool, snapshot: Bool, animation: AnimationRequest,
@@ -309,9 +333,10 @@ public final class StackService: Sendable {
             return try journaledState(of: entry)
         }, answer: { planned, stack, revision -> MutationAnswer in
             if context.prefersMinimal { return .response(.minimal(200, id: entry.id, revision: revision)) }
-            if extra == nil, animation.fps == nil {
+            if extra == nil, animation.fps == nil, !(animation.answersPlan && !stack.embeddedStacks.isEmpty) {
                 // The common answer, and one with its plan, written straight (the same bytes as
                 // the tree below) once the lock is released: only the changed rows are taken now.
+                // A plan with nested rows (a host's) is built as the tree below.
                 return .text(revision: revision, result: planned.result, changed: ModelEncoding.changedRows(planned.result, in: stack),
                              transition: animation.answersPlan ? planned.plan : nil)
             }
@@ -319,7 +344,7 @@ public final class StackService: Sendable {
             var answer = ModelEncoding.mutation(revision: revision, planned.result, in: stack)
             if animation.answersPlan, let kept = planned.plan, case .object(var members) = answer {
                 let plan = ModelEncoding.plan(kept, revision: revision)
-                members["transition"] = animation.fps.map { ModelEncoding.sampled(plan, fps: $0) } ?? plan
+                members["transition"] = nestedPlanRows(animation.fps.map { ModelEncoding.sampled(plan, fps: $0) } ?? plan, kept, host: stack)
                 answer = .object(members)
             }
             if let extra, case .object(var members) = answer {

@@ -605,6 +605,44 @@ final class ComposedScreenTests: XCTestCase {
         XCTAssertEqual(try server.request("GET", "/v1/stacks/feed")["revision"], 3)
     }
 
+    func testAPutCarriesItsEmbeddedStacksInlineCreatingOrReplacing() throws {
+        let shelf = #"{"id": "shelf", "axis": "horizontal", "rows": [{"id": "k1", "view": {"type": "Card"}, "size": {"fixed": 100}}]}"#
+        // Creating: every stack of the body at once.
+        let made = try server.request("PUT", "/v1/stacks/screen", json: try j(#"{"rows": [{"id": "row", "size": {"fixed": 120}, "stack": \#(shelf)}]}"#))
+        XCTAssertEqual(made.status, 201, made.text)
+        XCTAssertEqual(made["rows[0].stack"], "shelf")
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/shelf/rows/k1").status, 200)
+        // Replacing: a new inline stack is created and embedded; a fit row measures it.
+        let list = #"{"id": "list", "rowInsets": {"top": 0, "left": 0, "bottom": 0, "right": 0}, "rows": [{"id": "i1", "view": {"type": "V"}, "size": {"fixed": 30}}]}"#
+        let replaced = try server.request("PUT", "/v1/stacks/screen", json: try j("""
+            {"rows": [{"id": "row", "size": {"fixed": 120}, "stack": "shelf"}, {"id": "more", "size": "fit", "stack": \(list)}]}
+            """))
+        XCTAssertEqual(replaced.status, 200, replaced.text)
+        XCTAssertEqual(replaced["revision"], 2)
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/list")["revision"], 1)
+        XCTAssertEqual(try heights("screen")["more"], 30 + 24)
+        // An inline id that is taken (and embedded) is 409 naming it; nothing changes.
+        let taken = try server.request("PUT", "/v1/stacks/screen", json: try j(#"{"rows": [{"id": "row", "size": {"fixed": 120}, "stack": \#(shelf)}]}"#))
+        XCTAssertEqual(taken.status, 409, taken.text)
+        XCTAssertEqual(taken.errorField, "rows[0].stack.id")
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/screen")["revision"], 2)
+        // A replacement that fails deletes the stacks it created.
+        let stale = try server.request("PUT", "/v1/stacks/screen", json: try j(#"{"rows": [{"id": "x", "size": {"fixed": 1}, "stack": {"id": "orphan"}}]}"#),
+                                       headers: [("If-Match", "\"1\"")])
+        XCTAssertEqual(stale.status, 412, stale.text)
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/orphan").status, 404, "created for the replacement, deleted with its failure")
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/screen")["revision"], 2)
+        // Tried again after a first try created an inline stack and stopped: the stack, as the
+        // body gives it and embedded by nothing, is taken as it is.
+        try create(#"{"id": "leftover", "rows": [{"id": "l1", "view": {"type": "V"}, "size": {"fixed": 10}}]}"#)
+        let again = try server.request("PUT", "/v1/stacks/screen", json: try j("""
+            {"rows": [{"id": "row", "size": {"fixed": 120}, "stack": {"id": "leftover", "rows": [{"id": "l1", "view": {"type": "V"}, "size": {"fixed": 10}}]}}]}
+            """))
+        XCTAssertEqual(again.status, 200, again.text)
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/leftover")["revision"], 1)
+        XCTAssertEqual(try server.request("DELETE", "/v1/stacks/leftover").status, 409, "embedded now")
+    }
+
     /// Reads Server-Sent Events: (event name, id, data) of each message.
     final class NamedEventReader {
         let connection: TestHTTPConnection

@@ -276,7 +276,7 @@ export type RowInput = ({
   title?: RowTitle;
   transition?: RowTransition;
   style?: RowStyle;
-  /** The stack this row embeds, by id (the server also takes such a row without `controller` or `view`: it is then the view `ScrollStack`). In a create body (`POST /v1/stacks`) it may also be that stack's whole create body, with its `id`, created with the stack (all or none; API.md, "Composed screens"); elsewhere an object is 422 `wrong_type`. */
+  /** The stack this row embeds, by id (the server also takes such a row without `controller` or `view`: it is then the view `ScrollStack`). In a create body (`POST /v1/stacks`, `PUT /v1/stacks/{stack}`) it may also be that stack's whole create body, with its `id`, created with the stack (all or none; API.md, "Composed screens"); elsewhere an object is 422 `wrong_type`. */
   stack?: EmbeddedStackID;
   /** Read-only; accepted and ignored (any value). */
   index?: JSONValue;

@@ -18,7 +18,43 @@ extension StackService {
         if let f = try body.optional("id"), try f.string() != id {
             throw .invalid(f.path, "must be the path's stack id \"\(id)\", or left out")
         }
-        return try put(id, try decodeStack(body, id: id), createOnly: try Self.createsOnly(c), c, mayRetry: true)
+        let createOnly = try Self.createsOnly(c)
+        let (host, inline) = try inlineDocuments(body, id: id) { [self] taken, decoded in isUnclaimedCopy(taken, of: decoded) }
+        let document = try decodeStack(host, id: id)
+        guard !inline.isEmpty else { return try put(id, document, createOnly: createOnly, c, mayRetry: true) }
+        guard store.contains(id) else {
+            if let expected = c.request.header("if-match") {
+                throw APIError(status: 412, code: "precondition_failed", message: "If-Match \(expected) names a revision, and the stack \"\(id)\" does not exist")
+            }
+            return try created(inline + [(id, document)], c)
+        }
+        if createOnly { return try put(id, document, createOnly: true, c, mayRetry: false) }
+        // Replacing: the inline stacks are created first, durably and together, then the
+        // stack is replaced; if that fails they are deleted again. A crash between the two
+        // leaves them created and embedded by nothing: the same PUT again takes them as they
+        // are (`isUnclaimedCopy`) and goes on.
+        _ = try created(inline, c.answeringNow)
+        do {
+            // Decoded again now that the inline stacks are there: fit rows embedding them measure them.
+            return try put(id, try decodeStack(host, id: id), createOnly: false, c, mayRetry: true)
+        } catch {
+            for (child, _) in inline.reversed() {
+                let request = HTTPRequest(method: "DELETE", path: "/v1/stacks/\(child)")
+                do { try deleteStoredStack(RequestContext(request: request, parameters: ["stack": child])) } catch let failure {
+                    logger.warning("the stack \(child) a failed PUT of \(id) created stays: \(failure.message)")
+                }
+            }
+            throw error
+        }
+    }
+
+    /// Whether the stack stored as `id` is what a PUT's inline body `decoded` would create and
+    /// nothing has claimed it: at revision 1, embedded by no stack, with the same model (the
+    /// PUT is being tried again after the first try created it and stopped).
+    private func isUnclaimedCopy(_ id: String, of decoded: ScrollStack) -> Bool {
+        guard embeddings.hosts(of: id).isEmpty, let entry = try? store.entry(id) else { return false }
+        let stored = try? entry.read { stack, revision throws(APIError) in revision == 1 ? ModelEncoding.stack(id: id, revision: 1, stack) : nil }
+        return stored.flatMap { $0 } == ModelEncoding.stack(id: id, revision: 1, decoded)
     }
 
     /// Replaces the stack `id` with `document`, or creates it (`putStack`). A stack deleted,

@@ -27,17 +27,23 @@ extension StackService {
         try c.allowQuery([])
         let body = try c.jsonObject()
         let id = try Self.resourceID(body) { Self.makeStackID(isTaken: store.contains) }
+        let (host, stacks) = try inlineDocuments(body, id: id, retried: { _, _ in false })
+        return try created(stacks + [(id, try decodeStack(host, id: id))], c)
+    }
+
+    /// The inline stacks of create body `body` (`inlineStacks`), decoded, and the body with
+    /// their ids in their place. An inline id that is taken is 409 `duplicate_id` naming its
+    /// member, unless `retried` accepts the stack stored under it (then it is left out).
+    func inlineDocuments(_ body: ObjectReader, id: String,
+                         retried: (String, ScrollStack) -> Bool) throws(APIError) -> (ObjectReader, [(id: String, stack: ScrollStack)]) {
         var inline: [(id: String, body: ObjectReader)] = []
         var seen: [String: String] = [id: "id"]
         let host = try Self.inlineStacks(of: body, into: &inline, seen: &seen)
         var stacks: [(id: String, stack: ScrollStack)] = []
         for document in inline {
-            if store.contains(document.id) {
-                throw APIError(status: 409, code: "duplicate_id", message: "a stack with the id \"\(document.id)\" already exists: embed it by its id",
-                               field: seen[document.id])
-            }
+            let decoded: ScrollStack
             do {
-                stacks.append((document.id, try decodeStack(document.body, id: document.id)))
+                decoded = try decodeStack(document.body, id: document.id)
             } catch {
                 // The model names fields from its own root (`rows[0].size`): under the inline body's path here.
                 var error = error
@@ -45,9 +51,14 @@ extension StackService {
                 if let field = error.field, field != path, !field.hasPrefix(path + ".") { error.field = path + "." + field }
                 throw error
             }
+            if store.contains(document.id) {
+                if retried(document.id, decoded) { continue }
+                throw APIError(status: 409, code: "duplicate_id", message: "a stack with the id \"\(document.id)\" already exists: embed it by its id",
+                               field: seen[document.id])
+            }
+            stacks.append((document.id, decoded))
         }
-        stacks.append((id, try decodeStack(host, id: id)))
-        return try created(stacks, c)
+        return (host, stacks)
     }
 
     /// The create body `body` with every row's inline stack (a `stack` member that is an object:
@@ -254,7 +265,7 @@ extension StackService {
     }
 
     /// Deletes the stack the path names, honouring `If-Match`.
-    private func deleteStoredStack(_ c: RequestContext) throws(APIError) {
+    func deleteStoredStack(_ c: RequestContext) throws(APIError) {
         let entry = try store.entry(c.parameter("stack"))
         try embeddings.beginDeletion(of: entry.id)
         var deleted = false

@@ -139,6 +139,23 @@ def compare_pictures(page, first, second):
     }""", [list(first), list(second), PICTURE_CLOSE, PICTURE_FAR])
 
 
+def assert_drawn_alike(name, svg, png, scale):
+    """The SVG drawn by chromium at `scale` and the PNG the server drew at that scale agree
+    but for anti-aliasing (the tolerances above); prints the shares."""
+    shot_page = browser.new_page(viewport={"width": 1200, "height": 1200}, device_scale_factor=scale)
+    shot_page.set_content("<!DOCTYPE html><body style='margin:0'><img id='picture' src='data:image/svg+xml;base64,"
+                          + base64.b64encode(svg).decode() + "'></body>")
+    shot_page.wait_for_function("document.getElementById('picture').complete")
+    box = shot_page.locator("#picture").bounding_box()
+    shot = shot_page.screenshot(clip={"x": 0, "y": 0, "width": box["width"], "height": box["height"]})
+    result = compare_pictures(shot_page, shot, png)
+    shot_page.close()
+    assert len(result["sizes"]) == 2, (name, scale, "sizes differ", result["sizes"])
+    print(f"     {name} at scale {scale}: {result['close']:.2%} within {PICTURE_CLOSE}, {result['far']:.3%} beyond {PICTURE_FAR}")
+    assert result["close"] >= PICTURE_CLOSE_SHARE, (name, scale, result)
+    assert result["far"] <= PICTURE_FAR_SHARE, (name, scale, result)
+
+
 server = Server()
 # 30 rows of 100 pt + 24 pt default insets = 124 pt each; r3 hidden; r2's separator red.
 server.call("POST", "/v1/stacks", {
@@ -232,18 +249,7 @@ with sync_playwright() as playwright:
             svg = post_bytes("/v1/layout.svg" + query, body)
             for scale in [1, 2]:
                 png = post_bytes("/v1/layout.png" + (query + "&" if query else "?") + f"scale={scale}", body)
-                shot_page = browser.new_page(viewport={"width": 1200, "height": 1200}, device_scale_factor=scale)
-                shot_page.set_content("<!DOCTYPE html><body style='margin:0'><img id='picture' src='data:image/svg+xml;base64,"
-                                      + base64.b64encode(svg).decode() + "'></body>")
-                shot_page.wait_for_function("document.getElementById('picture').complete")
-                box = shot_page.locator("#picture").bounding_box()
-                shot = shot_page.screenshot(clip={"x": 0, "y": 0, "width": box["width"], "height": box["height"]})
-                result = compare_pictures(shot_page, shot, png)
-                shot_page.close()
-                assert len(result["sizes"]) == 2, (name, scale, "sizes differ", result["sizes"])
-                print(f"     {name} at scale {scale}: {result['close']:.2%} within {PICTURE_CLOSE}, {result['far']:.3%} beyond {PICTURE_FAR}")
-                assert result["close"] >= PICTURE_CLOSE_SHARE, (name, scale, result)
-                assert result["far"] <= PICTURE_FAR_SHARE, (name, scale, result)
+                assert_drawn_alike(name, svg, png, scale)
 
     @case("a composed screen's picture in chromium: each embedded stack drawn in its row at its own offset, clipped to it; the PNG draws the same")
     def _():
@@ -296,19 +302,7 @@ with sync_playwright() as playwright:
             svg = response.read()
         for scale in [1, 2]:
             with urllib.request.urlopen(server.base + f"/v1/stacks/screen/layout.png?scale={scale}", timeout=30) as response:
-                png = response.read()
-            shot_page = browser.new_page(viewport={"width": 1200, "height": 1200}, device_scale_factor=scale)
-            shot_page.set_content("<!DOCTYPE html><body style='margin:0'><img id='picture' src='data:image/svg+xml;base64,"
-                                  + base64.b64encode(svg).decode() + "'></body>")
-            shot_page.wait_for_function("document.getElementById('picture').complete")
-            box = shot_page.locator("#picture").bounding_box()
-            shot = shot_page.screenshot(clip={"x": 0, "y": 0, "width": box["width"], "height": box["height"]})
-            result = compare_pictures(shot_page, shot, png)
-            shot_page.close()
-            assert len(result["sizes"]) == 2, (scale, "sizes differ", result["sizes"])
-            print(f"     composed screen at scale {scale}: {result['close']:.2%} within {PICTURE_CLOSE}, {result['far']:.3%} beyond {PICTURE_FAR}")
-            assert result["close"] >= PICTURE_CLOSE_SHARE, (scale, result)
-            assert result["far"] <= PICTURE_FAR_SHARE, (scale, result)
+                assert_drawn_alike("composed screen", svg, response.read(), scale)
         server.call("DELETE", "/v1/stacks/screen")
         server.call("DELETE", "/v1/stacks/shelf")
 

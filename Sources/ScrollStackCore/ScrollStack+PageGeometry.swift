@@ -20,9 +20,10 @@ extension ScrollStack {
         }
     }
 
-    /// The paging area and anchors of `paging` in this stack's viewport. O(1).
-    public func pagingFrame(_ paging: PagingSettings) -> PagingFrame {
-        let axis = settings.axis
+    /// The paging area and anchors of `paging` in this stack's viewport, along the scroll
+    /// axis (or `axis`: across it, for a stack that pages across). O(1).
+    public func pagingFrame(_ paging: PagingSettings, along axis: Axis? = nil) -> PagingFrame {
+        let axis = axis ?? settings.axis
         let used = paging.usedContentInsets(settings.contentInsets)
         let viewport = settings.viewport[axis]
         return PagingFrame(
@@ -89,15 +90,9 @@ extension ScrollStack {
     // MARK: Across the scroll axis
 
     /// The paging area and anchors across the scroll axis (a stack that scrolls across,
-    /// `crossLength`): as `pagingFrame`, with the insets across. O(1).
+    /// `crossLength`): `pagingFrame` with the insets across. O(1).
     public func crossPagingFrame(_ paging: PagingSettings) -> PagingFrame {
-        let cross = settings.axis.cross
-        let used = paging.usedContentInsets(settings.contentInsets)
-        let viewport = settings.viewport[cross]
-        return PagingFrame(
-            leadingAnchor: used.leading(cross) + paging.positionInsets.leading(cross),
-            trailingAnchor: viewport - used.trailing(cross) - paging.positionInsets.trailing(cross),
-            area: Swift.max(0, viewport - used.total(cross) - paging.sizeInsets.total(cross)))
+        pagingFrame(paging, along: settings.axis.cross)
     }
 
     /// The page length across: `absolute` as along, a `fraction` of the area across, and for

@@ -280,29 +280,7 @@ final class UpstreamComparisonTests: XCTestCase {
             """
         let created = try server.request("POST", "/v1/stacks", json: try j(body))
         guard created.status == 201 else { return check("CustomPageableCollectionView", false, "case \(c) not created: \(created.text)") }
-        let length = Double(rows) * rowLength
-        let pages = Int(max(1, (length / page - 1e-9).rounded(.up)))
-        func offset(_ k: Int) -> Double {
-            let start = Double(k) * page
-            switch alignment {
-            case "leading": return start - pL
-            case "trailing": return start + page - (viewport - pR)
-            default: return start + page / 2 - viewport / 2 - (pL - pR) / 2
-            }
-        }
-        // The scroll view's range; a centred carousel's reaches its first and last pages (the
-        // centring insets, Semantics.md "Paging": a change from the upstream, whose users set
-        // the content inset themselves).
-        var (rangeStart, rangeEnd) = (0.0, max(0, length - viewport))
-        if alignment == "center" {
-            rangeStart = min(0, offset(0))
-            rangeEnd = max(rangeStart, max(length - viewport, offset(pages - 1)))
-        }
-        var stops: [Double] = [rangeStart, rangeEnd]
-        for k in 0..<pages { stops.append(min(max(offset(k), rangeStart), rangeEnd)) }
-        stops.sort()
-        var merged: [Double] = []
-        for s in stops where merged.last.map({ s - $0 >= 1e-6 }) ?? true { merged.append(s) }
+        let merged = Self.customPageableStops(viewport: viewport, page: page, length: Double(rows) * rowLength, alignment: alignment, pL: pL, pR: pR)
         let k = Int.random(in: 0..<merged.count, using: &rng)
         let reply = try server.request("GET", "/v1/stacks/\(id)/layout?offset=\(merged[k])")
         let ok = reply["paging.pageCount"]?.int64Value == Int64(merged.count) && reply["paging.currentPage"]?.int64Value == Int64(k)
@@ -314,6 +292,35 @@ final class UpstreamComparisonTests: XCTestCase {
             let half = try server.request("GET", "/v1/stacks/\(id)/layout?offset=\((merged[k] + merged[k + 1]) / 2)")
             check("CustomPageableCollectionView", close(half["paging.progress"]?.doubleValue, Double(k) + 0.5), "case \(c) half way after stop \(k): \(half.text)")
         }
+    }
+
+    /// The reference model's stops: ⌈length / page⌉ pages of `page` from 0 (no spacing), page k
+    /// at k·P − pL leading, k·P + P − (V − pR) trailing, and centred at the midpoint of the
+    /// two anchors; clamped to the scroll view's range [0, max(0, length − V)], which a
+    /// centred stack widens to its first and last pages (the centring insets, Semantics.md
+    /// "Paging": a change from the upstream, whose users set the content inset themselves);
+    /// the range's ends added, stops within 10⁻⁶ merged.
+    static func customPageableStops(viewport: Double, page: Double, length: Double, alignment: String, pL: Double, pR: Double) -> [Double] {
+        let pages = Int(max(1, (length / page - 1e-9).rounded(.up)))
+        func offset(_ k: Int) -> Double {
+            let start = Double(k) * page
+            switch alignment {
+            case "leading": return start - pL
+            case "trailing": return start + page - (viewport - pR)
+            default: return start + page / 2 - viewport / 2 - (pL - pR) / 2
+            }
+        }
+        var (rangeStart, rangeEnd) = (0.0, max(0, length - viewport))
+        if alignment == "center" {
+            rangeStart = min(0, offset(0))
+            rangeEnd = max(rangeStart, max(length - viewport, offset(pages - 1)))
+        }
+        var stops: [Double] = [rangeStart, rangeEnd]
+        for k in 0..<pages { stops.append(min(max(offset(k), rangeStart), rangeEnd)) }
+        stops.sort()
+        var merged: [Double] = []
+        for s in stops where merged.last.map({ s - $0 >= 1e-6 }) ?? true { merged.append(s) }
+        return merged
     }
 
     /// The same configuration pages the other axis of a stack wider than its viewport
@@ -334,25 +341,7 @@ final class UpstreamComparisonTests: XCTestCase {
             """
         let created = try server.request("POST", "/v1/stacks", json: try j(body))
         guard created.status == 201 else { return check("CustomPageableCollectionView", false, "case \(c) across not created: \(created.text)") }
-        let pages = Int(max(1, (length / page - 1e-9).rounded(.up)))
-        func offset(_ k: Int) -> Double {
-            let start = Double(k) * page
-            switch alignment {
-            case "leading": return start - pL
-            case "trailing": return start + page - (viewport - pR)
-            default: return start + page / 2 - viewport / 2 - (pL - pR) / 2
-            }
-        }
-        var (rangeStart, rangeEnd) = (0.0, max(0, length - viewport))
-        if alignment == "center" {
-            rangeStart = min(0, offset(0))
-            rangeEnd = max(rangeStart, max(length - viewport, offset(pages - 1)))
-        }
-        var stops: [Double] = [rangeStart, rangeEnd]
-        for k in 0..<pages { stops.append(min(max(offset(k), rangeStart), rangeEnd)) }
-        stops.sort()
-        var merged: [Double] = []
-        for s in stops where merged.last.map({ s - $0 >= 1e-6 }) ?? true { merged.append(s) }
+        let merged = Self.customPageableStops(viewport: viewport, page: page, length: length, alignment: alignment, pL: pL, pR: pR)
         let k = Int.random(in: 0..<merged.count, using: &rng)
         let reply = try server.request("GET", "/v1/stacks/\(id)/layout?offset=\(merged[k]),0&window=visible")
         let ok = reply["crossPaging.pageCount"]?.int64Value == Int64(merged.count) && reply["crossPaging.currentPage"]?.int64Value == Int64(k)

@@ -183,26 +183,27 @@ enum ViewerPage {
       div.dataset.id = row.id;
       div.dataset.index = row.index;
       div.dataset.visibility = row.visibility;
-      const f = row.frame;
-      div.style.left = (f.x - ox) + "px";
-      div.style.top = (f.y - oy) + "px";
-      div.style.width = f.width + "px";
-      div.style.height = f.height + "px";
+      place(div, row.frame, ox, oy);
       div.textContent = row.id + (row.visibility === "partial" ? " (" + Math.round(row.visibleFraction * 100) + " %)" : "");
       div.addEventListener("mouseenter", () => describe(row));
       nodes.push(div);
       if (row.separatorFrame) {
-        const s = row.separatorFrame, line = document.createElement("div");
+        const line = document.createElement("div");
         line.className = "separator";
-        line.style.left = (s.x - ox) + "px";
-        line.style.top = (s.y - oy) + "px";
-        line.style.width = s.width + "px";
-        line.style.height = s.height + "px";
+        place(line, row.separatorFrame, ox, oy);
         nodes.push(line);
       }
       if (row.stack && row.stack.rows) boxes.push(embeddedBox(row.stack, ox, oy));
     }
     return nodes.concat(boxes);
+  }
+
+  // Puts an absolutely positioned element at frame `f` less (ox, oy).
+  function place(element, f, ox, oy) {
+    element.style.left = (f.x - ox) + "px";
+    element.style.top = (f.y - oy) + "px";
+    element.style.width = f.width + "px";
+    element.style.height = f.height + "px";
   }
 
   const nested = new Map(); // embedded stack id → { offset, answer } once this page scrolled it
@@ -213,10 +214,7 @@ enum ViewerPage {
     box.className = "embedded";
     box.dataset.stack = child.id;
     const f = child.frame;
-    box.style.left = (f.x - ox) + "px";
-    box.style.top = (f.y - oy) + "px";
-    box.style.width = f.width + "px";
-    box.style.height = f.height + "px";
+    place(box, f, ox, oy);
     const mine = nested.get(child.id);
     const shown = mine && mine.answer ? mine.answer : child;
     box.dataset.offset = shown.offset[axisOf(shown)];

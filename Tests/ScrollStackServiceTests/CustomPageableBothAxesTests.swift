@@ -7,7 +7,7 @@ import XCTest
 /// A stack whose content is longer across than its viewport (`crossLength`): it scrolls and
 /// pages along both axes, as CustomPageableCollectionView pages both axes of a collection
 /// view with one paging configuration.
-final class GridPagingTests: XCTestCase {
+final class CustomPageableBothAxesTests: XCTestCase {
     var server: ServerHarness!
 
     override func setUpWithError() throws { server = try ServerHarness() }

@@ -55,9 +55,10 @@ public func fuzzDecoding(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = attempt("location", root, { () throws(APIError) in try ModelDecoding.location(field) })
     _ = attempt("reference", root, { () throws(APIError) in try ModelDecoding.reference(field) })
     _ = attempt("scrollTarget", root, { () throws(APIError) in
-        // A page resolves against a stack's stops; here any integer is stop 0.
-        try ModelDecoding.scrollTarget(field.object(), currentOffset: Point(x: 0, y: 0)) { f throws(APIError) in
-            _ = try f.int()
+        // A page (along or across) resolves against a stack's stops; here any integer is stop 0.
+        try ModelDecoding.scrollTarget(field.object(), currentOffset: Point(x: 0, y: 0)) { along, across throws(APIError) in
+            _ = try along?.int()
+            _ = try across?.int()
             return Point(x: 0, y: 0)
         }
     })

@@ -218,6 +218,23 @@ public final class PostgresJournal: SharedJournalBackend {
         try run { connection throws(PostgresError) in try Self.records(connection, key: key, after: after, upTo: Int(Int64.max), limit: limit) }
     }
 
+    public func records(key: String, after: Int, limit: Int, incarnation: Int64) throws(JournalError) -> [JournalRecord]? {
+        // The journal's row comes first: no row at all means another incarnation (or none);
+        // one row of nulls means no record after `after`.
+        let rows = try run { connection throws(PostgresError) in
+            try connection.query("""
+                SELECT r.revision, r.operation, r.events FROM journals j
+                LEFT JOIN records r ON r.key = j.key AND r.revision > $2
+                WHERE j.key = $1 AND j.incarnation = $4 ORDER BY r.revision LIMIT $3
+                """, [.text(key), .integer(Int64(after)), .integer(Int64(limit)), .integer(incarnation)])
+        }
+        guard !rows.isEmpty else { return nil }
+        return rows.compactMap { row in
+            guard let revision = row[0].integerValue, let operation = row[1].byteaValue, let events = row[2].byteaValue else { return nil }
+            return JournalRecord(revision: Int(revision), operation: operation, events: events)
+        }
+    }
+
     static func records(_ connection: PostgresConnection, key: String, after: Int, upTo: Int, limit: Int) throws(PostgresError) -> [JournalRecord] {
         try connection.query(
             "SELECT revision, operation, events FROM records WHERE key = $1 AND revision > $2 AND revision <= $3 ORDER BY revision LIMIT $4",

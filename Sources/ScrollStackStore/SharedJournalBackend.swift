@@ -10,6 +10,12 @@ public protocol SharedJournalBackend: JournalBackend {
     /// same revision conflicts instead of taking a write built on its former incarnation.
     func appendLater(key: String, record: JournalRecord, snapshot: [UInt8]?, after: PendingWrite?, incarnation: Int64) -> PendingWrite
 
+    /// `records(key:after:limit:)` of incarnation `incarnation` only: nil when `key` is no
+    /// longer that incarnation (deleted, or deleted and created again), so that a later
+    /// incarnation's records, whose revisions may go on where the cached state stops, are
+    /// never applied to a state of this one. One statement.
+    func records(key: String, after: Int, limit: Int, incarnation: Int64) throws(JournalError) -> [JournalRecord]?
+
     /// Every journal's head, by key.
     func heads() throws(JournalError) -> [String: JournalHead]
 

@@ -88,6 +88,26 @@ final class PostgresJournalTests: XCTestCase {
         XCTAssertEqual(try journal.load(key: key, upTo: .max).first?.snapshot, [10])
     }
 
+    /// Records read for one incarnation: that incarnation's, none when it has no more, and
+    /// nil once the key was deleted and created again, even where the new incarnation's
+    /// revisions go on past the ones asked for.
+    func testRecordsOfAnIncarnationAreNeverAnotherOnes() throws {
+        let journal = try journal()
+        let key = "records-\(UUID().uuidString)"
+        let first = try journal.create(key: key, snapshot: [1])
+        for revision in 2...3 { try journal.append(key: key, record: Self.record(revision), snapshot: nil) }
+        XCTAssertEqual(try journal.records(key: key, after: 1, limit: 10, incarnation: first)?.map(\.revision), [2, 3])
+        XCTAssertEqual(try journal.records(key: key, after: 2, limit: 1, incarnation: first)?.map(\.revision), [3])
+        XCTAssertEqual(try journal.records(key: key, after: 3, limit: 10, incarnation: first)?.map(\.revision), [])
+        try journal.delete(key: key)
+        XCTAssertNil(try journal.records(key: key, after: 1, limit: 10, incarnation: first))
+        let second = try journal.create(key: key, snapshot: [10])
+        for revision in 2...5 { try journal.append(key: key, record: Self.record(revision), snapshot: nil) }
+        XCTAssertNil(try journal.records(key: key, after: 3, limit: 10, incarnation: first))
+        XCTAssertEqual(try journal.records(key: key, after: 3, limit: 10, incarnation: second)?.map(\.revision), [4, 5])
+        XCTAssertEqual(try journal.records(key: key, after: 3, limit: 10, incarnation: second)?.map(\.events), [Array("[4]".utf8), Array("[5]".utf8)])
+    }
+
     func testTwoReplicasRacingForEachRevisionWinOnceEach() throws {
         let replicas = [try journal(), try journal()]
         let key = "race-\(UUID().uuidString)"

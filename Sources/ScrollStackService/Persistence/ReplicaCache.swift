@@ -100,10 +100,16 @@ final class ReplicaCache<Entry: ReplicatedEntry>: Sendable {
         // them and fails with them).
         guard try entry.needsCatchingUp(to: target) else { return }
         let key = Entry.journalKey(entry.id)
+        // Only this entry's incarnation's records: a later one's (the id deleted and created
+        // again after the head was read) would go on from a state they were not built on.
+        guard let incarnation = incarnation(of: entry) else { throw APIError(JournalError.conflict(key: key, latest: nil)) }
         try entry.advance { model, revision throws(APIError) in
             while revision < target {
-                let records: [JournalRecord]
-                do throws(JournalError) { records = try backend.records(key: key, after: revision, limit: 1000) } catch { throw APIError(error) }
+                let found: [JournalRecord]?
+                do throws(JournalError) {
+                    found = try backend.records(key: key, after: revision, limit: 1000, incarnation: incarnation)
+                } catch { throw APIError(error) }
+                guard let records = found else { throw APIError(JournalError.conflict(key: key, latest: nil)) }
                 guard !records.isEmpty else { return }
                 try Entry.apply(records, to: &model, revision: &revision, id: entry.id, in: service)
             }
@@ -114,8 +120,12 @@ final class ReplicaCache<Entry: ReplicatedEntry>: Sendable {
         try loading.withLock { _ throws(APIError) -> Entry in
             // Another request may have loaded it while this one waited.
             if let now = Entry.cached(id, in: service), now !== cached, !now.isStale, incarnation(of: now) == head.incarnation {
-                try catchUp(now, to: head.revision)
-                return now
+                do throws(APIError) {
+                    try catchUp(now, to: head.revision)
+                    return now
+                } catch where error.code == "revision_conflict" {
+                    // Its incarnation ended after the head was read: loaded whole below.
+                }
             }
             let key = Entry.journalKey(id)
             let stored = try service.storedJournal(key, notFound: Entry.notFound(id))

@@ -84,15 +84,18 @@ extension StackService {
     ///
     /// - Complexity: a rebuild from the nearest snapshot, and the records after it.
     func journaledState(of entry: StackEntry) throws(APIError) -> (ScrollStack, Int) {
-        guard let replica = store.replication.withLock({ $0 }), let backend = journal?.backend else { return try reload(entry.id) }
+        guard let replica = store.replication.withLock({ $0 }), let backend = journal?.backend as? any SharedJournalBackend else { return try reload(entry.id) }
         // An entry whose incarnation this cache no longer knows was replaced or forgotten
         // meanwhile (the stack deleted, or loaded again): there is nothing of it to go on from.
         guard let incarnation = replica.incarnation(of: entry) else { throw APIError(JournalError.conflict(key: entry.id, latest: nil)) }
         var revision = entry.durableRevision
         var stack = try self.stack(entry.id, at: revision, current: revision, field: "revision", incarnation: incarnation)
         while true {
-            let records: [JournalRecord]
-            do throws(JournalError) { records = try backend.records(key: entry.id, after: revision, limit: 1000) } catch { throw APIError(error) }
+            let found: [JournalRecord]?
+            do throws(JournalError) {
+                found = try backend.records(key: entry.id, after: revision, limit: 1000, incarnation: incarnation)
+            } catch { throw APIError(error) }
+            guard let records = found else { throw APIError(JournalError.conflict(key: entry.id, latest: nil)) }
             guard !records.isEmpty else { return (stack, revision) }
             try apply(records, to: &stack, revision: &revision, key: entry.id)
         }

@@ -78,7 +78,7 @@ let package = Package(
         // Pictures: scenes (rectangles, circles, glyph runs) drawn to PNG with Cairo (glyphs
         // through cairo-ft from the faces the text engine shaped with), and glyph outlines
         // for SVG; it knows nothing of HTTP.
-        .target(name: "ScrollStackRender", dependencies: ["ScrollStackCore", "ScrollStackText", "CCairo"]),
+        .target(name: "ScrollStackRender", dependencies: ["ScrollStackCore", "ScrollStackText", "CCairo", "Zlib"]),
 
         // The service: routes, request decoding, response encoding, the stack store.
         .target(
@@ -130,7 +130,7 @@ let package = Package(
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient", "TestSeeds"]),
         .testTarget(
             name: "ScrollStackServiceTests",
-            dependencies: ["ScrollStackService", "ScrollStackStore", "SQLite", "ScrollStackCore", "ScrollStackPiles", "ScrollStackText", "JSONCodec", "MicroHTTP", "TestHTTPClient", "Zlib", "Postgres", "TestSeeds"]
+            dependencies: ["ScrollStackService", "ScrollStackStore", "SQLite", "ScrollStackCore", "ScrollStackPiles", "ScrollStackText", "ScrollStackRender", "JSONCodec", "MicroHTTP", "TestHTTPClient", "Zlib", "Postgres", "TestSeeds"]
         ),
     ]
 )

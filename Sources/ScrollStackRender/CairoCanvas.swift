@@ -22,7 +22,7 @@ public enum CairoCanvas {
     public static let maxScale = 3
 
     /// `scene` as a PNG of `scene.width × scale` by `scene.height × scale` pixels (rounded
-    /// up), 8-bit RGBA; nil when Cairo cannot make the surface (out of memory).
+    /// up), written by `PNGEncoder`; nil when Cairo cannot make the surface (out of memory).
     ///
     /// - Complexity: O(pixels + items + glyphs).
     public static func png(_ scene: Scene, scale: Int) -> [UInt8]? {
@@ -39,15 +39,8 @@ public enum CairoCanvas {
             for item in scene.items { draw(item, cr, fonts) }
         }
         cairo_surface_flush(surface)
-        var bytes: [UInt8] = []
-        let status = withUnsafeMutablePointer(to: &bytes) { pointer in
-            cairo_surface_write_to_png_stream(surface, { closure, data, length in
-                guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
-                closure.assumingMemoryBound(to: [UInt8].self).pointee.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
-                return CAIRO_STATUS_SUCCESS
-            }, pointer)
-        }
-        return status == CAIRO_STATUS_SUCCESS ? bytes : nil
+        guard let pixels = cairo_image_surface_get_data(surface) else { return nil }
+        return PNGEncoder.encode(pixels, width: Int(width), height: Int(height), stride: Int(cairo_image_surface_get_stride(surface)))
     }
 
     /// The outline of each glyph of `runs` (by face, size and glyph id), as SVG path data in

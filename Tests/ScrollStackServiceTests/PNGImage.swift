@@ -1,8 +1,9 @@
 import CZlib
 import XCTest
 
-/// A PNG read back for tests: 8-bit RGB or RGBA, not interlaced (what Cairo writes), its
-/// rows unfiltered. Throws on anything else, so a test never reads a picture it misparsed.
+/// A PNG read back for tests: 8-bit RGB or RGBA, not interlaced (what the service writes),
+/// every chunk's CRC checked, its rows unfiltered. Throws on anything else, so a test never
+/// reads a picture it misparsed.
 struct PNGImage {
     let width: Int
     let height: Int
@@ -24,6 +25,8 @@ struct PNGImage {
             let length = u32(at)
             let type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
             let data = Array(bytes[(at + 8)..<(at + 8 + length)])
+            let typed = Array(bytes[(at + 4)..<(at + 8 + length)])
+            guard UInt32(crc32(0, typed, uInt(typed.count))) == UInt32(u32(at + 8 + length)) else { throw Unreadable(description: "\(type): CRC") }
             switch type {
             case "IHDR":
                 width = u32(at + 8)

@@ -722,7 +722,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
     args = parser.parse_args()
-    seed = int(os.environ.get("SCROLLSTACK_SEED", "20261123"))
+    # Taken out of the environment the replicas inherit: scrollstackd refuses SCROLLSTACK_*
+    # variables that name none of its options.
+    seed = int(os.environ.pop("SCROLLSTACK_SEED", None) or "20261123")
     print(f"seed {seed} (SCROLLSTACK_SEED={seed} replays it)")
     rng = random.Random(seed)
     directory = tempfile.mkdtemp(prefix="scrollstack-pg-check-")

@@ -56,9 +56,9 @@ public enum CairoCanvas {
         defer { cairo_destroy(cr) }
         lock.withLock { _ in
             for run in runs {
-                guard fonts.select(run.face, size: run.size, on: cr) else { continue }
+                guard fonts.select(run.face, size: run.size, synthesis: run.synthesis, on: cr) else { continue }
                 for glyph in run.glyphs {
-                    let key = GlyphKey(face: run.face, size: run.size, id: glyph.id)
+                    let key = GlyphKey(face: run.face, size: run.size, synthesis: run.synthesis, id: glyph.id)
                     guard out[key] == nil else { continue }
                     cairo_new_path(cr)
                     var g = cairo_glyph_t(index: UInt(glyph.id), x: 0, y: 0)
@@ -75,11 +75,13 @@ public enum CairoCanvas {
     public struct GlyphKey: Hashable, Sendable {
         public var face: FontFace
         public var size: Double
+        public var synthesis: FontSynthesis
         public var id: UInt32
 
-        public init(face: FontFace, size: Double, id: UInt32) {
+        public init(face: FontFace, size: Double, synthesis: FontSynthesis = [], id: UInt32) {
             self.face = face
             self.size = size
+            self.synthesis = synthesis
             self.id = id
         }
     }
@@ -155,7 +157,7 @@ public enum CairoCanvas {
             set(cr, fill)
             cairo_fill(cr)
         case .glyphs(let run):
-            guard fonts.select(run.face, size: run.size, on: cr) else { return }
+            guard fonts.select(run.face, size: run.size, synthesis: run.synthesis, on: cr) else { return }
             var glyphs = run.glyphs.map { cairo_glyph_t(index: UInt($0.id), x: run.origin.x + $0.x, y: run.origin.y + $0.y) }
             set(cr, run.color)
             cairo_new_path(cr)
@@ -175,11 +177,12 @@ public enum CairoCanvas {
 }
 
 /// The cairo-ft faces drawings use, each over a FreeType face of its own, opened once per
-/// face of the catalog and kept for the process (cairo's caches may hold a face past any one
-/// drawing). Used only under `CairoCanvas.lock`: every drawing holds it throughout.
+/// face of the catalog (and once more with synthesized bold) and kept for the process
+/// (cairo's caches may hold a face past any one drawing). Used only under
+/// `CairoCanvas.lock`: every drawing holds it throughout.
 final class FontFaces {
     var library: FT_Library?
-    var faces: [FontFace: OpaquePointer] = [:]
+    var faces: [Key: OpaquePointer] = [:]
     let options: OpaquePointer? = {
         let options = cairo_font_options_create()
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
@@ -188,9 +191,17 @@ final class FontFaces {
         return options
     }()
 
-    /// Sets `face` at `size` as `cr`'s font; false when its file cannot be opened.
-    func select(_ face: FontFace, size: Double, on cr: OpaquePointer) -> Bool {
-        if faces[face] == nil {
+    struct Key: Hashable {
+        var face: FontFace
+        var bold: Bool
+    }
+
+    /// Sets `face` at `size` as `cr`'s font, with `synthesis` (cairo-ft's bold, FreeType's
+    /// `FT_GlyphSlot_Embolden`; the slant as the font matrix's skew); false when its file
+    /// cannot be opened.
+    func select(_ face: FontFace, size: Double, synthesis: FontSynthesis, on cr: OpaquePointer) -> Bool {
+        let key = Key(face: face, bold: synthesis.contains(.bold))
+        if faces[key] == nil {
             if library == nil {
                 var made: FT_Library?
                 guard FT_Init_FreeType(&made) == 0 else { return false }
@@ -203,11 +214,15 @@ final class FontFaces {
                 FT_Done_Face(ft)
                 return false
             }
-            faces[face] = cairoFace
+            if key.bold { cairo_ft_font_face_set_synthesize(cairoFace, UInt32(CAIRO_FT_SYNTHESIZE_BOLD.rawValue)) }
+            faces[key] = cairoFace
         }
-        guard let cairoFace = faces[face] else { return false }
+        guard let cairoFace = faces[key] else { return false }
         cairo_set_font_face(cr, cairoFace)
-        cairo_set_font_size(cr, size)
+        var matrix = cairo_matrix_t()
+        let skew = synthesis.contains(.oblique) ? -FontSynthesis.obliqueSkew * size : 0
+        cairo_matrix_init(&matrix, size, 0, skew, size, 0, 0)
+        cairo_set_font_matrix(cr, &matrix)
         cairo_set_font_options(cr, options)
         return true
     }

@@ -44,13 +44,16 @@ public struct Stroke: Sendable, Hashable {
 public struct GlyphRun: Sendable, Hashable {
     public var face: FontFace
     public var size: Double
+    /// The bold outline or slant drawn for a face that lacks the weight or style asked.
+    public var synthesis: FontSynthesis
     public var color: RGBA
     public var origin: Point
     public var glyphs: [PositionedGlyph]
 
-    public init(face: FontFace, size: Double, color: RGBA, origin: Point, glyphs: [PositionedGlyph]) {
+    public init(face: FontFace, size: Double, synthesis: FontSynthesis = [], color: RGBA, origin: Point, glyphs: [PositionedGlyph]) {
         self.face = face
         self.size = size
+        self.synthesis = synthesis
         self.color = color
         self.origin = origin
         self.glyphs = glyphs

@@ -8,11 +8,13 @@ public struct PositionedGlyph: Sendable, Hashable {
     public var y: Double
 }
 
-/// One line of a text node as glyphs to draw: the face and size they are shaped in, the
-/// baseline's distance below the line box's top, and the glyphs.
+/// One line of a text node as glyphs to draw: the face and size they are shaped in, what a
+/// drawing synthesizes for the face, the baseline's distance below the line box's top, and
+/// the glyphs.
 public struct GlyphLine: Sendable {
     public var face: FontFace
     public var size: Double
+    public var synthesis: FontSynthesis
     public var baseline: Double
     public var glyphs: [PositionedGlyph]
 }
@@ -59,7 +61,8 @@ extension TextEngine {
                         placed.append(PositionedGlyph(id: glyph.id, x: ellipsis.offset + glyph.dx, y: -glyph.dy))
                     }
                 }
-                out.append(GlyphLine(face: broken.font.face, size: broken.font.size, baseline: baseline, glyphs: placed))
+                out.append(GlyphLine(face: broken.font.face, size: broken.font.size, synthesis: FontSynthesis(request: text.font, face: broken.font.face),
+                                     baseline: baseline, glyphs: placed))
             }
             return out
         }

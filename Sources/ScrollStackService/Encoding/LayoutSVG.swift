@@ -65,7 +65,7 @@ enum LayoutSVG {
             case .glyphs(let run):
                 body += "<g class=\"text\" \(fill(run.color))>"
                 for glyph in run.glyphs {
-                    let key = CairoCanvas.GlyphKey(face: run.face, size: run.size, id: glyph.id)
+                    let key = CairoCanvas.GlyphKey(face: run.face, size: run.size, synthesis: run.synthesis, id: glyph.id)
                     guard let outline = outlines[key], !outline.isEmpty else { continue }
                     let id: Int
                     if let known = glyphIDs[key] {

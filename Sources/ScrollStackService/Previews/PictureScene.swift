@@ -236,7 +236,7 @@ struct PictureScene {
             let measured = engine.drawableLines(of: content, width: nil)
             let width = measured.widths.first ?? 0, lineHeight = measured.lineHeight
             let origin = Point(x: box.minX + (box.size.width - width) / 2, y: box.minY + (box.size.height - lineHeight) / 2 + line.baseline)
-            items.append(.glyphs(GlyphRun(face: line.face, size: line.size, color: color(item.textColor), origin: origin, glyphs: line.glyphs)))
+            items.append(.glyphs(GlyphRun(face: line.face, size: line.size, synthesis: line.synthesis, color: color(item.textColor), origin: origin, glyphs: line.glyphs)))
         }
         if let border = layout.border {
             items.append(.rect(Self.moved(border, frame.minX, frame.minY), fill: color(menu.borderColor), attributes: [.init("class", "menu-border")]))
@@ -260,7 +260,7 @@ struct PictureScene {
                 let lines = engine.glyphLines(of: content, width: frame.frame.size.width)
                 glyphs.spend(lines)
                 for (line, box) in zip(lines, frame.lines) {
-                    runs.append(GlyphRun(face: line.face, size: line.size, color: RGBA(red: 0, green: 0, blue: 0),
+                    runs.append(GlyphRun(face: line.face, size: line.size, synthesis: line.synthesis, color: RGBA(red: 0, green: 0, blue: 0),
                                          origin: Point(x: box.minX, y: box.minY + line.baseline), glyphs: line.glyphs))
                 }
             case .stack(_, _, _, let children):
@@ -280,7 +280,7 @@ struct PictureScene {
         let lines = engine.glyphLines(of: TextContent(words, font: FontRequest(family: Self.labelFamily, size: size), maxLines: 1), width: nil)
         glyphs.spend(lines)
         return lines.map { line in
-            .glyphs(GlyphRun(face: line.face, size: line.size, color: color, origin: Point(x: origin.x, y: origin.y + line.baseline), glyphs: line.glyphs))
+            .glyphs(GlyphRun(face: line.face, size: line.size, synthesis: line.synthesis, color: color, origin: Point(x: origin.x, y: origin.y + line.baseline), glyphs: line.glyphs))
         }
     }
 

@@ -25,34 +25,37 @@ enum PNGEncoder {
         }
         let channels = opaque ? 3 : 4
         let rowBytes = width * channels
-        var previous = [UInt8](repeating: 0, count: rowBytes)
-        var current = [UInt8](repeating: 0, count: rowBytes)
         var filtered = [UInt8](repeating: 0, count: (rowBytes + 1) * height)
         filtered.withUnsafeMutableBufferPointer { out in
+            guard let base = out.baseAddress else { return }
             for y in 0..<height {
                 let row = pixels.advanced(by: y * stride).assumingMemoryBound(to: UInt32.self)
-                current.withUnsafeMutableBufferPointer { bytes in
-                    var at = 0
-                    for x in 0..<width {
-                        let argb = row[x]
-                        let a = argb >> 24
-                        var r = (argb >> 16) & 0xFF, g = (argb >> 8) & 0xFF, b = argb & 0xFF
-                        if a != 0xFF && a != 0 {
-                            r = (r * 255 + a / 2) / a
-                            g = (g * 255 + a / 2) / a
-                            b = (b * 255 + a / 2) / a
-                        }
-                        bytes[at] = UInt8(truncatingIfNeeded: r)
-                        bytes[at + 1] = UInt8(truncatingIfNeeded: g)
-                        bytes[at + 2] = UInt8(truncatingIfNeeded: b)
-                        if channels == 4 { bytes[at + 3] = UInt8(truncatingIfNeeded: a) }
-                        at += channels
+                let line = base + y * (rowBytes + 1)
+                line[0] = 2  // Up: each byte less the one above it (zeros above the first row)
+                var at = 1
+                for x in 0..<width {
+                    let argb = row[x]
+                    let a = argb >> 24
+                    var r = (argb >> 16) & 0xFF, g = (argb >> 8) & 0xFF, b = argb & 0xFF
+                    if a != 0xFF && a != 0 {
+                        r = (r * 255 + a / 2) / a
+                        g = (g * 255 + a / 2) / a
+                        b = (b * 255 + a / 2) / a
                     }
+                    line[at] = UInt8(truncatingIfNeeded: r)
+                    line[at + 1] = UInt8(truncatingIfNeeded: g)
+                    line[at + 2] = UInt8(truncatingIfNeeded: b)
+                    if channels == 4 { line[at + 3] = UInt8(truncatingIfNeeded: a) }
+                    at += channels
                 }
-                let start = y * (rowBytes + 1)
-                out[start] = 2  // Up: each byte less the one above it (zeros above the first row)
-                for i in 0..<rowBytes { out[start + 1 + i] = current[i] &- previous[i] }
-                swap(&previous, &current)
+            }
+            // Up-filter from the last row to the first, so that the row above is still raw.
+            var y = height - 1
+            while y > 0 {
+                let line = base + y * (rowBytes + 1) + 1
+                let above = line - (rowBytes + 1)
+                for i in 0..<rowBytes { line[i] = line[i] &- above[i] }
+                y -= 1
             }
         }
         let compressed = filtered.withUnsafeBytes { raw in try? ZlibStream.compress(raw, level: 1) }

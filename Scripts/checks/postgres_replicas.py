@@ -31,6 +31,8 @@ Prints a seed (SCROLLSTACK_SEED replays it) and ends with `N passed, N failed`.
 """
 import argparse, glob, http.client, json, os, random, re, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 
+from chaos_replicas import dechunked  # noqa: E402  (an answer's body without its chunked framing, and whether it ended)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLUSTER = os.path.join(ROOT, "Scripts", "postgres-cluster.sh")
 results = {"passed": 0, "failed": 0}
@@ -180,10 +182,16 @@ class EventStream:
                 if not data:
                     return
                 buffer += data
-                ids = [int(m) for m in re.findall(rb"(?:^|\n)id: (\d+)\n", buffer)]
+                # The body without its chunked framing (a chunk boundary may fall inside an
+                # event). A server that ends the stream ends the answer, not the connection
+                # (HTTP/1.1 keeps it for a next request): its last chunk is the end.
+                body, ended = dechunked(buffer)
+                ids = [int(m) for m in re.findall(rb"(?:^|\n)id: (\d+)\n", body)]
                 with self.changed:
                     self.ids, self.raw = ids, buffer
                     self.changed.notify_all()
+                if ended:
+                    return
         except OSError:
             pass
         finally:

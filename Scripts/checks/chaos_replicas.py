@@ -19,7 +19,7 @@ deadline, the whole check well under 3 minutes. Ends with `N passed, N failed`.
 import argparse, http.client, json, os, random, re, select, signal, socket, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from postgres_replicas import CLUSTER, Replica, check, history_revisions, results, row  # noqa: E402
+from postgres_replicas import CLUSTER, Replica, check, dechunked, history_revisions, results, row  # noqa: E402
 
 
 class Proxy:
@@ -121,30 +121,6 @@ def call(port, method, path, body=None, headers=None, timeout=10):
         return None, {}, str(error)
     finally:
         connection.close()
-
-
-def dechunked(raw):
-    """(body, ended): the body of an HTTP/1.1 answer received so far, its chunked framing
-    removed (a chunk boundary may fall inside an event), the head left out and an incomplete
-    chunk kept; `ended` once its last chunk (size 0) arrived, i.e. the server ended the
-    answer. Always False for an answer that is not chunked."""
-    head_end = raw.find(b"\r\n\r\n")
-    if head_end < 0:
-        return b"", False
-    if b"chunked" not in raw[:head_end].lower():
-        return raw[head_end + 4:], False
-    body, at = b"", head_end + 4
-    while True:
-        line_end = raw.find(b"\r\n", at)
-        if line_end < 0:
-            return body, False
-        size = int(raw[at:line_end].split(b";")[0] or b"0", 16)
-        if size == 0:
-            return body, True
-        body += raw[line_end + 2:line_end + 2 + size]
-        if line_end + 2 + size + 2 > len(raw):
-            return body, False
-        at = line_end + 2 + size + 2
 
 
 class Resuming:

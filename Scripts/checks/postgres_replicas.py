@@ -31,8 +31,6 @@ Prints a seed (SCROLLSTACK_SEED replays it) and ends with `N passed, N failed`.
 """
 import argparse, glob, http.client, json, os, random, re, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 
-from chaos_replicas import dechunked  # noqa: E402  (an answer's body without its chunked framing, and whether it ended)
-
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLUSTER = os.path.join(ROOT, "Scripts", "postgres-cluster.sh")
 results = {"passed": 0, "failed": 0}
@@ -159,6 +157,30 @@ def concurrent_writes(replicas, rng):
             check(status == 200 and body["revision"] == 1 + len(rows) and ids == set(rows),
                   f"{stack} on replica {replica.name}: revision {body.get('revision')}, every acknowledged row and nothing else")
         check(history_revisions(replicas[0], stack) == list(range(2, 2 + len(rows))), f"{stack}: history has revisions 2..{1 + len(rows)}, each once")
+
+
+def dechunked(raw):
+    """(body, ended): the body of an HTTP/1.1 answer received so far, its chunked framing
+    removed (a chunk boundary may fall inside an event), the head left out and an incomplete
+    chunk kept; `ended` once its last chunk (size 0) arrived, i.e. the server ended the
+    answer. Always False for an answer that is not chunked."""
+    head_end = raw.find(b"\r\n\r\n")
+    if head_end < 0:
+        return b"", False
+    if b"chunked" not in raw[:head_end].lower():
+        return raw[head_end + 4:], False
+    body, at = b"", head_end + 4
+    while True:
+        line_end = raw.find(b"\r\n", at)
+        if line_end < 0:
+            return body, False
+        size = int(raw[at:line_end].split(b";")[0] or b"0", 16)
+        if size == 0:
+            return body, True
+        body += raw[line_end + 2:line_end + 2 + size]
+        if line_end + 2 + size + 2 > len(raw):
+            return body, False
+        at = line_end + 2 + size + 2
 
 
 class EventStream:

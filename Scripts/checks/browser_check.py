@@ -468,6 +468,42 @@ with sync_playwright() as playwright:
         server.call("DELETE", "/v1/stacks/vscreen")
         server.call("DELETE", "/v1/stacks/vshelf")
 
+    def check_viewer_pictures(colours):
+        """In the viewer of stack vpics, at two window sizes: each row's background colour and dark glyph pixels on its text's line."""
+        frames_ = server.call("GET", "/v1/stacks/vpics/layout?content=frames")["rows"]
+        for width, height in [(1280, 900), (360, 640)]:
+            viewer = browser.new_page(viewport={"width": width, "height": height})
+            viewer.set_default_timeout(WAIT_MS)
+            viewer.goto(server.base + "/view/vpics")
+            viewer.wait_for_function("() => { const i = document.querySelector('#stage img.picture'); return i && i.complete && i.naturalWidth > 0; }")
+            stage = viewer.locator("#stage").bounding_box()
+            scale = stage["width"] / 375
+            for row, (_, rgb) in zip(frames_, colours):
+                f = row["frame"]
+                # Inside the row, away from its text: the style's background.
+                got = pixel(viewer, stage["x"] + (f["x"] + 6) * scale, stage["y"] + (f["y"] + f["height"] - 6) * scale)
+                assert max(abs(a - b) for a, b in zip(got, rgb)) <= 2, (width, row["id"], got, rgb)
+                # On the text's line: dark glyph pixels among the background.
+                line = row["content"]["lines"][0]
+                samples = [pixel(viewer, stage["x"] + (line["x"] + line["width"] * k / 24) * scale,
+                                 stage["y"] + (line["y"] + line["height"] * 0.6) * scale) for k in range(1, 24)]
+                assert any(sum(p) < 150 for p in samples), (width, row["id"], "no glyph drawn on the line", samples)
+            viewer.close()
+
+    @case("the viewer shows the stack as the SVG draws it (row styles and text), at 1280 px and in a 360 px panel")
+    def _():
+        colours = [("#FF9500", (0xFF, 0x95, 0x00)), ("#5856D6", (0x58, 0x56, 0xD6)), ("#34C759", (0x34, 0xC7, 0x59))]
+        server.call("POST", "/v1/stacks", {
+            "id": "vpics", "viewport": {"width": 375, "height": 500}, "separator": {"hidden": True},
+            "rows": [{"id": f"c{i}", "view": {"type": "Card"}, "size": "fit", "style": {"background": hex_},
+                      "insets": {"top": 20, "left": 16, "bottom": 60, "right": 16},
+                      "content": {"text": f"Card {i}", "font": {"family": "Inter", "size": 40, "weight": 800}}}
+                     for i, (hex_, _) in enumerate(colours)]})
+        try:
+            check_viewer_pictures(colours)
+        finally:
+            server.call("DELETE", "/v1/stacks/vpics")
+
     @case("the viewer fits a plug-in's 360 px panel (stage scaled to the width, details below, nothing wider) and keeps its side panel at 1280 px")
     def _():
         for width, height in [(360, 640), (1280, 900)]:

@@ -1,10 +1,12 @@
 /// The viewer: one self-contained HTML page (inline CSS and script, system fonts, nothing
 /// fetched but the API) served at `/view/` (the stacks) and `/view/{stack}` (one stack).
 ///
-/// The stack page draws the visible window at its own offset, which starts at the stack's:
-/// wheel, drag and keys move that offset and ask `GET …/layout?window=visible&offset=` for
-/// the rows there (the stack itself is never scrolled); one request is in flight at a time and
-/// the latest offset wins. A row that embeds a stack shows it in a clipped box of its viewport;
+/// The stack page draws the visible window at its own offset, which starts at the stack's, as
+/// the SVG picture draws it (`GET …/layout.svg?window=visible&offset=`, shown as an image, its
+/// viewport at the stage's origin), with a box over each row for hovering: wheel, drag and keys
+/// move that offset and ask `GET …/layout?window=visible&offset=` and the picture for the rows
+/// there (the stack itself is never scrolled); one request is in flight at a time and the
+/// latest offset wins. A row that embeds a stack shows it in a clipped box of its viewport;
 /// the wheel over that box, a drag that starts in it, and the keys after a press in it scroll
 /// that stack in the page only (`GET` of its own layout at the page's offset, in the row's
 /// viewport); Escape or a press outside gives the keys back to the stack. From the first layout's revision on, it follows `GET …/events` as a
@@ -40,11 +42,10 @@ enum ViewerPage {
   #frame { flex: none; transform-origin: 0 0; }
   #stage { position: relative; overflow: hidden; background: #f2f2f7; outline: 2px solid #ff3b30; touch-action: none; cursor: grab; user-select: none; }
   #stage:focus { outline-color: #007aff; }
-  .row { position: absolute; box-sizing: border-box; border: 1px solid #248a3d; background: rgba(52, 199, 89, .45); overflow: hidden; padding: 2px 6px; white-space: nowrap; font-size: 12px; }
-  .row.partial { border-color: #c93400; background: rgba(255, 149, 0, .45); }
+  .picture { position: absolute; max-width: none; pointer-events: none; }
+  .row { position: absolute; box-sizing: border-box; }
   .row:hover { outline: 2px solid #007aff; z-index: 1; }
-  .separator { position: absolute; background: rgba(60, 60, 67, .6); pointer-events: none; }
-  .embedded { position: absolute; overflow: hidden; outline: 1px solid #007aff; background: #f2f2f7; }
+  .embedded { position: absolute; overflow: hidden; outline: 1px solid #007aff; }
   .embedded.focused { outline: 2px solid #007aff; }
   aside { min-width: 280px; background: #fff; border: 1px solid #c7c7cc; padding: 10px 12px; }
   aside dt { font-weight: 600; margin-top: 6px; }
@@ -82,6 +83,28 @@ enum ViewerPage {
     return body;
   });
   const fail = (e) => { errorLine.textContent = String(e.message || e); };
+  // A stack's window as the SVG draws it (its rows' styles and text): an image placed so that
+  // the stack's viewport sits at its box's origin (the box clips the rest of the drawing).
+  const picture = (path) => fetch(path, { cache: "no-store", headers: Object.assign({ "Accept": "image/svg+xml" }, auth) }).then(async (r) => {
+    const svg = await r.text();
+    if (!r.ok) throw new Error("picture: " + r.status);
+    const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
+    const viewport = doc.getElementById("viewport");
+    let x = Number(viewport.getAttribute("x")), y = Number(viewport.getAttribute("y"));
+    for (let node = viewport.parentElement; node; node = node.parentElement) {
+      const moved = /translate\(([-0-9.e]+),([-0-9.e]+)\)/.exec(node.getAttribute("transform") || "");
+      if (moved) { x += Number(moved[1]); y += Number(moved[2]); }
+    }
+    const img = document.createElement("img");
+    img.className = "picture";
+    img.alt = "";
+    img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg);
+    img.style.left = -x + "px";
+    img.style.top = -y + "px";
+    img.style.width = doc.documentElement.getAttribute("width") + "px";
+    img.style.height = doc.documentElement.getAttribute("height") + "px";
+    return img;
+  });
 
   if (!stackId) {
     document.getElementById("title").textContent = "ScrollStack stacks";
@@ -117,6 +140,7 @@ enum ViewerPage {
   main.append(frame, info);
 
   let layout = null;      // the last layout drawn
+  let drawing = null;     // its picture (an <img> of the SVG)
   let offset = null;      // this page's offset along the scroll axis
   let inFlight = false;
   let again = false;
@@ -132,8 +156,9 @@ enum ViewerPage {
     if (inFlight) { again = true; return; }
     inFlight = true;
     const query = offset === null ? "" : "&offset=" + encodeURIComponent(String(offset));
-    api(base + "/layout?window=visible" + query).then((answer) => {
+    Promise.all([api(base + "/layout?window=visible" + query), picture(base + "/layout.svg?window=visible" + query)]).then(([answer, drawn]) => {
       layout = answer;
+      drawing = drawn;
       if (offset === null) {
         // The first layout: follow the events after its revision, so no change is missed.
         offset = answer.offset[along()];
@@ -162,7 +187,7 @@ enum ViewerPage {
     frame.style.transform = scale < 1 ? "scale(" + scale + ")" : "";
     frame.style.width = vw * scale + "px";
     frame.style.height = vh * scale + "px";
-    stage.replaceChildren(...level(layout, layout.offset.x, layout.offset.y));
+    stage.replaceChildren(drawing, ...level(layout, layout.offset.x, layout.offset.y));
     document.body.dataset.revision = layout.revision;
     document.body.dataset.offset = layout.offset[along()];
     statusLine.textContent = "revision " + layout.revision + " · offset " + layout.offset[along()] + " of " + maxOffset() +
@@ -170,10 +195,12 @@ enum ViewerPage {
     document.getElementById("info-visible").textContent = layout.visibleRows.join(", ") || "none";
   }
 
-  // One stack's rows, placed at their frame less (ox, oy): the root's offset, or the viewport's
-  // origin of an embedded stack (whose frames are the root's coordinates). A row that embeds
-  // a stack gets a box of that stack's viewport, clipped, holding its rows: as the answer
-  // gives them, or as this page scrolled that stack (`nested`).
+  // One stack's rows over its picture, placed at their frame less (ox, oy): the root's
+  // offset, or the viewport's origin of an embedded stack (whose frames are the root's
+  // coordinates). A row is a box for hovering (the picture shows it). A row that embeds a
+  // stack gets a box of that stack's viewport, clipped, holding its rows: as the answer gives
+  // them (the picture above draws them), or as this page scrolled that stack (`nested`),
+  // over that stack's own picture at the page's offset.
   function level(answer, ox, oy) {
     const nodes = [];
     const boxes = [];
@@ -184,15 +211,8 @@ enum ViewerPage {
       div.dataset.index = row.index;
       div.dataset.visibility = row.visibility;
       place(div, row.frame, ox, oy);
-      div.textContent = row.id + (row.visibility === "partial" ? " (" + Math.round(row.visibleFraction * 100) + " %)" : "");
       div.addEventListener("mouseenter", () => describe(row));
       nodes.push(div);
-      if (row.separatorFrame) {
-        const line = document.createElement("div");
-        line.className = "separator";
-        place(line, row.separatorFrame, ox, oy);
-        nodes.push(line);
-      }
       if (row.stack && row.stack.rows) boxes.push(embeddedBox(row.stack, ox, oy));
     }
     return nodes.concat(boxes);
@@ -220,7 +240,7 @@ enum ViewerPage {
     box.dataset.offset = shown.offset[axisOf(shown)];
     box.child = child;
     if (focused && focused.id === child.id) { box.classList.add("focused"); focused = child; }
-    box.replaceChildren(...(mine && mine.answer ? level(mine.answer, mine.answer.offset.x, mine.answer.offset.y) : level(child, f.x, f.y)));
+    box.replaceChildren(...(mine && mine.answer ? [mine.picture, ...level(mine.answer, mine.answer.offset.x, mine.answer.offset.y)] : level(child, f.x, f.y)));
     box.addEventListener("wheel", (e) => {
       e.preventDefault();
       e.stopPropagation();
@@ -242,9 +262,11 @@ enum ViewerPage {
     mine.offset = next;
     nested.set(child.id, mine);
     const query = "?window=visible&offset=" + encodeURIComponent(String(next)) + "&width=" + child.viewport.width + "&height=" + child.viewport.height;
-    api("/v1/stacks/" + encodeURIComponent(child.id) + "/layout" + query).then((answer) => {
+    const path = "/v1/stacks/" + encodeURIComponent(child.id);
+    Promise.all([api(path + "/layout" + query), picture(path + "/layout.svg" + query)]).then(([answer, drawn]) => {
       if (mine.offset !== next) return;
       mine.answer = answer;
+      mine.picture = drawn;
       draw();
     }).catch(fail);
   }

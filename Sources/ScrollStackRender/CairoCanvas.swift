@@ -203,8 +203,8 @@ final class FontFaces {
                 guard FT_Init_FreeType(&made) == 0 else { return false }
                 library = made
             }
-            var ft: FT_Face?
-            guard FT_New_Face(library, face.path, face.index, &ft) == 0, let ft else { return false }
+            // A font in memory stays alive with `faces`' key, as long as the cairo face.
+            guard let library, case .success(let ft) = face.source.open(library, index: face.index) else { return false }
             guard let cairoFace = cairo_ft_font_face_create_for_ft_face(ft, Int32(FT_LOAD_NO_HINTING)),
                   cairo_font_face_status(cairoFace) == CAIRO_STATUS_SUCCESS else {
                 FT_Done_Face(ft)

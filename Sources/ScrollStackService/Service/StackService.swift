@@ -34,8 +34,11 @@ public final class StackService: Sendable {
     let router: Router<Handler>
     /// Measures fit rows: `FlexMeasurer` with a `TextEngine` over `fonts`.
     let measurer: any ContentMeasuring
-    /// The fonts text nodes can use (`GET /v1/fonts`).
-    let fonts: FontCatalog
+    /// The fonts text nodes can use: the server's folders' and the uploaded ones
+    /// (`GET /v1/fonts`, `POST /v1/fonts`).
+    let fontLibrary: FontLibrary
+    /// Every font text nodes can use now.
+    var fonts: FontCatalog { fontLibrary.catalog }
     /// Measures menu titles: the same `TextEngine` as `measurer`'s (nil only in tests that
     /// build a service without text).
     let titleMeasurer: (any TitleMeasuring)?
@@ -61,7 +64,8 @@ public final class StackService: Sendable {
         let embedded = EmbeddedStackMeasurer(base: measurer)
         self.measurer = embedded
         self.titleMeasurer = titleMeasurer
-        self.fonts = fonts
+        let engine = titleMeasurer as? TextEngine
+        fontLibrary = FontLibrary(server: fonts, engine: engine)
         var router = Router<Handler>()
         Self.addRoutes(to: &router)
         self.router = router
@@ -72,6 +76,11 @@ public final class StackService: Sendable {
                 guard upTo > after, let page = try? journal.events(id: key, after: after, limit: upTo - after) else { return nil }
                 return page.filter { $0.revision <= upTo }.map { ($0.revision, (try? JSON.parse($0.events)) ?? .array([])) }
             }
+        }
+        if let journal, let engine {
+            // A family nobody here uploaded may have been uploaded on another replica: the
+            // store's fonts are read again before it is refused.
+            engine.onMissingFamily { [weak self] family in self?.fontMissing(family, journal: journal) }
         }
         journal?.observeDamage { [store, hub, logger] key, detail in
             Self.stackDamaged(key, detail: detail, store: store, hub: hub, logger: logger)
@@ -185,6 +194,9 @@ public final class StackService: Sendable {
         router.add("POST", "/v1/layout.svg") { s, c in try s.statelessLayoutSVG(c) }
         router.add("POST", "/v1/layout.png") { s, c in try s.statelessLayoutPNG(c) }
         router.add("GET", "/v1/fonts") { s, c in try s.listFonts(c) }
+        router.add("POST", "/v1/fonts") { s, c in try s.uploadFont(c) }
+        router.add("GET", "/v1/fonts/{font}") { s, c in try s.getFont(c) }
+        router.add("DELETE", "/v1/fonts/{font}") { s, c in try s.deleteFont(c) }
         router.add("GET", "/v1/devices") { s, c in try s.listDevices(c) }
         router.add("GET", "/v1/stacks/{stack}/events") { s, c in try s.history(c) }
         router.add("POST", "/v1/stacks/{stack}/revert") { s, c in try s.revert(c) }

@@ -95,8 +95,8 @@ extension StackService {
     /// font's families (409 `font_in_use` naming the stack), a stack could not be read at
     /// start (409 `font_in_use` too: whether it uses the font cannot be told), or the store is
     /// shared by replicas (409 `font_deletion_unsupported`: no replica can see every stack).
-    /// The font is taken out of the catalog first, so no text can start using it meanwhile;
-    /// refused, it is put back.
+    /// Writes to stacks wait meanwhile (`fontUse`), and the font is taken out of the catalog
+    /// first, so no text can start using it; refused, it is put back.
     func deleteFont(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
         let id = c.parameter("font")
@@ -108,25 +108,30 @@ extension StackService {
                            message: "uploaded fonts are not deleted on a store shared by replicas: no replica holds every stack, so none can tell that no text uses the font")
         }
         return try fontLibrary.changes.withLock { _ throws(APIError) -> HTTPResponse in
-            guard let font = fontLibrary.font(id) else { throw .fontNotFound(id) }
-            var all = Dictionary(uniqueKeysWithValues: fontLibrary.uploaded.map { ($0.id, $0) })
-            all[id] = nil
-            fontLibrary.set(all)
-            all[id] = font
-            let families = Set(font.faces.map { $0.family.lowercased() })
-            if let user = fontUser(families) {
-                fontLibrary.set(all)
-                throw APIError(status: 409, code: "font_in_use", message: user)
-            }
-            do throws(JournalError) {
-                try journal.backend.deleteBlob(name: font.blobName)
-            } catch {
-                fontLibrary.set(all)
-                throw APIError(error)
-            }
-            logger.notice("font \(id) deleted")
-            return HTTPResponse(status: 204)
+            try fontUse.withWriteLock { () throws(APIError) -> HTTPResponse in try deleteUnused(id, journal: journal) }
         }
+    }
+
+    /// `deleteFont`'s work, holding `changes` and `fontUse`.
+    private func deleteUnused(_ id: String, journal: StackJournal) throws(APIError) -> HTTPResponse {
+        guard let font = fontLibrary.font(id) else { throw .fontNotFound(id) }
+        var all = Dictionary(uniqueKeysWithValues: fontLibrary.uploaded.map { ($0.id, $0) })
+        all[id] = nil
+        fontLibrary.set(all)
+        all[id] = font
+        let families = Set(font.faces.map { $0.family.lowercased() })
+        if let user = fontUser(families) {
+            fontLibrary.set(all)
+            throw APIError(status: 409, code: "font_in_use", message: user)
+        }
+        do throws(JournalError) {
+            try journal.backend.deleteBlob(name: font.blobName)
+        } catch {
+            fontLibrary.set(all)
+            throw APIError(error)
+        }
+        logger.notice("font \(id) deleted")
+        return HTTPResponse(status: 204)
     }
 
     /// Why a font of `families` (lower-cased) cannot go: the first stack (by id) whose text or

@@ -39,6 +39,11 @@ public final class StackService: Sendable {
     let fontLibrary: FontLibrary
     /// Every font text nodes can use now.
     var fonts: FontCatalog { fontLibrary.catalog }
+    /// Held for reading by every write to stacks, from its decoding (where text is checked
+    /// against the fonts) until its stack is in memory, and for writing by a font's deletion
+    /// while it looks for text using the font: no write that checked its text against the
+    /// font can land after that look (`deleteFont`).
+    let fontUse = ReadWriteLock()
     /// Measures menu titles: the same `TextEngine` as `measurer`'s (nil only in tests that
     /// build a service without text).
     let titleMeasurer: (any TitleMeasuring)?
@@ -105,9 +110,11 @@ public final class StackService: Sendable {
         switch match {
         case .found(let handler, let parameters):
             let context = RequestContext(request: request, parameters: parameters)
+            let writesStacks = request.method != "GET" && request.method != "HEAD" && request.path.hasPrefix("/v1/stacks")
             var attempts = 0
             while true {
                 do {
+                    if writesStacks { return try fontUse.withReadLock { () throws -> HTTPResponse in try handler(self, context) } }
                     return try handler(self, context)
                 } catch let error as APIError where error.code == "revision_conflict" && Self.changesNothing(request.method) && isReplicated {
                     // A read (or a DELETE, refused before it deleted anything) held a stack that

@@ -119,8 +119,7 @@ extension StackService {
         all[id] = nil
         fontLibrary.set(all)
         all[id] = font
-        let families = Set(font.faces.map { $0.family.lowercased() })
-        if let user = fontUser(families) {
+        if let user = fontUser(font.faces) {
             fontLibrary.set(all)
             throw APIError(status: 409, code: "font_in_use", message: user)
         }
@@ -134,17 +133,18 @@ extension StackService {
         return HTTPResponse(status: 204)
     }
 
-    /// Why a font of `families` (lower-cased) cannot go: the first stack (by id) whose text or
-    /// menu uses one of them, or a stack that could not be read; nil when none. O(stacks ×
-    /// nodes), each stack read under its lock.
-    private func fontUser(_ families: Set<String>) -> String? {
+    /// Why a font with `faces` cannot go: the first stack (by id) whose text or menu uses one
+    /// of their families, or a stack that could not be read; nil when none. O(stacks × nodes),
+    /// each stack read under its lock.
+    private func fontUser(_ faces: [FontFace]) -> String? {
+        let families = Set(faces.map { $0.family.lowercased() })
         if let unreadable = store.unreadableIDs.first {
             return "the stack \"\(unreadable)\" could not be read at start, so whether its text uses the font cannot be told; delete it first"
         }
         for entry in store.all() {
             let used = try? entry.read { stack, _ throws(APIError) in stack.fontFamilies.intersection(families).sorted().first }
             if let family = used ?? nil {
-                let name = fontLibrary.server.faces(of: family)?.first?.family ?? family
+                let name = faces.first { $0.family.lowercased() == family }?.family ?? family
                 return "the stack \"\(entry.id)\" has text in the family \"\(name)\"; change or delete that text first"
             }
         }

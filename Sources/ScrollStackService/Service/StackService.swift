@@ -110,7 +110,8 @@ public final class StackService: Sendable {
         switch match {
         case .found(let handler, let parameters):
             let context = RequestContext(request: request, parameters: parameters)
-            let writesStacks = request.method != "GET" && request.method != "HEAD" && request.path.hasPrefix("/v1/stacks")
+            // By the route's pattern, not the path: however the path is written, a write to stacks is one.
+            let writesStacks = request.method != "GET" && request.method != "HEAD" && pattern?.hasPrefix("/v1/stacks") == true
             var attempts = 0
             while true {
                 do {

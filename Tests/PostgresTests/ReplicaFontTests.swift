@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import JSONCodec
 import MicroHTTP
@@ -67,5 +68,38 @@ final class ReplicaFontTests: XCTestCase {
         XCTAssertEqual(refused.status, 409)
         XCTAssertEqual(json(refused)?["error"]?["code"]?.stringValue, "font_deletion_unsupported")
         XCTAssertEqual(send(replicas[0], "DELETE", "/v1/fonts/0123456789abcdef").status, 404)
+    }
+
+    /// `scrollstackd migrate` copies the uploaded fonts with the stacks: a stack of a SQLite
+    /// data dir whose text uses one lays out the same on the replicas.
+    func testMigrateCopiesTheUploadedFonts() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ssmigratefonts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var layout: [UInt8] = []
+        do {
+            let local = StackService(journal: try StackJournal(path: directory.appendingPathComponent("scrollstack.sqlite").path))
+            _ = try local.restore()
+            XCTAssertEqual(send(local, "POST", "/v1/fonts", body: font, type: "font/ttf").status, 201)
+            let stack = #"{"id": "m", "rows": [{"id": "t", "view": {"type": "Label"}, "size": "fit", "content": {"text": "Wavy", "font": {"family": "Liberation Sans", "size": 16}}}]}"#
+            XCTAssertEqual(send(local, "POST", "/v1/stacks", body: Array(stack.utf8)).status, 201)
+            layout = send(local, "GET", "/v1/stacks/m/layout").body
+        }
+        let bundle = URL(fileURLWithPath: CommandLine.arguments.first { $0.hasSuffix(".xctest") } ?? CommandLine.arguments[0])
+        let migrate = Process()
+        migrate.executableURL = bundle.deletingLastPathComponent().appendingPathComponent("scrollstackd")
+        migrate.arguments = ["migrate", "--data-dir", directory.path, "--store", cluster.url, "--log-level", "error"]
+        let exited = DispatchSemaphore(value: 0)
+        migrate.terminationHandler = { _ in exited.signal() }
+        try migrate.run()
+        guard exited.wait(timeout: .now() + 60) == .success else {
+            migrate.terminate()
+            return XCTFail("migrate did not finish within 60 s")
+        }
+        XCTAssertEqual(migrate.terminationStatus, 0)
+        let fresh = try replica()
+        defer { fresh.stopReplication() }
+        XCTAssertEqual(send(fresh, "GET", "/v1/stacks/m/layout").body, layout)
+        XCTAssertEqual(send(fresh, "GET", "/v1/fonts/\(UploadedFont.id(of: font))").status, 200)
     }
 }

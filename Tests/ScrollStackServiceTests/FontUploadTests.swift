@@ -1,6 +1,6 @@
 import Foundation
 import JSONCodec
-import ScrollStackService
+@testable import ScrollStackService
 import ScrollStackStore
 import ScrollStackText
 import TestHTTPClient
@@ -168,4 +168,90 @@ final class FontUploadTests: XCTestCase {
         XCTAssertEqual(copy.status, 409, copy.text)
         XCTAssertEqual(copy.errorCode, "font_face_exists")
     }
+
+    func testTheTotalBytesLimit() throws {
+        var limits = ServiceLimits()
+        limits.maxUploadedFontBytes = regular.count + bold.count - 1
+        let server = try start(limits: limits)
+        defer { server.stop() }
+        XCTAssertEqual(try upload(server, regular).status, 201)
+        let full = try upload(server, bold)
+        XCTAssertEqual(full.status, 409, full.text)
+        XCTAssertEqual(full.errorCode, "font_limit_reached")
+        XCTAssertEqual(try server.request("GET", "/v1/fonts/\(UploadedFont.id(of: bold))").status, 404, "nothing stored")
+    }
+
+    /// Text is measured and drawn on several threads while the font is uploaded and deleted
+    /// again and again: every answer is the font's measure or 422 for a family not there.
+    func testMeasuringWhileFontsComeAndGo() throws {
+        let server = try start()
+        defer { server.stop() }
+        let body = object(("viewport", object(("width", 320), ("height", 600))), ("rows", [label("t", family: "Liberation Sans")])).serialized()
+        let port = server.port
+        let expected = try folderWidth()
+        let stop = ManagedAtomicFlag()
+        let failures = LockedList()
+        let group = DispatchGroup()
+        for _ in 0..<3 {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                while !stop.isSet {
+                    guard let response = try? httpRequest(port: port, method: "POST", path: "/v1/layout?content=frames",
+                                                          headers: [("Content-Type", "application/json")], body: body) else {
+                        failures.append("no answer")
+                        continue
+                    }
+                    let answer = Reply(response)
+                    if answer.status == 200 {
+                        if answer["rows[0].content.lines[0].width"]?.doubleValue != expected { failures.append(answer.text) }
+                    } else if answer.status != 422 || answer.errorCode != "invalid_value" {
+                        failures.append(answer.text)
+                    }
+                }
+            }.start()
+        }
+        let id = UploadedFont.id(of: regular)
+        for _ in 0..<20 {
+            XCTAssertEqual(try upload(server, regular).status, 201)
+            XCTAssertEqual(try server.request("GET", "/v1/stacks").status, 200)
+            XCTAssertEqual(try server.request("DELETE", "/v1/fonts/\(id)").status, 204)
+        }
+        stop.set()
+        XCTAssertEqual(group.wait(timeout: .now() + 60), .success, "the measuring threads stopped within 60 s")
+        XCTAssertEqual(failures.items, [])
+    }
+
+    /// The daemon takes a font larger than --max-body-bytes on this route only, up to
+    /// --max-font-bytes (413 unread beyond).
+    func testTheDaemonsBodyLimitForFonts() throws {
+        var daemon = try Daemon.start(["--in-memory", "--log-level", "notice", "--max-body-bytes", "1024"])
+        let stored = try httpRequest(port: daemon.port, method: "POST", path: "/v1/fonts", headers: [("Content-Type", "font/ttf")], body: regular)
+        XCTAssertEqual(stored.status, 201)
+        let json = try httpRequest(port: daemon.port, method: "POST", path: "/v1/stacks", headers: [("Content-Type", "application/json")],
+                                   body: Array(repeating: UInt8(ascii: " "), count: 2048))
+        XCTAssertEqual(json.status, 413, "other routes keep --max-body-bytes")
+        XCTAssertEqual(try daemon.stop(), 0)
+        daemon = try Daemon.start(["--in-memory", "--log-level", "notice", "--max-font-bytes", "100000"])
+        let large = Reply(try httpRequest(port: daemon.port, method: "POST", path: "/v1/fonts", headers: [("Content-Type", "font/ttf")], body: regular))
+        XCTAssertEqual(large.status, 413, large.text)
+        XCTAssertEqual(large.errorCode, "payload_too_large")
+        XCTAssertEqual(try daemon.stop(), 0)
+    }
+}
+
+/// A flag set once, read from any thread.
+final class ManagedAtomicFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
+
+/// A list appended to from any thread.
+final class LockedList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+    var items: [String] { lock.withLock { list } }
+    func append(_ item: String) { lock.withLock { list.append(item) } }
 }

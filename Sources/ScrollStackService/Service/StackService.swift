@@ -39,10 +39,12 @@ public final class StackService: Sendable {
     let fontLibrary: FontLibrary
     /// Every font text nodes can use now.
     var fonts: FontCatalog { fontLibrary.catalog }
-    /// Held for reading by every write to stacks, from its decoding (where text is checked
-    /// against the fonts) until its stack is in memory, and for writing by a font's deletion
-    /// while it looks for text using the font: no write that checked its text against the
-    /// font can land after that look (`deleteFont`).
+    /// Held for reading by every request but reads and the font routes (writes to stacks,
+    /// stateless layouts), from its decoding (where text is checked against the fonts) until
+    /// its stack is in memory and its answer measured, and for writing by a font's deletion
+    /// while it looks for text using the font: no write that checked its text against the font
+    /// can land after that look, and no layout measures text whose font went meanwhile
+    /// (`deleteFont`). Reads measure only stored stacks, whose fonts cannot go.
     let fontUse = ReadWriteLock()
     /// Measures menu titles: the same `TextEngine` as `measurer`'s (nil only in tests that
     /// build a service without text).
@@ -110,12 +112,14 @@ public final class StackService: Sendable {
         switch match {
         case .found(let handler, let parameters):
             let context = RequestContext(request: request, parameters: parameters)
-            // By the route's pattern, not the path: however the path is written, a write to stacks is one.
-            let writesStacks = request.method != "GET" && request.method != "HEAD" && pattern?.hasPrefix("/v1/stacks") == true
+            // Writes and stateless layouts check text against the fonts, then measure it: they
+            // hold `fontUse` so that no font goes in between. Told by the route's pattern, not
+            // the path: however the path is written, such a request is one.
+            let usesFonts = request.method != "GET" && request.method != "HEAD" && pattern.map { !$0.hasPrefix("/v1/fonts") } == true
             var attempts = 0
             while true {
                 do {
-                    if writesStacks { return try fontUse.withReadLock { () throws -> HTTPResponse in try handler(self, context) } }
+                    if usesFonts { return try fontUse.withReadLock { () throws -> HTTPResponse in try handler(self, context) } }
                     return try handler(self, context)
                 } catch let error as APIError where error.code == "revision_conflict" && Self.changesNothing(request.method) && isReplicated {
                     // A read (or a DELETE, refused before it deleted anything) held a stack that

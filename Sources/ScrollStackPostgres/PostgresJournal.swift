@@ -152,9 +152,6 @@ public final class PostgresJournal: SharedJournalBackend {
         }
     }
 
-    /// Every replica writes to the same database.
-    public var sharedByReplicas: Bool { true }
-
     public func putBlob(name: String, bytes: [UInt8]) throws(JournalError) -> Bool {
         try run { connection throws(PostgresError) -> Bool in
             try !connection.query("INSERT INTO blobs (name, bytes) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING 1",

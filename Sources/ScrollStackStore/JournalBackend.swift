@@ -85,16 +85,9 @@ public protocol JournalBackend: Sendable {
     /// Removes the blob `name`; returns whether there was one.
     @discardableResult
     func deleteBlob(name: String) throws(JournalError) -> Bool
-
-    /// Whether other processes may write to this store at the same time (replicas sharing
-    /// it): then what this process holds in memory may lag behind the store.
-    var sharedByReplicas: Bool { get }
 }
 
 extension JournalBackend {
-    /// Only this process writes to it (SQLite, memory).
-    public var sharedByReplicas: Bool { false }
-
     /// A backend that keeps no blobs (test doubles) refuses to store one.
     public func putBlob(name: String, bytes: [UInt8]) throws(JournalError) -> Bool {
         throw .failed("this store keeps no blobs")

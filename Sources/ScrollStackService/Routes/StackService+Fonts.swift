@@ -101,7 +101,7 @@ extension StackService {
         try c.allowQuery([])
         let id = c.parameter("font")
         guard let journal else { throw .fontNotFound(id) }
-        if isReplicated || journal.backend.sharedByReplicas {
+        if isReplicated || journal.backend is any SharedJournalBackend {
             if fontLibrary.font(id) == nil { try refreshFontsIfReplicated() }
             guard fontLibrary.font(id) != nil else { throw .fontNotFound(id) }
             throw APIError(status: 409, code: "font_deletion_unsupported",
@@ -160,14 +160,14 @@ extension StackService {
     /// On replicas, brings the uploaded fonts in line with the store (another replica may
     /// have uploaded one).
     func refreshFontsIfReplicated() throws(APIError) {
-        guard let journal, isReplicated || journal.backend.sharedByReplicas else { return }
+        guard let journal, isReplicated || journal.backend is any SharedJournalBackend else { return }
         do throws(JournalError) { try fontLibrary.refresh(from: journal.backend, logger: logger) } catch { throw APIError(error) }
     }
 
     /// The text engine met `family`, which no font here has: a replica reads the store's fonts
     /// again (once per such request), in case another replica has just uploaded it.
     func fontMissing(_ family: String, journal: StackJournal) {
-        guard isReplicated || journal.backend.sharedByReplicas else { return }
+        guard isReplicated || journal.backend is any SharedJournalBackend else { return }
         do throws(JournalError) { try fontLibrary.refresh(from: journal.backend, logger: logger) } catch {
             logger.warning("reading the uploaded fonts for \"\(family)\" failed: \(error)")
         }

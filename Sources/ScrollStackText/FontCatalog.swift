@@ -44,17 +44,6 @@ public struct FontCatalog: Sendable {
         return copy
     }
 
-    /// This catalog without the faces of the font in memory `fontID` (a family left with no
-    /// face is gone). O(faces).
-    public func removing(fontID: String) -> FontCatalog {
-        var copy = self
-        for (key, faces) in copy.families where faces.contains(where: { $0.fontID == fontID }) {
-            let kept = faces.filter { $0.fontID != fontID }
-            copy.families[key] = kept.isEmpty ? nil : kept
-        }
-        return copy
-    }
-
     /// Whether `family` (or the family it is an alias of) is a family of this catalog, or one
     /// of the alias names. Case-insensitive. O(aliases).
     public func claims(_ family: String) -> Bool {

@@ -115,7 +115,7 @@ def content_type(content):
         return "void", "none"
     if "application/json" in content:
         return ts_type(content["application/json"].get("schema")), "json"
-    if "image/png" in content:
+    if "image/png" in content or "application/octet-stream" in content:
         return "Uint8Array", "bytes"
     if "text/event-stream" in content:
         return "string", "text"

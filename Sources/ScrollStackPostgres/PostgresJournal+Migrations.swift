@@ -31,6 +31,9 @@ extension PostgresJournal {
                 key text NOT NULL, revision bigint NOT NULL, operation bytea NOT NULL, events bytea NOT NULL, plan bytea,
                 PRIMARY KEY (key, revision));
             """),
+        Migration(version: 2, name: "blobs", sql: """
+            CREATE TABLE IF NOT EXISTS blobs (name text PRIMARY KEY, bytes bytea NOT NULL);
+            """),
     ]
 
     /// The newest schema version this binary knows: the last migration's.

@@ -152,6 +152,35 @@ public final class PostgresJournal: SharedJournalBackend {
         }
     }
 
+    public func putBlob(name: String, bytes: [UInt8]) throws(JournalError) -> Bool {
+        try run { connection throws(PostgresError) -> Bool in
+            try !connection.query("INSERT INTO blobs (name, bytes) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING 1",
+                                  [.text(name), .bytea(bytes)]).isEmpty
+        }
+    }
+
+    public func blobNames() throws(JournalError) -> [(name: String, bytes: Int)] {
+        try run { connection throws(PostgresError) -> [(name: String, bytes: Int)] in
+            try connection.query("SELECT name, octet_length(bytes)::bigint FROM blobs ORDER BY name COLLATE \"C\"").compactMap { row in
+                guard case .text(let name) = row[0], case .integer(let size) = row[1] else { return nil }
+                return (name, Int(size))
+            }
+        }
+    }
+
+    public func blob(name: String) throws(JournalError) -> [UInt8]? {
+        try run { connection throws(PostgresError) in
+            try connection.query("SELECT bytes FROM blobs WHERE name = $1", [.text(name)]).first?.first?.byteaValue
+        }
+    }
+
+    @discardableResult
+    public func deleteBlob(name: String) throws(JournalError) -> Bool {
+        try run { connection throws(PostgresError) -> Bool in
+            try !connection.query("DELETE FROM blobs WHERE name = $1 RETURNING 1", [.text(name)]).isEmpty
+        }
+    }
+
     @discardableResult
     public func writeSnapshot(key: String, revision: Int, snapshot: [UInt8], incarnation: Int64) throws(JournalError) -> Bool {
         try run { connection throws(PostgresError) -> Bool in

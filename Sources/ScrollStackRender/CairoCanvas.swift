@@ -18,6 +18,17 @@ public enum CairoCanvas {
     static let lock = Mutex(())
     nonisolated(unsafe) static let fonts = FontFaces()
 
+    /// Lets go of what drawings hold of the uploaded font `fontID` (once it is deleted): its
+    /// faces' bytes are freed when cairo's caches drop them. O(faces opened).
+    public static func forget(fontID: String) {
+        lock.withLock { _ in fonts.forget(fontID: fontID) }
+    }
+
+    /// The faces drawings hold open of the uploaded font `fontID` (for tests). O(faces opened).
+    public static func facesOpen(fontID: String) -> Int {
+        lock.withLock { _ in fonts.faces.keys.filter { $0.face.fontID == fontID }.count }
+    }
+
     /// The largest scale `png` takes (pixels per point).
     public static let maxScale = 3
 
@@ -177,9 +188,11 @@ public enum CairoCanvas {
 }
 
 /// The cairo-ft faces drawings use, each over a FreeType face of its own, opened once per
-/// face of the catalog (and once more with synthesized bold) and kept for the process
-/// (cairo's caches may hold a face past any one drawing). Used only under
-/// `CairoCanvas.lock`: every drawing holds it throughout.
+/// face of the catalog (and once more with synthesized bold) and kept until its font is
+/// deleted (`forget`). A cairo face owns its FreeType face and the font's source (the bytes of
+/// an uploaded font): both go when cairo drops the face, which its caches may do after
+/// `forget` (cairo keeps a bounded number of recently used fonts). Used only under
+/// `CairoCanvas.lock`: every drawing holds it throughout, so cairo drops faces under it too.
 final class FontFaces {
     var library: FT_Library?
     var faces: [Key: OpaquePointer] = [:]
@@ -196,6 +209,25 @@ final class FontFaces {
         var bold: Bool
     }
 
+    /// What a cairo face owns (its user data under `ownedKey`).
+    final class Owned {
+        let face: FT_Face
+        let source: FontSource
+        init(face: FT_Face, source: FontSource) {
+            self.face = face
+            self.source = source
+        }
+    }
+
+    nonisolated(unsafe) static var ownedKey = cairo_user_data_key_t()
+
+    /// Lets go of the faces of the font in memory `fontID`. O(faces opened).
+    func forget(fontID: String) {
+        for key in faces.keys where key.face.fontID == fontID {
+            cairo_font_face_destroy(faces.removeValue(forKey: key))
+        }
+    }
+
     /// Sets `face` at `size` as `cr`'s font, with `synthesis` (cairo-ft's bold, FreeType's
     /// `FT_GlyphSlot_Embolden`; the slant as the font matrix's skew); false when its file
     /// cannot be opened.
@@ -207,10 +239,21 @@ final class FontFaces {
                 guard FT_Init_FreeType(&made) == 0 else { return false }
                 library = made
             }
-            var ft: FT_Face?
-            guard FT_New_Face(library, face.path, face.index, &ft) == 0, let ft else { return false }
+            guard let library, case .success(let ft) = face.source.open(library, index: face.index) else { return false }
             guard let cairoFace = cairo_ft_font_face_create_for_ft_face(ft, Int32(FT_LOAD_NO_HINTING)),
                   cairo_font_face_status(cairoFace) == CAIRO_STATUS_SUCCESS else {
+                FT_Done_Face(ft)
+                return false
+            }
+            // The FreeType face, and the source its bytes come from, live as long as the cairo face.
+            let owned = Unmanaged.passRetained(Owned(face: ft, source: face.source)).toOpaque()
+            guard cairo_font_face_set_user_data(cairoFace, &FontFaces.ownedKey, owned, { pointer in
+                guard let pointer else { return }
+                let owned = Unmanaged<Owned>.fromOpaque(pointer).takeRetainedValue()
+                FT_Done_Face(owned.face)
+            }) == CAIRO_STATUS_SUCCESS else {
+                Unmanaged<Owned>.fromOpaque(owned).release()
+                cairo_font_face_destroy(cairoFace)
                 FT_Done_Face(ft)
                 return false
             }

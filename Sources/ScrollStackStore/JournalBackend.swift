@@ -70,6 +70,35 @@ public protocol JournalBackend: Sendable {
     /// `damaged` and the others load all the same. Throws only what keeps every key from
     /// loading (the backend unreachable, its list of keys unreadable).
     func loadEach() throws(JournalError) -> LoadedJournals
+
+    /// Stores `bytes` under `name` among the store's named blobs (kept beside the journals,
+    /// shared by every process using the store), unless the name already holds some: then
+    /// nothing is written and this returns false. Durable when it returns true.
+    func putBlob(name: String, bytes: [UInt8]) throws(JournalError) -> Bool
+
+    /// The names of the blobs the store holds, each with its size in bytes, ordered by name.
+    func blobNames() throws(JournalError) -> [(name: String, bytes: Int)]
+
+    /// The bytes stored under `name`, or nil.
+    func blob(name: String) throws(JournalError) -> [UInt8]?
+
+    /// Removes the blob `name`; returns whether there was one.
+    @discardableResult
+    func deleteBlob(name: String) throws(JournalError) -> Bool
+}
+
+extension JournalBackend {
+    /// A backend that keeps no blobs (test doubles) refuses to store one.
+    public func putBlob(name: String, bytes: [UInt8]) throws(JournalError) -> Bool {
+        throw .failed("this store keeps no blobs")
+    }
+
+    public func blobNames() throws(JournalError) -> [(name: String, bytes: Int)] { [] }
+
+    public func blob(name: String) throws(JournalError) -> [UInt8]? { nil }
+
+    @discardableResult
+    public func deleteBlob(name: String) throws(JournalError) -> Bool { false }
 }
 
 extension JournalBackend {

@@ -29,6 +29,8 @@ public final class MemoryJournal: JournalBackend, CommitReporting {
 
     private let journals = Mutex<(next: Int64, byKey: [String: Journal])>((1, [:]))
     private let timer = CommitTimer()
+    /// The named blobs (`putBlob`).
+    private let blobs = Mutex<[String: [UInt8]]>([:])
 
     public init() {}
 
@@ -73,6 +75,27 @@ public final class MemoryJournal: JournalBackend, CommitReporting {
 
     public func delete(key: String) throws(JournalError) {
         _ = journals.withLock { $0.byKey.removeValue(forKey: key) }
+    }
+
+    public func putBlob(name: String, bytes: [UInt8]) throws(JournalError) -> Bool {
+        blobs.withLock { blobs in
+            guard blobs[name] == nil else { return false }
+            blobs[name] = bytes
+            return true
+        }
+    }
+
+    public func blobNames() throws(JournalError) -> [(name: String, bytes: Int)] {
+        blobs.withLock { $0.map { ($0.key, $0.value.count) }.sorted { $0.name < $1.name } }
+    }
+
+    public func blob(name: String) throws(JournalError) -> [UInt8]? {
+        blobs.withLock { $0[name] }
+    }
+
+    @discardableResult
+    public func deleteBlob(name: String) throws(JournalError) -> Bool {
+        blobs.withLock { $0.removeValue(forKey: name) != nil }
     }
 
     /// Stored (replacing one of the same revision) only while `key` is `incarnation` and

@@ -53,6 +53,10 @@ extension SQLiteJournal {
                 GROUP BY stack;
                 """)
         },
+        // Named blobs beside the journals.
+        Migration(version: 4, name: "blobs") { database throws(SQLiteError) in
+            try database.execute("CREATE TABLE IF NOT EXISTS blobs (name TEXT NOT NULL PRIMARY KEY, bytes BLOB NOT NULL)")
+        },
     ]
 
     /// The newest schema version this binary knows: the last migration's.

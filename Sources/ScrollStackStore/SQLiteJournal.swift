@@ -209,6 +209,43 @@ public final class SQLiteJournal: JournalBackend {
         }
     }
 
+    public func putBlob(name: String, bytes: [UInt8]) throws(JournalError) -> Bool {
+        try sqlite { () throws(SQLiteError) -> Bool in
+            try database.transaction { () throws(SQLiteError) -> Bool in
+                guard try database.query("SELECT 1 FROM blobs WHERE name = ?", [.text(name)]).isEmpty else { return false }
+                try database.query("INSERT INTO blobs (name, bytes) VALUES (?, ?)", [.text(name), .blob(bytes)])
+                return true
+            }
+        }
+    }
+
+    public func blobNames() throws(JournalError) -> [(name: String, bytes: Int)] {
+        try sqlite { () throws(SQLiteError) -> [(name: String, bytes: Int)] in
+            try database.query("SELECT name, length(bytes) FROM blobs ORDER BY name").compactMap { row in
+                guard case .text(let name) = row[0], case .integer(let size) = row[1] else { return nil }
+                return (name, Int(size))
+            }
+        }
+    }
+
+    public func blob(name: String) throws(JournalError) -> [UInt8]? {
+        try sqlite { () throws(SQLiteError) -> [UInt8]? in
+            guard case .blob(let bytes)? = try database.query("SELECT bytes FROM blobs WHERE name = ?", [.text(name)]).first?.first else { return nil }
+            return bytes
+        }
+    }
+
+    @discardableResult
+    public func deleteBlob(name: String) throws(JournalError) -> Bool {
+        try sqlite { () throws(SQLiteError) -> Bool in
+            try database.transaction { () throws(SQLiteError) -> Bool in
+                let found = try !database.query("SELECT 1 FROM blobs WHERE name = ?", [.text(name)]).isEmpty
+                if found { try database.query("DELETE FROM blobs WHERE name = ?", [.text(name)]) }
+                return found
+            }
+        }
+    }
+
     private func deleteRows(_ key: String) throws(SQLiteError) {
         for table in ["heads", "snapshots", "snapshot_parts", "records", "plans"] {
             try database.query("DELETE FROM \(table) WHERE stack = ?", [.text(key)])

@@ -12,8 +12,8 @@ public struct FontCatalog: Sendable {
     /// Short names for families (alias → family): "DejaVu" is DejaVu Sans.
     public static let aliases = ["DejaVu": "DejaVu Sans"]
 
-    /// Every face, by lower-cased family name, in path order.
-    let families: [String: [FontFace]]
+    /// Every face, by lower-cased family name, in path order (then the faces `adding` added).
+    private(set) var families: [String: [FontFace]]
 
     /// Reads every font file in `directories` (files in name order; a folder that doesn't
     /// exist is skipped; a file FreeType cannot open is skipped).
@@ -35,6 +35,19 @@ public struct FontCatalog: Sendable {
             }
         }
         families = found
+    }
+
+    /// This catalog with `faces` too (each under its family, after the faces it has). O(faces).
+    public func adding(_ faces: [FontFace]) -> FontCatalog {
+        var copy = self
+        for face in faces { copy.families[face.family.lowercased(), default: []].append(face) }
+        return copy
+    }
+
+    /// Whether `family` (or the family it is an alias of) is a family of this catalog, or one
+    /// of the alias names. Case-insensitive. O(aliases).
+    public func claims(_ family: String) -> Bool {
+        faces(of: family) != nil || Self.aliases.keys.contains { $0.lowercased() == family.lowercased() }
     }
 
     /// The families, each with its faces, sorted by name; aliases are not listed here.
@@ -101,18 +114,51 @@ public struct FontCatalog: Sendable {
         return names.sorted().map { base + $0 }
     }
 
-    /// Every face of the file at `path`.
+    /// Every face of the file at `path` that FreeType opens, is scalable and has a family
+    /// name (the others are skipped).
     static func faces(in path: String, library: FT_Library) -> [FontFace] {
-        var first: FT_Face?
-        guard FT_New_Face(library, path, 0, &first) == 0, let first else { return [] }
+        (try? faces(of: .file(path), library: library, skipping: true)) ?? []
+    }
+
+    /// Every face of the font in `bytes`, each of which must open, be scalable and have a
+    /// family name (fonts uploaded over HTTP are held to this).
+    ///
+    /// - Throws: `FontProblem` naming the first face at fault.
+    /// - Complexity: O(faces), each opened once from memory.
+    public static func faces(of bytes: FontBytes) throws(FontProblem) -> [FontFace] {
+        var library: FT_Library?
+        guard FT_Init_FreeType(&library) == 0, let library else { throw .unreadable(index: nil, freeTypeError: -1) }
+        defer { FT_Done_FreeType(library) }
+        return try faces(of: .memory(bytes), library: library, skipping: false)
+    }
+
+    /// The faces of `source`; with `skipping`, a face at fault is left out, otherwise it throws.
+    static func faces(of source: FontSource, library: FT_Library, skipping: Bool) throws(FontProblem) -> [FontFace] {
+        let first: FT_Face
+        switch source.open(library, index: 0) {
+        case .success(let face): first = face
+        case .failure(let error): throw .unreadable(index: nil, freeTypeError: error.code)
+        }
         let count = first.pointee.num_faces
         FT_Done_Face(first)
         var faces: [FontFace] = []
         for index in 0..<max(1, count) {
-            var face: FT_Face?
-            guard FT_New_Face(library, path, index, &face) == 0, let face else { continue }
+            let face: FT_Face
+            switch source.open(library, index: index) {
+            case .success(let opened): face = opened
+            case .failure(let error):
+                if skipping { continue }
+                throw .unreadable(index: index, freeTypeError: error.code)
+            }
             defer { FT_Done_Face(face) }
-            guard face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0, let name = face.pointee.family_name else { continue }
+            guard face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0 else {
+                if skipping { continue }
+                throw .notScalable(index: index)
+            }
+            guard let name = face.pointee.family_name, name.pointee != 0 else {
+                if skipping { continue }
+                throw .noFamilyName(index: index)
+            }
             var weight = 400
             var widthClass = 5
             if let table = FT_Get_Sfnt_Table(face, FT_SFNT_OS2) {
@@ -121,9 +167,28 @@ public struct FontCatalog: Sendable {
                 if os2.usWidthClass >= 1 && os2.usWidthClass <= 9 { widthClass = Int(os2.usWidthClass) }
             }
             let italic = face.pointee.style_flags & FT_Long(FT_STYLE_FLAG_ITALIC) != 0
-            faces.append(FontFace(path: path, index: index, family: String(cString: name), weight: weight,
+            faces.append(FontFace(source: source, index: index, family: String(cString: name), weight: weight,
                                   style: italic ? .italic : .normal, widthClass: widthClass))
         }
         return faces
+    }
+}
+
+/// Why a font's bytes cannot be used (`FontCatalog.faces(of:)`).
+public enum FontProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    /// FreeType cannot open the font (`index` nil) or one of its faces.
+    case unreadable(index: Int?, freeTypeError: Int)
+    /// A face is a bitmap font (no outlines to scale).
+    case notScalable(index: Int)
+    /// A face names no family.
+    case noFamilyName(index: Int)
+
+    public var description: String {
+        switch self {
+        case .unreadable(nil, let code): "FreeType cannot open it as a TrueType, OpenType or collection font (FreeType error \(code))"
+        case .unreadable(let index?, let code): "FreeType cannot open its face \(index) (FreeType error \(code))"
+        case .notScalable(let index): "its face \(index) is not scalable (a bitmap font)"
+        case .noFamilyName(let index): "its face \(index) has no family name"
+        }
     }
 }

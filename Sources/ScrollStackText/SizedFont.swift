@@ -18,8 +18,9 @@ final class SizedFont: @unchecked Sendable {
     let ascent: Double
     let descent: Double
     private let ftFace: FT_Face
-    /// Kept alive as long as the face.
+    /// Kept alive as long as the face (the library, and the bytes of a font in memory).
     private let library: FreeTypeLibrary
+    private let source: FontSource
     private(set) var hbFont: OpaquePointer!
     private var advances: [UInt32: Int32] = [:]
 
@@ -38,14 +39,14 @@ final class SizedFont: @unchecked Sendable {
     /// Set up with FreeType (a face of its own, at `size`) and with HarfBuzz over `shared`,
     /// the face's tables parsed once for every size.
     init?(face: FontFace, size: Double, library: FreeTypeLibrary, shared: SharedFace) {
-        var ft: FT_Face?
-        guard let handle = library.handle, FT_New_Face(handle, face.path, face.index, &ft) == 0, let ft else { return nil }
+        guard let handle = library.handle, case .success(let ft) = face.source.open(handle, index: face.index) else { return nil }
         guard FT_Set_Char_Size(ft, 0, FT_F26Dot6((size * 64).rounded(.towardZero)), 72, 72) == 0 else {
             FT_Done_Face(ft)
             return nil
         }
         self.size = size
         self.library = library
+        source = face.source
         ftFace = ft
         (ascent, descent, normalLineHeight) = Self.verticalMetrics(ft, size: size)
         glyphCount = Int(ft.pointee.num_glyphs)
@@ -115,9 +116,23 @@ final class SizedFont: @unchecked Sendable {
 final class SharedFace: @unchecked Sendable {
     let face: OpaquePointer
 
-    /// Nil when the file cannot be read.
+    /// Nil when the file cannot be read. A font in memory is read in place: the blob holds
+    /// its bytes until HarfBuzz destroys it.
     init?(_ face: FontFace) {
-        guard let blob = hb_blob_create_from_file_or_fail(face.path) else { return nil }
+        let blob: OpaquePointer?
+        switch face.source {
+        case .file(let path):
+            blob = hb_blob_create_from_file_or_fail(path)
+        case .memory(let bytes):
+            let held = Unmanaged.passRetained(bytes).toOpaque()
+            blob = UnsafeRawPointer(bytes.base).withMemoryRebound(to: CChar.self, capacity: bytes.count) { data in
+                hb_blob_create_or_fail(data, UInt32(bytes.count), HB_MEMORY_MODE_READONLY, held) { held in
+                    Unmanaged<FontBytes>.fromOpaque(held!).release()
+                }
+            }
+            if blob == nil { Unmanaged<FontBytes>.fromOpaque(held).release() }
+        }
+        guard let blob else { return nil }
         self.face = hb_face_create(blob, UInt32(face.index))
         hb_blob_destroy(blob)
     }

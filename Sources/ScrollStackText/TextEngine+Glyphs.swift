@@ -30,7 +30,7 @@ extension TextEngine {
     public func glyphLines(of text: TextContent, width: Double?) -> [GlyphLine] {
         let paragraphs = Self.mappedParagraphs(text.text)
         return state.withLock { state in
-            guard let broken = Self.broken(text, width: width, paragraphs, &state, catalog: catalog),
+            guard let broken = Self.broken(text, width: width, paragraphs, &state),
                   let font = state.font(broken.font) else { return [] }
             let features = Shaper.features(letterSpacing: text.letterSpacing)
             let baseline = ((broken.lineHeight - font.ascent - font.descent) / 2).rounded(.down) + font.ascent

@@ -17,7 +17,8 @@ import Synchronization
 ///   break), plus shaping (HarfBuzz, about O(n)) when they are not, plus setting the font up
 ///   (FreeType opens the face) when its size is not cached.
 public final class TextEngine: TextMeasuring {
-    public let catalog: FontCatalog
+    /// The fonts the engine uses now (`setCatalog` changes them).
+    public var catalog: FontCatalog { state.withLock { $0.catalog } }
     /// The most bytes the shaped paragraphs kept may take (their estimate,
     /// `ShapedParagraph.estimatedBytes`, plus the key's text and `entryOverhead`).
     public let shapeCacheBytes: Int
@@ -35,10 +36,38 @@ public final class TextEngine: TextMeasuring {
     static let entryOverhead = 160
 
     public init(catalog: FontCatalog, shapeCacheBytes: Int = defaultShapeCacheBytes, fontCacheBytes: Int = defaultFontCacheBytes) {
-        self.catalog = catalog
         self.shapeCacheBytes = max(0, shapeCacheBytes)
         self.fontCacheBytes = max(0, fontCacheBytes)
-        state = Mutex(State(shapeCacheBytes: self.shapeCacheBytes, fontCacheBytes: self.fontCacheBytes))
+        state = Mutex(State(catalog: catalog, shapeCacheBytes: self.shapeCacheBytes, fontCacheBytes: self.fontCacheBytes))
+    }
+
+    /// Asked, outside the engine's lock, for a family the catalog does not have, before
+    /// `unavailable` refuses it: it may bring the catalog up to date (`setCatalog`), as a
+    /// replica does when another one has just uploaded the font.
+    private let missingFamily = Mutex<(@Sendable (String) -> Void)?>(nil)
+
+    /// Sets what `unavailable` asks before refusing a family (see `missingFamily`).
+    public func onMissingFamily(_ handler: @escaping @Sendable (String) -> Void) {
+        missingFamily.withLock { $0 = handler }
+    }
+
+    /// Measures with `catalog` from now on. Requests already matched are matched again; when
+    /// faces are gone, the fonts and shaped paragraphs kept are dropped (they may hold those
+    /// faces). Thread-safe: measuring in progress finishes with the catalog it started with.
+    /// O(faces) plus emptying the caches.
+    public func setCatalog(_ catalog: FontCatalog) {
+        state.withLock { state in
+            let kept = Set(catalog.allFamilies.flatMap(\.faces))
+            let removed = state.catalog.allFamilies.flatMap(\.faces).contains { !kept.contains($0) }
+            state.catalog = catalog
+            state.resolved.removeAll()
+            if removed {
+                state.fonts.removeAll()
+                state.cache.removeAll()
+                state.lineHeights.removeAll()
+                state.sharedFaces = state.sharedFaces.filter { kept.contains($0.key) }
+            }
+        }
     }
 
     /// What the engine holds and has done, for tests and metrics.
@@ -64,6 +93,11 @@ public final class TextEngine: TextMeasuring {
 
     public func unavailable(_ font: FontRequest) -> String? {
         guard catalog.faces(of: font.family) == nil else { return nil }
+        if let handler = missingFamily.withLock({ $0 }) {
+            handler(font.family)
+            if catalog.faces(of: font.family) != nil { return nil }
+        }
+        let catalog = self.catalog
         let known = (catalog.allFamilies.map(\.family) + FontCatalog.aliases.keys.filter { catalog.faces(of: $0) != nil }).map { "\"\($0)\"" }
         return "no font family \"\(font.family)\"; available: \(known.joined(separator: ", "))"
     }
@@ -71,7 +105,7 @@ public final class TextEngine: TextMeasuring {
     public func lines(of text: TextContent, width: Double?) -> TextLines {
         let paragraphs = Self.paragraphs(text.text)
         return state.withLock { state in
-            guard let fontKey = state.fontKey(for: text.font, in: catalog),
+            guard let fontKey = state.fontKey(for: text.font),
                   let normalLineHeight = state.normalLineHeight(fontKey) else { return TextLines(lineHeight: 0, widths: []) }
             let lineHeight = text.lineHeight.map(LayoutUnit.given) ?? normalLineHeight
             var widths: [Double] = []
@@ -99,7 +133,7 @@ public final class TextEngine: TextMeasuring {
     public func drawableLines(of text: TextContent, width: Double?) -> TextLines {
         let paragraphs = Self.mappedParagraphs(text.text)
         return state.withLock { state in
-            guard let broken = Self.broken(text, width: width, paragraphs, &state, catalog: catalog) else { return TextLines(lineHeight: 0, widths: []) }
+            guard let broken = Self.broken(text, width: width, paragraphs, &state) else { return TextLines(lineHeight: 0, widths: []) }
             let ranges = broken.lines.map { paragraphs[$0.paragraph].range($0.start, $0.end) }
             let missing = state.font(broken.font).map { Self.missingGlyphs(in: text.text, font: $0) } ?? []
             return TextLines(lineHeight: broken.lineHeight, widths: broken.lines.map(\.width), widestLine: broken.widest, ranges: ranges,
@@ -141,9 +175,8 @@ public final class TextEngine: TextMeasuring {
 
     /// `text` broken into lines at `width` (maxLines and the ellipsis applied); nil when its
     /// font cannot be set up.
-    static func broken(_ text: TextContent, width: Double?, _ paragraphs: [MappedParagraph], _ state: inout State,
-                       catalog: FontCatalog) -> BrokenLines? {
-        guard let fontKey = state.fontKey(for: text.font, in: catalog),
+    static func broken(_ text: TextContent, width: Double?, _ paragraphs: [MappedParagraph], _ state: inout State) -> BrokenLines? {
+        guard let fontKey = state.fontKey(for: text.font),
               let normalLineHeight = state.normalLineHeight(fontKey) else { return nil }
         let lineHeight = text.lineHeight.map(LayoutUnit.given) ?? normalLineHeight
         var lines: [(paragraph: Int, start: Int, end: Int, width: Double)] = []
@@ -277,6 +310,8 @@ struct ShapeKey: Hashable {
 extension TextEngine {
     /// The fonts and the caches, used under the engine's lock.
     struct State: ~Copyable {
+        /// The fonts requests are matched in.
+        var catalog: FontCatalog
         let library = FreeTypeLibrary()
         let breaker = LineBreaker()
         var fonts: ByteBoundedCache<SizedFontKey, SizedFont>
@@ -292,13 +327,14 @@ extension TextEngine {
         var paragraphsShaped = 0
         var fontsMade = 0
 
-        init(shapeCacheBytes: Int, fontCacheBytes: Int) {
+        init(catalog: FontCatalog, shapeCacheBytes: Int, fontCacheBytes: Int) {
+            self.catalog = catalog
             fonts = ByteBoundedCache(capacity: fontCacheBytes)
             cache = ByteBoundedCache(capacity: shapeCacheBytes)
         }
 
         /// The face and size `request` matches in `catalog`, or nil for an unknown family.
-        mutating func fontKey(for request: FontRequest, in catalog: FontCatalog) -> SizedFontKey? {
+        mutating func fontKey(for request: FontRequest) -> SizedFontKey? {
             if let known = resolved[request] { return known }
             guard let face = catalog.match(request) else { return nil }
             if resolved.count >= Self.memoLimit { resolved.removeAll() }

@@ -20,6 +20,12 @@ struct LimitOptions: ParsableArguments {
     var drawnRows = ServiceLimits().devicesDrawnRows
     @Option(help: "The most requests that lay a stack out anew (stateless layouts, layouts for devices, drawings) served at once; more get 503 busy with Retry-After. Default: --threads less one, at least 1, so a thread stays free for everything else.")
     var concurrentLayouts: Int?
+    @Option(help: "The largest font POST /v1/fonts accepts, in bytes (its body may be this large whatever --max-body-bytes says); larger ones get 413.")
+    var maxFontBytes = ServiceLimits().maxFontBytes
+    @Option(help: "The most uploaded fonts kept; another upload gets 409 font_limit_reached.")
+    var maxUploadedFonts = ServiceLimits().maxUploadedFonts
+    @Option(help: "The most bytes the uploaded fonts may take together; an upload past it gets 409 font_limit_reached.")
+    var maxUploadedFontBytes = ServiceLimits().maxUploadedFontBytes
 
     func validate() throws {
         guard maxBodyBytes >= 1 else { throw ValidationError("--max-body-bytes must be at least 1") }
@@ -30,6 +36,10 @@ struct LimitOptions: ParsableArguments {
         for (name, value) in [("--device-layout-rows", deviceLayoutRows), ("--device-layout-text-bytes", deviceLayoutTextBytes), ("--drawn-rows", drawnRows)] {
             guard value >= 1 else { throw ValidationError("\(name) must be at least 1") }
         }
+        for (name, value) in [("--max-font-bytes", maxFontBytes), ("--max-uploaded-font-bytes", maxUploadedFontBytes)] {
+            guard value >= 1 else { throw ValidationError("\(name) must be at least 1") }
+        }
+        guard maxUploadedFonts >= 0 else { throw ValidationError("--max-uploaded-fonts must be 0 (no uploads) or more") }
         if let concurrentLayouts, concurrentLayouts < 1 { throw ValidationError("--concurrent-layouts must be at least 1") }
     }
 }

@@ -13,7 +13,7 @@ import Glibc
 
 /// `scrollstackd migrate`: copies every stack and pile of a SQLite data dir (`--data-dir`)
 /// into the PostgreSQL database that replicas share (`--store`), with every revision, event,
-/// transition plan and snapshot, so history, past revisions, `Last-Event-ID` and every answer
+/// transition plan and snapshot, and every uploaded font (first, beside the transaction), so history, past revisions, `Last-Event-ID` and every answer
 /// stay as they were.
 ///
 /// First it opens the data dir as a server start would: a data dir written by an older
@@ -82,6 +82,22 @@ struct Migrate: ParsableCommand {
             logger.critical("\(server.storage.storeDescription) already holds \(held.count) stacks and piles (\(held.prefix(5).joined(separator: ", "))\(held.count > 5 ? ", …" : "")); nothing was copied. Give --replace to replace those \(server.storage.dataDir) also holds")
             throw ExitCode.failure
         }
+        // Uploaded fonts (named blobs) first, so that the stacks using them rebuild on the
+        // replicas: each is stored under its name unless the database holds it already (names
+        // are content hashes), then every name is checked to be there.
+        let blobs: [String]
+        do throws(JournalError) {
+            blobs = try sqlite.blobNames().map(\.name)
+            for name in blobs {
+                guard let bytes = try sqlite.blob(name: name) else { continue }
+                _ = try target.putBlob(name: name, bytes: bytes)
+            }
+            let copied = Set(try target.blobNames().map(\.name))
+            if let missing = blobs.first(where: { !copied.contains($0) }) { throw JournalError.failed("the blob \(missing) is missing after the copy") }
+        } catch {
+            logger.critical("cannot migrate the uploaded fonts (no stack was copied): \(ConnectionString.redacting(url, in: "\(error)"))")
+            throw ExitCode.failure
+        }
         var revisions: [String: Int] = [:]
         let records: Int, heads: [String: JournalHead]
         do throws(JournalError) {
@@ -103,6 +119,7 @@ struct Migrate: ParsableCommand {
         let piles = keys.filter { $0.hasPrefix("pile:") }.count
         let milliseconds = (DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
         let stacks = keys.count - piles
+        if !blobs.isEmpty { logger.notice("copied \(blobs.count) uploaded \(blobs.count == 1 ? "font" : "fonts")") }
         logger.notice("copied \(stacks) \(stacks == 1 ? "stack" : "stacks") and \(piles) \(piles == 1 ? "pile" : "piles") (\(records) \(records == 1 ? "revision" : "revisions") after their first) from \(server.storage.dataDir) to \(server.storage.storeDescription) in \(milliseconds) ms; every latest revision checked")
     }
 }

@@ -105,6 +105,9 @@ struct ScrollStackDaemon: ParsableCommand {
         serviceLimits.textCacheBytes = text.textCacheBytes
         serviceLimits.fontCacheBytes = text.fontCacheBytes
         serviceLimits.concurrentLayouts = limits.concurrentLayouts ?? max(1, network.threads - 1)
+        serviceLimits.maxFontBytes = limits.maxFontBytes
+        serviceLimits.maxUploadedFonts = limits.maxUploadedFonts
+        serviceLimits.maxUploadedFontBytes = limits.maxUploadedFontBytes
         let service = StackService(logger: logger, journal: journal, limits: serviceLimits, fonts: fonts)
         let serviceMetrics = logging.metrics ? ServiceMetrics(service: service) : nil
         let edge = ServiceEdge(service: service, cors: cors, tokens: access, hosts: hosts, metrics: serviceMetrics, maxBodyBytes: limits.maxBodyBytes)
@@ -149,6 +152,8 @@ struct ScrollStackDaemon: ParsableCommand {
         )
         // Host, origin and token checks before a body is read (and before `100 Continue`).
         server.headGate = { edge.admission($0) }
+        // Font uploads may be larger than --max-body-bytes (--max-font-bytes).
+        server.bodyLimit = { edge.bodyLimit(method: $0, path: $1) }
         // One line per request at `info`; an answer that took a second or more (its body read
         // included) at `notice`, so that it shows at the levels operators run with.
         server.requestObserver = { request, response, microseconds in

@@ -76,7 +76,7 @@ final class DaemonTests: XCTestCase {
             ("STORAGE", ["--data-dir", "--store", "--in-memory"]),
             ("SECURITY", ["--token-file", "--tokens", "--cors-origin", "--allowed-host"]),
             ("LIMITS", ["--max-body-bytes", "--request-deadline", "--max-json-depth", "--device-layout-rows", "--device-layout-text-bytes",
-                        "--drawn-rows", "--concurrent-layouts"]),
+                        "--drawn-rows", "--concurrent-layouts", "--max-font-bytes", "--max-uploaded-fonts", "--max-uploaded-font-bytes"]),
             ("HISTORY AND EVENTS", ["--events-answer-bytes", "--stream-heartbeat", "--stream-idle-timeout"]),
             ("FONTS AND TEXT", ["--font-dir", "--text-cache-bytes", "--font-cache-bytes"]),
             ("LOGGING AND METRICS", ["--log-level", "--metrics"]),

@@ -33,7 +33,7 @@ final class SQLiteMigrationTests: XCTestCase {
         XCTAssertEqual(try SQLiteJournal.migrate(database, path: path), SQLiteJournal.migrations.map(\.name))
         XCTAssertEqual(SQLiteJournal.migrations.map(\.version), (1...Int64(SQLiteJournal.schemaVersion)).map { $0 }, "numbered 1, 2, … in order")
         XCTAssertEqual(try version(database), .integer(Int64(SQLiteJournal.schemaVersion)))
-        XCTAssertEqual(try tables(database), ["snapshots", "records", "plans", "snapshot_parts", "heads"])
+        XCTAssertEqual(try tables(database), ["snapshots", "records", "plans", "snapshot_parts", "heads", "blobs"])
         XCTAssertEqual(try SQLiteJournal.migrate(database, path: path), [], "nothing is left to apply")
 
         let journal = try SQLiteJournal(path: path)
@@ -59,7 +59,7 @@ final class SQLiteMigrationTests: XCTestCase {
         }
         let journal = try SQLiteJournal(path: path)
         XCTAssertEqual(try version(journal.database), .integer(Int64(SQLiteJournal.schemaVersion)))
-        XCTAssertEqual(try tables(journal.database), ["snapshots", "records", "plans", "snapshot_parts", "heads"])
+        XCTAssertEqual(try tables(journal.database), ["snapshots", "records", "plans", "snapshot_parts", "heads", "blobs"])
         XCTAssertEqual(try journal.database.query("SELECT stack, revision FROM heads"), [[.text("old"), .integer(3)]])
         let old = try XCTUnwrap(journal.load(key: "old", upTo: .max).first)
         XCTAssertEqual(old.snapshot, [1])

@@ -25,6 +25,7 @@ final class ServerHarness {
             errorResponder: { edge.respond(to: $0, failure: $1) }
         )
         server.headGate = { edge.admission($0) }
+        server.bodyLimit = { edge.bodyLimit(method: $0, path: $1) }
         edge.metrics?.observe(server)
         try server.start()
     }

@@ -95,8 +95,12 @@ export class ScrollStackClient extends ScrollStackOperations {
     for (const [name, value] of Object.entries(args.headers ?? {})) {
       if (value !== undefined) headers.set(name, value);
     }
-    let body: string | undefined;
-    if (args.body !== undefined) {
+    let body: string | Uint8Array | undefined;
+    if (args.body !== undefined && operation.body === "bytes") {
+      // A file's bytes (a font): sent as they are, as the caller's Content-Type says.
+      if (!headers.has("Content-Type")) headers.set("Content-Type", "application/octet-stream");
+      body = args.body as Uint8Array;
+    } else if (args.body !== undefined) {
       headers.set("Content-Type", "application/json");
       body = JSON.stringify(args.body);
     }

@@ -227,6 +227,24 @@ export type TextSpan = {
   end: number;
 };
 
+/** A TrueType or OpenType font, or a collection of them (`.ttf`, `.otf`, `.ttc`, `.otc`), as its file's bytes. */
+export type FontFile = string;
+
+/** An uploaded font. */
+export type UploadedFont = {
+  /** The first 16 hex digits of the SHA-256 of its bytes. */
+  id: string;
+  bytes: number;
+  faces: Array<{
+    family: string;
+    /** OS/2 usWeightClass (400 without an OS/2 table). */
+    weight: number;
+    style: "normal" | "italic";
+    /** OS/2 usWidthClass: 5 is normal, lower is narrower. */
+    width: number;
+  }>;
+};
+
 
 export type Fonts = {
   families: Array<{
@@ -234,6 +252,8 @@ export type Fonts = {
     faces: Array<{
       weight: number;
       style: "normal" | "italic";
+      /** The uploaded font the face is from (`GET /v1/fonts/{font}`); absent for the server's own fonts. */
+      id?: string;
     }>;
   }>;
   aliases: Array<{
@@ -1325,7 +1345,7 @@ export type PileEventHistory = {
 export type Error = {
   error: {
     status: number;
-    code: "busy" | "misdirected_request" | "work_budget_exceeded" | "malformed_json" | "bad_query_parameter" | "bad_header" | "bad_request" | "not_implemented" | "stack_not_found" | "row_not_found" | "revision_not_found" | "route_not_found" | "pile_not_found" | "transition_not_found" | "pile_empty" | "pile_last_view" | "unknown_view" | "method_not_allowed" | "duplicate_id" | "no_menu" | "stack_embedded" | "embedding_cycle" | "precondition_failed" | "revision_conflict" | "payload_too_large" | "unsupported_media_type" | "wrong_type" | "missing_field" | "unknown_field" | "invalid_value" | "unknown_row" | "index_out_of_range" | "empty_batch" | "internal_error" | "storage_unavailable" | "stack_unavailable" | "nesting_too_deep" | "unauthorized" | "invalid_token" | "insufficient_scope" | "origin_not_allowed";
+    code: "busy" | "misdirected_request" | "work_budget_exceeded" | "malformed_json" | "bad_query_parameter" | "bad_header" | "bad_request" | "not_implemented" | "stack_not_found" | "row_not_found" | "revision_not_found" | "route_not_found" | "pile_not_found" | "transition_not_found" | "pile_empty" | "pile_last_view" | "unknown_view" | "method_not_allowed" | "duplicate_id" | "no_menu" | "stack_embedded" | "embedding_cycle" | "precondition_failed" | "revision_conflict" | "payload_too_large" | "unsupported_media_type" | "wrong_type" | "missing_field" | "unknown_field" | "invalid_value" | "unknown_row" | "index_out_of_range" | "empty_batch" | "internal_error" | "storage_unavailable" | "stack_unavailable" | "nesting_too_deep" | "unauthorized" | "invalid_token" | "insufficient_scope" | "origin_not_allowed" | "font_not_found" | "font_unusable" | "font_family_reserved" | "font_face_exists" | "font_limit_reached" | "font_in_use" | "font_deletion_unsupported";
     message: string;
     /** The JSON path of the offending input (`rows[2].size.fixed`), a query parameter's name, or null. */
     field: string | null;
@@ -1372,6 +1392,9 @@ export const operations = {
   revert: { method: "POST", path: "/v1/stacks/{stack}/revert", query: [], arrays: [], headers: ["If-Match", "Prefer"], body: "json", answer: "json" },
   eventHistory: { method: "GET", path: "/v1/stacks/{stack}/events", query: ["ticket", "after", "limit"], arrays: [], headers: ["Last-Event-ID"], body: "none", answer: "json" },
   listFonts: { method: "GET", path: "/v1/fonts", query: [], arrays: [], headers: [], body: "none", answer: "json" },
+  uploadFont: { method: "POST", path: "/v1/fonts", query: [], arrays: [], headers: [], body: "bytes", answer: "json" },
+  getFont: { method: "GET", path: "/v1/fonts/{font}", query: [], arrays: [], headers: [], body: "none", answer: "json" },
+  deleteFont: { method: "DELETE", path: "/v1/fonts/{font}", query: [], arrays: [], headers: [], body: "none", answer: "none" },
   listDevices: { method: "GET", path: "/v1/devices", query: [], arrays: [], headers: [], body: "none", answer: "json" },
   createEventTicket: { method: "POST", path: "/v1/event-tickets", query: [], arrays: [], headers: [], body: "none", answer: "json" },
   statelessLayout: { method: "POST", path: "/v1/layout", query: ["offset", "width", "height", "window", "content", "depth", "scrollTo", "position", "devices", "from", "limit", "scale"], arrays: ["devices"], headers: ["Accept"], body: "json", answer: "json" },
@@ -1766,6 +1789,24 @@ export interface ListFontsArgs {
 
 export type ListFontsAnswer = (Fonts);
 
+export interface UploadFontArgs {
+  body: Uint8Array;
+}
+
+export type UploadFontAnswer = (UploadedFont);
+
+export interface GetFontArgs {
+  path: { font: string };
+}
+
+export type GetFontAnswer = (UploadedFont);
+
+export interface DeleteFontArgs {
+  path: { font: string };
+}
+
+export type DeleteFontAnswer = (void);
+
 export interface ListDevicesArgs {
 }
 
@@ -2145,6 +2186,21 @@ export abstract class ScrollStackOperations {
   /** GET /v1/fonts: The font families text nodes can use, their faces, and the aliases. */
   listFonts(args?: ListFontsArgs): Promise<Reply<ListFontsAnswer>> {
     return this.call("listFonts", args ?? {}) as Promise<Reply<ListFontsAnswer>>;
+  }
+
+  /** POST /v1/fonts: Upload a TrueType or OpenType font (or collection) that text can use at once; kept in the store. */
+  uploadFont(args: UploadFontArgs): Promise<Reply<UploadFontAnswer>> {
+    return this.call("uploadFont", args ?? {}) as Promise<Reply<UploadFontAnswer>>;
+  }
+
+  /** GET /v1/fonts/{font}: One uploaded font. */
+  getFont(args: GetFontArgs): Promise<Reply<GetFontAnswer>> {
+    return this.call("getFont", args ?? {}) as Promise<Reply<GetFontAnswer>>;
+  }
+
+  /** DELETE /v1/fonts/{font}: Delete an uploaded font no text uses. */
+  deleteFont(args: DeleteFontArgs): Promise<Reply<DeleteFontAnswer>> {
+    return this.call("deleteFont", args ?? {}) as Promise<Reply<DeleteFontAnswer>>;
   }
 
   /** GET /v1/devices: The built-in devices `devices` takes, each upright and turned, with its size and safe area. */

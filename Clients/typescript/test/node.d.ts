@@ -26,3 +26,6 @@ declare module "node:child_process" {
     stdio?: readonly ("ignore" | "pipe" | "inherit")[];
   }): ChildProcess;
 }
+declare module "node:fs" {
+  export function readFileSync(path: string): Uint8Array;
+}

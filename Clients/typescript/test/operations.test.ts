@@ -7,6 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { ScrollStackClient, ScrollStackError, operations } from "../src/client.js";
 import type { ClientOptions, OperationID, Reply, ScrollStackOperations } from "../src/client.js";
 
@@ -151,6 +152,28 @@ test("metrics: off on this server (404 route_not_found); counted by a server sta
   } finally {
     child.kill();
   }
+});
+
+test("fonts: upload (then the same bytes again), get, list, deletion refused while text uses it, delete", async () => {
+  const bytes = readFileSync("/usr/share/fonts/truetype/liberation/LiberationSerif-Regular.ttf");
+  await assert.rejects(reader.uploadFont({ body: bytes }), (error: ScrollStackError) => error.status === 403);
+  const uploaded = await client.uploadFont({ body: bytes });
+  assert.equal(uploaded.status, 201);
+  const font = json(uploaded);
+  assert.match(font.id, /^[0-9a-f]{16}$/);
+  assert.equal(uploaded.headers.get("Location"), `/v1/fonts/${font.id}`);
+  assert.deepEqual(font.faces, [{ family: "Liberation Serif", weight: 400, style: "normal", width: 5 }]);
+  assert.equal((await client.uploadFont({ body: bytes })).status, 200);
+  assert.deepEqual(json(await reader.getFont({ path: { font: font.id } })), font);
+  const families = json(await reader.listFonts()).families as { family: string; faces: { id?: string }[] }[];
+  assert.equal(families.find((family) => family.family === "Liberation Serif")?.faces[0]?.id, font.id);
+  await client.createStack({ body: { id: "ts-ops-serif", rows: [{ id: "t", view: { type: "Label" }, size: "fit",
+    content: { text: "Serif", font: { family: "Liberation Serif", size: 16 } } }] } });
+  await assert.rejects(client.deleteFont({ path: { font: font.id } }),
+    (error: ScrollStackError) => error.status === 409 && error.code === "font_in_use");
+  await client.deleteStack({ path: { stack: "ts-ops-serif" } });
+  assert.equal((await client.deleteFont({ path: { font: font.id } })).status, 204);
+  await assert.rejects(reader.getFont({ path: { font: font.id } }), (error: ScrollStackError) => error.status === 404);
 });
 
 test("the viewer: its list of stacks and one stack's page", async () => {

@@ -50,8 +50,6 @@ let uriReceived: URILogCallback = { cls, uri, connection in
 let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, requestContext in
     guard let cls, let connection, let requestContext, let uploadDataSize else { return .NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
-    let limit = server.configuration.maxBodyBytes
-
     let state: RequestState
     if let pointer = requestContext.pointee {
         state = Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue()
@@ -62,12 +60,14 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
         server.inFlight.add(1, ordering: .relaxed)
     }
 
+    let limit = state.seenHeaders ? state.bodyLimit : server.configuration.maxBodyBytes
     if !state.seenHeaders {
         // First call: headers only. Remember the request; answer on a later call.
         state.seenHeaders = true
         if let deadlines = server.deadlines, let slot = cmhd_connection_socket_context(connection) { deadlines.advance(slot, to: .body) }
         state.method = method.map { String(cString: $0) } ?? "GET"
         state.path = url.map { String(cString: $0) } ?? "/"
+        state.bodyLimit = server.bodyLimit?(state.method, state.path) ?? server.configuration.maxBodyBytes
         do throws(HTTPError) {
             guard let method, let url, let version else { throw HTTPError.badRequest("the request line is incomplete") }
             let head = try RequestHead(connection: connection, method: method, target: url, version: version,
@@ -95,10 +95,10 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
             state.refusal = .badRequest("the path holds %00, an encoded NUL, which no path segment may hold")
         }
         if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-           let length = Int(String(cString: declared).trimmingSpaces), length > limit {
+           let length = Int(String(cString: declared).trimmingSpaces), length > state.bodyLimit {
             // Too large by its own account: refuse before reading a byte of it. Queued now,
             // libmicrohttpd stops reading, sends no `100 Continue`, and closes after the answer.
-            server.answer(connection, state, rejecting: .payloadTooLarge(limit: limit))
+            server.answer(connection, state, rejecting: .payloadTooLarge(limit: state.bodyLimit))
         }
         return .YES
     }

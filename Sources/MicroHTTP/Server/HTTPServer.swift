@@ -50,6 +50,12 @@ public final class HTTPServer: @unchecked Sendable {
     /// server's threads. nil (the default) lets every request through. Set it before `start()`.
     public var headGate: (@Sendable (HTTPRequest) -> HTTPResponse?)?
 
+    /// The body limit of one request, by its method and path (as decoded): a route that takes
+    /// larger bodies than `Configuration.maxBodyBytes` answers its own (uploads). nil, or nil
+    /// answered, means `maxBodyBytes`. Called once per request, concurrently from the server's
+    /// threads. Set it before `start()`.
+    public var bodyLimit: (@Sendable (_ method: String, _ path: String) -> Int?)?
+
     /// libmicrohttpd's daemon; its functions used here are thread-safe.
     private struct Daemon: @unchecked Sendable {
         let pointer: OpaquePointer

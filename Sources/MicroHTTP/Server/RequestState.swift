@@ -30,6 +30,8 @@ final class RequestState {
     /// The access handler has been called at least once.
     @exclusivity(unchecked) var seenHeaders = false
     @exclusivity(unchecked) var body: [UInt8] = []
+    /// The most bytes the body may hold (`HTTPServer.bodyLimit`, else `maxBodyBytes`).
+    @exclusivity(unchecked) var bodyLimit = 0
     /// A response was queued (or is being produced): further calls do nothing.
     @exclusivity(unchecked) var answered = false
     /// The body went over the limit and was answered 413 in its middle: what follows is

@@ -12,20 +12,28 @@ extension ServiceEdge {
     /// `unsupported_media_type` naming it, with `Accept-Encoding: gzip` (RFC 7694).
     ///
     /// - Complexity: O(min(inflated size, `maxBodyBytes`)).
+    /// The body limit of a request other than `maxBodyBytes`: a font upload (`POST
+    /// /v1/fonts`) may be as large as the service's `maxFontBytes`. The server's
+    /// `HTTPServer.bodyLimit`. O(1).
+    public func bodyLimit(method: String, path: String) -> Int? {
+        method == "POST" && path == "/v1/fonts" ? max(maxBodyBytes, service.limits.maxFontBytes) : nil
+    }
+
     func decodedBody(_ request: inout HTTPRequest) -> APIError? {
         guard !request.body.isEmpty, let coding = request.header("content-encoding") else { return nil }
         let name = coding.lowercased().split(separator: ",").map(\.trimmingSpaces).filter { !$0.isEmpty && $0 != "identity" }
         if name.isEmpty { return nil }
+        let limit = bodyLimit(method: request.method, path: request.path) ?? maxBodyBytes
         guard name.count == 1, name[0] == "gzip" || name[0] == "x-gzip" else {
             return APIError(status: 415, code: "unsupported_media_type",
                             message: "the body's Content-Encoding \"\(coding)\" is not supported: send it as it is, or gzip-compressed (Content-Encoding: gzip)",
                             field: "Content-Encoding", headers: [(name: "Accept-Encoding", value: "gzip")])
         }
         do {
-            request.body = try Gzip.decompress(request.body, limit: maxBodyBytes)
+            request.body = try Gzip.decompress(request.body, limit: limit)
         } catch where error.exceedsLimit {
             return APIError(status: 413, code: "payload_too_large",
-                            message: "the body inflates to more than the limit of \(maxBodyBytes) bytes (--max-body-bytes applies to the inflated body)",
+                            message: "the body inflates to more than the limit of \(limit) bytes (the body limit applies to the inflated body)",
                             field: "Content-Encoding")
         } catch {
             return APIError(status: 400, code: "bad_request", message: "the body is not valid gzip (Content-Encoding: gzip): \(error.message)",

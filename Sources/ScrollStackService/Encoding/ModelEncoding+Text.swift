@@ -25,13 +25,27 @@ extension ModelEncoding {
         ]))
     }
 
-    /// `GET /v1/fonts`: every family with its faces, and the aliases.
+    /// An uploaded font: `{"id", "bytes", "faces": [{"family", "weight", "style", "width"}]}`.
+    static func uploadedFont(_ font: UploadedFont) -> JSON {
+        .object(JSONObject([
+            ("id", .string(font.id)), ("bytes", .integer(Int64(font.bytes.count))),
+            ("faces", .array(font.faces.map { face in
+                .object(JSONObject([("family", .string(face.family)), ("weight", .integer(Int64(face.weight))),
+                                    ("style", .string(face.style.rawValue)), ("width", .integer(Int64(face.widthClass)))]))
+            })),
+        ]))
+    }
+
+    /// `GET /v1/fonts`: every family with its faces (an uploaded face with its font's `id`),
+    /// and the aliases.
     static func fonts(_ catalog: FontCatalog) -> JSON {
         let families = catalog.allFamilies.map { family, faces in
             JSON.object(JSONObject([
                 ("family", .string(family)),
                 ("faces", .array(catalog.matchable(faces).map { face in
-                    .object(JSONObject([("weight", .integer(Int64(face.weight))), ("style", .string(face.style.rawValue))]))
+                    var members: [(String, JSON)] = [("weight", .integer(Int64(face.weight))), ("style", .string(face.style.rawValue))]
+                    if let id = face.fontID { members.append(("id", .string(id))) }
+                    return .object(JSONObject(members))
                 })),
             ]))
         }

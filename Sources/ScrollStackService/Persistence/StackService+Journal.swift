@@ -78,6 +78,8 @@ extension StackService {
     @discardableResult
     public func restore() throws -> Int {
         guard let journal else { return 0 }
+        // Uploaded fonts first: replaying measures text, which may use them.
+        try fontLibrary.refresh(from: journal.backend, logger: logger)
         let loaded = try journal.loadEach()
         for (key, detail) in loaded.damaged.sorted(by: { $0.key < $1.key }) {
             if key.hasPrefix(Self.pileJournalPrefix) { throw JournalError.damaged(key: key, detail: detail) }

@@ -79,6 +79,14 @@ public struct ServiceLimits: Sendable {
     /// titles were taken). Replays take any (titles journaled before the limit).
     public var maxTitleCharacters = 1000
 
+    /// Uploaded fonts (`POST /v1/fonts`): the most bytes one font may have (its body may be
+    /// this large whatever `--max-body-bytes` says; 413 `payload_too_large` beyond), the most
+    /// fonts kept (409 `font_limit_reached` beyond) and the most bytes they take together
+    /// (409 `font_limit_reached` too).
+    public var maxFontBytes = 8 << 20
+    public var maxUploadedFonts = 64
+    public var maxUploadedFontBytes = 128 << 20
+
     /// The highest `maxJSONDepth` accepted. jansson reads nothing nested deeper than 2048
     /// values; every stored encoding (snapshot, journaled request body, events) and every
     /// answer wraps a row's `props` in at most 4 containers, so at 1024 everything the

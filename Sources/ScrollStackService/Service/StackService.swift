@@ -34,8 +34,18 @@ public final class StackService: Sendable {
     let router: Router<Handler>
     /// Measures fit rows: `FlexMeasurer` with a `TextEngine` over `fonts`.
     let measurer: any ContentMeasuring
-    /// The fonts text nodes can use (`GET /v1/fonts`).
-    let fonts: FontCatalog
+    /// The fonts text nodes can use: the server's folders' and the uploaded ones
+    /// (`GET /v1/fonts`, `POST /v1/fonts`).
+    let fontLibrary: FontLibrary
+    /// Every font text nodes can use now.
+    var fonts: FontCatalog { fontLibrary.catalog }
+    /// Held for reading by every request but reads and the font routes (writes to stacks,
+    /// stateless layouts), from its decoding (where text is checked against the fonts) until
+    /// its stack is in memory and its answer measured, and for writing by a font's deletion
+    /// while it looks for text using the font: no write that checked its text against the font
+    /// can land after that look, and no layout measures text whose font went meanwhile
+    /// (`deleteFont`). Reads measure only stored stacks, whose fonts cannot go.
+    let fontUse = ReadWriteLock()
     /// Measures menu titles: the same `TextEngine` as `measurer`'s (nil only in tests that
     /// build a service without text).
     let titleMeasurer: (any TitleMeasuring)?
@@ -61,7 +71,8 @@ public final class StackService: Sendable {
         let embedded = EmbeddedStackMeasurer(base: measurer)
         self.measurer = embedded
         self.titleMeasurer = titleMeasurer
-        self.fonts = fonts
+        let engine = titleMeasurer as? TextEngine
+        fontLibrary = FontLibrary(server: fonts, engine: engine)
         var router = Router<Handler>()
         Self.addRoutes(to: &router)
         self.router = router
@@ -72,6 +83,11 @@ public final class StackService: Sendable {
                 guard upTo > after, let page = try? journal.events(id: key, after: after, limit: upTo - after) else { return nil }
                 return page.filter { $0.revision <= upTo }.map { ($0.revision, (try? JSON.parse($0.events)) ?? .array([])) }
             }
+        }
+        if let journal, let engine {
+            // A family nobody here uploaded may have been uploaded on another replica: the
+            // store's fonts are read again before it is refused.
+            engine.onMissingFamily { [weak self] family in self?.fontMissing(family, journal: journal) }
         }
         journal?.observeDamage { [store, hub, logger] key, detail in
             Self.stackDamaged(key, detail: detail, store: store, hub: hub, logger: logger)
@@ -96,9 +112,14 @@ public final class StackService: Sendable {
         switch match {
         case .found(let handler, let parameters):
             let context = RequestContext(request: request, parameters: parameters)
+            // Writes and stateless layouts check text against the fonts, then measure it: they
+            // hold `fontUse` so that no font goes in between. Told by the route's pattern, not
+            // the path: however the path is written, such a request is one.
+            let usesFonts = request.method != "GET" && request.method != "HEAD" && pattern.map { !$0.hasPrefix("/v1/fonts") } == true
             var attempts = 0
             while true {
                 do {
+                    if usesFonts { return try fontUse.withReadLock { () throws -> HTTPResponse in try handler(self, context) } }
                     return try handler(self, context)
                 } catch let error as APIError where error.code == "revision_conflict" && Self.changesNothing(request.method) && isReplicated {
                     // A read (or a DELETE, refused before it deleted anything) held a stack that
@@ -185,6 +206,9 @@ public final class StackService: Sendable {
         router.add("POST", "/v1/layout.svg") { s, c in try s.statelessLayoutSVG(c) }
         router.add("POST", "/v1/layout.png") { s, c in try s.statelessLayoutPNG(c) }
         router.add("GET", "/v1/fonts") { s, c in try s.listFonts(c) }
+        router.add("POST", "/v1/fonts") { s, c in try s.uploadFont(c) }
+        router.add("GET", "/v1/fonts/{font}") { s, c in try s.getFont(c) }
+        router.add("DELETE", "/v1/fonts/{font}") { s, c in try s.deleteFont(c) }
         router.add("GET", "/v1/devices") { s, c in try s.listDevices(c) }
         router.add("GET", "/v1/stacks/{stack}/events") { s, c in try s.history(c) }
         router.add("POST", "/v1/stacks/{stack}/revert") { s, c in try s.revert(c) }

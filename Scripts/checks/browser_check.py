@@ -468,13 +468,19 @@ with sync_playwright() as playwright:
         server.call("DELETE", "/v1/stacks/vscreen")
         server.call("DELETE", "/v1/stacks/vshelf")
 
+    def open_viewer(stack, width, height):
+        """A page of the viewer of `stack` in a window of width × height."""
+        viewer = browser.new_page(viewport={"width": width, "height": height})
+        viewer.set_default_timeout(WAIT_MS)
+        viewer.goto(server.base + "/view/" + stack)
+        return viewer
+
     def check_viewer_pictures(colours):
-        """In the viewer of stack vpics, at two window sizes: each row's background colour and dark glyph pixels on its text's line."""
+        """In the viewer of stack vpics, at two window sizes: each row's background colour and
+        dark glyph pixels on its text's line."""
         frames_ = server.call("GET", "/v1/stacks/vpics/layout?content=frames")["rows"]
         for width, height in [(1280, 900), (360, 640)]:
-            viewer = browser.new_page(viewport={"width": width, "height": height})
-            viewer.set_default_timeout(WAIT_MS)
-            viewer.goto(server.base + "/view/vpics")
+            viewer = open_viewer("vpics", width, height)
             viewer.wait_for_function("() => { const i = document.querySelector('#stage img.picture'); return i && i.complete && i.naturalWidth > 0; }")
             stage = viewer.locator("#stage").bounding_box()
             scale = stage["width"] / 375
@@ -507,9 +513,7 @@ with sync_playwright() as playwright:
     @case("the viewer fits a plug-in's 360 px panel (stage scaled to the width, details below, nothing wider) and keeps its side panel at 1280 px")
     def _():
         for width, height in [(360, 640), (1280, 900)]:
-            panel = browser.new_page(viewport={"width": width, "height": height})
-            panel.set_default_timeout(WAIT_MS)
-            panel.goto(server.base + "/view/demo")
+            panel = open_viewer("demo", width, height)
             panel.wait_for_selector('#stage .row[data-id="r2"]')
             # The stage as drawn (its frame's box is scaled once more by the frame's own transform).
             frame = panel.locator("#stage").bounding_box()

@@ -278,14 +278,9 @@ final class UpstreamComparisonTests: XCTestCase {
              "paging": {"size": {"absolute": \(page)}, "alignment": "\(alignment)", "positionInsets": {"left": \(pL), "right": \(pR)}},
              "rows": [\(rowsJSON)]}
             """
-        let created = try server.request("POST", "/v1/stacks", json: try j(body))
-        guard created.status == 201 else { return check("CustomPageableCollectionView", false, "case \(c) not created: \(created.text)") }
         let merged = Self.customPageableStops(viewport: viewport, page: page, length: Double(rows) * rowLength, alignment: alignment, pL: pL, pR: pR)
-        let k = Int.random(in: 0..<merged.count, using: &rng)
-        let reply = try server.request("GET", "/v1/stacks/\(id)/layout?offset=\(merged[k])")
-        let ok = reply["paging.pageCount"]?.int64Value == Int64(merged.count) && reply["paging.currentPage"]?.int64Value == Int64(k)
-            && close(reply["paging.progress"]?.doubleValue, Double(k))
-        check("CustomPageableCollectionView", ok, "case \(c): \(body) stop \(k) of \(merged) answered \(reply["paging"].map { String(decoding: $0.serialized(), as: UTF8.self) } ?? reply.text)")
+        guard try checkCustomPageableStop(case: "case \(c)", body: body, stops: merged, member: "paging",
+                                          layout: { "/v1/stacks/\(id)/layout?offset=\($0)" }, &rng) else { return }
         // Half way between two stops the progress is half way.
         if merged.count > 1 {
             let k = Int.random(in: 0..<(merged.count - 1), using: &rng)
@@ -323,6 +318,25 @@ final class UpstreamComparisonTests: XCTestCase {
         return merged
     }
 
+    /// Creates the stack `body` and checks the layout (`layout` of a stop's offset) at one stop
+    /// of `stops`, drawn at random: `member` has the stops' count as its page count, the stop's
+    /// index as its page and its progress. False when the stack was refused (reported).
+    func checkCustomPageableStop(case label: String, body: String, stops merged: [Double], member: String,
+                                 layout: (Double) -> String, _ rng: inout Generator) throws -> Bool {
+        let created = try server.request("POST", "/v1/stacks", json: try j(body))
+        guard created.status == 201 else {
+            check("CustomPageableCollectionView", false, "\(label) not created: \(created.text)")
+            return false
+        }
+        let k = Int.random(in: 0..<merged.count, using: &rng)
+        let reply = try server.request("GET", layout(merged[k]))
+        let ok = reply["\(member).pageCount"]?.int64Value == Int64(merged.count) && reply["\(member).currentPage"]?.int64Value == Int64(k)
+            && close(reply["\(member).progress"]?.doubleValue, Double(k))
+        check("CustomPageableCollectionView", ok,
+              "\(label): \(body) stop \(k) of \(merged) answered \(reply[member].map { String(decoding: $0.serialized(), as: UTF8.self) } ?? reply.text)")
+        return true
+    }
+
     /// The same configuration pages the other axis of a stack wider than its viewport
     /// (`crossLength`): the pager scroll view pages x and y alike. Across, pages have no
     /// spacing; the model is `compareCustomPageable`'s with the viewport's and the content's
@@ -339,14 +353,9 @@ final class UpstreamComparisonTests: XCTestCase {
              "paging": {"size": {"absolute": \(page)}, "alignment": "\(alignment)", "positionInsets": {"left": \(pL), "right": \(pR)}},
              "rows": [{"id": "r", "view": {"type": "V"}, "size": {"fixed": 600}}]}
             """
-        let created = try server.request("POST", "/v1/stacks", json: try j(body))
-        guard created.status == 201 else { return check("CustomPageableCollectionView", false, "case \(c) across not created: \(created.text)") }
         let merged = Self.customPageableStops(viewport: viewport, page: page, length: length, alignment: alignment, pL: pL, pR: pR)
-        let k = Int.random(in: 0..<merged.count, using: &rng)
-        let reply = try server.request("GET", "/v1/stacks/\(id)/layout?offset=\(merged[k]),0&window=visible")
-        let ok = reply["crossPaging.pageCount"]?.int64Value == Int64(merged.count) && reply["crossPaging.currentPage"]?.int64Value == Int64(k)
-            && close(reply["crossPaging.progress"]?.doubleValue, Double(k))
-        check("CustomPageableCollectionView", ok, "case \(c) across: \(body) stop \(k) of \(merged) answered \(reply["crossPaging"].map { String(decoding: $0.serialized(), as: UTF8.self) } ?? reply.text)")
+        guard try checkCustomPageableStop(case: "case \(c) across", body: body, stops: merged, member: "crossPaging",
+                                          layout: { "/v1/stacks/\(id)/layout?offset=\($0),0&window=visible" }, &rng) else { return }
         // A flick across from stop k (the stack resting there) goes one stop on.
         if merged.count > 1 {
             let k = Int.random(in: 0..<(merged.count - 1), using: &rng)

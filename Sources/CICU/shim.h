@@ -2,13 +2,15 @@
 #define CICU_SHIM_H
 #include <unicode/ubrk.h>
 #include <unicode/uscript.h>
+#include <unicode/uchar.h>
 
 /* ICU renames its C functions per version (ubrk_open_72 …) with macros Swift cannot see
    through; these wrappers call them by their stable names. */
 
-/** A line break iterator (UAX #14, CSS's default strictness) over `text`, or NULL. */
+/** A line break iterator (UAX #14 with CSS `line-break: normal`, Chromium's default: a break is allowed
+    before small kana and the prolonged sound mark) over `text`, or NULL. */
 static inline UBreakIterator *scrollstack_line_breaker(const UChar *text, int32_t length, UErrorCode *status) {
-    return ubrk_open(UBRK_LINE, "en", text, length, status);
+    return ubrk_open(UBRK_LINE, "en@lb=normal", text, length, status);
 }
 
 /** Points `iterator` at new text (kept by the caller while iterating). */
@@ -34,5 +36,14 @@ static inline int32_t scrollstack_script(UChar32 c) {
 /** The ISO 15924 code of `script` ("Latn"), or NULL. */
 static inline const char *scrollstack_script_tag(int32_t script) {
     return uscript_getShortName((UScriptCode)script);
+}
+/** 1 for an opening paired bracket, 2 for a closing one, 0 otherwise (Bidi_Paired_Bracket_Type). */
+static inline int32_t scrollstack_bracket_type(UChar32 c) {
+    return u_getIntPropertyValue(c, UCHAR_BIDI_PAIRED_BRACKET_TYPE);
+}
+
+/** The bracket `c` pairs with (`c` itself when it pairs with none). */
+static inline UChar32 scrollstack_paired_bracket(UChar32 c) {
+    return u_getBidiPairedBracket(c);
 }
 #endif

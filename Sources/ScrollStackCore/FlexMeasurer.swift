@@ -117,12 +117,13 @@ public struct FlexMeasurer: ContentMeasuring {
         return ContentFrame(frame: rect, children: frames)
     }
 
-    /// The box of each line of a text node laid out in `rect`: one line height each, from the
-    /// top, placed across the node's width by its alignment (centred lines start at half the
+    /// The box of each line of a text node laid out in `rect`: each its line's height, from
+    /// the top, placed across the node's width by its alignment (centred lines start at half the
     /// room left, truncated to 1/64, as Chromium's `text-align: center` does); a line wider
     /// than the node starts at its left whatever the alignment (CSS Text: overflowing
     /// content is start-aligned).
     private func lineBoxes(_ content: TextContent, _ lines: TextLines, in rect: Rect) -> [Rect] {
+        var top = rect.minY
         return lines.widths.enumerated().map { i, width in
             let room = Swift.max(0, rect.size.width - width)
             let x: Double
@@ -131,7 +132,9 @@ public struct FlexMeasurer: ContentMeasuring {
             case .center: x = (room * LayoutUnit.scale / 2).rounded(.towardZero) / LayoutUnit.scale
             case .end: x = room
             }
-            return Rect(x: rect.minX + x, y: rect.minY + lines.lineHeight * Double(i), width: width, height: lines.lineHeight)
+            let height = lines.height(ofLine: i)
+            defer { top += height }
+            return Rect(x: rect.minX + x, y: top, width: width, height: height)
         }
     }
 

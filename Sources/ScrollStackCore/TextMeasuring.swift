@@ -46,8 +46,12 @@ public struct TextEllipsis: Sendable, Hashable {
 
 /// What a text node measures to.
 public struct TextLines: Sendable, Hashable {
-    /// Every line's height, in layout units.
+    /// Every line's height, in layout units, unless `lineHeights` says otherwise.
     public var lineHeight: Double
+    /// Each shown line's height where some differ from `lineHeight` (a text of normal line
+    /// height whose lines use fallback fonts of other heights); empty when every line is
+    /// `lineHeight` tall.
+    public var lineHeights: [Double]
     /// Each shown line's advance width, in layout units, trailing spaces excluded.
     public var widths: [Double]
     /// The widest line, counting the lines `maxLines` cut too (as CSS line clamping does not
@@ -66,8 +70,9 @@ public struct TextLines: Sendable, Hashable {
     public var missingGlyphs: [String]
 
     public init(lineHeight: Double, widths: [Double], widestLine: Double? = nil, ranges: [TextRange] = [], truncated: Bool = false,
-                ellipsis: TextEllipsis? = nil, missingGlyphs: [String] = []) {
+                ellipsis: TextEllipsis? = nil, missingGlyphs: [String] = [], lineHeights: [Double] = []) {
         self.lineHeight = lineHeight
+        self.lineHeights = lineHeights.count == widths.count && lineHeights.contains(where: { $0 != lineHeight }) ? lineHeights : []
         self.widths = widths
         self.widestLine = widestLine ?? widths.max() ?? 0
         self.ranges = ranges
@@ -76,6 +81,9 @@ public struct TextLines: Sendable, Hashable {
         self.missingGlyphs = missingGlyphs
     }
 
-    /// shown lines × line height.
-    public var height: Double { lineHeight * Double(widths.count) }
+    /// The height of shown line `i`. O(1).
+    public func height(ofLine i: Int) -> Double { lineHeights.isEmpty ? lineHeight : lineHeights[i] }
+
+    /// The shown lines' heights added up. O(lines) when they differ, O(1) otherwise.
+    public var height: Double { lineHeights.isEmpty ? lineHeight * Double(widths.count) : lineHeights.reduce(0, +) }
 }

@@ -66,7 +66,7 @@ public enum CairoCanvas {
         guard let cr = cairo_create(surface) else { return out }
         defer { cairo_destroy(cr) }
         lock.withLock { _ in
-            for run in runs {
+            for run in runs where !fonts.isBitmap(run.face) {
                 guard fonts.select(run.face, size: run.size, synthesis: run.synthesis, on: cr) else { continue }
                 for glyph in run.glyphs {
                     let key = GlyphKey(face: run.face, size: run.size, synthesis: run.synthesis, id: glyph.id)
@@ -80,6 +80,38 @@ public enum CairoCanvas {
             }
         }
         return out
+    }
+
+    /// The picture of each glyph of `runs` in a color bitmap face (emoji), by face, size
+    /// and glyph id: a PNG of the glyph's strike bitmap and the box it is drawn in, in points
+    /// relative to the glyph's origin (y down). Glyphs of outline faces are left out.
+    ///
+    /// - Complexity: O(distinct bitmap glyphs × their pixels).
+    public static func bitmaps(of runs: [GlyphRun]) -> [GlyphKey: GlyphBitmap] {
+        var out: [GlyphKey: GlyphBitmap] = [:]
+        lock.withLock { _ in
+            for run in runs where fonts.isBitmap(run.face) {
+                for glyph in run.glyphs {
+                    let key = GlyphKey(face: run.face, size: run.size, synthesis: run.synthesis, id: glyph.id)
+                    guard out[key] == nil, let strike = fonts.strike(run.face, glyph: glyph.id), strike.width > 0,
+                          let png = strike.pixels.withUnsafeBytes({ PNGEncoder.encode($0.baseAddress!, width: strike.width, height: strike.height,
+                                                                                       stride: strike.width * 4) }) else { continue }
+                    let scale = run.size / strike.ppem
+                    out[key] = GlyphBitmap(png: png, x: strike.left * scale, y: -strike.top * scale,
+                                           width: Double(strike.width) * scale, height: Double(strike.height) * scale)
+                }
+            }
+        }
+        return out
+    }
+
+    /// A color glyph's picture (`bitmaps`): PNG bytes, and where they are drawn from the glyph's origin.
+    public struct GlyphBitmap: Sendable {
+        public var png: [UInt8]
+        public var x: Double
+        public var y: Double
+        public var width: Double
+        public var height: Double
     }
 
     /// What names one glyph outline.
@@ -167,6 +199,28 @@ public enum CairoCanvas {
             cairo_arc(cr, center.x, center.y, radius, 0, 2 * Double.pi)
             set(cr, fill)
             cairo_fill(cr)
+        case .glyphs(let run) where fonts.isBitmap(run.face):
+            // A color bitmap glyph (emoji): its strike scaled to the size, as Skia draws it. Cairo's
+            // GOOD filter (a box filter when shrinking) lands every pixel within 8 levels of
+            // Chromium's mipmapped drawing of the same strike.
+            for glyph in run.glyphs {
+                guard let strike = fonts.strike(run.face, glyph: glyph.id), strike.width > 0 else { continue }
+                let scale = run.size / strike.ppem
+                var pixels = strike.pixels
+                pixels.withUnsafeMutableBytes { bytes in
+                    let data = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                    guard let image = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, Int32(strike.width), Int32(strike.height),
+                                                                          Int32(strike.width * 4)) else { return }
+                    defer { cairo_surface_destroy(image) }
+                    cairo_save(cr)
+                    cairo_translate(cr, run.origin.x + glyph.x + strike.left * scale, run.origin.y + glyph.y - strike.top * scale)
+                    cairo_scale(cr, scale, scale)
+                    cairo_set_source_surface(cr, image, 0, 0)
+                    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+                    cairo_paint(cr)
+                    cairo_restore(cr)
+                }
+            }
         case .glyphs(let run):
             guard fonts.select(run.face, size: run.size, synthesis: run.synthesis, on: cr) else { return }
             var glyphs = run.glyphs.map { cairo_glyph_t(index: UInt($0.id), x: run.origin.x + $0.x, y: run.origin.y + $0.y) }
@@ -226,6 +280,84 @@ final class FontFaces {
         for key in faces.keys where key.face.fontID == fontID {
             cairo_font_face_destroy(faces.removeValue(forKey: key))
         }
+        for face in bitmapFaces.keys where face.fontID == fontID {
+            if let ft = bitmapFaces.removeValue(forKey: face) ?? nil { FT_Done_Face(ft) }
+        }
+        strikes = strikes.filter { $0.key.face.fontID != fontID }
+    }
+
+    /// A color glyph as its face's largest strike has it: premultiplied BGRA pixels (cairo's
+    /// ARGB32 on a little-endian machine, as FreeType's BGRA bitmaps are), its size, where its
+    /// top left sits from the origin in strike pixels (x right, y up) and the strike's ppem.
+    struct Strike {
+        var pixels: [UInt32]
+        var width: Int
+        var height: Int
+        var left: Double
+        var top: Double
+        var ppem: Double
+    }
+
+    /// FreeType faces of color bitmap faces (nil: an outline face, or one that cannot be
+    /// opened), and the strikes of their glyphs drawn so far (bounded by `strikeLimit`).
+    private var bitmapFaces: [FontFace: FT_Face?] = [:]
+    private var strikes: [StrikeKey: Strike] = [:]
+    private struct StrikeKey: Hashable {
+        var face: FontFace
+        var glyph: UInt32
+    }
+    /// The most glyph strikes kept (an emoji strike is about 70 KB).
+    static let strikeLimit = 512
+
+    /// Whether `face` is a color bitmap face (no outlines: its glyphs are drawn as images).
+    /// O(1) once opened.
+    func isBitmap(_ face: FontFace) -> Bool { bitmapFace(face) != nil }
+
+    private func bitmapFace(_ face: FontFace) -> FT_Face? {
+        if let known = bitmapFaces[face] { return known }
+        var opened: FT_Face?
+        if library == nil {
+            var made: FT_Library?
+            if FT_Init_FreeType(&made) == 0 { library = made }
+        }
+        if let library, case .success(let ft) = face.source.open(library, index: face.index) {
+            if ft.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) == 0 && ft.pointee.num_fixed_sizes > 0 {
+                var best: FT_Int = 0
+                for i in 0..<Int(ft.pointee.num_fixed_sizes) where ft.pointee.available_sizes[i].y_ppem > ft.pointee.available_sizes[Int(best)].y_ppem {
+                    best = FT_Int(i)
+                }
+                if FT_Select_Size(ft, best) == 0 { opened = ft } else { FT_Done_Face(ft) }
+            } else {
+                FT_Done_Face(ft)
+            }
+        }
+        bitmapFaces[face] = .some(opened)
+        return opened
+    }
+
+    /// Glyph `glyph` of the color bitmap face `face`, loaded in color. O(pixels) the first time.
+    func strike(_ face: FontFace, glyph: UInt32) -> Strike? {
+        let key = StrikeKey(face: face, glyph: glyph)
+        if let known = strikes[key] { return known }
+        guard let ft = bitmapFace(face), FT_Load_Glyph(ft, glyph, Int32(FT_LOAD_COLOR)) == 0 else { return nil }
+        let slot = ft.pointee.glyph.pointee
+        let bitmap = slot.bitmap
+        let width = Int(bitmap.width), height = Int(bitmap.rows)
+        var pixels = [UInt32](repeating: 0, count: width * height)
+        if bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue), let buffer = bitmap.buffer {
+            for y in 0..<height {
+                let row = buffer + y * Int(bitmap.pitch)
+                for x in 0..<width {
+                    let p = row + 4 * x
+                    pixels[y * width + x] = UInt32(p[0]) | UInt32(p[1]) << 8 | UInt32(p[2]) << 16 | UInt32(p[3]) << 24
+                }
+            }
+        }
+        let strike = Strike(pixels: pixels, width: width, height: height, left: Double(slot.bitmap_left), top: Double(slot.bitmap_top),
+                            ppem: Double(ft.pointee.size.pointee.metrics.y_ppem))
+        if strikes.count >= Self.strikeLimit { strikes.removeAll() }
+        strikes[key] = strike
+        return strike
     }
 
     /// Sets `face` at `size` as `cr`'s font, with `synthesis` (cairo-ft's bold, FreeType's

@@ -7,13 +7,21 @@ import Glibc
 /// The fonts a text engine can use: every face of every font file (`.ttf`, `.otf`, `.ttc`,
 /// `.otc`) in some folders, grouped by family (family names compare case-insensitively).
 public struct FontCatalog: Sendable {
-    /// Debian's fonts-inter and fonts-dejavu-core folders.
-    public static let defaultDirectories = ["/usr/share/fonts/opentype/inter", "/usr/share/fonts/truetype/dejavu"]
+    /// Debian's fonts-inter, fonts-dejavu-core, fonts-noto-cjk and fonts-noto-color-emoji folders.
+    public static let defaultDirectories = ["/usr/share/fonts/opentype/inter", "/usr/share/fonts/truetype/dejavu",
+                                            "/usr/share/fonts/opentype/noto", "/usr/share/fonts/truetype/noto"]
     /// Short names for families (alias → family): "DejaVu" is DejaVu Sans.
     public static let aliases = ["DejaVu": "DejaVu Sans"]
+    /// The families characters a text's font lacks are looked for in, in order, and whether
+    /// each draws emoji: the order fontconfig sorts these families in for Chromium's system
+    /// fallback on Debian (locale en-US), emoji faces first for characters presented as emoji.
+    public static let fallbackFamilies = [("DejaVu Sans", false), ("Noto Sans CJK JP", false), ("Noto Color Emoji", true)]
 
     /// Every face, by lower-cased family name, in path order (then the faces `adding` added).
     private(set) var families: [String: [FontFace]]
+    /// The regular face of each `fallbackFamilies` family the folders have, in order (fonts
+    /// added later are never fallbacks, as a web font never is in Chromium).
+    public private(set) var fallbackFaces: [FallbackFace] = []
 
     /// Reads every font file in `directories` (files in name order; a folder that doesn't
     /// exist is skipped; a file FreeType cannot open is skipped).
@@ -35,6 +43,9 @@ public struct FontCatalog: Sendable {
             }
         }
         families = found
+        fallbackFaces = Self.fallbackFamilies.compactMap { family, emoji in
+            match(FontRequest(family: family, size: 16)).map { FallbackFace(face: $0, emoji: emoji) }
+        }
     }
 
     /// This catalog with `faces` too (each under its family, after the faces it has). O(faces).
@@ -151,7 +162,9 @@ public struct FontCatalog: Sendable {
                 throw .unreadable(index: index, freeTypeError: error.code)
             }
             defer { FT_Done_Face(face) }
-            guard face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0 else {
+            // A color bitmap face (emoji) scales its strikes as Skia does; other bitmap fonts are left out.
+            let colorBitmap = skipping && face.pointee.face_flags & FT_Long(FT_FACE_FLAG_COLOR) != 0 && face.pointee.num_fixed_sizes > 0
+            guard face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0 || colorBitmap else {
                 if skipping { continue }
                 throw .notScalable(index: index)
             }

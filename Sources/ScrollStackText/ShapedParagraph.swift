@@ -51,10 +51,44 @@ struct ShapedParagraph: Sendable {
     /// By stop index, for the stops a line would start unsafely at.
     let heads: [Int: Head]
 
-    init(stops: [Stop], tails: [Int: Tail], heads: [Int: Head]) {
+    /// Characters shaped in a fallback font: UTF-16 offsets `start..<end` in the chain's
+    /// font `font` (≥ 1; `FontChain`).
+    struct FontRun: Sendable, Hashable {
+        var start: Int32
+        var end: Int32
+        var font: Int32
+    }
+
+    /// The runs shaped in fallback fonts, in order (empty when the text's font has every
+    /// character).
+    let fallbackRuns: [FontRun]
+
+    /// What the paragraph's shaping carries over to the next one (`ParagraphContext`).
+    let endContext: ParagraphContext
+
+    init(stops: [Stop], tails: [Int: Tail], heads: [Int: Head], fallbackRuns: [FontRun] = [], endContext: ParagraphContext = ParagraphContext()) {
         self.stops = stops
         self.tails = tails
         self.heads = heads
+        self.fallbackRuns = fallbackRuns
+        self.endContext = endContext
+    }
+
+    /// The fallback fonts (chain indices) of the characters `start..<end`, each once.
+    /// O(log runs + runs in range).
+    func fallbackFonts(_ start: Int, _ end: Int) -> Set<Int32> {
+        guard !fallbackRuns.isEmpty, end > start else { return [] }
+        var low = 0, high = fallbackRuns.count
+        while low < high {
+            let mid = (low + high) / 2
+            if fallbackRuns[mid].end <= Int32(start) { low = mid + 1 } else { high = mid }
+        }
+        var fonts: Set<Int32> = []
+        while low < fallbackRuns.count && fallbackRuns[low].start < Int32(end) {
+            fonts.insert(fallbackRuns[low].font)
+            low += 1
+        }
+        return fonts
     }
 
     /// The widths of the lines this paragraph breaks into at `width` (nil: one line), as CSS
@@ -172,7 +206,7 @@ extension ShapedParagraph {
     /// and heads with their dictionaries' slots, and the arrays' headers. O(heads).
     var estimatedBytes: Int {
         let arrayHeader = 32, dictionarySlot = 16
-        var total = 3 * arrayHeader + stops.count * MemoryLayout<Stop>.stride
+        var total = 4 * arrayHeader + stops.count * MemoryLayout<Stop>.stride + fallbackRuns.count * MemoryLayout<FontRun>.stride
         total += tails.count * (MemoryLayout<Tail>.stride + dictionarySlot) * 2
         for head in heads.values {
             total += (MemoryLayout<Head>.stride + dictionarySlot) * 2 + arrayHeader + head.whole.count * 8

@@ -40,7 +40,11 @@ final class SizedFont: @unchecked Sendable {
     /// the face's tables parsed once for every size.
     init?(face: FontFace, size: Double, library: FreeTypeLibrary, shared: SharedFace) {
         guard let handle = library.handle, case .success(let ft) = face.source.open(handle, index: face.index) else { return nil }
-        guard FT_Set_Char_Size(ft, 0, FT_F26Dot6((size * 64).rounded(.towardZero)), 72, 72) == 0 else {
+        let scalable = ft.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0
+        // A color bitmap face (emoji) draws its largest strike scaled to the size, as Skia does.
+        let set = scalable ? FT_Set_Char_Size(ft, 0, FT_F26Dot6((size * 64).rounded(.towardZero)), 72, 72)
+                           : FT_Select_Size(ft, Self.largestStrike(ft))
+        guard set == 0 else {
             FT_Done_Face(ft)
             return nil
         }
@@ -48,7 +52,13 @@ final class SizedFont: @unchecked Sendable {
         self.library = library
         source = face.source
         ftFace = ft
-        (ascent, descent, normalLineHeight) = Self.verticalMetrics(ft, size: size)
+        if scalable {
+            (ascent, descent, normalLineHeight) = Self.verticalMetrics(ft, size: size)
+            strikeScale = nil
+        } else {
+            strikeScale = size / Double(max(1, ft.pointee.size.pointee.metrics.x_ppem))
+            (ascent, descent, normalLineHeight) = Self.verticalMetrics(ft, size: size)
+        }
         glyphCount = Int(ft.pointee.num_glyphs)
         // hb_font_create takes its own reference to the face.
         let parent = hb_font_create(shared.face)
@@ -77,23 +87,55 @@ final class SizedFont: @unchecked Sendable {
         FT_Get_Char_Index(ftFace, FT_ULong(scalar.value)) != 0
     }
 
-    /// The glyph's unhinted advance in 16.16, cached. O(1) after the first load.
+    /// For a color bitmap face: the size over the strike's ppem, which its advances and
+    /// metrics are scaled by; nil for an outline face.
+    private let strikeScale: Double?
+
+    /// The glyph's unhinted advance in 16.16, cached: an outline glyph's `linearHoriAdvance`;
+    /// a bitmap glyph's advance in its strike scaled to the size (Skia's advance for a
+    /// bitmap strike). O(1) after the first load.
     func linearAdvance(_ glyph: UInt32) -> Int32 {
         if let known = advances[glyph] { return known }
         var advance: Int32 = 0
-        if FT_Load_Glyph(ftFace, glyph, Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)) == 0 {
+        if let strikeScale {
+            if FT_Load_Glyph(ftFace, glyph, Int32(FT_LOAD_COLOR)) == 0 {
+                let pixels = Double(ftFace.pointee.glyph.pointee.advance.x) / 64
+                advance = Int32(clamping: Int64((pixels * strikeScale * 65536).rounded()))
+            }
+        } else if FT_Load_Glyph(ftFace, glyph, Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)) == 0 {
             advance = Int32(clamping: ftFace.pointee.glyph.pointee.linearHoriAdvance)
         }
         advances[glyph] = advance
         return advance
     }
 
+    /// The index of `face`'s strike with the most pixels per em. O(strikes).
+    private static func largestStrike(_ face: FT_Face) -> FT_Int {
+        var best: FT_Int = 0
+        for i in 0..<Int(face.pointee.num_fixed_sizes) where face.pointee.available_sizes[i].y_ppem > face.pointee.available_sizes[Int(best)].y_ppem {
+            best = FT_Int(i)
+        }
+        return best
+    }
+
     /// Skia's ascent, descent and leading (OS/2 typographic metrics when the font sets
     /// USE_TYPO_METRICS, otherwise FreeType's, i.e. hhea's), each rounded half up.
+    /// A color bitmap face's come from its hhea and head tables as an outline face's do
+    /// (FreeType leaves them 0 for a face without outlines; Chromium's line boxes follow
+    /// hhea, not the strike's own metrics).
     private static func verticalMetrics(_ face: FT_Face, size: Double) -> (ascent: Double, descent: Double, lineHeight: Double) {
         var ascender = Float(face.pointee.ascender)
         var descender = Float(face.pointee.descender)
         var height = Float(face.pointee.height)
+        var unitsPerEm = Float(face.pointee.units_per_EM)
+        if face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) == 0,
+           let hhea = FT_Get_Sfnt_Table(face, FT_SFNT_HHEA)?.assumingMemoryBound(to: TT_HoriHeader.self).pointee,
+           let head = FT_Get_Sfnt_Table(face, FT_SFNT_HEAD)?.assumingMemoryBound(to: TT_Header.self).pointee {
+            ascender = Float(hhea.Ascender)
+            descender = Float(hhea.Descender)
+            height = Float(hhea.Ascender) - Float(hhea.Descender) + Float(hhea.Line_Gap)
+            unitsPerEm = Float(head.Units_Per_EM)
+        }
         if let table = FT_Get_Sfnt_Table(face, FT_SFNT_OS2) {
             let os2 = table.assumingMemoryBound(to: TT_OS2.self).pointee
             if os2.version != 0xFFFF && os2.fsSelection & (1 << 7) != 0 {
@@ -102,7 +144,7 @@ final class SizedFont: @unchecked Sendable {
                 height = Float(os2.sTypoAscender) - Float(os2.sTypoDescender) + Float(os2.sTypoLineGap)
             }
         }
-        let units = Float(face.pointee.units_per_EM)
+        let units = Swift.max(1, unitsPerEm)
         let s = Float(size)
         let ascent = ascender / units * s
         let descent = -descender / units * s

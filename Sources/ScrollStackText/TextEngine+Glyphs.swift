@@ -8,63 +8,88 @@ public struct PositionedGlyph: Sendable, Hashable {
     public var y: Double
 }
 
-/// One line of a text node as glyphs to draw: the face and size they are shaped in, what a
-/// drawing synthesizes for the face, the baseline's distance below the line box's top, and
-/// the glyphs.
+/// One line of a text node as glyphs to draw: the baseline's distance below the line box's
+/// top, and the glyphs in runs of one face each (the text's own, and the fallback faces that
+/// drew what it lacks), in order along the line.
 public struct GlyphLine: Sendable {
-    public var face: FontFace
-    public var size: Double
-    public var synthesis: FontSynthesis
     public var baseline: Double
-    public var glyphs: [PositionedGlyph]
+    public var runs: [Run]
+
+    /// Glyphs of one face at one size, with what a drawing synthesizes for the face.
+    public struct Run: Sendable {
+        public var face: FontFace
+        public var size: Double
+        public var synthesis: FontSynthesis
+        public var glyphs: [PositionedGlyph]
+    }
+
+    /// The glyphs of every run. O(glyphs).
+    public var glyphCount: Int { runs.reduce(0) { $0 + $1.glyphs.count } }
 }
 
 extension TextEngine {
     /// The lines `drawableLines(of:width:)` answers, as glyphs: each line the glyphs of its
-    /// characters in the paragraph's shaping (so kerning and ligatures are as measured), the
-    /// first at x 0, and the ellipsis of a cut line shaped alone after its kept text. The
-    /// baseline sits half the leading below the top, then the font's ascent (Chromium's
-    /// placement of a line's text in its line box). Empty when the font cannot be set up.
+    /// characters in the paragraph's shaping (so kerning and ligatures are as measured, and
+    /// characters its font lacks in the fallback faces they were measured in), the first at
+    /// x 0, and the ellipsis of a cut line shaped alone after its kept text. The baseline
+    /// sits half the leading below the top, then the font's ascent (Chromium's placement of
+    /// a line's text in its line box; with fallback fonts on a line of normal line height,
+    /// the largest of theirs). Empty when the font cannot be set up.
     ///
     /// - Complexity: O(n) for n UTF-16 units: each paragraph with a shown line is shaped again.
     public func glyphLines(of text: TextContent, width: Double?) -> [GlyphLine] {
         let paragraphs = Self.mappedParagraphs(text.text)
         return state.withLock { state in
-            guard let broken = Self.broken(text, width: width, paragraphs, &state),
-                  let font = state.font(broken.font) else { return [] }
-            let features = Shaper.features(letterSpacing: text.letterSpacing)
-            let baseline = ((broken.lineHeight - font.ascent - font.descent) / 2).rounded(.down) + font.ascent
-            var shapedParagraph: (index: Int, glyphs: [Shaper.Glyph], pens: [Double])?
-            var out: [GlyphLine] = []
-            for (number, line) in broken.lines.enumerated() {
-                if shapedParagraph?.index != line.paragraph {
-                    let glyphs = Shaper.shapeGlyphs(Array(paragraphs[line.paragraph].text.utf16), font: font, features: features,
-                                                    letterSpacing: text.letterSpacing)
-                    var pens: [Double] = []
-                    var pen = 0.0
-                    for glyph in glyphs {
-                        pens.append(pen)
-                        pen += glyph.advance
+            guard let broken = Self.broken(text, width: width, paragraphs, &state) else { return [] }
+            let fallbacks = state.catalog.fallbackFaces
+            return state.withChain(broken.font) { chain in
+                let features = Shaper.features(letterSpacing: text.letterSpacing)
+                func face(_ k: Int) -> FontFace { k == 0 ? broken.font.face : fallbacks[k - 1].face }
+                var shapedParagraph: (index: Int, glyphs: [Shaper.Glyph], pens: [Double])?
+                var out: [GlyphLine] = []
+                for (number, line) in broken.lines.enumerated() {
+                    if shapedParagraph?.index != line.paragraph {
+                        let glyphs = Shaper.shapeGlyphs(Array(paragraphs[line.paragraph].text.utf16), chain: chain,
+                                                        context: broken.contexts[line.paragraph], features: features,
+                                                        letterSpacing: text.letterSpacing).glyphs
+                        var pens: [Double] = []
+                        var pen = 0.0
+                        for glyph in glyphs {
+                            pens.append(pen)
+                            pen += glyph.advance
+                        }
+                        shapedParagraph = (line.paragraph, glyphs, pens)
                     }
-                    shapedParagraph = (line.paragraph, glyphs, pens)
-                }
-                guard let (_, glyphs, pens) = shapedParagraph else { continue }
-                var placed: [PositionedGlyph] = []
-                var start: Double?
-                for (k, glyph) in glyphs.enumerated() where glyph.cluster >= line.start && glyph.cluster < line.end {
-                    let origin = start ?? pens[k]
-                    start = origin
-                    placed.append(PositionedGlyph(id: glyph.id, x: pens[k] - origin + glyph.dx, y: -glyph.dy))
-                }
-                if number == broken.lines.count - 1, let ellipsis = broken.ellipsis {
-                    for glyph in Shaper.shapeGlyphs([0x2026], font: font, features: [], letterSpacing: 0) {
-                        placed.append(PositionedGlyph(id: glyph.id, x: ellipsis.offset + glyph.dx, y: -glyph.dy))
+                    guard let (_, glyphs, pens) = shapedParagraph else { continue }
+                    var runs: [GlyphLine.Run] = []
+                    var runFont = -1
+                    func place(_ glyph: Shaper.Glyph, x: Double) {
+                        if glyph.font != runFont || runs.isEmpty {
+                            let f = face(glyph.font)
+                            runs.append(GlyphLine.Run(face: f, size: broken.font.size, synthesis: FontSynthesis(request: text.font, face: f), glyphs: []))
+                            runFont = glyph.font
+                        }
+                        runs[runs.count - 1].glyphs.append(PositionedGlyph(id: glyph.id, x: x + glyph.dx, y: -glyph.dy))
                     }
+                    var start: Double?
+                    for (k, glyph) in glyphs.enumerated() where glyph.cluster >= line.start && glyph.cluster < line.end {
+                        let origin = start ?? pens[k]
+                        start = origin
+                        place(glyph, x: pens[k] - origin)
+                    }
+                    if number == broken.lines.count - 1, let ellipsis = broken.ellipsis {
+                        for glyph in Shaper.shapeGlyphs([0x2026], chain: chain, context: ParagraphContext(), features: [], letterSpacing: 0).glyphs {
+                            place(glyph, x: ellipsis.offset)
+                        }
+                    }
+                    if runs.isEmpty {
+                        runs.append(GlyphLine.Run(face: broken.font.face, size: broken.font.size,
+                                                  synthesis: FontSynthesis(request: text.font, face: broken.font.face), glyphs: []))
+                    }
+                    out.append(GlyphLine(baseline: line.baseline, runs: runs))
                 }
-                out.append(GlyphLine(face: broken.font.face, size: broken.font.size, synthesis: FontSynthesis(request: text.font, face: broken.font.face),
-                                     baseline: baseline, glyphs: placed))
-            }
-            return out
+                return out
+            } ?? []
         }
     }
 }

@@ -62,10 +62,8 @@ public final class TextEngine: TextMeasuring {
             state.catalog = catalog
             state.resolved.removeAll()
             if removed {
-                state.fonts.removeAll()
+                state.fonts.removeAll(keepingFacesOf: kept)
                 state.cache.removeAll()
-                state.lineHeights.removeAll()
-                state.sharedFaces = state.sharedFaces.filter { kept.contains($0.key) }
             }
         }
     }
@@ -87,7 +85,7 @@ public final class TextEngine: TextMeasuring {
     public var statistics: Statistics {
         state.withLock { state in
             Statistics(paragraphsShaped: state.paragraphsShaped, cachedParagraphs: state.cache.count, shapeCacheBytes: state.cache.bytes,
-                       fontsMade: state.fontsMade, cachedFonts: state.fonts.count, fontCacheBytes: state.fonts.bytes)
+                       fontsMade: state.fonts.made, cachedFonts: state.fonts.count, fontCacheBytes: state.fonts.bytes)
         }
     }
 
@@ -109,15 +107,31 @@ public final class TextEngine: TextMeasuring {
                   let normalLineHeight = state.normalLineHeight(fontKey) else { return TextLines(lineHeight: 0, widths: []) }
             let lineHeight = text.lineHeight.map(LayoutUnit.given) ?? normalLineHeight
             var widths: [Double] = []
+            var heights: [Double] = []
+            var context = ParagraphContext()
             for paragraph in paragraphs {
                 let key = ShapeKey(text: paragraph, font: fontKey, letterSpacing: text.letterSpacing,
-                                   accurateEnd: text.alignment != .start)
+                                   accurateEnd: text.alignment != .start, context: context)
                 guard let shaped = state.shaped(key) else { return TextLines(lineHeight: 0, widths: []) }
-                widths += shaped.lineWidths(at: width.map { LayoutUnit.given(Swift.max(0, $0)) })
+                context = shaped.endContext
+                let room = width.map { LayoutUnit.given(Swift.max(0, $0)) }
+                if text.lineHeight == nil && !shaped.fallbackRuns.isEmpty {
+                    for line in shaped.lineBreaks(at: room) {
+                        widths.append(line.width)
+                        heights.append(state.normalLine(fontKey, fallbacks: shaped.fallbackFonts(line.start, line.end)).height)
+                    }
+                } else {
+                    let added = shaped.lineWidths(at: room)
+                    widths += added
+                    heights += repeatElement(lineHeight, count: added.count)
+                }
             }
             let widest = widths.max() ?? 0
-            if let maxLines = text.maxLines, widths.count > maxLines { widths.removeLast(widths.count - maxLines) }
-            return TextLines(lineHeight: lineHeight, widths: widths, widestLine: widest)
+            if let maxLines = text.maxLines, widths.count > maxLines {
+                widths.removeLast(widths.count - maxLines)
+                heights.removeLast(heights.count - maxLines)
+            }
+            return TextLines(lineHeight: lineHeight, widths: widths, widestLine: widest, lineHeights: heights)
         }
     }
 
@@ -135,27 +149,29 @@ public final class TextEngine: TextMeasuring {
         return state.withLock { state in
             guard let broken = Self.broken(text, width: width, paragraphs, &state) else { return TextLines(lineHeight: 0, widths: []) }
             let ranges = broken.lines.map { paragraphs[$0.paragraph].range($0.start, $0.end) }
-            let missing = state.font(broken.font).map { Self.missingGlyphs(in: text.text, font: $0) } ?? []
+            let missing = state.withChain(broken.font) { Self.missingGlyphs(in: text.text, chain: $0) } ?? []
             return TextLines(lineHeight: broken.lineHeight, widths: broken.lines.map(\.width), widestLine: broken.widest, ranges: ranges,
-                             truncated: broken.truncated, ellipsis: broken.ellipsis, missingGlyphs: missing)
+                             truncated: broken.truncated, ellipsis: broken.ellipsis, missingGlyphs: missing,
+                             lineHeights: broken.lines.map(\.height))
         }
     }
 
     /// The most characters a text reports missing; the rest are left out.
     static let maxMissingGlyphs = 64
 
-    /// The characters of `text` that `font` has no glyph for, each once, in the order they
-    /// first appear, at most `maxMissingGlyphs`. White space, controls and default-ignorable
-    /// characters (joiners, variation selectors), which draw nothing, are never missing.
-    /// O(n log glyphs).
-    static func missingGlyphs(in text: String, font: SizedFont) -> [String] {
+    /// The characters of `text` that no font of `chain` (the text's own, then the fallback
+    /// faces) has a glyph for, each once, in the order they first appear, at most
+    /// `maxMissingGlyphs`. White space, controls and default-ignorable characters (joiners,
+    /// variation selectors), which draw nothing, are never missing.
+    /// O(n log glyphs), times the fallback faces for characters the text's font lacks.
+    static func missingGlyphs(in text: String, chain: FontChain) -> [String] {
         var missing: [String] = []
         var seen: Set<Unicode.Scalar> = []
         for scalar in text.unicodeScalars where !seen.contains(scalar) {
             seen.insert(scalar)
             let properties = scalar.properties
             if properties.isWhitespace || properties.isDefaultIgnorableCodePoint || properties.generalCategory == .control { continue }
-            if !font.hasGlyph(scalar) {
+            if !chain.covers(scalar) {
                 missing.append(String(scalar))
                 if missing.count == maxMissingGlyphs { break }
             }
@@ -167,24 +183,39 @@ public final class TextEngine: TextMeasuring {
     struct BrokenLines {
         var font: SizedFontKey
         var lineHeight: Double
-        var lines: [(paragraph: Int, start: Int, end: Int, width: Double)]
+        /// Each line's paragraph, characters, width, height and baseline (below its top).
+        var lines: [(paragraph: Int, start: Int, end: Int, width: Double, height: Double, baseline: Double)]
         var widest: Double
         var truncated: Bool
         var ellipsis: TextEllipsis?
+        /// What each paragraph's shaping continued from the ones before it.
+        var contexts: [ParagraphContext]
     }
 
     /// `text` broken into lines at `width` (maxLines and the ellipsis applied); nil when its
     /// font cannot be set up.
     static func broken(_ text: TextContent, width: Double?, _ paragraphs: [MappedParagraph], _ state: inout State) -> BrokenLines? {
-        guard let fontKey = state.fontKey(for: text.font),
-              let normalLineHeight = state.normalLineHeight(fontKey) else { return nil }
-        let lineHeight = text.lineHeight.map(LayoutUnit.given) ?? normalLineHeight
-        var lines: [(paragraph: Int, start: Int, end: Int, width: Double)] = []
+        guard let fontKey = state.fontKey(for: text.font), let font = state.font(fontKey) else { return nil }
+        let lineHeight = text.lineHeight.map(LayoutUnit.given) ?? font.normalLineHeight
+        // Chromium's placement of a line's text in its line box: half the leading above, then the ascent.
+        let baseline = ((lineHeight - font.ascent - font.descent) / 2).rounded(.down) + font.ascent
+        var lines: [(paragraph: Int, start: Int, end: Int, width: Double, height: Double, baseline: Double)] = []
+        var contexts: [ParagraphContext] = []
+        var context = ParagraphContext()
         for (index, paragraph) in paragraphs.enumerated() {
             let key = ShapeKey(text: paragraph.text, font: fontKey, letterSpacing: text.letterSpacing,
-                               accurateEnd: text.alignment != .start)
+                               accurateEnd: text.alignment != .start, context: context)
             guard let shaped = state.shaped(key) else { return nil }
-            lines += shaped.lineBreaks(at: width.map { LayoutUnit.given(Swift.max(0, $0)) }).map { (index, $0.start, $0.end, $0.width) }
+            contexts.append(context)
+            context = shaped.endContext
+            for line in shaped.lineBreaks(at: width.map { LayoutUnit.given(Swift.max(0, $0)) }) {
+                if text.lineHeight == nil && !shaped.fallbackRuns.isEmpty {
+                    let box = state.normalLine(fontKey, fallbacks: shaped.fallbackFonts(line.start, line.end))
+                    lines.append((index, line.start, line.end, line.width, box.height, box.baseline))
+                } else {
+                    lines.append((index, line.start, line.end, line.width, lineHeight, baseline))
+                }
+            }
         }
         let widest = lines.map(\.width).max() ?? 0
         var truncated = false
@@ -193,21 +224,25 @@ public final class TextEngine: TextMeasuring {
             truncated = true
         }
         var ellipsis: TextEllipsis?
-        if truncated && text.ellipsis, let last = lines.last, let font = state.font(fontKey) {
+        if truncated && text.ellipsis, let last = lines.last {
             let room = width.map { LayoutUnit.given(Swift.max(0, $0)) } ?? widest
-            let ellipsisWidth = Shaper.ellipsisWidth(font: font)
-            var kept = last
-            if last.width + ellipsisWidth > room {
+            let cut = state.withChain(fontKey) { chain -> (kept: (end: Int, width: Double), ellipsis: Double) in
+                let ellipsisWidth = Shaper.ellipsisWidth(chain: chain)
+                guard last.width + ellipsisWidth > room else { return ((last.end, last.width), ellipsisWidth) }
                 let units = Array(Array(paragraphs[last.paragraph].text.utf16)[last.start..<last.end])
-                let fit = Shaper.fittingPrefix(units, room: room - ellipsisWidth, font: font, letterSpacing: text.letterSpacing)
-                kept.end = last.start + fit.length
-                kept.width = LayoutUnit.ceil(fit.width)
+                let fit = Shaper.fittingPrefix(units, room: room - ellipsisWidth, chain: chain, letterSpacing: text.letterSpacing)
+                return ((last.start + fit.length, LayoutUnit.ceil(fit.width)), ellipsisWidth)
             }
-            ellipsis = TextEllipsis(offset: kept.width, width: LayoutUnit.ceil(ellipsisWidth))
-            kept.width = LayoutUnit.ceil(kept.width + ellipsisWidth)
-            lines[lines.count - 1] = kept
+            if let cut {
+                var kept = last
+                (kept.end, kept.width) = cut.kept
+                ellipsis = TextEllipsis(offset: kept.width, width: LayoutUnit.ceil(cut.ellipsis))
+                kept.width = LayoutUnit.ceil(kept.width + cut.ellipsis)
+                lines[lines.count - 1] = kept
+            }
         }
-        return BrokenLines(font: fontKey, lineHeight: lineHeight, lines: lines, widest: widest, truncated: truncated, ellipsis: ellipsis)
+        return BrokenLines(font: fontKey, lineHeight: lineHeight, lines: lines, widest: widest, truncated: truncated, ellipsis: ellipsis,
+                           contexts: contexts)
     }
 
     /// The paragraphs of `text` as CSS `white-space: pre-line` has them: `\n` (and `\r\n`,
@@ -305,6 +340,8 @@ struct ShapeKey: Hashable {
     var letterSpacing: Double
     /// Lines ending at spaces are reshaped at their end (centred and end-aligned text).
     var accurateEnd: Bool
+    /// What the paragraphs before it in the same text carry over (`ParagraphContext`).
+    var context: ParagraphContext
 }
 
 extension TextEngine {
@@ -312,24 +349,19 @@ extension TextEngine {
     struct State: ~Copyable {
         /// The fonts requests are matched in.
         var catalog: FontCatalog
-        let library = FreeTypeLibrary()
         let breaker = LineBreaker()
-        var fonts: ByteBoundedCache<SizedFontKey, SizedFont>
+        /// The sized fonts (a reference, so a `FontChain` can set fallback faces up through it).
+        let fonts: SizedFontCache
         var cache: ByteBoundedCache<ShapeKey, ShapedParagraph>
-        /// Each face's HarfBuzz tables, shared by its sizes (at most one per face of the catalog).
-        var sharedFaces: [FontFace: SharedFace] = [:]
-        /// The face and size each request resolved to (CSS matching done once per request),
-        /// and each face and size's normal line height: small memos, emptied when they reach
-        /// `memoLimit` entries (sizes are free-form).
+        /// The face and size each request resolved to (CSS matching done once per request):
+        /// a small memo, emptied when it reaches `memoLimit` entries (sizes are free-form).
         var resolved: [FontRequest: SizedFontKey] = [:]
-        var lineHeights: [SizedFontKey: Double] = [:]
         static let memoLimit = 4096
         var paragraphsShaped = 0
-        var fontsMade = 0
 
         init(catalog: FontCatalog, shapeCacheBytes: Int, fontCacheBytes: Int) {
             self.catalog = catalog
-            fonts = ByteBoundedCache(capacity: fontCacheBytes)
+            fonts = SizedFontCache(capacity: fontCacheBytes)
             cache = ByteBoundedCache(capacity: shapeCacheBytes)
         }
 
@@ -345,26 +377,40 @@ extension TextEngine {
 
         /// The normal line height of `key` (its font set up if not known), or nil when the
         /// font cannot be set up.
-        mutating func normalLineHeight(_ key: SizedFontKey) -> Double? {
-            if let known = lineHeights[key] { return known }
-            return font(key)?.normalLineHeight
+        func normalLineHeight(_ key: SizedFontKey) -> Double? { fonts.normalLineHeight(key) }
+
+        /// The sized font for `key` (`SizedFontCache.font`).
+        func font(_ key: SizedFontKey) -> SizedFont? { fonts.font(key) }
+
+        /// `body` given the chain of fonts text in `key`'s font is shaped in (`FontChain`:
+        /// the fallback faces at the same size, set up through the font cache when first
+        /// used); nil when `key`'s font cannot be set up.
+        func withChain<R>(_ key: SizedFontKey, _ body: (FontChain) -> R) -> R? {
+            guard let primary = font(key) else { return nil }
+            let fallbacks = catalog.fallbackFaces
+            let fonts = self.fonts
+            return body(FontChain(primary: primary, face: key.face, size: key.size, fallbacks: fallbacks) { face in fonts.font(SizedFontKey(face: face, size: key.size)) })
         }
 
-        /// The sized font for `key`, from the font cache or set up now (and kept while it fits
-        /// in `fontCacheBytes`). Nil when the face's file cannot be read.
-        mutating func font(_ key: SizedFontKey) -> SizedFont? {
-            if let known = fonts.value(for: key) { return known }
-            var shared = sharedFaces[key.face]
-            if shared == nil {
-                shared = SharedFace(key.face)
-                sharedFaces[key.face] = shared
+        /// The height of a line of `line-height: normal` in `key`'s font whose characters
+        /// were also shaped in the chain's fallback fonts `fallbacks`, and its baseline below
+        /// its top. Blink's line box takes in every font a line uses
+        /// (`InlineBoxState::AccumulateUsedFonts`): each font's ascent and descent with half
+        /// its own leading (its normal line height less both) added to each, the largest
+        /// ascent part above the baseline and the largest descent part below. A line in its
+        /// own font alone is its normal line height. O(fonts).
+        func normalLine(_ key: SizedFontKey, fallbacks: Set<Int32>) -> (height: Double, baseline: Double) {
+            var above = 0.0, below = 0.0
+            var faces = [key.face]
+            for k in fallbacks where k >= 1 && Int(k) <= catalog.fallbackFaces.count { faces.append(catalog.fallbackFaces[Int(k) - 1].face) }
+            for face in faces {
+                guard let font = font(SizedFontKey(face: face, size: key.size)) else { continue }
+                let leading = font.normalLineHeight - font.ascent - font.descent
+                let half = (leading / 2 * LayoutUnit.scale).rounded(.towardZero) / LayoutUnit.scale
+                above = Swift.max(above, font.ascent + half)
+                below = Swift.max(below, font.descent + leading - half)
             }
-            guard let shared, let made = SizedFont(face: key.face, size: key.size, library: library, shared: shared) else { return nil }
-            fontsMade += 1
-            fonts.insert(made, for: key, bytes: made.estimatedBytes + TextEngine.entryOverhead)
-            if lineHeights.count >= Self.memoLimit { lineHeights.removeAll() }
-            lineHeights[key] = made.normalLineHeight
-            return made
+            return (above + below, above.rounded(.down))
         }
 
         /// The shaped paragraph for `key`, from the cache or shaped now (kept while it fits in
@@ -372,11 +418,67 @@ extension TextEngine {
         /// shaping and eviction (amortized O(1)).
         mutating func shaped(_ key: ShapeKey) -> ShapedParagraph? {
             if let known = cache.value(for: key) { return known }
-            guard let font = font(key.font) else { return nil }
-            let shaped = Shaper.shape(key.text, font: font, letterSpacing: key.letterSpacing, accurateEnd: key.accurateEnd, breaker: breaker)
+            let breaker = self.breaker
+            guard let shaped = withChain(key.font, { chain in
+                Shaper.shape(key.text, chain: chain, context: key.context, letterSpacing: key.letterSpacing, accurateEnd: key.accurateEnd,
+                             breaker: breaker)
+            }) else { return nil }
             paragraphsShaped += 1
             cache.insert(shaped, for: key, bytes: shaped.estimatedBytes + key.text.utf8.count + TextEngine.entryOverhead)
             return shaped
         }
+    }
+}
+
+/// The sized fonts an engine has set up: a cache bounded by bytes (`SizedFont.estimatedBytes`
+/// each), each face's HarfBuzz tables shared by its sizes, and each face and size's normal
+/// line height. Used under the engine's lock only.
+final class SizedFontCache {
+    let library = FreeTypeLibrary()
+    private var fonts: ByteBoundedCache<SizedFontKey, SizedFont>
+    /// Each face's HarfBuzz tables, shared by its sizes (at most one per face of the catalog).
+    private var sharedFaces: [FontFace: SharedFace] = [:]
+    /// Each face and size's normal line height: a small memo, emptied at
+    /// `TextEngine.State.memoLimit` entries.
+    private var lineHeights: [SizedFontKey: Double] = [:]
+    /// Sized fonts set up since the cache was made.
+    private(set) var made = 0
+
+    init(capacity: Int) {
+        fonts = ByteBoundedCache(capacity: capacity)
+    }
+
+    var count: Int { fonts.count }
+    var bytes: Int { fonts.bytes }
+
+    /// Drops every sized font, and the shared tables of faces not in `kept`. O(fonts).
+    func removeAll(keepingFacesOf kept: Set<FontFace>) {
+        fonts.removeAll()
+        lineHeights.removeAll()
+        sharedFaces = sharedFaces.filter { kept.contains($0.key) }
+    }
+
+    /// The normal line height of `key` (its font set up if not known), or nil when the
+    /// font cannot be set up. O(1) once known.
+    func normalLineHeight(_ key: SizedFontKey) -> Double? {
+        if let known = lineHeights[key] { return known }
+        return font(key)?.normalLineHeight
+    }
+
+    /// The sized font for `key`, from the cache or set up now (and kept while it fits in the
+    /// cache's bytes). Nil when the face's file cannot be read. O(1) when cached.
+    func font(_ key: SizedFontKey) -> SizedFont? {
+        if let known = fonts.value(for: key) { return known }
+        var shared = sharedFaces[key.face]
+        if shared == nil {
+            shared = SharedFace(key.face)
+            sharedFaces[key.face] = shared
+        }
+        guard let shared, let font = SizedFont(face: key.face, size: key.size, library: library, shared: shared) else { return nil }
+        made += 1
+        fonts.insert(font, for: key, bytes: font.estimatedBytes + TextEngine.entryOverhead)
+        if lineHeights.count >= TextEngine.State.memoLimit { lineHeights.removeAll() }
+        lineHeights[key] = font.normalLineHeight
+        return font
     }
 }

@@ -32,7 +32,7 @@ final class MemoryFontTests: XCTestCase {
         engine.setCatalog(base.adding(try FontCatalog.faces(of: bytes)))
         XCTAssertNil(engine.unavailable(text.font))
         XCTAssertEqual(engine.lines(of: text, width: nil).widths, expected.widths)
-        XCTAssertEqual(engine.glyphLines(of: text, width: nil).first?.face.fontID, "mono")
+        XCTAssertEqual(engine.glyphLines(of: text, width: nil).first?.runs.first?.face.fontID, "mono")
         engine.setCatalog(base)
         XCTAssertNotNil(engine.unavailable(text.font))
         XCTAssertEqual(engine.lines(of: text, width: nil).widths, [], "gone: nothing to measure with")

@@ -7,7 +7,8 @@ import ScrollStackRender
 /// viewport (`id="viewport"`), separators and the page indicator's dots. Text is glyph
 /// outlines: each distinct glyph once as a `<path>` in `<defs>` (taken from the same font
 /// the PNG draws with, `CairoCanvas.outlines`), placed with `<use>` where the text engine put
-/// it; no script, CSS or external font, so every SVG 1.1 renderer draws the same.
+/// it; a color glyph (emoji) is its strike's PNG as an `<image>` with a data URI, placed the
+/// same way; no script, CSS or external font, so every SVG 1.1 renderer draws the same.
 enum LayoutSVG {
     /// The SVG document of `scene`, titled `title`.
     ///
@@ -16,7 +17,7 @@ enum LayoutSVG {
         var runs: [GlyphRun] = []
         collectRuns(scene.items, into: &runs)
         let outlines = CairoCanvas.outlines(of: runs)
-        var writer = Writer(outlines: outlines)
+        var writer = Writer(outlines: outlines, bitmaps: CairoCanvas.bitmaps(of: runs))
         for item in scene.items { writer.write(item) }
         let width = n(scene.width), height = n(scene.height)
         var svg = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -42,6 +43,8 @@ enum LayoutSVG {
     /// The document's body and its definitions (glyph outlines, clip paths), written item by item.
     private struct Writer {
         let outlines: [CairoCanvas.GlyphKey: String]
+        /// Color glyphs (emoji), drawn as PNG images instead of outlines.
+        let bitmaps: [CairoCanvas.GlyphKey: CairoCanvas.GlyphBitmap]
         var glyphIDs: [CairoCanvas.GlyphKey: Int] = [:]
         var defs = ""
         var body = ""
@@ -66,14 +69,21 @@ enum LayoutSVG {
                 body += "<g class=\"text\" \(fill(run.color))>"
                 for glyph in run.glyphs {
                     let key = CairoCanvas.GlyphKey(face: run.face, size: run.size, synthesis: run.synthesis, id: glyph.id)
-                    guard let outline = outlines[key], !outline.isEmpty else { continue }
+                    let bitmap = bitmaps[key]
+                    let outline = outlines[key] ?? ""
+                    guard bitmap != nil || !outline.isEmpty else { continue }
                     let id: Int
                     if let known = glyphIDs[key] {
                         id = known
                     } else {
                         id = glyphIDs.count
                         glyphIDs[key] = id
-                        defs += "<path id=\"g\(id)\" d=\"\(outline)\"/>\n"
+                        if let bitmap {
+                            defs += "<image id=\"g\(id)\" x=\"\(n(bitmap.x))\" y=\"\(n(bitmap.y))\" width=\"\(n(bitmap.width))\" height=\"\(n(bitmap.height))\""
+                                + " xlink:href=\"data:image/png;base64,\(SHA256.base64(bitmap.png))\"/>\n"
+                        } else {
+                            defs += "<path id=\"g\(id)\" d=\"\(outline)\"/>\n"
+                        }
                     }
                     body += "<use xlink:href=\"#g\(id)\" x=\"\(n(run.origin.x + glyph.x))\" y=\"\(n(run.origin.y + glyph.y))\"/>"
                 }

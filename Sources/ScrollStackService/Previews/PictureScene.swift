@@ -50,7 +50,7 @@ struct PictureScene {
 
         /// Counts `lines`' glyphs; past the limit, marks the budget exceeded. O(lines).
         func spend(_ lines: [GlyphLine]) {
-            used += lines.reduce(0) { $0 + $1.glyphs.count }
+            used += lines.reduce(0) { $0 + $1.glyphCount }
             if used > limit { exceeded = true }
         }
     }
@@ -234,9 +234,11 @@ struct PictureScene {
             glyphs.spend(shaped)
             guard let line = shaped.first else { continue }
             let measured = engine.drawableLines(of: content, width: nil)
-            let width = measured.widths.first ?? 0, lineHeight = measured.lineHeight
+            let width = measured.widths.first ?? 0, lineHeight = measured.widths.isEmpty ? measured.lineHeight : measured.height(ofLine: 0)
             let origin = Point(x: box.minX + (box.size.width - width) / 2, y: box.minY + (box.size.height - lineHeight) / 2 + line.baseline)
-            items.append(.glyphs(GlyphRun(face: line.face, size: line.size, synthesis: line.synthesis, color: color(item.textColor), origin: origin, glyphs: line.glyphs)))
+            for run in line.runs {
+                items.append(.glyphs(GlyphRun(face: run.face, size: run.size, synthesis: run.synthesis, color: color(item.textColor), origin: origin, glyphs: run.glyphs)))
+            }
         }
         if let border = layout.border {
             items.append(.rect(Self.moved(border, frame.minX, frame.minY), fill: color(menu.borderColor), attributes: [.init("class", "menu-border")]))
@@ -260,8 +262,10 @@ struct PictureScene {
                 let lines = engine.glyphLines(of: content, width: frame.frame.size.width)
                 glyphs.spend(lines)
                 for (line, box) in zip(lines, frame.lines) {
-                    runs.append(GlyphRun(face: line.face, size: line.size, synthesis: line.synthesis, color: RGBA(red: 0, green: 0, blue: 0),
-                                         origin: Point(x: box.minX, y: box.minY + line.baseline), glyphs: line.glyphs))
+                    for run in line.runs {
+                        runs.append(GlyphRun(face: run.face, size: run.size, synthesis: run.synthesis, color: RGBA(red: 0, green: 0, blue: 0),
+                                             origin: Point(x: box.minX, y: box.minY + line.baseline), glyphs: run.glyphs))
+                    }
                 }
             case .stack(_, _, _, let children):
                 for (child, childFrame) in zip(children, frame.children) { walk(child, childFrame) }
@@ -279,8 +283,10 @@ struct PictureScene {
         guard glyphs.open else { return [] }
         let lines = engine.glyphLines(of: TextContent(words, font: FontRequest(family: Self.labelFamily, size: size), maxLines: 1), width: nil)
         glyphs.spend(lines)
-        return lines.map { line in
-            .glyphs(GlyphRun(face: line.face, size: line.size, synthesis: line.synthesis, color: color, origin: Point(x: origin.x, y: origin.y + line.baseline), glyphs: line.glyphs))
+        return lines.flatMap { line in
+            line.runs.map { run in
+                .glyphs(GlyphRun(face: run.face, size: run.size, synthesis: run.synthesis, color: color, origin: Point(x: origin.x, y: origin.y + line.baseline), glyphs: run.glyphs))
+            }
         }
     }
 

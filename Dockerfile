@@ -32,7 +32,7 @@ FROM ${BINARY_SOURCE} AS binary
 FROM ${RUNTIME_IMAGE} AS runtime
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 libsqlite3-0 libharfbuzz0b libfreetype6 libicu72 libpq5 libcairo2 fonts-inter fonts-dejavu-core \
+    && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 libsqlite3-0 libharfbuzz0b libfreetype6 libicu72 libpq5 libcairo2 fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log \
     && groupadd --system --gid 10001 scrollstack \
     && useradd --system --uid 10001 --gid 10001 --no-create-home --shell /usr/sbin/nologin scrollstack \

@@ -7,7 +7,7 @@ SHELL := /bin/bash
 # The toolchain lives in /opt/swift on the project's machines; use it when swift is not on PATH.
 export PATH := $(PATH):/opt/swift/usr/bin
 
-APT_PACKAGES := libmicrohttpd-dev libjansson-dev libsqlite3-dev zlib1g-dev pkg-config libharfbuzz-dev libfreetype-dev libicu-dev libcairo2-dev fonts-inter fonts-dejavu-core libpq-dev postgresql
+APT_PACKAGES := libmicrohttpd-dev libjansson-dev libsqlite3-dev zlib1g-dev pkg-config libharfbuzz-dev libfreetype-dev libicu-dev libcairo2-dev fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji libpq-dev postgresql
 # What the XCTests need beyond the build: a font outside the default catalog (Liberation Sans,
 # for MissingFontRestartTests' --font-dir).
 TEST_APT_PACKAGES := fonts-liberation
@@ -20,7 +20,8 @@ ARGS ?=
 deps:
 	@if ! command -v pkg-config >/dev/null || ! pkg-config --exists libmicrohttpd jansson sqlite3 zlib harfbuzz freetype2 icu-uc libpq cairo-ft \
 		|| ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
-		|| [ ! -d /usr/share/fonts/opentype/inter ] || [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then \
+		|| [ ! -d /usr/share/fonts/opentype/inter ] || [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] \
+		|| [ ! -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || [ ! -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]; then \
 		echo "installing $(APT_PACKAGES)"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(APT_PACKAGES); \

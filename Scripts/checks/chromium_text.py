@@ -1,6 +1,7 @@
 """Text for chromium_layout.py: random text nodes, and the CSS and @font-face rules that
 make Chromium lay them out with exactly the font files scrollstackd uses (Inter and DejaVu
-Sans from Debian's packages, matched by weight and style as FontCatalog reads them)."""
+Sans from Debian's packages, matched by weight and style as FontCatalog reads them; what they
+lack comes from the system's fonts in Chromium and from the fallback chain in the service)."""
 import glob, struct
 
 import freetype
@@ -12,6 +13,10 @@ LATIN = ("the quick brown fox jumps over a lazy dog settings notifications priva
          "e-mail well-known co-operate naïve café résumé").split()
 CYRILLIC = "привет мир настройки уведомления Съешь же ещё этих мягких булок".split()
 GREEK = "καλημέρα κόσμε ρυθμίσεις Ξεσκεπάζω την ψυχοφθόρα".split()
+# Words neither Inter nor DejaVu Sans has every character of: drawn in the fallback faces
+# (Noto Sans CJK JP, Noto Color Emoji, DejaVu Sans), by Chromium's system fallback (fontconfig
+# on the same machine) and by the service's chain.
+FALLBACK = "日本語の 設定 通知 한국어 简体中文 東京タワー キャッシュ 🎉 👍🏽 ❤️ 🚀 ☃ ✈ 雪☃だるま".split()
 
 
 def faces():
@@ -56,7 +61,7 @@ def font_faces():
 class TextGenerator:
     def node(self, r):
         family = r.choice(FAMILIES)
-        words = LATIN + (CYRILLIC + GREEK if r.random() < 0.5 else [])
+        words = LATIN + (CYRILLIC + GREEK if r.random() < 0.5 else []) + (FALLBACK * 3 if r.random() < 0.25 else [])
         count = r.choice([0, 1, 1, 2, 3, 5, 8, 12, 20]) if r.random() < 0.97 else 0
         parts = []
         for i in range(count):

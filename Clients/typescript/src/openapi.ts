@@ -217,7 +217,7 @@ export type ContentFrame = {
   truncated?: true;
   /** The box of the "…" ending the last shown line (text with ellipsis: true that maxLines cut). */
   ellipsis?: Rect;
-  /** The characters of the text its font has no glyph for, each once in order of appearance, at most 64; white space and invisible characters never. Absent when there are none. */
+  /** The characters of the text that no face of its font chain has a glyph for (its font, then the fallback faces: Semantics.md, "Text"), each once in order of appearance, at most 64; white space and invisible characters never. Absent when there are none. */
   missingGlyphs?: Array<string>;
 };
 

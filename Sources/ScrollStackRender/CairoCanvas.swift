@@ -39,19 +39,25 @@ public enum CairoCanvas {
     public static func png(_ scene: Scene, scale: Int) -> [UInt8]? {
         let width = Int32(max(1, (scene.width * Double(scale)).rounded(.up)))
         let height = Int32(max(1, (scene.height * Double(scale)).rounded(.up)))
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height) else { return nil }
-        defer { cairo_surface_destroy(surface) }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else { return nil }
-        defer { cairo_destroy(cr) }
-        cairo_scale(cr, Double(scale), Double(scale))
-        set(cr, scene.background)
-        cairo_paint(cr)
-        lock.withLock { _ in
-            for item in scene.items { draw(item, cr, fonts) }
+        let stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, width)
+        guard stride > 0 else { return nil }
+        // The pixels live in kept scratch memory (`Scratch`), painted over whole first.
+        return Scratch.withBytes(Int(stride) * Int(height)) { data -> [UInt8]? in
+            guard let surface = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, width, height, stride) else { return nil }
+            defer { cairo_surface_destroy(surface) }
+            guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else { return nil }
+            defer { cairo_destroy(cr) }
+            cairo_scale(cr, Double(scale), Double(scale))
+            set(cr, scene.background)
+            cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+            cairo_paint(cr)
+            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+            lock.withLock { _ in
+                for item in scene.items { draw(item, cr, fonts) }
+            }
+            cairo_surface_flush(surface)
+            return PNGEncoder.encode(data, width: Int(width), height: Int(height), stride: Int(stride))
         }
-        cairo_surface_flush(surface)
-        guard let pixels = cairo_image_surface_get_data(surface) else { return nil }
-        return PNGEncoder.encode(pixels, width: Int(width), height: Int(height), stride: Int(cairo_image_surface_get_stride(surface)))
     }
 
     /// The outline of each glyph of `runs` (by face, size and glyph id), as SVG path data in
@@ -178,6 +184,42 @@ public enum CairoCanvas {
         cairo_close_path(cr)
     }
 
+    /// Draws `run`'s glyphs in `cr`'s source colour as cached coverage masks (`FontFaces.mask`):
+    /// each glyph's device position is rounded to the nearest 1/32 pixel along each axis (at
+    /// most 1/64 pixel from where the layout says: an edge's coverage moves by at most 4 of
+    /// 255 levels, where Skia's quarter pixels move it by up to 32), and the mask for that
+    /// offset is composited at the whole pixel. `matrix` is `cr`'s, an even scale and a translation.
+    ///
+    /// - Complexity: O(glyphs × mask pixels); a glyph not seen before at its face, size and
+    ///   offset is filled once as an outline.
+    private static func drawMasks(_ run: GlyphRun, _ cr: OpaquePointer, _ fonts: FontFaces, _ matrix: cairo_matrix_t) {
+        let scale = matrix.xx
+        let size = run.size * scale
+        cairo_identity_matrix(cr)
+        defer {
+            var restored = matrix
+            cairo_set_matrix(cr, &restored)
+        }
+        for glyph in run.glyphs {
+            let x = ((run.origin.x + glyph.x) * scale + matrix.x0) * Double(FontFaces.steps), y = ((run.origin.y + glyph.y) * scale + matrix.y0) * Double(FontFaces.steps)
+            guard x.isFinite, y.isFinite, abs(x) < 1e9, abs(y) < 1e9 else { continue }
+            let qx = Int(x.rounded()), qy = Int(y.rounded())
+            let px = qx >> FontFaces.stepBits, py = qy >> FontFaces.stepBits  // floor division: the whole pixel
+            let key = FontFaces.MaskKey(face: run.face, size: size, synthesis: run.synthesis, glyph: glyph.id,
+                                        stepX: UInt8(qx & (FontFaces.steps - 1)), stepY: UInt8(qy & (FontFaces.steps - 1)))
+            guard let mask = fonts.mask(key) else { continue }
+            if let surface = mask.surface {
+                cairo_mask_surface(cr, surface, Double(px + mask.left), Double(py + mask.top))
+            } else if mask.oversized, fonts.select(run.face, size: size, synthesis: run.synthesis, on: cr) {
+                // Too big to keep: its outline filled where it is, clipped to the picture.
+                var one = cairo_glyph_t(index: UInt(glyph.id), x: x / Double(FontFaces.steps), y: y / Double(FontFaces.steps))
+                cairo_new_path(cr)
+                cairo_glyph_path(cr, &one, 1)
+                cairo_fill(cr)
+            }
+        }
+    }
+
     private static func draw(_ item: SceneItem, _ cr: OpaquePointer, _ fonts: FontFaces) {
         switch item {
         case .rect(let rect, let radius, let fill, let stroke, _):
@@ -222,9 +264,16 @@ public enum CairoCanvas {
                 }
             }
         case .glyphs(let run):
+            set(cr, run.color)
+            var matrix = cairo_matrix_t()
+            cairo_get_matrix(cr, &matrix)
+            // Scenes only translate and scale evenly: then each glyph is a cached mask.
+            if matrix.xy == 0, matrix.yx == 0, matrix.xx == matrix.yy, matrix.xx > 0 {
+                drawMasks(run, cr, fonts, matrix)
+                return
+            }
             guard fonts.select(run.face, size: run.size, synthesis: run.synthesis, on: cr) else { return }
             var glyphs = run.glyphs.map { cairo_glyph_t(index: UInt($0.id), x: run.origin.x + $0.x, y: run.origin.y + $0.y) }
-            set(cr, run.color)
             cairo_new_path(cr)
             cairo_glyph_path(cr, &glyphs, Int32(glyphs.count))
             cairo_fill(cr)
@@ -275,8 +324,100 @@ final class FontFaces {
 
     nonisolated(unsafe) static var ownedKey = cairo_user_data_key_t()
 
+    /// What names a glyph's coverage mask: the glyph at a device size (points × scale), with
+    /// its origin `stepX`/`stepY` steps (1/`steps` of a pixel) right of and below a whole pixel.
+    struct MaskKey: Hashable {
+        var face: FontFace
+        var size: Double
+        var synthesis: FontSynthesis
+        var glyph: UInt32
+        var stepX: UInt8
+        var stepY: UInt8
+    }
+
+    /// The steps of a pixel glyph origins are rounded to, along each axis: 32.
+    static let stepBits = 5, steps = 1 << stepBits
+
+    /// A glyph's coverage (an A8 surface; nil for a glyph without outline, such as a space,
+    /// or one whose mask would pass `largestMask`: `oversized`, drawn as an outline) and
+    /// where its top left sits from the whole pixel of the glyph's origin.
+    struct Mask {
+        var surface: OpaquePointer?
+        var left: Int
+        var top: Int
+        var oversized = false
+        var bytes = 0
+    }
+
+    /// The masks made so far, at most `maskLimit` of them and `maskByteLimit` bytes of
+    /// coverage (all dropped when full: a screen's text uses a few hundred, of a few hundred
+    /// bytes each).
+    private var masks: [MaskKey: Mask] = [:]
+    private var maskBytes = 0
+    static let maskLimit = 8192, maskByteLimit = 32 << 20
+    /// The most pixels one mask covers (a glyph about 500 pixels square).
+    static let largestMask = 1 << 18
+    /// A context on a 1 × 1 surface, where glyph outlines are made and measured.
+    private var scratch: OpaquePointer?
+
+    /// The mask of `key`, filled from the glyph's outline (as `cairo_glyph_path` gives it, the
+    /// way the PNG drew glyphs before masks: the same pixels) the first time; nil when the
+    /// face cannot be opened. O(1) when cached, else O(outline + mask pixels).
+    func mask(_ key: MaskKey) -> Mask? {
+        if let known = masks[key] { return known }
+        if scratch == nil, let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1) {
+            scratch = cairo_create(surface)
+            cairo_surface_destroy(surface)
+        }
+        guard let scratch, select(key.face, size: key.size, synthesis: key.synthesis, on: scratch) else { return nil }
+        var glyph = cairo_glyph_t(index: UInt(key.glyph), x: Double(key.stepX) / Double(Self.steps), y: Double(key.stepY) / Double(Self.steps))
+        cairo_new_path(scratch)
+        cairo_glyph_path(scratch, &glyph, 1)
+        var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
+        cairo_path_extents(scratch, &x1, &y1, &x2, &y2)
+        var mask = Mask(surface: nil, left: 0, top: 0)
+        var bytes = 0
+        if x2 > x1, y2 > y1 {
+            let left = Int((x1 - 1).rounded(.down)), top = Int((y1 - 1).rounded(.down))
+            let width = Int((x2 + 1).rounded(.up)) - left, height = Int((y2 + 1).rounded(.up)) - top
+            if (x2 - x1 + 3) * (y2 - y1 + 3) > Double(Self.largestMask) {
+                mask.oversized = true
+            } else if let path = cairo_copy_path(scratch) {
+                defer { cairo_path_destroy(path) }
+                let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height))
+                if cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) {
+                    cairo_translate(cr, Double(-left), Double(-top))
+                    cairo_append_path(cr, path)
+                    cairo_fill(cr)
+                    cairo_destroy(cr)
+                    cairo_surface_flush(surface)
+                    bytes = width * height
+                    mask = Mask(surface: surface, left: left, top: top, bytes: bytes)
+                } else {
+                    cairo_surface_destroy(surface)
+                }
+            }
+        }
+        cairo_new_path(scratch)
+        if masks.count >= Self.maskLimit || maskBytes + bytes > Self.maskByteLimit {
+            dropMasks { _ in true }
+        }
+        maskBytes += bytes
+        masks[key] = mask
+        return mask
+    }
+
+    private func dropMasks(where drop: (MaskKey) -> Bool) {
+        for (key, mask) in masks where drop(key) {
+            cairo_surface_destroy(mask.surface)
+            maskBytes -= mask.bytes
+            masks.removeValue(forKey: key)
+        }
+    }
+
     /// Lets go of the faces of the font in memory `fontID`. O(faces opened).
     func forget(fontID: String) {
+        dropMasks { $0.face.fontID == fontID }
         for key in faces.keys where key.face.fontID == fontID {
             cairo_font_face_destroy(faces.removeValue(forKey: key))
         }

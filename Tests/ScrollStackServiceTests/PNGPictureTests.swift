@@ -146,6 +146,71 @@ final class PNGPictureTests: XCTestCase {
         }
     }
 
+    /// Glyphs are drawn from cached masks at fractions of a pixel: a text moved by a whole
+    /// pixel is the same ink one pixel over, and one moved by 1/32 of a pixel (the step glyph
+    /// origins are rounded to) is drawn differently, not snapped to whole pixels.
+    func testGlyphsMoveByWholePixelsAndByFractions() throws {
+        let server = try ServerHarness()
+        defer { server.stop() }
+        func ink(left: Double) throws -> [[Int]] {
+            let body = try j("""
+                {"viewport": {"width": 200, "height": 60}, "separator": {"hidden": true},
+                 "rows": [{"id": "t", "view": {"type": "Label"}, "insets": {"top": 10, "left": \(left), "bottom": 10, "right": 0},
+                           "content": {"text": "Quarter", "font": {"family": "Inter", "size": 17}},
+                           "style": {"background": "#FFFFFF", "textColor": "#000000"}}]}
+                """)
+            let reply = try server.request("POST", "/v1/layout.png", json: body)
+            XCTAssertEqual(reply.status, 200, reply.text)
+            let image = try PNGImage(reply.body)
+            return (0..<image.height).map { y in (0..<image.width).map { x in image.rgb(x, y).0 } }
+        }
+        let base = try ink(left: 10.25), whole = try ink(left: 11.25), step = try ink(left: 10.25 + 1.0 / 32)
+        XCTAssertNotEqual(step, base, "a 1/32 pixel is drawn")
+        var dark = 0
+        // Inside the viewport (drawn from the content origin, 200 × 60), off its outline.
+        let (left, top) = (Int(Self.contentOrigin.x) + 2, Int(Self.contentOrigin.y) + 2)
+        for (y, row) in base.enumerated() where y >= top && y < top + 56 {
+            for x in left..<(left + 190) where row[x] < 128 {
+                dark += 1
+                XCTAssertEqual(whole[y][x + 1], row[x], "ink at (\(x), \(y)) is one pixel over")
+            }
+        }
+        XCTAssertGreaterThan(dark, 50, "the text is drawn")
+    }
+
+    /// A glyph too big for a kept mask (here some 500 × 600 pixels) is filled as an outline:
+    /// the same ink as at a size that is masked, scaled.
+    func testAHugeGlyphIsDrawnAsAnOutline() throws {
+        let server = try ServerHarness()
+        defer { server.stop() }
+        func darkShare(size: Int, scale: Int) throws -> Double {
+            let body = try j("""
+                {"viewport": {"width": 800, "height": 1000}, "separator": {"hidden": true},
+                 "rows": [{"id": "t", "view": {"type": "Label"}, "insets": {"top": 0, "left": 0, "bottom": 0, "right": 0},
+                           "content": {"text": "W", "font": {"family": "Inter", "size": \(size)}},
+                           "style": {"background": "#FFFFFF", "textColor": "#000000"}}]}
+                """)
+            let reply = try server.request("POST", "/v1/layout.png?scale=\(scale)", json: body)
+            XCTAssertEqual(reply.status, 200, reply.text)
+            let image = try PNGImage(reply.body)
+            // Within the row: the content origin onwards, the row's width and the line's height.
+            let frames = try server.request("POST", "/v1/layout?content=frames", json: body)
+            let line = try XCTUnwrap(frames["rows[0].content.lines[0]"])
+            let w = try XCTUnwrap(line["width"]?.doubleValue), h = try XCTUnwrap(line["height"]?.doubleValue)
+            var dark = 0, all = 0
+            for y in Int(Self.contentOrigin.y) * scale..<Int(Self.contentOrigin.y + h) * scale {
+                for x in Int(Self.contentOrigin.x) * scale..<Int(Self.contentOrigin.x + w) * scale {
+                    all += 1
+                    if image.rgb(x, y).0 < 128 { dark += 1 }
+                }
+            }
+            return Double(dark) / Double(all)
+        }
+        let huge = try darkShare(size: 640, scale: 1), small = try darkShare(size: 80, scale: 1)
+        XCTAssertGreaterThan(huge, 0.1, "the huge W is drawn")
+        XCTAssertEqual(huge, small, accuracy: 0.02, "as much of its line box is ink as at a masked size")
+    }
+
     /// Three coloured pages with titles, a page indicator and a menu, on page two.
     static let carousel = """
         {"axis": "horizontal", "viewport": {"width": 375, "height": 300},

@@ -233,7 +233,7 @@ class EventStream:
         self.sock.close()
 
 
-def events_through(stream, replica, stack, head, seconds=30):
+def events_through(stream, replica, stack, head, seconds=30, kind="stacks"):
     """The ids `stream` gets up to revision `head`, resuming it from its last id whenever the
     server ends it first (at most 5 times), as an EventSource would: the server ends a stream
     rather than leave a gap in it (EventHub), and the journal supplies the rest. Returns the
@@ -242,7 +242,7 @@ def events_through(stream, replica, stack, head, seconds=30):
     stream.close()
     while ids and ids[-1] < head and stream.ended and resumed < 5:
         resumed += 1
-        stream = EventStream(replica, stack, last_event_id=ids[-1])
+        stream = EventStream(replica, stack, last_event_id=ids[-1], kind=kind)
         ids = ids + stream.wait_for(head, seconds=seconds)
         stream.close()
     return ids, resumed
@@ -546,9 +546,9 @@ def piles_across_replicas(replicas):
         check(status == 200 and body["revision"] == latest and ids == {"root", "first", "second"} | set(acked),
               f"the pile on replica {replica.name}: revision {body.get('revision')}, every acknowledged view and nothing else")
     check(pile_history_revisions(b, "nav") == list(range(2, latest + 1)), f"the pile's history has revisions 2..{latest}, each once")
-    ids = stream.wait_for(latest)
-    stream.close()
-    check(ids == list(range(4, latest + 1)), f"pile events on C: revisions 4..{latest} pushed through A, B and C, in order, once each (got {len(ids)})")
+    ids, resumed = events_through(stream, c, "nav", latest, seconds=20, kind="piles")
+    check(ids == list(range(4, latest + 1)),
+          f"pile events on C: revisions 4..{latest} pushed through A, B and C, in order, once each ({len(ids)} events, resumed {resumed} times)")
     status, _, listed = c.request("GET", "/v1/piles")
     check(status == 200 and {"id": "nav", "revision": latest, "viewCount": 3 + len(acked), "active": max(acked, key=acked.get)} in listed,
           "GET /v1/piles on C lists the pile at its latest revision")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project (already built) and ends with one summary line,
 # "N passed, N failed":
-#   1. every XCTest of the package (counts from XCTest's own closing line);
+#   1. every XCTest of the package, in parallel (counts from the xUnit report; with arguments,
+#      serially, counts from XCTest's own closing line);
 #   2. every executable Scripts/checks/*.sh, in name order: each is a self-contained check
 #      (browser, container, contract …) that installs what it needs, bounds its own time, and
 #      prints as its last line either "N passed, N failed" or "skipped: <reason>".
@@ -12,17 +13,38 @@ cd "$(dirname "$0")/.."
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 started=$SECONDS
-swift test --skip-build --disable-swift-testing "$@" 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
+if [ "$#" -eq 0 ]; then
+    # Every XCTest, each in a process of its own, one worker per core: the counts come
+    # from the xUnit report, since parallel runs print no closing "Executed" line.
+    xml=$(mktemp --suffix=.xml)
+    trap 'rm -f "$log" "$xml"' EXIT
+    swift test --skip-build --disable-swift-testing --parallel --xunit-output "$xml" 2>&1 | tee "$log"
+    status=${PIPESTATUS[0]}
+    read -r total failed < <(python3 - "$xml" <<'PY'
+import sys, xml.etree.ElementTree as ET
+try:
+    suites = ET.parse(sys.argv[1]).getroot().iter("testsuite")
+    cases = [c for s in suites for c in s.iter("testcase")]
+    failed = sum(1 for c in cases if c.find("failure") is not None or c.find("error") is not None)
+    print(len(cases), failed)
+except (OSError, ET.ParseError):
+    print("0 0")
+PY
+)
+    summary=$([ "$total" -gt 0 ] && echo "$total tests in the xUnit report")
+else
+    swift test --skip-build --disable-swift-testing "$@" 2>&1 | tee "$log"
+    status=${PIPESTATUS[0]}
+    summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1)
+    total=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$summary")
+    failed=$(sed -E 's/.*with ([0-9]+) failures?.*/\1/' <<<"$summary")
+fi
 times="XCTest $((SECONDS - started)) s"
-summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1)
 if [ -z "$summary" ]; then
     # Killed (a signal: status 128+N) or crashed before XCTest could sum up.
     echo "no XCTest summary found (swift test exited with status $status$([ "$status" -gt 128 ] && echo ", signal $((status - 128))"))"
     exit 1
 fi
-total=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$summary")
-failed=$(sed -E 's/.*with ([0-9]+) failures?.*/\1/' <<<"$summary")
 passed=$((total - failed))
 [ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
 echo "XCTest: $passed passed, $failed failed"

@@ -10,6 +10,10 @@ public enum PostgresValue: Sendable, Equatable {
     /// `bytea[]`, one dimension, NULL elements allowed (a parameter only: many rows in one
     /// statement through `unnest`).
     case byteaArray([[UInt8]?])
+    /// `text[]`, one dimension (a parameter only).
+    case textArray([String])
+    /// `int8[]`, one dimension (a parameter only).
+    case integerArray([Int64])
 
     /// The type OID a parameter is sent as (`pg_type.oid`; 0 lets the server infer it).
     var typeOID: UInt32 {
@@ -20,6 +24,8 @@ public enum PostgresValue: Sendable, Equatable {
         case .bytea: 17
         case .bool: 16
         case .byteaArray: 1001
+        case .textArray: 1009
+        case .integerArray: 1016
         }
     }
 
@@ -32,6 +38,8 @@ public enum PostgresValue: Sendable, Equatable {
         case .bytea(let value): value
         case .bool(let value): [value ? 1 : 0]
         case .byteaArray(let elements): Self.binaryArray(elements, elementOID: 17)
+        case .textArray(let elements): Self.binaryArray(elements.map { Array($0.utf8) }, elementOID: 25)
+        case .integerArray(let elements): Self.binaryArray(elements.map { value in withUnsafeBytes(of: value.bigEndian) { Array($0) } }, elementOID: 20)
         }
     }
 

@@ -8,11 +8,12 @@ extension PostgresJournal {
     /// built on the one before. `journals.latest` moves from first − 1 to last only where it
     /// is still first − 1 (the row lock makes a racing replica wait, then find it moved: no
     /// row, nothing written), the records (and the snapshots some carry) are inserted from
-    /// arrays through `unnest`, and one notification announces `last`. The run is written
+    /// arrays through `unnest`. The run is written
     /// whole or not at all: if its first revision is taken, every later one was built on a
     /// state that lost. With an incarnation, only that incarnation of the key is written (one
     /// deleted and created again since the writer loaded it conflicts). Returns one row whose
-    /// count is 1 when written, 0 on a conflict.
+    /// count is 1 when written, 0 on a conflict. It announces nothing: `announce` does, after
+    /// the commit.
     ///
     /// Parameters: $1 key, $2 first, $3 last, $4 operations, $5 events, $6 plans, $7 snapshots
     /// (the last three `bytea[]` with NULLs), $8 the incarnation or NULL.
@@ -23,9 +24,21 @@ extension PostgresJournal {
         record AS (INSERT INTO records (key, revision, operation, events, plan)
                    SELECT b.key, $2 + a.n - 1, a.operation, a.events, a.plan FROM bumped b, added a),
         snapshot AS (INSERT INTO snapshots (key, revision, model)
-                     SELECT b.key, $2 + a.n - 1, a.model FROM bumped b, added a WHERE a.model IS NOT NULL),
-        note AS (SELECT pg_notify('\(channel)', $3::text || ' ' || key) FROM bumped)
-        SELECT (SELECT count(*) FROM note)
+                     SELECT b.key, $2 + a.n - 1, a.model FROM bumped b, added a WHERE a.model IS NOT NULL)
+        SELECT (SELECT count(*) FROM bumped)
+        """
+
+    /// Announces appended runs once their transaction has ended: for each key ($1) whose
+    /// journal now stands at or past the revision its run ended at ($2), one notification
+    /// `LATEST KEY`. It runs as a transaction of its own, committed without waiting for its WAL
+    /// flush (`synchronous_commit` off: it keeps nothing). A transaction that notifies holds
+    /// PostgreSQL's notification lock from its commit until it ends, its flush included, so
+    /// appends that notified themselves would commit one replica at a time; apart, the
+    /// replicas' appends share flushes. A notification lost with it (the replica killed
+    /// between the two) is made up by the watcher's poll (`Watcher`).
+    static let announce = """
+        SELECT set_config('synchronous_commit', 'off', true), pg_notify('\(channel)', j.latest::text || ' ' || j.key)
+        FROM unnest($1::text[], $2::bigint[]) AS n(key, revision) JOIN journals j ON j.key = n.key AND j.latest >= n.revision
         """
 
     /// The statement and parameters appending `appends` (one key, contiguous revisions) to
@@ -74,6 +87,9 @@ extension PostgresJournal {
         private let queue = DispatchQueue(label: "scrollstack.journal.postgres-appends")
         /// Transactions committed or rolled back here, and appends taken into them (for tests).
         let transactions = Atomic<Int>(0), taken = Atomic<Int>(0)
+        /// Test hook: false leaves appends unannounced, as a replica killed between a commit
+        /// and its announcement leaves them.
+        let announcing = Atomic<Bool>(true)
 
         init(pool: PostgresPool, report: CommitTimer) {
             self.pool = pool
@@ -140,12 +156,15 @@ extension PostgresJournal {
             var outcomes: [ObjectIdentifier: JournalError] = [:]
             if !keys.isEmpty {
                 transactions.add(1, ordering: .relaxed)
+                let announced: [PostgresValue] = [.textArray(keys), .integerArray(keys.map { Int64(runs[$0]!.last!.record.revision) })]
                 let statements = keys.map { key in
                     PostgresJournal.appendRun(key: key, runs[key]!.map { ($0.record, $0.snapshot) }, incarnation: runs[key]![0].incarnation)
                 }
                 do throws(PostgresError) {
                     let answers = try report.timed(writes: runs.values.reduce(0) { $0 + $1.count }) { () throws(PostgresError) in
-                        try pool.withConnection { connection throws(PostgresError) in try connection.transactionPipeline(statements) }
+                        try pool.withConnection { connection throws(PostgresError) in
+                            try connection.transactionPipeline(statements, afterCommit: announcing.load(ordering: .relaxed) ? [(PostgresJournal.announce, announced)] : [])
+                        }
                     }
                     for (key, rows) in zip(keys, answers) where rows.first?.first?.integerValue != 1 {
                         for append in runs[key]! { outcomes[ObjectIdentifier(append.pending)] = .conflict(key: key, latest: nil) }

@@ -7,22 +7,27 @@ extension PostgresJournal {
     /// the connection breaks it reconnects (one attempt per second, each bounded by the
     /// connect timeout), listens again and asks the owner to resynchronize, since
     /// notifications sent meanwhile are lost; it does so after its first connection too,
-    /// for the changes made before it listened.
+    /// for the changes made before it listened. Between waits it calls `poll` about once a
+    /// second (on this thread), since a notification can also be lost with the replica that
+    /// was to send it (`announce`).
     final class Watcher: Sendable {
         let url: String
         let channel: String
         let changed: @Sendable (String, Int) -> Void
         let resynchronize: @Sendable () -> Void
+        let poll: @Sendable () -> Void
         private let stopped = Atomic<Bool>(false)
         private let done = DispatchSemaphore(value: 0)
         /// Signalled by `stop` to cut the pause between reconnection attempts short.
         private let wake = DispatchSemaphore(value: 0)
 
-        init(url: String, channel: String, changed: @escaping @Sendable (String, Int) -> Void, resynchronize: @escaping @Sendable () -> Void) {
+        init(url: String, channel: String, changed: @escaping @Sendable (String, Int) -> Void, resynchronize: @escaping @Sendable () -> Void,
+             poll: @escaping @Sendable () -> Void) {
             self.url = url
             self.channel = channel
             self.changed = changed
             self.resynchronize = resynchronize
+            self.poll = poll
         }
 
         func start() {
@@ -42,7 +47,12 @@ extension PostgresJournal {
 
         private func loop() {
             var connection: PostgresConnection?
+            var polled = DispatchTime.now()
             while !stopped.load(ordering: .relaxed) {
+                if connection != nil, DispatchTime.now() >= polled + .seconds(1) {
+                    poll()
+                    polled = DispatchTime.now()
+                }
                 do throws(PostgresError) {
                     if connection == nil {
                         let fresh = try PostgresConnection(url: url, connectTimeout: 2)

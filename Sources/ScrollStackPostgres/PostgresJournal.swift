@@ -297,13 +297,25 @@ public final class PostgresJournal: SharedJournalBackend {
         }
     }
 
+    public func heads(keys: [String]) throws(JournalError) -> [String: JournalHead] {
+        guard !keys.isEmpty else { return [:] }
+        return try run { connection throws(PostgresError) in
+            var heads: [String: JournalHead] = [:]
+            for row in try connection.query("SELECT key, incarnation, latest FROM journals WHERE key = ANY($1::text[])", [.textArray(keys)]) {
+                if let key = row[0].textValue, let head = Self.head(Array(row.dropFirst())) { heads[key] = head }
+            }
+            return heads
+        }
+    }
+
     private static func head(_ row: [PostgresValue]) -> JournalHead? {
         guard let incarnation = row[0].integerValue, let latest = row[1].integerValue else { return nil }
         return JournalHead(incarnation: incarnation, revision: Int(latest))
     }
 
-    public func watch(changed: @escaping @Sendable (String, Int) -> Void, resynchronize: @escaping @Sendable () -> Void) {
-        let watcher = Watcher(url: pool.url, channel: Self.channel, changed: changed, resynchronize: resynchronize)
+    public func watch(changed: @escaping @Sendable (String, Int) -> Void, resynchronize: @escaping @Sendable () -> Void,
+                      poll: @escaping @Sendable () -> Void) {
+        let watcher = Watcher(url: pool.url, channel: Self.channel, changed: changed, resynchronize: resynchronize, poll: poll)
         watching.withLock { $0 = watcher }
         watcher.start()
     }

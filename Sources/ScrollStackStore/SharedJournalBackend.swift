@@ -19,12 +19,20 @@ public protocol SharedJournalBackend: JournalBackend {
     /// Every journal's head, by key.
     func heads() throws(JournalError) -> [String: JournalHead]
 
-    /// Calls `changed` with a key (and its new latest revision, 0 when the key was deleted)
-    /// after each committed `append`, `create` or `delete` by any process, this one
-    /// included, in commit order per key; `resynchronize` whenever changes may have been
-    /// missed (the connection carrying them was lost and is back), so the caller compares
-    /// its cache with `heads()`. Runs until `stopWatching()`.
-    func watch(changed: @escaping @Sendable (String, Int) -> Void, resynchronize: @escaping @Sendable () -> Void)
+    /// The heads of `keys` that have a journal, by key. One statement.
+    func heads(keys: [String]) throws(JournalError) -> [String: JournalHead]
+
+    /// Calls `changed` with a key (and a latest revision it reached, 0 when the key was
+    /// deleted) after each committed `append`, `create` or `delete` by any process, this one
+    /// included; announcements of one key may come out of order, and one may be lost with
+    /// the process that made the change, so a revision announced is a hint to catch up to
+    /// the journal's head, not an event to apply. `resynchronize` is called whenever changes
+    /// may have been missed (the connection carrying them was lost and is back), so the
+    /// caller compares its cache with `heads()`; `poll` about once a second, so the caller
+    /// compares what it must not miss (its live streams) with `heads(keys:)`. Runs until
+    /// `stopWatching()`.
+    func watch(changed: @escaping @Sendable (String, Int) -> Void, resynchronize: @escaping @Sendable () -> Void,
+               poll: @escaping @Sendable () -> Void)
 
     /// Ends `watch` (returns once its thread is done).
     func stopWatching()

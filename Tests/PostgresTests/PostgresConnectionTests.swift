@@ -65,6 +65,27 @@ final class PostgresConnectionTests: XCTestCase {
         XCTAssertEqual(try connection.query("SELECT n FROM log ORDER BY n"), [[.integer(1)], [.integer(2)]])
     }
 
+    /// The statements after the commit run as a transaction of their own, in the same round
+    /// trip, once the first has ended; their failure changes nothing of the first's answer,
+    /// and the connection goes on; arrays travel as parameters.
+    func testStatementsAfterTheCommitRunOnTheirOwn() throws {
+        let connection = try connect()
+        try connection.execute("CREATE TEMP TABLE log (n int8 PRIMARY KEY, label text)")
+        let insert = "INSERT INTO log SELECT * FROM unnest($1::int8[], $2::text[]) RETURNING n"
+        let answers = try connection.transactionPipeline([(insert, [.integerArray([1, 2]), .textArray(["one", "two é"])])],
+                                                         afterCommit: [("INSERT INTO log VALUES (3, 'three')", []), ("SELECT 1 / 0", [])])
+        XCTAssertEqual(answers, [[[.integer(1)], [.integer(2)]]])
+        // The second transaction failed whole: its insert is not kept.
+        XCTAssertEqual(try connection.query("SELECT n, label FROM log ORDER BY n"), [[.integer(1), .text("one")], [.integer(2), .text("two é")]])
+        _ = try connection.transactionPipeline([("INSERT INTO log VALUES (4, 'four')", [])],
+                                               afterCommit: [("INSERT INTO log VALUES (5, 'five')", [])])
+        XCTAssertEqual(try connection.query("SELECT n FROM log WHERE n > 3 ORDER BY n"), [[.integer(4)], [.integer(5)]])
+        // A first transaction that fails throws its error; the one after it still runs.
+        XCTAssertThrowsError(try connection.transactionPipeline([("INSERT INTO log VALUES (1, 'again')", [])],
+                                                                afterCommit: [("INSERT INTO log VALUES (6, 'six')", [])]))
+        XCTAssertEqual(try connection.query("SELECT n FROM log ORDER BY n"), [[.integer(1)], [.integer(2)], [.integer(4)], [.integer(5)], [.integer(6)]])
+    }
+
     func testNotificationsArriveAtCommitOnly() throws {
         let listener = try connect(), sender = try connect()
         try listener.listen("changes")

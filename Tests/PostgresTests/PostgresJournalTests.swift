@@ -134,7 +134,10 @@ final class PostgresJournalTests: XCTestCase {
         XCTAssertEqual(try replicas[1].records(key: key, after: 1, limit: 1000).map(\.revision), Array(2...101))
     }
 
-    func testEveryCommittedChangeIsAnnouncedInOrder() throws {
+    /// Each committed change is announced, in order here since each waits for the one before;
+    /// an append refused as a conflict may repeat the revision the journal stands at (its
+    /// announcement checks the journal, not the append), never announce one it has not reached.
+    func testEveryCommittedChangeIsAnnounced() throws {
         let journal = try journal()
         let key = "watch-\(UUID().uuidString)"
         let heard = Mutex<[Int]>([])
@@ -142,9 +145,9 @@ final class PostgresJournalTests: XCTestCase {
         let done = DispatchSemaphore(value: 0)
         journal.watch(changed: { changed, revision in
             guard changed == key else { return }
-            let count = heard.withLock { $0.append(revision); return $0.count }
-            if count == 5 { done.signal() }
-        }, resynchronize: { resynchronized.signal() })
+            heard.withLock { $0.append(revision) }
+            if revision == 0 { done.signal() }
+        }, resynchronize: { resynchronized.signal() }, poll: {})
         defer { journal.stopWatching() }
         XCTAssertEqual(resynchronized.wait(timeout: .now() + 20), .success, "the watcher never listened")
         _ = try journal.create(key: key, snapshot: [1])
@@ -154,6 +157,8 @@ final class PostgresJournalTests: XCTestCase {
         try journal.append(key: key, record: Self.record(4), snapshot: nil)
         try journal.delete(key: key)
         XCTAssertEqual(done.wait(timeout: .now() + 20), .success, "heard \(heard.withLock { $0 })")
-        XCTAssertEqual(heard.withLock { $0 }, [1, 2, 3, 4, 0])
+        let announced = heard.withLock { $0 }
+        XCTAssertEqual(announced.enumerated().filter { $0.offset == 0 || announced[$0.offset - 1] != $0.element }.map(\.element), [1, 2, 3, 4, 0],
+                       "heard \(announced)")
     }
 }

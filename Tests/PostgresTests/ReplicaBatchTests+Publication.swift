@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 @testable import MicroHTTP
+@testable import ScrollStackPostgres
 @testable import ScrollStackService
 import Synchronization
 import XCTest
@@ -62,6 +63,27 @@ extension ReplicaBatchTests {
         XCTAssertEqual(send(0, "POST", "/v1/stacks/o/rows", Self.insert("own5")).status, 200)
         waitUntil("revision 5 published on replica 0") { hub.published("o") == 5 }
         XCTAssertEqual(sentIDs(stream), [4, 5], "every revision once, in order")
+        XCTAssertFalse(stream.isClosed)
+    }
+
+    /// A revision whose announcement never comes (replica 1 appends it unannounced, as a
+    /// replica killed between its commit and its announcement leaves it) still reaches a
+    /// live stream on replica 0: the watcher's poll, about once a second, finds the stream's
+    /// stack behind its journal and catches it up.
+    func testARevisionNeverAnnouncedReachesALiveStreamThroughThePoll() throws {
+        XCTAssertEqual(send(0, "POST", "/v1/stacks", #"{"id": "q", "rows": []}"#).status, 201)
+        XCTAssertEqual(send(1, "GET", "/v1/stacks/q").status, 200)
+        let streamed = replicas[0].handle(HTTPRequest(method: "GET", path: "/v1/stacks/q/events", headers: [("Accept", "text/event-stream")], body: []))
+        let stream = try XCTUnwrap(streamed.stream, "an event stream")
+        let hub = replicas[0].hub
+        XCTAssertEqual(hub.published("q"), 1)
+
+        journals[1].appends.announcing.store(false, ordering: .relaxed)
+        XCTAssertEqual(send(1, "POST", "/v1/stacks/q/rows", Self.insert("unannounced2")).status, 200)
+        XCTAssertEqual(send(1, "POST", "/v1/stacks/q/rows", Self.insert("unannounced3")).status, 200)
+        journals[1].appends.announcing.store(true, ordering: .relaxed)
+        waitUntil("revision 3 published on replica 0") { hub.published("q") == 3 }
+        XCTAssertEqual(sentIDs(stream), [2, 3], "every revision once, in order")
         XCTAssertFalse(stream.isClosed)
     }
 }

@@ -195,8 +195,10 @@ final class InterposingBackend: SharedJournalBackend {
     func loadEach() throws(JournalError) -> LoadedJournals { try base.loadEach() }
     func head(key: String) throws(JournalError) -> JournalHead? { try base.head(key: key) }
     func heads() throws(JournalError) -> [String: JournalHead] { try base.heads() }
-    func watch(changed: @escaping @Sendable (String, Int) -> Void, resynchronize: @escaping @Sendable () -> Void) {
-        base.watch(changed: changed, resynchronize: resynchronize)
+    func heads(keys: [String]) throws(JournalError) -> [String: JournalHead] { try base.heads(keys: keys) }
+    func watch(changed: @escaping @Sendable (String, Int) -> Void, resynchronize: @escaping @Sendable () -> Void,
+               poll: @escaping @Sendable () -> Void) {
+        base.watch(changed: changed, resynchronize: resynchronize, poll: poll)
     }
     func stopWatching() { base.stopWatching() }
 }

@@ -25,6 +25,8 @@ extension StackService {
     /// cached pile is brought forward at once, so its live streams hear of it.
     func pileReplicaChanged(_ id: String, revision: Int) {
         piles.replication.withLock { $0 }?.heard(id, revision: revision)
+        // As for stacks: one without live streams is brought forward by its next request.
+        if revision > 0, hub.published(Self.pileJournalPrefix + id) == nil { return }
         guard let cached = try? piles.cachedEntry(id), let replica = piles.replication.withLock({ $0 }) else { return }
         if revision > 0, let cachedRevision = try? cached.read({ _, cachedRevision throws(APIError) in cachedRevision }),
            cachedRevision >= revision { return }

@@ -20,7 +20,8 @@ extension StackService {
         let pileReplica = ReplicaCache<PileEntry>(service: self, backend: backend)
         piles.replication.withLock { $0 = pileReplica }
         backend.watch(changed: { [weak self] key, revision in self?.replicaChanged(key, revision: revision) },
-                      resynchronize: { [weak self] in self?.replicaResynchronize() })
+                      resynchronize: { [weak self] in self?.replicaResynchronize() },
+                      poll: { [weak self] in self?.replicaPoll() })
     }
 
     /// Stops applying announced changes (before the service goes away).
@@ -45,9 +46,33 @@ extension StackService {
         }
     }
 
+    /// About once a second: every stack and pile with live streams whose journal is past the
+    /// revision its streams were sent (or gone) is caught up as if that were announced, so a
+    /// stream misses no revision whose announcement was lost (with the replica that made it,
+    /// killed between its commit and the announcement). One `heads(keys:)` read; nothing
+    /// when no stream is open.
+    ///
+    /// - Complexity: O(stacks with streams), plus a catch-up of each one behind.
+    private func replicaPoll() {
+        guard let backend = journal?.backend as? any SharedJournalBackend else { return }
+        let streamed = hub.streamed()
+        guard !streamed.isEmpty else { return }
+        let heads: [String: JournalHead]
+        do throws(JournalError) { heads = try backend.heads(keys: Array(streamed.keys)) } catch { return }
+        for (key, published) in streamed.sorted(by: { $0.key < $1.key }) {
+            let latest = heads[key]?.revision ?? 0
+            if latest == 0 || latest > published { replicaChanged(key, revision: latest) }
+        }
+    }
+
     private func replicaChanged(_ key: String, revision: Int) {
         if key.hasPrefix(Self.pileJournalPrefix) { return pileReplicaChanged(String(key.dropFirst(Self.pileJournalPrefix.count)), revision: revision) }
         store.replication.withLock { $0 }?.heard(key, revision: revision)
+        // A stack without live streams is brought forward by its next request (which reads
+        // its head; a write is built on a checked entry, since it is behind what was heard):
+        // catching up every announcement at once would have each replica apply every other
+        // one's writes, whether it serves that stack or not.
+        if revision > 0, hub.published(key) == nil { return }
         guard let cached = try? store.cachedEntry(key),
               let replica = store.replication.withLock({ $0 }) else { return }
         // This replica's own writes (and revisions already applied) need nothing; writes

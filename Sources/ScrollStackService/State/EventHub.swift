@@ -192,9 +192,16 @@ final class EventHub: Sendable {
         }
     }
 
-    /// The last revision published for `stack`, nil when it has no streams (for tests).
+    /// The last revision published for `stack`, nil when it has no streams.
     func published(_ stack: String) -> Int? {
         channels.withLock { $0[stack]?.published }
+    }
+
+    /// Every stack with streams, with the last revision published for it.
+    ///
+    /// - Complexity: O(stacks with streams).
+    func streamed() -> [String: Int] {
+        channels.withLock { $0.mapValues(\.published) }
     }
 
     /// Ends every stream of `stack` (it was deleted, or replaced) and drops its point.

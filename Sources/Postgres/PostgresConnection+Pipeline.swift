@@ -15,24 +15,33 @@ extension PostgresConnection {
     /// - Throws: the first statement's error (those after it did not run, and nothing of the
     ///   transaction is kept), or the commit's. A connection that broke meanwhile throws
     ///   `.connection` and is left for `reset()` (`isConnected` is false).
+    /// Each statement is prepared the first time this session runs its SQL (in the same
+    /// pipeline) and run prepared after that, so the server parses and plans it once per
+    /// connection, not once per call; a statement's parameter types are those of its first
+    /// call (`.null` lets the server infer it from the SQL).
+    ///
     /// - Complexity: one round trip; O(size of the parameters and rows).
     public func transactionPipeline(_ statements: [(sql: String, parameters: [PostgresValue])],
                                     afterCommit: [(sql: String, parameters: [PostgresValue])] = []) throws(PostgresError) -> [[[PostgresValue]]] {
         guard PQenterPipelineMode(rawHandle) == 1 else { throw PostgresError(kind: .connection, message: lastMessage) }
+        // Per statement sent, the name of the statement prepared just before it (nil: none).
+        var preparing: [(name: String, sql: String)?] = []
         for (sql, parameters) in statements {
-            try send(sql, parameters)
+            preparing.append(try send(sql, parameters))
         }
         guard PQpipelineSync(rawHandle) == 1 else { throw PostgresError(kind: .connection, message: lastMessage) }
         if !afterCommit.isEmpty {
             for (sql, parameters) in afterCommit {
-                try send(sql, parameters)
+                preparing.append(try send(sql, parameters))
             }
             guard PQpipelineSync(rawHandle) == 1 else { throw PostgresError(kind: .connection, message: lastMessage) }
         }
         var answers: [[[PostgresValue]]] = []
         var failure: PostgresError?
-        // Each statement's results end with NULL; the sync's is PGRES_PIPELINE_SYNC.
-        for _ in statements {
+        // Each statement's results (and a preparation's) end with NULL; the sync's is
+        // PGRES_PIPELINE_SYNC.
+        for index in statements.indices {
+            readPreparation(preparing[index], failure: &failure)
             answers.append(readResults(failure: &failure))
             if PQstatus(rawHandle) != CONNECTION_OK { throw failure ?? PostgresError(kind: .connection, message: lastMessage) }
         }
@@ -45,7 +54,8 @@ extension PostgresConnection {
         if !afterCommit.isEmpty {
             // The first transaction has ended: nothing below changes its outcome.
             var ignored: PostgresError?
-            for _ in afterCommit where PQstatus(rawHandle) == CONNECTION_OK {
+            for index in statements.count..<preparing.count where PQstatus(rawHandle) == CONNECTION_OK {
+                readPreparation(preparing[index], failure: &ignored)
                 _ = readResults(failure: &ignored)
             }
             if PQstatus(rawHandle) == CONNECTION_OK, let sync = PQgetResult(rawHandle) { PQclear(sync) }
@@ -59,12 +69,40 @@ extension PostgresConnection {
         return answers
     }
 
-    /// Sends one statement of a pipeline.
-    private func send(_ sql: String, _ parameters: [PostgresValue]) throws(PostgresError) {
+    /// Sends one statement of a pipeline, as a prepared one: prepared first (and the name and
+    /// SQL returned) when this session has not prepared its SQL yet.
+    private func send(_ sql: String, _ parameters: [PostgresValue]) throws(PostgresError) -> (name: String, sql: String)? {
+        var preparing: (name: String, sql: String)?
+        let name: String
+        if let known = prepared[sql] {
+            name = known
+        } else {
+            preparations += 1
+            name = "scrollstack_\(preparations)"
+            preparing = (name, sql)
+        }
         let sent = Self.withBinary(parameters) { count, types, values, lengths, formats in
-            PQsendQueryParams(rawHandle, sql, count, types, values, lengths, formats, 1)
+            if preparing != nil, PQsendPrepare(rawHandle, name, sql, count, types) != 1 { return Int32(0) }
+            return PQsendQueryPrepared(rawHandle, name, count, values, lengths, formats, 1)
         }
         guard sent == 1 else { throw PostgresError(kind: .connection, message: lastMessage) }
+        return preparing
+    }
+
+    /// Reads the outcome of a preparation sent before a statement (none: nothing to read);
+    /// a statement prepared is known to the session from then on.
+    private func readPreparation(_ preparation: (name: String, sql: String)?, failure: inout PostgresError?) {
+        guard let preparation else { return }
+        var made = false
+        while let result = PQgetResult(rawHandle) {
+            defer { PQclear(result) }
+            switch PQresultStatus(result) {
+            case PGRES_COMMAND_OK: made = true
+            case PGRES_PIPELINE_ABORTED: continue
+            default: do throws(PostgresError) { try check(result) } catch { failure = failure ?? error }
+            }
+        }
+        if made { prepared[preparation.sql] = preparation.name }
     }
 
     /// Reads one pipelined statement's results, up to the NULL that ends them: its rows, and

@@ -11,6 +11,12 @@ import Glibc
 /// one caller). A connection that broke reports it (`isConnected`) and can be `reset()`.
 public final class PostgresConnection: @unchecked Sendable {
     private let handle: OpaquePointer
+    /// The name of each statement pipelines have prepared on this session, by its SQL (a
+    /// session's prepared statements end with it: `reset()` forgets them).
+    var prepared: [String: String] = [:]
+    /// How many statements were ever prepared here: each gets a name of its own, so a
+    /// prepare whose outcome was not seen can never collide with a later one.
+    var preparations = 0
 
     /// Connects to `url` (`postgres://user:password@host:port/database?…`, or any libpq
     /// connection string). `connectTimeout` (seconds) applies unless the URL sets
@@ -52,6 +58,7 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Closes and reopens the connection with the same parameters (after the server restarted).
     public func reset() throws(PostgresError) {
         PQreset(handle)
+        prepared = [:]
         guard isConnected else { throw PostgresError(kind: .connection, message: lastMessage) }
     }
 

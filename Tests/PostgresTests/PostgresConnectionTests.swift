@@ -86,6 +86,28 @@ final class PostgresConnectionTests: XCTestCase {
         XCTAssertEqual(try connection.query("SELECT n FROM log ORDER BY n"), [[.integer(1)], [.integer(2)], [.integer(4)], [.integer(5)], [.integer(6)]])
     }
 
+    /// A pipeline's statement is prepared once per session and run prepared after that; one
+    /// whose preparation was skipped (an earlier statement failed) is prepared again on its
+    /// next call, and a reset session prepares afresh.
+    func testPipelinedStatementsArePreparedOncePerSession() throws {
+        let connection = try connect()
+        try connection.execute("CREATE TEMP TABLE log (n int8 PRIMARY KEY)")
+        let insert = "INSERT INTO log VALUES ($1)"
+        let preparedCount = "SELECT count(*) FROM pg_prepared_statements"
+        XCTAssertThrowsError(try connection.transactionPipeline([("SELECT 1 / 0", []), (insert, [.integer(1)])]))
+        XCTAssertEqual(try connection.query(preparedCount), [[.integer(1)]], "only the failing statement was prepared")
+        for n in 2...4 {
+            _ = try connection.transactionPipeline([(insert, [.integer(Int64(n))])])
+        }
+        XCTAssertEqual(try connection.query(preparedCount), [[.integer(2)]])
+        XCTAssertEqual(try connection.query("SELECT n FROM log ORDER BY n"), [[.integer(2)], [.integer(3)], [.integer(4)]])
+        try connection.reset()
+        try connection.execute("CREATE TEMP TABLE log (n int8 PRIMARY KEY)")
+        _ = try connection.transactionPipeline([(insert, [.integer(5)])])
+        XCTAssertEqual(try connection.query(preparedCount), [[.integer(1)]])
+        XCTAssertEqual(try connection.query("SELECT n FROM log"), [[.integer(5)]])
+    }
+
     func testNotificationsArriveAtCommitOnly() throws {
         let listener = try connect(), sender = try connect()
         try listener.listen("changes")

@@ -28,18 +28,26 @@ extension PostgresJournal {
         SELECT (SELECT count(*) FROM bumped)
         """
 
-    /// Announces appended runs once their transaction has ended: for each key ($1) whose
-    /// journal now stands at or past the revision its run ended at ($2), one notification
-    /// `LATEST KEY`. It runs as a transaction of its own, committed without waiting for its WAL
+    /// Announces appended runs once their transaction has ended: each key ($1) whose journal
+    /// now stands at or past the revision its run ended at ($2) as a line `LATEST KEY`, the
+    /// lines of up to `keysPerNotification` keys in one notification (a key takes at most
+    /// 160 bytes, well within PostgreSQL's 8,000), since every notification wakes every
+    /// listener. It runs as a transaction of its own, committed without waiting for its WAL
     /// flush (`synchronous_commit` off: it keeps nothing). A transaction that notifies holds
     /// PostgreSQL's notification lock from its commit until it ends, its flush included, so
     /// appends that notified themselves would commit one replica at a time; apart, the
     /// replicas' appends share flushes. A notification lost with it (the replica killed
     /// between the two) is made up by the watcher's poll (`Watcher`).
     static let announce = """
-        SELECT set_config('synchronous_commit', 'off', true), pg_notify('\(channel)', j.latest::text || ' ' || j.key)
-        FROM unnest($1::text[], $2::bigint[]) AS n(key, revision) JOIN journals j ON j.key = n.key AND j.latest >= n.revision
+        SELECT set_config('synchronous_commit', 'off', true),
+               pg_notify('\(channel)', string_agg(j.latest::text || ' ' || j.key, E'\\n' ORDER BY n.i))
+        FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS n(key, revision, i)
+        JOIN journals j ON j.key = n.key AND j.latest >= n.revision
+        GROUP BY (n.i - 1) / \(keysPerNotification)
         """
+
+    /// At most this many keys' lines per notification of `announce`.
+    static let keysPerNotification = 40
 
     /// The statement and parameters appending `appends` (one key, contiguous revisions) to
     /// `incarnation` of the key (nil: whichever it is).

@@ -61,10 +61,13 @@ extension PostgresJournal {
                         // Whatever changed before this connection listened was not heard.
                         resynchronize()
                     }
+                    // A payload is one line `REVISION KEY` per key.
                     for notice in try connection!.notifications(waitingUpTo: 1) {
-                        let parts = notice.payload.split(separator: " ", maxSplits: 1)
-                        guard parts.count == 2, let revision = Int(parts[0]) else { continue }
-                        changed(String(parts[1]), revision)
+                        for line in notice.payload.split(separator: "\n") {
+                            let parts = line.split(separator: " ", maxSplits: 1)
+                            guard parts.count == 2, let revision = Int(parts[0]) else { continue }
+                            changed(String(parts[1]), revision)
+                        }
                     }
                 } catch {
                     // Lost (or not yet made): try again in a second, or stop at once.

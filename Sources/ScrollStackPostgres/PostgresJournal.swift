@@ -22,7 +22,7 @@ import Synchronization
 /// committed share the next one, one key's as one run. Durable when they complete
 /// (`synchronous_commit` on, the server's default).
 public final class PostgresJournal: SharedJournalBackend {
-    /// The channel every change is announced on: payload `REVISION KEY` (0: deleted).
+    /// The channel every change is announced on: payload one line `REVISION KEY` per key (0: deleted).
     static let channel = "scrollstack_journal"
     let pool: PostgresPool
     private let watching = Mutex<Watcher?>(nil)

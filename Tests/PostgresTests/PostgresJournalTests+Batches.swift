@@ -70,6 +70,33 @@ extension PostgresJournalTests {
         XCTAssertEqual(try journal.head(key: other)?.revision, 2)
     }
 
+    /// A batch's keys are announced once it has committed, up to 40 keys per notification
+    /// (one line `REVISION KEY` each): 100 keys in one batch make 3 notifications.
+    func testABatchOfManyKeysIsAnnouncedFortyKeysPerNotification() throws {
+        let url = try XCTUnwrap(Self.cluster).url
+        let journal = try journal()
+        let listener = try PostgresConnection(url: url)
+        try listener.listen(PostgresJournal.channel)
+        let prefix = "many-\(UUID().uuidString)-"
+        let keys = (0..<100).map { prefix + String(format: "%03d", $0) }, blocker = prefix + "z"
+        _ = try journal.createAll((keys + [blocker]).map { ($0, [1]) })
+        let hold = try RowHold(url: url, key: blocker)
+        let first = try holdTheQueue(journal, blocker: blocker)
+        let appends = keys.map { journal.appendLater(key: $0, record: Self.record(2), snapshot: nil, after: nil) }
+        let transactions = journal.appends.transactions.load(ordering: .relaxed)
+        try hold.release()
+        for pending in [first] + appends { XCTAssertNil(pending.wait()) }
+        XCTAssertEqual(journal.appends.transactions.load(ordering: .relaxed), transactions + 1, "the 100 appends shared one transaction")
+        var payloads: [String] = []
+        let deadline = Date().addingTimeInterval(20)
+        while payloads.flatMap({ $0.split(separator: "\n") }).count < keys.count, Date() < deadline {
+            // Not the creations' (`1 KEY`), nor the blocker's transaction's.
+            payloads += try listener.notifications(waitingUpTo: 1).map(\.payload).filter { $0.contains(prefix) && !$0.hasPrefix("1 ") && $0 != "2 " + blocker }
+        }
+        XCTAssertEqual(payloads.map { $0.split(separator: "\n").count }, [40, 40, 20])
+        XCTAssertEqual(payloads.flatMap { $0.split(separator: "\n") }.map(String.init), keys.map { "2 " + $0 })
+    }
+
     func testAConflictInTheMiddleOfABatchLosesEveryAppendBuiltOnItAndNothingElse() throws {
         let url = try XCTUnwrap(Self.cluster).url
         let (mine, theirs) = (try journal(), try PostgresJournal(url: url, connections: 2))

@@ -12,14 +12,14 @@ extension PostgresConnection {
     /// is not reported: the first transaction's stands whatever becomes of the second (an
     /// error of it is dropped; a connection that breaks while it runs is left for `reset()`).
     ///
-    /// - Throws: the first statement's error (those after it did not run, and nothing of the
-    ///   transaction is kept), or the commit's. A connection that broke meanwhile throws
-    ///   `.connection` and is left for `reset()` (`isConnected` is false).
     /// Each statement is prepared the first time this session runs its SQL (in the same
     /// pipeline) and run prepared after that, so the server parses and plans it once per
     /// connection, not once per call; a statement's parameter types are those of its first
     /// call (`.null` lets the server infer it from the SQL).
     ///
+    /// - Throws: the first statement's error (those after it did not run, and nothing of the
+    ///   transaction is kept), or the commit's. A connection that broke meanwhile throws
+    ///   `.connection` and is left for `reset()` (`isConnected` is false).
     /// - Complexity: one round trip; O(size of the parameters and rows).
     public func transactionPipeline(_ statements: [(sql: String, parameters: [PostgresValue])],
                                     afterCommit: [(sql: String, parameters: [PostgresValue])] = []) throws(PostgresError) -> [[[PostgresValue]]] {

@@ -21,11 +21,11 @@ extension StackService {
         }
     }
 
-    /// The watcher heard that another process changed pile `id` (revision 0: deleted): a
-    /// cached pile is brought forward at once, so its live streams hear of it.
+    /// The watcher heard that a process changed pile `id` (revision 0: deleted): a cached
+    /// pile with live streams is brought forward at once, so they hear of it; any other, as
+    /// a stack, by its next request.
     func pileReplicaChanged(_ id: String, revision: Int) {
         piles.replication.withLock { $0 }?.heard(id, revision: revision)
-        // As for stacks: one without live streams is brought forward by its next request.
         if revision > 0, hub.published(Self.pileJournalPrefix + id) == nil { return }
         guard let cached = try? piles.cachedEntry(id), let replica = piles.replication.withLock({ $0 }) else { return }
         if revision > 0, let cachedRevision = try? cached.read({ _, cachedRevision throws(APIError) in cachedRevision }),

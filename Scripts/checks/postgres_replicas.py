@@ -495,8 +495,10 @@ def restart_under_load(directory, replicas):
     ids = [{x["id"] for x in body["rows"]} for body in bodies]
     check(len({frozenset(i) for i in ids}) == 1 and len({body["revision"] for body in bodies}) == 1,
           "restart under load: the three replicas agree")
-    check(set(acked) <= ids[0] and not (refused & ids[0]) and ids[0] <= set(answered),
-          f"restart under load: all {len(acked)} acknowledged writes kept, none of the {len(refused)} answered 503 applied")
+    missing, applied, unknown = sorted(set(acked) - ids[0]), sorted(refused & ids[0]), sorted(ids[0] - set(answered))
+    check(not missing and not applied and not unknown,
+          f"restart under load: all {len(acked)} acknowledged writes kept, none of the {len(refused)} answered 503 applied"
+          + (f" (missing {missing[:5]}, answered 503 but applied {applied[:5]}, never sent {unknown[:5]})" if missing or applied or unknown else ""))
     history = history_revisions(c, "loaded")
     check(sorted(acked.values()) == sorted(set(acked.values())) and history == list(range(2, 2 + len(history))) and len(history) == len(ids[0]),
           f"restart under load: distinct revisions, the history contiguous (2..{1 + len(history)})")

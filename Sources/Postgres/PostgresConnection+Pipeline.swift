@@ -59,12 +59,16 @@ extension PostgresConnection {
                 _ = readResults(failure: &ignored)
             }
             if PQstatus(rawHandle) == CONNECTION_OK, let sync = PQgetResult(rawHandle) { PQclear(sync) }
-            if PQstatus(rawHandle) != CONNECTION_OK {
+            // However the second ended (the server gone meanwhile, a result left unread), the
+            // first's outcome stands; a connection left in pipeline mode is not `isConnected`,
+            // and is reset before its next use.
+            if PQstatus(rawHandle) != CONNECTION_OK || PQexitPipelineMode(rawHandle) != 1 {
                 if let failure { throw failure }
                 return answers
             }
+        } else {
+            guard PQexitPipelineMode(rawHandle) == 1 else { throw failure ?? PostgresError(kind: .connection, message: lastMessage) }
         }
-        guard PQexitPipelineMode(rawHandle) == 1 else { throw failure ?? PostgresError(kind: .connection, message: lastMessage) }
         if let failure { throw failure }
         return answers
     }

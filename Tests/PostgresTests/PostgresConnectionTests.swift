@@ -86,6 +86,21 @@ final class PostgresConnectionTests: XCTestCase {
         XCTAssertEqual(try connection.query("SELECT n FROM log ORDER BY n"), [[.integer(1)], [.integer(2)], [.integer(4)], [.integer(5)], [.integer(6)]])
     }
 
+    /// A committed first transaction is answered as committed even when the connection dies
+    /// in the second (here the second ends its own session).
+    func testAConnectionLostAfterTheCommitKeepsTheCommitsAnswer() throws {
+        let connection = try connect(), observer = try connect()
+        try observer.execute("CREATE TABLE IF NOT EXISTS after_commit_log (n int8 PRIMARY KEY)")
+        try observer.execute("TRUNCATE after_commit_log")
+        let answers = try connection.transactionPipeline([("INSERT INTO after_commit_log VALUES (1) RETURNING n", [])],
+                                                         afterCommit: [("SELECT pg_terminate_backend(pg_backend_pid())", [])])
+        XCTAssertEqual(answers, [[[.integer(1)]]])
+        XCTAssertFalse(connection.isConnected)
+        XCTAssertEqual(try observer.query("SELECT n FROM after_commit_log"), [[.integer(1)]])
+        try connection.reset()
+        XCTAssertEqual(try connection.transactionPipeline([("SELECT count(*) FROM after_commit_log", [])]), [[[.integer(1)]]])
+    }
+
     /// A pipeline's statement is prepared once per session and run prepared after that; one
     /// whose preparation was skipped (an earlier statement failed) is prepared again on its
     /// next call, and a reset session prepares afresh.

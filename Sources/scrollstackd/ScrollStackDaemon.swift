@@ -126,7 +126,7 @@ struct ScrollStackDaemon: ParsableCommand {
             logger.critical("cannot restore the stacks in \(storage.storeDescription): \(ConnectionString.redacting(storage.store, in: "\(error)"))")
             throw ExitCode.failure
         }
-        // Replicas: from now on, changes other processes journal are applied here as announced.
+        // Replicas: from now on, changes other processes journal reach the streams here as announced.
         service.startReplication()
         let connections: Int
         if let connectionLimit = network.connectionLimit {

@@ -10,9 +10,9 @@ extension StackService {
 
     /// Makes this service one replica of several sharing `journal`'s backend: every request
     /// naming a stack first brings the cached stack up to the journal's latest revision, and
-    /// changes other replicas journal are applied as they are announced, their events
-    /// published to this replica's live streams. Call after `restore()`; no-op for a backend
-    /// only this process uses.
+    /// a stack or pile with live streams here is brought forward as changes to it are
+    /// announced (or found by the poll each second), their events published to those
+    /// streams. Call after `restore()`; no-op for a backend only this process uses.
     public func startReplication() {
         guard let backend = journal?.backend as? any SharedJournalBackend else { return }
         let replica = ReplicaCache<StackEntry>(service: self, backend: backend)

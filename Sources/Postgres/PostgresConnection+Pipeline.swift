@@ -42,7 +42,7 @@ extension PostgresConnection {
         // PGRES_PIPELINE_SYNC.
         for index in statements.indices {
             readPreparation(preparing[index], failure: &failure)
-            answers.append(readResults(failure: &failure))
+            answers.append(readResults(failure: &failure).rows)
             if PQstatus(rawHandle) != CONNECTION_OK { throw failure ?? PostgresError(kind: .connection, message: lastMessage) }
         }
         guard let sync = PQgetResult(rawHandle) else { throw failure ?? PostgresError(kind: .connection, message: lastMessage) }
@@ -56,7 +56,7 @@ extension PostgresConnection {
             var ignored: PostgresError?
             for index in statements.count..<preparing.count where PQstatus(rawHandle) == CONNECTION_OK {
                 readPreparation(preparing[index], failure: &ignored)
-                _ = readResults(failure: &ignored)
+                readResults(failure: &ignored)
             }
             if PQstatus(rawHandle) == CONNECTION_OK, let sync = PQgetResult(rawHandle) { PQclear(sync) }
             // However the second ended (the server gone meanwhile, a result left unread), the
@@ -97,33 +97,27 @@ extension PostgresConnection {
     /// a statement prepared is known to the session from then on.
     private func readPreparation(_ preparation: (name: String, sql: String)?, failure: inout PostgresError?) {
         guard let preparation else { return }
-        var made = false
-        while let result = PQgetResult(rawHandle) {
-            defer { PQclear(result) }
-            switch PQresultStatus(result) {
-            case PGRES_COMMAND_OK: made = true
-            case PGRES_PIPELINE_ABORTED: continue
-            default: do throws(PostgresError) { try check(result) } catch { failure = failure ?? error }
-            }
-        }
-        if made { prepared[preparation.sql] = preparation.name }
+        if readResults(failure: &failure).succeeded { prepared[preparation.sql] = preparation.name }
     }
 
-    /// Reads one pipelined statement's results, up to the NULL that ends them: its rows, and
-    /// its error (the first one kept in `failure`).
-    private func readResults(failure: inout PostgresError?) -> [[PostgresValue]] {
+    /// Reads one pipelined statement's results (or a preparation's), up to the NULL that
+    /// ends them: its rows, whether it ran and succeeded (not skipped after an earlier
+    /// error), and its error (the first one kept in `failure`).
+    @discardableResult
+    private func readResults(failure: inout PostgresError?) -> (rows: [[PostgresValue]], succeeded: Bool) {
         var rows: [[PostgresValue]] = []
+        var succeeded = false
         while let result = PQgetResult(rawHandle) {
             defer { PQclear(result) }
             switch PQresultStatus(result) {
             case PGRES_PIPELINE_ABORTED:
                 continue
             case PGRES_TUPLES_OK:
-                do throws(PostgresError) { rows = try self.rows(of: result) } catch { failure = failure ?? error }
+                do throws(PostgresError) { rows = try self.rows(of: result); succeeded = true } catch { failure = failure ?? error }
             default:
-                do throws(PostgresError) { try check(result) } catch { failure = failure ?? error }
+                do throws(PostgresError) { try check(result); succeeded = true } catch { failure = failure ?? error }
             }
         }
-        return rows
+        return (rows, succeeded)
     }
 }

@@ -288,20 +288,18 @@ public final class PostgresJournal: SharedJournalBackend {
     }
 
     public func heads() throws(JournalError) -> [String: JournalHead] {
-        try run { connection throws(PostgresError) in
-            var heads: [String: JournalHead] = [:]
-            for row in try connection.query("SELECT key, incarnation, latest FROM journals") {
-                if let key = row[0].textValue, let head = Self.head(Array(row.dropFirst())) { heads[key] = head }
-            }
-            return heads
-        }
+        try heads(where: "", [])
     }
 
     public func heads(keys: [String]) throws(JournalError) -> [String: JournalHead] {
-        guard !keys.isEmpty else { return [:] }
-        return try run { connection throws(PostgresError) in
+        keys.isEmpty ? [:] : try heads(where: " WHERE key = ANY($1::text[])", [.textArray(keys)])
+    }
+
+    /// The heads of the journals `condition` (an SQL `WHERE` clause, or nothing) selects.
+    private func heads(where condition: String, _ parameters: [PostgresValue]) throws(JournalError) -> [String: JournalHead] {
+        try run { connection throws(PostgresError) in
             var heads: [String: JournalHead] = [:]
-            for row in try connection.query("SELECT key, incarnation, latest FROM journals WHERE key = ANY($1::text[])", [.textArray(keys)]) {
+            for row in try connection.query("SELECT key, incarnation, latest FROM journals" + condition, parameters) {
                 if let key = row[0].textValue, let head = Self.head(Array(row.dropFirst())) { heads[key] = head }
             }
             return heads

@@ -99,9 +99,10 @@ public enum CairoCanvas {
             for run in runs where fonts.isBitmap(run.face) {
                 for glyph in run.glyphs {
                     let key = GlyphKey(face: run.face, size: run.size, synthesis: run.synthesis, id: glyph.id)
-                    guard out[key] == nil, let strike = fonts.strike(run.face, glyph: glyph.id), strike.width > 0,
-                          let png = strike.pixels.withUnsafeBytes({ PNGEncoder.encode($0.baseAddress!, width: strike.width, height: strike.height,
-                                                                                       stride: strike.width * 4) }) else { continue }
+                    guard out[key] == nil, let strike = fonts.strike(run.face, glyph: glyph.id), strike.width > 0 else { continue }
+                    let png = strike.pixels.withUnsafeBytes {
+                        PNGEncoder.encode($0.baseAddress!, width: strike.width, height: strike.height, stride: strike.width * 4)
+                    }
                     let scale = run.size / strike.ppem
                     out[key] = GlyphBitmap(png: png, x: strike.left * scale, y: -strike.top * scale,
                                            width: Double(strike.width) * scale, height: Double(strike.height) * scale)

@@ -1,4 +1,5 @@
 internal import CCairo
+import Dispatch
 import Synchronization
 import ScrollStackCore
 import ScrollStackText
@@ -12,10 +13,14 @@ import ScrollStackText
 /// glyph on a whole pixel, up to half a pixel from where the layout says; outlines keep the
 /// fractions (in the browser check, the pixels of text edges that differ from Chromium's by
 /// more than 32 fell from about 1 % of the picture to under 0.1 %).
-/// Drawings are serialized: glyphs are drawn under one lock over the faces (`fonts`).
+/// Drawings are serialized: one drawing at a time holds `lock` over the faces (`fonts`). A big
+/// picture is drawn in horizontal bands at once, one per core, each band the whole scene
+/// clipped to its rows; the bands share the faces under `faceLock`.
 public enum CairoCanvas {
     /// The faces drawings use, under `lock`: one drawing at a time (FreeType faces are not thread-safe).
     static let lock = Mutex(())
+    /// Within a drawing (`lock` held), what the bands of one picture take to use `fonts`.
+    static let faceLock = Mutex(())
     nonisolated(unsafe) static let fonts = FontFaces()
 
     /// Lets go of what drawings hold of the uploaded font `fontID` (once it is deleted): its
@@ -43,21 +48,47 @@ public enum CairoCanvas {
         guard stride > 0 else { return nil }
         // The pixels live in kept scratch memory (`Scratch`), painted over whole first.
         return Scratch.withBytes(Int(stride) * Int(height)) { data -> [UInt8]? in
-            guard let surface = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, width, height, stride) else { return nil }
-            defer { cairo_surface_destroy(surface) }
-            guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else { return nil }
-            defer { cairo_destroy(cr) }
-            cairo_scale(cr, Double(scale), Double(scale))
-            set(cr, scene.background)
-            cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-            cairo_paint(cr)
-            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+            let bands = Int(width) * Int(height) >= bandMinimum ? min(PNGEncoder.cores, Int(height)) : 1
+            var drawn = [Bool](repeating: false, count: bands)
             lock.withLock { _ in
-                for item in scene.items { draw(item, cr, fonts) }
+                drawn.withUnsafeMutableBufferPointer { drawn in
+                    // Each band writes only its own rows and its own slot of `drawn`.
+                    nonisolated(unsafe) let drawn = drawn, data = data
+                    DispatchQueue.concurrentPerform(iterations: bands) { band in
+                        let top = band * Int(height) / bands, bottom = (band + 1) * Int(height) / bands
+                        drawn[band] = drawBand(scene, scale: scale, into: data + top * Int(stride), width: width,
+                                               rows: top..<bottom, stride: stride)
+                    }
+                }
             }
-            cairo_surface_flush(surface)
-            return PNGEncoder.encode(data, width: Int(width), height: Int(height), stride: Int(stride))
+            guard drawn.allSatisfy({ $0 }) else { return nil }
+            return PNGEncoder.encode(data, width: Int(width), height: Int(height), stride: Int(stride),
+                                     opaque: scene.background.alpha == 255)
         }
+    }
+
+    /// The fewest pixels drawn in bands at once (a 375 × 700 screen at scale 1).
+    static let bandMinimum = 1 << 18
+
+    /// Draws the rows `rows` of `scene`'s picture into `pixels` (the first of those rows):
+    /// the surface's device offset moves the picture up by the band's top, so every item
+    /// lands on the same pixels as in one piece, and Cairo clips what falls outside.
+    /// False when Cairo cannot make the surface. O(band pixels + items + glyphs).
+    private static func drawBand(_ scene: Scene, scale: Int, into pixels: UnsafeMutablePointer<UInt8>, width: Int32,
+                                 rows: Range<Int>, stride: Int32) -> Bool {
+        guard let surface = cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_ARGB32, width, Int32(rows.count), stride) else { return false }
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else { return false }
+        defer { cairo_destroy(cr) }
+        cairo_surface_set_device_offset(surface, 0, Double(-rows.lowerBound))
+        cairo_scale(cr, Double(scale), Double(scale))
+        set(cr, scene.background)
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+        cairo_paint(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        for item in scene.items { draw(item, cr, fonts) }
+        cairo_surface_flush(surface)
+        return true
     }
 
     /// The outline of each glyph of `runs` (by face, size and glyph id), as SVG path data in
@@ -201,22 +232,43 @@ public enum CairoCanvas {
             var restored = matrix
             cairo_set_matrix(cr, &restored)
         }
-        for glyph in run.glyphs {
-            let x = ((run.origin.x + glyph.x) * scale + matrix.x0) * Double(FontFaces.steps), y = ((run.origin.y + glyph.y) * scale + matrix.y0) * Double(FontFaces.steps)
-            guard x.isFinite, y.isFinite, abs(x) < 1e9, abs(y) < 1e9 else { continue }
-            let qx = Int(x.rounded()), qy = Int(y.rounded())
-            let px = qx >> FontFaces.stepBits, py = qy >> FontFaces.stepBits  // floor division: the whole pixel
-            let key = FontFaces.MaskKey(face: run.face, size: size, synthesis: run.synthesis, glyph: glyph.id,
-                                        stepX: UInt8(qx & (FontFaces.steps - 1)), stepY: UInt8(qy & (FontFaces.steps - 1)))
-            guard let mask = fonts.mask(key) else { continue }
-            if let surface = mask.surface {
-                cairo_mask_surface(cr, surface, Double(px + mask.left), Double(py + mask.top))
-            } else if mask.oversized, fonts.select(run.face, size: size, synthesis: run.synthesis, on: cr) {
+        // The masks are found (or made) under `faceLock` and held by a reference of their own,
+        // so that another band's making of masks can drop them from the cache meanwhile.
+        enum Placed {
+            case mask(OpaquePointer, x: Int, y: Int)
+            case outline(cairo_glyph_t)
+        }
+        var placed: [Placed] = []
+        placed.reserveCapacity(run.glyphs.count)
+        faceLock.withLock { _ in
+            for glyph in run.glyphs {
+                let x = ((run.origin.x + glyph.x) * scale + matrix.x0) * Double(FontFaces.steps), y = ((run.origin.y + glyph.y) * scale + matrix.y0) * Double(FontFaces.steps)
+                guard x.isFinite, y.isFinite, abs(x) < 1e9, abs(y) < 1e9 else { continue }
+                let qx = Int(x.rounded()), qy = Int(y.rounded())
+                let px = qx >> FontFaces.stepBits, py = qy >> FontFaces.stepBits  // floor division: the whole pixel
+                let key = FontFaces.MaskKey(face: run.face, size: size, synthesis: run.synthesis, glyph: glyph.id,
+                                            stepX: UInt8(qx & (FontFaces.steps - 1)), stepY: UInt8(qy & (FontFaces.steps - 1)))
+                guard let mask = fonts.mask(key) else { continue }
+                if let surface = mask.surface {
+                    placed.append(.mask(cairo_surface_reference(surface), x: px + mask.left, y: py + mask.top))
+                } else if mask.oversized {
+                    placed.append(.outline(cairo_glyph_t(index: UInt(glyph.id), x: x / Double(FontFaces.steps), y: y / Double(FontFaces.steps))))
+                }
+            }
+        }
+        for glyph in placed {
+            switch glyph {
+            case .mask(let surface, let x, let y):
+                cairo_mask_surface(cr, surface, Double(x), Double(y))
+                cairo_surface_destroy(surface)
+            case .outline(var one):
                 // Too big to keep: its outline filled where it is, clipped to the picture.
-                var one = cairo_glyph_t(index: UInt(glyph.id), x: x / Double(FontFaces.steps), y: y / Double(FontFaces.steps))
-                cairo_new_path(cr)
-                cairo_glyph_path(cr, &one, 1)
-                cairo_fill(cr)
+                faceLock.withLock { _ in
+                    guard fonts.select(run.face, size: size, synthesis: run.synthesis, on: cr) else { return }
+                    cairo_new_path(cr)
+                    cairo_glyph_path(cr, &one, 1)
+                    cairo_fill(cr)
+                }
             }
         }
     }
@@ -242,12 +294,12 @@ public enum CairoCanvas {
             cairo_arc(cr, center.x, center.y, radius, 0, 2 * Double.pi)
             set(cr, fill)
             cairo_fill(cr)
-        case .glyphs(let run) where fonts.isBitmap(run.face):
+        case .glyphs(let run) where faceLock.withLock({ _ in fonts.isBitmap(run.face) }):
             // A color bitmap glyph (emoji): its strike scaled to the size, as Skia draws it. Cairo's
             // GOOD filter (a box filter when shrinking) lands every pixel within 8 levels of
             // Chromium's mipmapped drawing of the same strike.
             for glyph in run.glyphs {
-                guard let strike = fonts.strike(run.face, glyph: glyph.id), strike.width > 0 else { continue }
+                guard let strike = faceLock.withLock({ _ in fonts.strike(run.face, glyph: glyph.id) }), strike.width > 0 else { continue }
                 let scale = run.size / strike.ppem
                 var pixels = strike.pixels
                 pixels.withUnsafeMutableBytes { bytes in
@@ -273,11 +325,13 @@ public enum CairoCanvas {
                 drawMasks(run, cr, fonts, matrix)
                 return
             }
-            guard fonts.select(run.face, size: run.size, synthesis: run.synthesis, on: cr) else { return }
             var glyphs = run.glyphs.map { cairo_glyph_t(index: UInt($0.id), x: run.origin.x + $0.x, y: run.origin.y + $0.y) }
-            cairo_new_path(cr)
-            cairo_glyph_path(cr, &glyphs, Int32(glyphs.count))
-            cairo_fill(cr)
+            faceLock.withLock { _ in
+                guard fonts.select(run.face, size: run.size, synthesis: run.synthesis, on: cr) else { return }
+                cairo_new_path(cr)
+                cairo_glyph_path(cr, &glyphs, Int32(glyphs.count))
+                cairo_fill(cr)
+            }
         case .group(_, let offset, let clip, let items):
             cairo_save(cr)
             cairo_translate(cr, offset.x, offset.y)

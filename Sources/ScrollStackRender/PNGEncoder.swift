@@ -17,13 +17,13 @@ import Zlib
 /// 307 KB and libpng's 321 KB).
 enum PNGEncoder {
     /// The PNG of `height` rows of `width` pixels at `pixels` (`stride` bytes apart, native
-    /// 32-bit premultiplied ARGB).
+    /// 32-bit premultiplied ARGB); `opaque` says every pixel is, which saves looking.
     ///
     /// - Complexity: O(width × height).
-    static func encode(_ pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int) -> [UInt8] {
+    static func encode(_ pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int, opaque known: Bool = false) -> [UInt8] {
         nonisolated(unsafe) let pixels = pixels
         var opaque = true
-        for y in 0..<height where opaque {
+        for y in 0..<height where opaque && !known {
             let row = pixels.advanced(by: y * stride).assumingMemoryBound(to: UInt32.self)
             for x in 0..<width where row[x] >> 24 != 0xFF {
                 opaque = false

@@ -62,27 +62,28 @@ enum PNGEncoder {
 
     /// Opaque pixels as Up-filtered RGB rows: each byte less the one above it, the row above
     /// read from the pixels themselves (zeros above the first row). O(width × height).
+    ///
+    /// A pixel's three differences are made at once in one 32-bit word (a bytewise
+    /// subtraction), byte-swapped to A, R, G, B and stored whole at the pixel's R less one:
+    /// the A lands on the byte before, which the pixel to the left (stored after it, right to
+    /// left) or the filter type (stored last) overwrites.
     private static func filterOpaque(_ pixels: UnsafeRawPointer, width: Int, rows: Range<Int>, stride: Int, into out: UnsafeMutablePointer<UInt8>) {
         let rowBytes = width * 3
-        for y in rows {
-            let row = pixels.advanced(by: y * stride).assumingMemoryBound(to: UInt32.self)
-            let line = out + y * (rowBytes + 1)
-            line[0] = 2
-            if y == 0 {
-                for x in 0..<width {
-                    let p = row[x]
-                    line[1 + 3 * x] = UInt8(truncatingIfNeeded: p >> 16)
-                    line[2 + 3 * x] = UInt8(truncatingIfNeeded: p >> 8)
-                    line[3 + 3 * x] = UInt8(truncatingIfNeeded: p)
+        let zeros = [UInt32](repeating: 0, count: width)
+        zeros.withUnsafeBufferPointer { zeros in
+            for y in rows {
+                let row = pixels.advanced(by: y * stride).assumingMemoryBound(to: UInt32.self)
+                let above = y == 0 ? zeros.baseAddress! : pixels.advanced(by: (y - 1) * stride).assumingMemoryBound(to: UInt32.self)
+                let line = UnsafeMutableRawPointer(out + y * (rowBytes + 1))
+                var x = width - 1
+                while x >= 0 {
+                    let p = row[x], q = above[x]
+                    // Bytewise p - q: each byte's borrow kept from the next byte by the high bits.
+                    let difference = ((p | 0x8080_8080) &- (q & 0x7F7F_7F7F)) ^ ((p ^ ~q) & 0x8080_8080)
+                    line.storeBytes(of: difference.byteSwapped, toByteOffset: 3 * x, as: UInt32.self)
+                    x -= 1
                 }
-                continue
-            }
-            let above = pixels.advanced(by: (y - 1) * stride).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<width {
-                let p = row[x], q = above[x]
-                line[1 + 3 * x] = UInt8(truncatingIfNeeded: p >> 16) &- UInt8(truncatingIfNeeded: q >> 16)
-                line[2 + 3 * x] = UInt8(truncatingIfNeeded: p >> 8) &- UInt8(truncatingIfNeeded: q >> 8)
-                line[3 + 3 * x] = UInt8(truncatingIfNeeded: p) &- UInt8(truncatingIfNeeded: q)
+                line.storeBytes(of: 2, as: UInt8.self)
             }
         }
     }

@@ -39,18 +39,24 @@ public enum CairoCanvas {
 
     /// `scene` as a PNG of `scene.width × scale` by `scene.height × scale` pixels (rounded
     /// up), written by `PNGEncoder`; nil when Cairo cannot make the surface (out of memory).
+    /// `bands`: how many horizontal bands are drawn at once (by default one per core for a
+    /// picture of at least `bandMinimum` pixels, else one; one for a scene with colour
+    /// glyphs); the pixels are the same for any.
     ///
-    /// - Complexity: O(pixels + items + glyphs).
-    public static func png(_ scene: Scene, scale: Int) -> [UInt8]? {
+    /// - Complexity: O(pixels + items + glyphs × bands).
+    public static func png(_ scene: Scene, scale: Int, bands: Int? = nil) -> [UInt8]? {
         let width = Int32(max(1, (scene.width * Double(scale)).rounded(.up)))
         let height = Int32(max(1, (scene.height * Double(scale)).rounded(.up)))
         let stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, width)
         guard stride > 0 else { return nil }
         // The pixels live in kept scratch memory (`Scratch`), painted over whole first.
         return Scratch.withBytes(Int(stride) * Int(height)) { data -> [UInt8]? in
-            let bands = Int(width) * Int(height) >= bandMinimum ? min(PNGEncoder.cores, Int(height)) : 1
-            var drawn = [Bool](repeating: false, count: bands)
-            lock.withLock { _ in
+            let wanted = max(1, min(bands ?? (Int(width) * Int(height) >= bandMinimum ? PNGEncoder.cores : 1), Int(height)))
+            let drawn = lock.withLock { _ -> Bool in
+                // A colour glyph is a scaled image, whose sampling pixman rounds differently
+                // once a band's offset is in its transform: such a scene is drawn whole.
+                let bands = wanted > 1 && hasColourGlyphs(scene.items) ? 1 : wanted
+                var drawn = [Bool](repeating: false, count: bands)
                 drawn.withUnsafeMutableBufferPointer { drawn in
                     // Each band writes only its own rows and its own slot of `drawn`.
                     nonisolated(unsafe) let drawn = drawn, data = data
@@ -60,15 +66,27 @@ public enum CairoCanvas {
                                                rows: top..<bottom, stride: stride)
                     }
                 }
+                return drawn.allSatisfy { $0 }
             }
-            guard drawn.allSatisfy({ $0 }) else { return nil }
+            guard drawn else { return nil }
             return PNGEncoder.encode(data, width: Int(width), height: Int(height), stride: Int(stride),
                                      opaque: scene.background.alpha == 255)
         }
     }
 
-    /// The fewest pixels drawn in bands at once (a 375 × 700 screen at scale 1).
-    static let bandMinimum = 1 << 18
+    /// Whether any of `items` draws a glyph of a colour bitmap face. Under `lock`. O(items).
+    private static func hasColourGlyphs(_ items: [SceneItem]) -> Bool {
+        items.contains { item in
+            switch item {
+            case .glyphs(let run): fonts.isBitmap(run.face)
+            case .group(_, _, _, let items): hasColourGlyphs(items)
+            case .rect, .circle: false
+            }
+        }
+    }
+
+    /// The fewest pixels drawn in bands at once by default (a 375 × 700 screen at scale 1).
+    public static let bandMinimum = 1 << 18
 
     /// Draws the rows `rows` of `scene`'s picture into `pixels` (the first of those rows):
     /// the surface's device offset moves the picture up by the band's top, so every item

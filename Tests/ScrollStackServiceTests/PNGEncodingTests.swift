@@ -1,5 +1,6 @@
 import ScrollStackCore
 import ScrollStackRender
+import ScrollStackText
 import TestHTTPClient
 import TestSeeds
 import XCTest
@@ -53,6 +54,53 @@ final class PNGEncodingTests: XCTestCase {
             guard !covered else { continue }
             XCTAssertTrue(image.rgb(probe.x, probe.y) == (Int(probe.color.red), Int(probe.color.green), Int(probe.color.blue)),
                           "rectangle \(index) at \(probe): \(image.rgb(probe.x, probe.y)) (seed \(seed))")
+        }
+    }
+
+    /// A picture drawn in horizontal bands at once is the picture drawn in one piece, pixel
+    /// for pixel (so byte for byte): text, rounded, stroked and dashed rectangles, circles and
+    /// a clipped group at fractional offsets crossing the cuts, at scales 1 and 3; and a
+    /// scene with colour glyphs too (drawn whole).
+    func testBandsDrawTheSamePixelsAsOnePiece() throws {
+        let seed = TestSeed.seed("PNGEncodingTests.bands")
+        var random = SeededRandom(seed)
+        let engine = TextEngine(catalog: FontCatalog(directories: FontCatalog.defaultDirectories))
+        func text(_ string: String, size: Double, at origin: Point) -> [SceneItem] {
+            let content = TextContent(string, font: FontRequest(family: "DejaVu Sans", size: size))
+            return engine.glyphLines(of: content, width: 180).flatMap { line in
+                line.runs.map { run in
+                    SceneItem.glyphs(GlyphRun(face: run.face, size: run.size, synthesis: run.synthesis, color: RGBA(red: 20, green: 20, blue: 30),
+                                              origin: Point(x: origin.x, y: origin.y + line.baseline), glyphs: run.glyphs))
+                }
+            }
+        }
+        func colour() -> RGBA {
+            RGBA(red: UInt8.random(in: 0...255, using: &random), green: UInt8.random(in: 0...255, using: &random),
+                 blue: UInt8.random(in: 0...255, using: &random), alpha: UInt8.random(in: 80...255, using: &random))
+        }
+        var items: [SceneItem] = []
+        for _ in 0..<40 {
+            let x = Double.random(in: -20..<200, using: &random), y = Double.random(in: -20..<600, using: &random)
+            let rect = Rect(x: x, y: y, width: Double.random(in: 1..<120, using: &random), height: Double.random(in: 1..<90, using: &random))
+            items.append(.rect(rect, radius: Double.random(in: 0..<20, using: &random), fill: colour(),
+                               stroke: Stroke(width: Double.random(in: 0.5..<3, using: &random), color: colour(), dash: [4, 2.5])))
+            items.append(.circle(center: Point(x: x + 7.3, y: y + 11.6), radius: Double.random(in: 0.5..<30, using: &random), fill: colour()))
+        }
+        var group = text("Bands cut this text and Ünïcödé, wrapped over several lines of it", size: 17.5, at: Point(x: 3.25, y: 0.4))
+        group.append(.rect(Rect(x: 0, y: 40, width: 150, height: 3), fill: colour()))
+        items.append(.group(attributes: [], offset: Point(x: 10.4, y: 283.7), clip: SceneItem.Clip(Rect(x: 0, y: 0, width: 170, height: 90), radius: 9), items: group))
+        items += text("Some more text, near the top", size: 13, at: Point(x: 5, y: 1.3))
+        // A colour glyph (a scaled image) makes the scene drawn whole.
+        let emoji = text("😀 🎉", size: 21, at: Point(x: 100.3, y: 300.6))
+        for extra in [[], emoji] {
+            let scene = Scene(width: 220.5, height: 640.3, background: RGBA(red: 250, green: 250, blue: 250), items: items + extra)
+            for scale in [1, 3] {
+                let one = try XCTUnwrap(CairoCanvas.png(scene, scale: scale, bands: 1))
+                for bands in [2, 3, 7] {
+                    XCTAssertTrue(try XCTUnwrap(CairoCanvas.png(scene, scale: scale, bands: bands)) == one,
+                                  "\(bands) bands at scale \(scale), \(extra.isEmpty ? "no" : "with") colour glyphs (seed \(seed))")
+                }
+            }
         }
     }
 }

@@ -259,12 +259,13 @@ public enum CairoCanvas {
         var placed: [Placed] = []
         placed.reserveCapacity(run.glyphs.count)
         faceLock.withLock { _ in
+            let face = fonts.number(of: run.face)
             for glyph in run.glyphs {
                 let x = ((run.origin.x + glyph.x) * scale + matrix.x0) * Double(FontFaces.steps), y = ((run.origin.y + glyph.y) * scale + matrix.y0) * Double(FontFaces.steps)
                 guard x.isFinite, y.isFinite, abs(x) < 1e9, abs(y) < 1e9 else { continue }
                 let qx = Int(x.rounded()), qy = Int(y.rounded())
                 let px = qx >> FontFaces.stepBits, py = qy >> FontFaces.stepBits  // floor division: the whole pixel
-                let key = FontFaces.MaskKey(face: run.face, size: size, synthesis: run.synthesis, glyph: glyph.id,
+                let key = FontFaces.MaskKey(face: face, size: size, synthesis: run.synthesis, glyph: glyph.id,
                                             stepX: UInt8(qx & (FontFaces.steps - 1)), stepY: UInt8(qy & (FontFaces.steps - 1)))
                 guard let mask = fonts.mask(key) else { continue }
                 if let surface = mask.surface {
@@ -400,7 +401,9 @@ final class FontFaces {
     /// What names a glyph's coverage mask: the glyph at a device size (points × scale), with
     /// its origin `stepX`/`stepY` steps (1/`steps` of a pixel) right of and below a whole pixel.
     struct MaskKey: Hashable {
-        var face: FontFace
+        /// The face's number (`number(of:)`): hashing a number, not the face's names and
+        /// source, for every glyph drawn.
+        var face: Int
         var size: Double
         var synthesis: FontSynthesis
         var glyph: UInt32
@@ -426,6 +429,18 @@ final class FontFaces {
     /// coverage (all dropped when full: a screen's text uses a few hundred, of a few hundred
     /// bytes each).
     private var masks: [MaskKey: Mask] = [:]
+    /// Each face drawn so far, numbered in the order first drawn (`MaskKey.face`); a number
+    /// is never reused, even once its font is deleted.
+    private var faceNumbers: [FontFace: Int] = [:]
+    private var numberedFaces: [FontFace] = []
+
+    /// The number of `face` in `MaskKey`. O(1) amortized.
+    func number(of face: FontFace) -> Int {
+        if let known = faceNumbers[face] { return known }
+        faceNumbers[face] = numberedFaces.count
+        numberedFaces.append(face)
+        return numberedFaces.count - 1
+    }
     private var maskBytes = 0
     static let maskLimit = 8192, maskByteLimit = 32 << 20
     /// The most pixels one mask covers (a glyph about 500 pixels square).
@@ -442,7 +457,8 @@ final class FontFaces {
             scratch = cairo_create(surface)
             cairo_surface_destroy(surface)
         }
-        guard let scratch, select(key.face, size: key.size, synthesis: key.synthesis, on: scratch) else { return nil }
+        guard let scratch, numberedFaces.indices.contains(key.face),
+              select(numberedFaces[key.face], size: key.size, synthesis: key.synthesis, on: scratch) else { return nil }
         var glyph = cairo_glyph_t(index: UInt(key.glyph), x: Double(key.stepX) / Double(Self.steps), y: Double(key.stepY) / Double(Self.steps))
         cairo_new_path(scratch)
         cairo_glyph_path(scratch, &glyph, 1)
@@ -490,7 +506,7 @@ final class FontFaces {
 
     /// Lets go of the faces of the font in memory `fontID`. O(faces opened).
     func forget(fontID: String) {
-        dropMasks { $0.face.fontID == fontID }
+        dropMasks { numberedFaces[$0.face].fontID == fontID }
         for key in faces.keys where key.face.fontID == fontID {
             cairo_font_face_destroy(faces.removeValue(forKey: key))
         }

@@ -17,7 +17,10 @@ public enum RunDeflate {
     /// encoded at once, one thread each; matches reach back across the cuts, and each piece
     /// but the last ends byte-aligned with an empty stored block (as zlib's sync flush does).
     ///
-    /// - Complexity: O(n) time; O(n) memory for the tokens and the output.
+    /// Each piece is coded in blocks of about `blockBytes` of input, each with Huffman codes of
+    /// its own, so the tokens held at once stay bounded whatever the input's size.
+    ///
+    /// - Complexity: O(n) time; memory O(output) and O(`blockBytes`) per piece.
     public static func compress(_ bytes: UnsafeRawBufferPointer, distances: [Int], pieces: Int = 1) -> [UInt8] {
         let distances = Array(distances.filter { $0 >= 1 && $0 <= 32_768 }.prefix(3))
         guard !distances.isEmpty else { return compress(bytes, distances: [1], pieces: pieces) }
@@ -35,11 +38,10 @@ public enum RunDeflate {
                 nonisolated(unsafe) let outputs = outputs, sums = sums, base = start
                 DispatchQueue.concurrentPerform(iterations: count) { i in
                     let lower = i * size, upper = min(total, lower + size)
-                    var piece = Piece(base: base, lower: lower, upper: upper, distances: distances)
-                    piece.tokenize()
-                    outputs[i] = piece.encode(last: i == count - 1)
-                    sums[i] = piece.adler.value
-                    piece.deallocate()
+                    outputs[i] = encodePiece(base, lower..<upper, distances: distances, last: i == count - 1)
+                    var adler = Adler32()
+                    adler.add(base + lower, count: upper - lower)
+                    sums[i] = adler.value
                 }
             }
         }
@@ -57,12 +59,35 @@ public enum RunDeflate {
 
     /// The smallest piece `compress` encodes on a thread of its own.
     public static let pieceMinimum = 256 << 10
+
+    /// About how many bytes of input one block codes (its tokens: 4 bytes each, at most one
+    /// per byte).
+    static let blockBytes = 1 << 20
+
+    /// The bytes `range` of `base` as deflate blocks, the last one final when `last`, else
+    /// followed by an empty stored block (so the piece ends on a byte boundary).
+    private static func encodePiece(_ base: UnsafePointer<UInt8>, _ range: Range<Int>, distances: [Int], last: Bool) -> [UInt8] {
+        var block = Block(base: base, upper: range.upperBound, distances: distances)
+        defer { block.deallocate() }
+        var writer = BitWriter(capacity: range.count / 4 + 1024)
+        var at = range.lowerBound
+        repeat {
+            at = block.tokenize(from: at, bytes: blockBytes)
+            block.encode(last: last && at == range.upperBound, to: &writer)
+        } while at < range.upperBound
+        if !last {
+            writer.put(0, 3)  // a stored block, not final
+            writer.alignToByte()
+            writer.putBytes([0x00, 0x00, 0xFF, 0xFF])
+        }
+        return writer.finish()
+    }
 }
 
-/// One piece of the input: its tokens, their symbol counts and its Adler-32.
-private struct Piece {
+/// The tokens of one block of a piece, and their symbol counts.
+private struct Block {
     let base: UnsafePointer<UInt8>
-    let lower: Int
+    /// The end of the piece: no match reaches past it.
     let upper: Int
     let distances: [Int]
     /// A literal byte (< 256), or a match: its length (3…258) << 16 | the index of its
@@ -71,16 +96,13 @@ private struct Piece {
     var tokenCount = 0
     /// Counts of the literal/length symbols (0…285), then of the distance symbols (286…315).
     let counts: UnsafeMutablePointer<UInt32>
-    var adler = Adler32()
 
-    init(base: UnsafePointer<UInt8>, lower: Int, upper: Int, distances: [Int]) {
+    init(base: UnsafePointer<UInt8>, upper: Int, distances: [Int]) {
         self.base = base
-        self.lower = lower
         self.upper = upper
         self.distances = distances
-        tokens = .allocate(capacity: max(1, upper - lower))
+        tokens = .allocate(capacity: RunDeflate.blockBytes + 2)
         counts = .allocate(capacity: 286 + 30)
-        counts.initialize(repeating: 0, count: 286 + 30)
     }
 
     func deallocate() {
@@ -88,13 +110,17 @@ private struct Piece {
         counts.deallocate()
     }
 
-    /// Splits the piece into literals and matches: at a position, the first distance whose
-    /// next 8 bytes repeat is extended as far as it repeats (at most 258 bytes); where none
-    /// does, that byte and the next are literals, and the test moves on two bytes (a repeat
-    /// that starts on the skipped byte is found one byte later: about 8 % less time on text,
-    /// and no bigger). O(n).
-    mutating func tokenize() {
-        let base = base, upper = upper, tokens = tokens, counts = counts
+    /// Splits about `bytes` bytes from `lower` into literals and matches: at a position, the
+    /// first distance whose next 8 bytes repeat is extended as far as it repeats (at most 258
+    /// bytes, and not past the piece); where none does, that byte and the next are literals,
+    /// and the test moves on two bytes (a repeat that starts on the skipped byte is found one
+    /// byte later: about 8 % less time on text, and no bigger). Returns where the block ends:
+    /// the first position at least `bytes` past `lower`, or the piece's end. O(bytes).
+    mutating func tokenize(from lower: Int, bytes: Int) -> Int {
+        let base = base, tokens = tokens, counts = counts
+        let upper = min(upper, lower + bytes)  // where tokens stop starting; matches may go on to the piece's end
+        let end = self.upper
+        counts.initialize(repeating: 0, count: 286 + 30)
         // Three distances, named, make the test at each position three plain compares.
         let d0 = distances[0], d1 = distances[min(1, distances.count - 1)], d2 = distances[min(2, distances.count - 1)]
         let symbols = [d0, d1, d2].map { 286 + DeflateTables.distanceSymbol($0) }
@@ -107,14 +133,14 @@ private struct Piece {
         var i = lower
         @inline(__always) func load(_ at: Int) -> UInt64 { UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self) }
         scan: while i < upper {
-            if i + 8 <= upper {
+            if i + 8 <= end {
                 let next = load(i)
                 let index = d0 <= i && next == load(i - d0) ? 0 : d1 <= i && next == load(i - d1) ? 1 : d2 <= i && next == load(i - d2) ? 2 : -1
                 if index >= 0 {
                     let distance = index == 0 ? d0 : index == 1 ? d1 : d2
                     var length = 8
-                    while length < 258, i + length + 8 <= upper, load(i + length) == load(i + length - distance) { length += 8 }
-                    while length < 258, i + length < upper, base[i + length] == base[i + length - distance] { length += 1 }
+                    while length < 258, i + length + 8 <= end, load(i + length) == load(i + length - distance) { length += 8 }
+                    while length < 258, i + length < end, base[i + length] == base[i + length - distance] { length += 1 }
                     length = min(length, 258)
                     tokens[tokenCount] = UInt32(length) << 16 | UInt32(index)
                     tokenCount += 1
@@ -129,7 +155,7 @@ private struct Piece {
             literalCounts[(tokenCount & 3) << 8 | Int(byte)] += 1
             tokenCount += 1
             i += 1
-            if i < upper {  // the second literal
+            if i < end {  // the second literal
                 let byte = base[i]
                 tokens[tokenCount] = UInt32(byte)
                 literalCounts[(tokenCount & 3) << 8 | Int(byte)] += 1
@@ -141,13 +167,12 @@ private struct Piece {
             counts[byte] += literalCounts[byte] + literalCounts[256 + byte] + literalCounts[512 + byte] + literalCounts[768 + byte]
         }
         literalCounts.deallocate()
-        adler.add(base + lower, count: upper - lower)
         self.tokenCount = tokenCount
+        return i
     }
 
-    /// The tokens as one dynamic Huffman block (final when `last`; otherwise followed by an
-    /// empty stored block, so the piece ends on a byte boundary). O(tokens).
-    func encode(last: Bool) -> [UInt8] {
+    /// The tokens as one dynamic Huffman block, final when `last`. O(tokens).
+    func encode(last: Bool, to writer: inout BitWriter) {
         counts[256] = 1
         let literalLengths = HuffmanCode.lengths(for: Array(UnsafeBufferPointer(start: counts, count: 286)), limit: 15, atLeast: 2)
         let distanceLengths = HuffmanCode.lengths(for: Array(UnsafeBufferPointer(start: counts + 286, count: 30)), limit: 15, atLeast: 2)
@@ -167,7 +192,6 @@ private struct Piece {
             let extra = UInt32(distance - Int(DeflateTables.distanceBase[symbol]))
             return HuffmanCode.Code(bits: code.bits | extra << code.count, count: code.count + DeflateTables.distanceExtra[symbol])
         }
-        var writer = BitWriter(capacity: tokenCount * 6 + 1024)
         writer.put(last ? 0b101 : 0b100, 3)  // BFINAL, BTYPE 10 (dynamic)
         writeHeader(literalLengths: literalLengths, distanceLengths: distanceLengths, to: &writer)
         literalCodes.withUnsafeBufferPointer { literalCodes in
@@ -198,12 +222,6 @@ private struct Piece {
         }
         let end = literalCodes[256]
         writer.put(UInt64(end.bits), end.count)
-        if !last {
-            writer.put(0, 3)  // a stored block, not final
-            writer.alignToByte()
-            writer.putBytes([0x00, 0x00, 0xFF, 0xFF])
-        }
-        return writer.finish()
     }
 
     /// HLIT, HDIST, HCLEN and the code lengths, run-length coded (RFC 1951 §3.2.7).

@@ -99,6 +99,21 @@ final class RunDeflateTests: XCTestCase {
                        small.withUnsafeBytes { RunDeflate.compress($0, distances: [1]) })
     }
 
+    /// A piece longer than a block is coded as several blocks, each with its own codes, that
+    /// inflate as one stream: noise (all literals), then picture rows, then zeros, so that the
+    /// blocks' codes differ; a match may run past where a block's tokens stop starting.
+    func testAPieceOfManyBlocksInflatesWhole() {
+        let seed = TestSeed.seed("RunDeflateTests.blocks")
+        var bytes = Bytes(state: seed)
+        var input = (0..<(RunDeflate.blockBytes + 77)).map { _ in bytes.next() }
+        input += pictureRows(RunDeflate.blockBytes / 1_001, width: 1_000, &bytes)
+        input += [UInt8](repeating: 0, count: RunDeflate.blockBytes / 2)
+        for pieces in [1, 2] {
+            let packed = input.withUnsafeBytes { RunDeflate.compress($0, distances: [1, 3, 1_001], pieces: pieces) }
+            XCTAssertEqual(inflated(packed, expecting: input.count), input, "\(pieces) pieces, seed \(seed)")
+        }
+    }
+
     /// Code lengths stay within the limit and make a complete code (Kraft sum exactly 1),
     /// even for counts whose Huffman code is far deeper (Fibonacci counts); the most frequent
     /// symbol gets the shortest code.

@@ -252,6 +252,9 @@ public enum CairoCanvas {
         }
         // The masks are found (or made) under `faceLock` and held by a reference of their own,
         // so that another band's making of masks can drop them from the cache meanwhile.
+        // Two bands may composite one mask at once: cairo built with mutexes (Debian's) wraps
+        // an image surface's pixels in a pixman image of its own for each use as a source, and
+        // counts its own references atomically.
         enum Placed {
             case mask(OpaquePointer, x: Int, y: Int)
             case outline(cairo_glyph_t)

@@ -63,27 +63,36 @@ enum PNGEncoder {
     /// Opaque pixels as Up-filtered RGB rows: each byte less the one above it, the row above
     /// read from the pixels themselves (zeros above the first row). O(width × height).
     ///
-    /// A pixel's three differences are made at once in one 32-bit word (a bytewise
-    /// subtraction), byte-swapped to A, R, G, B and stored whole at the pixel's R less one:
-    /// the A lands on the byte before, which the pixel to the left (stored after it, right to
-    /// left) or the filter type (stored last) overwrites.
+    /// Four pixels at a time: their sixteen bytes less the sixteen above (one vector
+    /// subtraction), shuffled to four R, G, B triples and stored as sixteen bytes whose last
+    /// four the next store (or the row's remaining pixels, stored after) overwrites; the
+    /// vectors stop where a store would pass the row's end.
     private static func filterOpaque(_ pixels: UnsafeRawPointer, width: Int, rows: Range<Int>, stride: Int, into out: UnsafeMutablePointer<UInt8>) {
         let rowBytes = width * 3
         let zeros = [UInt32](repeating: 0, count: width)
         zeros.withUnsafeBufferPointer { zeros in
             for y in rows {
-                let row = pixels.advanced(by: y * stride).assumingMemoryBound(to: UInt32.self)
-                let above = y == 0 ? zeros.baseAddress! : pixels.advanced(by: (y - 1) * stride).assumingMemoryBound(to: UInt32.self)
+                let row = pixels.advanced(by: y * stride)
+                let above = y == 0 ? UnsafeRawPointer(zeros.baseAddress!) : pixels.advanced(by: (y - 1) * stride)
                 let line = UnsafeMutableRawPointer(out + y * (rowBytes + 1))
-                var x = width - 1
-                while x >= 0 {
-                    let p = row[x], q = above[x]
-                    // Bytewise p - q: each byte's borrow kept from the next byte by the high bits.
-                    let difference = ((p | 0x8080_8080) &- (q & 0x7F7F_7F7F)) ^ ((p ^ ~q) & 0x8080_8080)
-                    line.storeBytes(of: difference.byteSwapped, toByteOffset: 3 * x, as: UInt32.self)
-                    x -= 1
-                }
                 line.storeBytes(of: 2, as: UInt8.self)
+                var x = 0
+                while x + 6 <= width {
+                    let d = row.loadUnaligned(fromByteOffset: 4 * x, as: SIMD16<UInt8>.self)
+                        &- above.loadUnaligned(fromByteOffset: 4 * x, as: SIMD16<UInt8>.self)
+                    // Little-endian ARGB words: B, G, R, A in memory; PNG wants R, G, B.
+                    let rgb = SIMD16<UInt8>(d[2], d[1], d[0], d[6], d[5], d[4], d[10], d[9], d[8], d[14], d[13], d[12], 0, 0, 0, 0)
+                    line.storeBytes(of: rgb, toByteOffset: 1 + 3 * x, as: SIMD16<UInt8>.self)
+                    x += 4
+                }
+                let p = row.assumingMemoryBound(to: UInt32.self), q = above.assumingMemoryBound(to: UInt32.self)
+                while x < width {
+                    let a = p[x], b = q[x]
+                    line.storeBytes(of: UInt8(truncatingIfNeeded: a >> 16) &- UInt8(truncatingIfNeeded: b >> 16), toByteOffset: 1 + 3 * x, as: UInt8.self)
+                    line.storeBytes(of: UInt8(truncatingIfNeeded: a >> 8) &- UInt8(truncatingIfNeeded: b >> 8), toByteOffset: 2 + 3 * x, as: UInt8.self)
+                    line.storeBytes(of: UInt8(truncatingIfNeeded: a) &- UInt8(truncatingIfNeeded: b), toByteOffset: 3 + 3 * x, as: UInt8.self)
+                    x += 1
+                }
             }
         }
     }

@@ -36,60 +36,77 @@ extension TextEngine {
     /// a line's text in its line box; with fallback fonts on a line of normal line height,
     /// the largest of theirs). Empty when the font cannot be set up.
     ///
-    /// - Complexity: O(n) for n UTF-16 units: each paragraph with a shown line is shaped again.
+    /// - Complexity: O(n) for n UTF-16 units: each paragraph with a shown line is shaped again
+    ///   unless its glyphs are in the engine's glyph cache.
     public func glyphLines(of text: TextContent, width: Double?) -> [GlyphLine] {
         let paragraphs = Self.mappedParagraphs(text.text)
         return state.withLock { state in
             guard let broken = Self.broken(text, width: width, paragraphs, &state) else { return [] }
             let fallbacks = state.catalog.fallbackFaces
-            return state.withChain(broken.font) { chain in
-                let features = Shaper.features(letterSpacing: text.letterSpacing)
-                func face(_ k: Int) -> FontFace { k == 0 ? broken.font.face : fallbacks[k - 1].face }
-                var shapedParagraph: (index: Int, glyphs: [Shaper.Glyph], pens: [Double])?
-                var out: [GlyphLine] = []
-                for (number, line) in broken.lines.enumerated() {
-                    if shapedParagraph?.index != line.paragraph {
-                        let glyphs = Shaper.shapeGlyphs(Array(paragraphs[line.paragraph].text.utf16), chain: chain,
-                                                        context: broken.contexts[line.paragraph], features: features,
-                                                        letterSpacing: text.letterSpacing).glyphs
-                        var pens: [Double] = []
-                        var pen = 0.0
-                        for glyph in glyphs {
-                            pens.append(pen)
-                            pen += glyph.advance
-                        }
-                        shapedParagraph = (line.paragraph, glyphs, pens)
+            func face(_ k: Int) -> FontFace { k == 0 ? broken.font.face : fallbacks[k - 1].face }
+            var shapedParagraph: (index: Int, glyphs: [Shaper.Glyph], pens: [Double])?
+            var out: [GlyphLine] = []
+            for (number, line) in broken.lines.enumerated() {
+                if shapedParagraph?.index != line.paragraph {
+                    let key = GlyphKey(text: paragraphs[line.paragraph].text, font: broken.font, letterSpacing: text.letterSpacing,
+                                       context: broken.contexts[line.paragraph])
+                    guard let glyphs = state.drawnGlyphs(key) else { return [] }
+                    var pens: [Double] = []
+                    pens.reserveCapacity(glyphs.count)
+                    var pen = 0.0
+                    for glyph in glyphs {
+                        pens.append(pen)
+                        pen += glyph.advance
                     }
-                    guard let (_, glyphs, pens) = shapedParagraph else { continue }
-                    var runs: [GlyphLine.Run] = []
-                    var runFont = -1
-                    func place(_ glyph: Shaper.Glyph, x: Double) {
-                        if glyph.font != runFont || runs.isEmpty {
-                            let f = face(glyph.font)
-                            runs.append(GlyphLine.Run(face: f, size: broken.font.size, synthesis: FontSynthesis(request: text.font, face: f), glyphs: []))
-                            runFont = glyph.font
-                        }
-                        runs[runs.count - 1].glyphs.append(PositionedGlyph(id: glyph.id, x: x + glyph.dx, y: -glyph.dy))
-                    }
-                    var start: Double?
-                    for (k, glyph) in glyphs.enumerated() where glyph.cluster >= line.start && glyph.cluster < line.end {
-                        let origin = start ?? pens[k]
-                        start = origin
-                        place(glyph, x: pens[k] - origin)
-                    }
-                    if number == broken.lines.count - 1, let ellipsis = broken.ellipsis {
-                        for glyph in Shaper.shapeGlyphs([0x2026], chain: chain, context: ParagraphContext(), features: [], letterSpacing: 0).glyphs {
-                            place(glyph, x: ellipsis.offset)
-                        }
-                    }
-                    if runs.isEmpty {
-                        runs.append(GlyphLine.Run(face: broken.font.face, size: broken.font.size,
-                                                  synthesis: FontSynthesis(request: text.font, face: broken.font.face), glyphs: []))
-                    }
-                    out.append(GlyphLine(baseline: line.baseline, runs: runs))
+                    shapedParagraph = (line.paragraph, glyphs, pens)
                 }
-                return out
-            } ?? []
+                guard let (_, glyphs, pens) = shapedParagraph else { continue }
+                var runs: [GlyphLine.Run] = []
+                var runFont = -1
+                func place(_ glyph: Shaper.Glyph, x: Double) {
+                    if glyph.font != runFont || runs.isEmpty {
+                        let f = face(glyph.font)
+                        runs.append(GlyphLine.Run(face: f, size: broken.font.size, synthesis: FontSynthesis(request: text.font, face: f), glyphs: []))
+                        runFont = glyph.font
+                    }
+                    runs[runs.count - 1].glyphs.append(PositionedGlyph(id: glyph.id, x: x + glyph.dx, y: -glyph.dy))
+                }
+                var start: Double?
+                for (k, glyph) in glyphs.enumerated() where glyph.cluster >= line.start && glyph.cluster < line.end {
+                    let origin = start ?? pens[k]
+                    start = origin
+                    place(glyph, x: pens[k] - origin)
+                }
+                if number == broken.lines.count - 1, let ellipsis = broken.ellipsis {
+                    let shaped = state.withChain(broken.font) { chain in
+                        Shaper.shapeGlyphs([0x2026], chain: chain, context: ParagraphContext(), features: [], letterSpacing: 0).glyphs
+                    }
+                    for glyph in shaped ?? [] { place(glyph, x: ellipsis.offset) }
+                }
+                if runs.isEmpty {
+                    runs.append(GlyphLine.Run(face: broken.font.face, size: broken.font.size,
+                                              synthesis: FontSynthesis(request: text.font, face: broken.font.face), glyphs: []))
+                }
+                out.append(GlyphLine(baseline: line.baseline, runs: runs))
+            }
+            return out
         }
+    }
+}
+
+extension TextEngine.State {
+    /// The glyphs of the paragraph `key` names, shaped for drawing (`Shaper.shapeGlyphs`), from
+    /// the glyph cache or shaped now (and kept while they fit in its bytes). Nil when the font
+    /// cannot be set up. O(1) besides hashing when cached; otherwise shaping, about O(n).
+    mutating func drawnGlyphs(_ key: GlyphKey) -> [Shaper.Glyph]? {
+        if let known = glyphs.value(for: key) { return known }
+        guard let shaped = withChain(key.font, { chain in
+            Shaper.shapeGlyphs(Array(key.text.utf16), chain: chain, context: key.context,
+                               features: Shaper.features(letterSpacing: key.letterSpacing),
+                               letterSpacing: key.letterSpacing).glyphs
+        }) else { return nil }
+        paragraphsShapedForDrawing += 1
+        glyphs.insert(shaped, for: key, bytes: shaped.count * MemoryLayout<Shaper.Glyph>.stride + key.text.utf8.count + TextEngine.entryOverhead)
+        return shaped
     }
 }

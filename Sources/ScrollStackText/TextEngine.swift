@@ -11,7 +11,9 @@ import Synchronization
 /// cache of their own, bounded by bytes too (`fontCacheBytes`); a shaped paragraph names its
 /// font by face and size, not by the font object, so many sizes passing through the font cache
 /// leave the shaped text in place (a cached paragraph needs no font: its line height is kept
-/// apart). One lock guards the fonts and the caches: measuring is serialized across threads.
+/// apart). The glyphs of paragraphs drawn (`glyphLines`) are kept in a third cache bounded by
+/// bytes (`glyphCacheBytes`), so drawing a picture again does not shape its text again. One
+/// lock guards the fonts and the caches: measuring is serialized across threads.
 ///
 /// - Complexity: `lines` is O(n) for n UTF-16 units when its paragraphs are cached (hash and
 ///   break), plus shaping (HarfBuzz, about O(n)) when they are not, plus setting the font up
@@ -24,21 +26,29 @@ public final class TextEngine: TextMeasuring {
     public let shapeCacheBytes: Int
     /// The most bytes the sized fonts kept may take (`SizedFont.estimatedBytes` each).
     public let fontCacheBytes: Int
+    /// The most bytes the drawn paragraphs' glyphs kept may take (each glyph's storage, plus
+    /// the key's text and `entryOverhead`).
+    public let glyphCacheBytes: Int
     let state: Mutex<State>
 
     /// The default shape cache holds every paragraph of a 100,000-row stack of one-paragraph
     /// labels (some 30 MB), and the font cache some hundred sizes of a typical face.
     public static let defaultShapeCacheBytes = 64 << 20
     public static let defaultFontCacheBytes = 16 << 20
+    /// Some 50,000 drawn paragraphs of a few words: pictures of a few hundred screens.
+    public static let defaultGlyphCacheBytes = 16 << 20
 
     /// The bytes counted for a cache entry besides its value: the key's text storage, the
     /// dictionary's and the slot array's entries.
     static let entryOverhead = 160
 
-    public init(catalog: FontCatalog, shapeCacheBytes: Int = defaultShapeCacheBytes, fontCacheBytes: Int = defaultFontCacheBytes) {
+    public init(catalog: FontCatalog, shapeCacheBytes: Int = defaultShapeCacheBytes, fontCacheBytes: Int = defaultFontCacheBytes,
+                glyphCacheBytes: Int = defaultGlyphCacheBytes) {
         self.shapeCacheBytes = max(0, shapeCacheBytes)
         self.fontCacheBytes = max(0, fontCacheBytes)
-        state = Mutex(State(catalog: catalog, shapeCacheBytes: self.shapeCacheBytes, fontCacheBytes: self.fontCacheBytes))
+        self.glyphCacheBytes = max(0, glyphCacheBytes)
+        state = Mutex(State(catalog: catalog, shapeCacheBytes: self.shapeCacheBytes, fontCacheBytes: self.fontCacheBytes,
+                            glyphCacheBytes: self.glyphCacheBytes))
     }
 
     /// Asked, outside the engine's lock, for a family the catalog does not have, before
@@ -64,6 +74,7 @@ public final class TextEngine: TextMeasuring {
             if removed {
                 state.fonts.removeAll(keepingFacesOf: kept)
                 state.cache.removeAll()
+                state.glyphs.removeAll()
             }
         }
     }
@@ -79,13 +90,20 @@ public final class TextEngine: TextMeasuring {
         public var fontsMade: Int
         public var cachedFonts: Int
         public var fontCacheBytes: Int
+        /// Paragraphs shaped for drawing since the engine was made; their glyphs kept now, and
+        /// the bytes they take.
+        public var paragraphsShapedForDrawing: Int
+        public var cachedDrawnParagraphs: Int
+        public var glyphCacheBytes: Int
     }
 
     /// A snapshot of `Statistics`. O(1).
     public var statistics: Statistics {
         state.withLock { state in
             Statistics(paragraphsShaped: state.paragraphsShaped, cachedParagraphs: state.cache.count, shapeCacheBytes: state.cache.bytes,
-                       fontsMade: state.fonts.made, cachedFonts: state.fonts.count, fontCacheBytes: state.fonts.bytes)
+                       fontsMade: state.fonts.made, cachedFonts: state.fonts.count, fontCacheBytes: state.fonts.bytes,
+                       paragraphsShapedForDrawing: state.paragraphsShapedForDrawing, cachedDrawnParagraphs: state.glyphs.count,
+                       glyphCacheBytes: state.glyphs.bytes)
         }
     }
 
@@ -344,6 +362,15 @@ struct ShapeKey: Hashable {
     var context: ParagraphContext
 }
 
+/// What a paragraph's glyphs for drawing depend on: its text, font, letter spacing and the
+/// context the paragraphs before it carry over.
+struct GlyphKey: Hashable {
+    var text: String
+    var font: SizedFontKey
+    var letterSpacing: Double
+    var context: ParagraphContext
+}
+
 extension TextEngine {
     /// The fonts and the caches, used under the engine's lock.
     struct State: ~Copyable {
@@ -353,16 +380,20 @@ extension TextEngine {
         /// The sized fonts (a reference, so a `FontChain` can set fallback faces up through it).
         let fonts: SizedFontCache
         var cache: ByteBoundedCache<ShapeKey, ShapedParagraph>
+        /// The glyphs of drawn paragraphs (`glyphLines`).
+        var glyphs: ByteBoundedCache<GlyphKey, [Shaper.Glyph]>
+        var paragraphsShapedForDrawing = 0
         /// The face and size each request resolved to (CSS matching done once per request):
         /// a small memo, emptied when it reaches `memoLimit` entries (sizes are free-form).
         var resolved: [FontRequest: SizedFontKey] = [:]
         static let memoLimit = 4096
         var paragraphsShaped = 0
 
-        init(catalog: FontCatalog, shapeCacheBytes: Int, fontCacheBytes: Int) {
+        init(catalog: FontCatalog, shapeCacheBytes: Int, fontCacheBytes: Int, glyphCacheBytes: Int) {
             self.catalog = catalog
             fonts = SizedFontCache(capacity: fontCacheBytes)
             cache = ByteBoundedCache(capacity: shapeCacheBytes)
+            glyphs = ByteBoundedCache(capacity: glyphCacheBytes)
         }
 
         /// The face and size `request` matches in `catalog`, or nil for an unknown family.

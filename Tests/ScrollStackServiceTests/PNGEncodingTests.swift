@@ -21,6 +21,36 @@ final class PNGEncodingTests: XCTestCase {
         XCTAssertTrue(image.rgb(9, 5) == (1, 128, 255), "\(image.rgb(9, 5))")
     }
 
+    /// Every pixel of opaque pictures of each width from 1 to 13 (the filter's four-pixel
+    /// steps and the pixels left over) and a few wider, filled with seeded random colours.
+    func testEveryOpaquePixelSurvivesTheFilterAtEveryWidth() throws {
+        let seed = TestSeed.seed("PNGEncodingTests.widths")
+        var random = SeededRandom(seed)
+        for width in Array(1...13) + [64, 67, 130] {
+            let height = 4
+            var items: [SceneItem] = []
+            var colours: [RGBA] = []
+            for y in 0..<height {
+                for x in 0..<width {
+                    let colour = RGBA(red: UInt8.random(in: 0...255, using: &random), green: UInt8.random(in: 0...255, using: &random),
+                                      blue: UInt8.random(in: 0...255, using: &random))
+                    colours.append(colour)
+                    items.append(.rect(Rect(x: Double(x), y: Double(y), width: 1, height: 1), fill: colour))
+                }
+            }
+            let scene = Scene(width: Double(width), height: Double(height), background: RGBA(red: 0, green: 0, blue: 0), items: items)
+            let image = try PNGImage(try XCTUnwrap(CairoCanvas.png(scene, scale: 1)))
+            XCTAssertEqual([image.width, image.height, image.channels], [width, height, 3])
+            for y in 0..<height {
+                for x in 0..<width {
+                    let c = colours[y * width + x]
+                    XCTAssertTrue(image.rgb(x, y) == (Int(c.red), Int(c.green), Int(c.blue)),
+                                  "width \(width), pixel (\(x), \(y)): \(image.rgb(x, y)), not \(c) (seed \(seed))")
+                }
+            }
+        }
+    }
+
     func testATranslucentPictureIsRGBAWithItsColoursUnpremultiplied() throws {
         let scene = Scene(width: 4, height: 2, background: RGBA(red: 200, green: 100, blue: 50, alpha: 128), items: [])
         let image = try PNGImage(try XCTUnwrap(CairoCanvas.png(scene, scale: 1)))

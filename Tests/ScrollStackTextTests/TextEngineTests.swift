@@ -133,6 +133,46 @@ final class TextEngineTests: XCTestCase {
         XCTAssertLessThan(held.cachedParagraphs, 200, "older paragraphs were evicted")
     }
 
+    /// What a drawing uses of glyph lines: each line's baseline, and each run's face, size,
+    /// synthesis and glyphs.
+    func drawn(_ lines: [GlyphLine]) -> [String] {
+        lines.map { line in
+            "\(line.baseline): " + line.runs.map { "\($0.face.family) \($0.size) \($0.synthesis.rawValue) \($0.glyphs)" }.joined(separator: " | ")
+        }
+    }
+
+    func testDrawnGlyphsAreCachedAndTheSameAsShapedAgain() {
+        let cached = TextEngine(catalog: engine.catalog)
+        let uncached = TextEngine(catalog: engine.catalog, glyphCacheBytes: 0)
+        var cut = text("the quick brown fox jumps over the lazy dog, twice over", maxLines: 2)
+        cut.ellipsis = true
+        let texts = [text("the quick brown fox jumps over the lazy dog"), text("one\ntwo three\n\nfour"),
+                     text("alpha beta gamma", letterSpacing: 1.5), cut, text("Wide AVATAR", size: 28)]
+        var shapedOnce = 0
+        for round in 0..<3 {
+            for t in texts {
+                for width in [nil, 60.0, 200] {
+                    let lines = cached.glyphLines(of: t, width: width)
+                    XCTAssertFalse(lines.isEmpty, t.text)
+                    XCTAssertEqual(drawn(lines), drawn(uncached.glyphLines(of: t, width: width)), "\(t.text) at \(String(describing: width))")
+                }
+            }
+            if round == 0 { shapedOnce = cached.statistics.paragraphsShapedForDrawing }
+        }
+        XCTAssertGreaterThan(shapedOnce, 0)
+        XCTAssertEqual(cached.statistics.paragraphsShapedForDrawing, shapedOnce, "drawing again shapes nothing")
+        XCTAssertEqual(uncached.statistics.paragraphsShapedForDrawing, 9 * shapedOnce, "without the cache, every drawing (3 rounds, 3 widths) shapes")
+        XCTAssertEqual(uncached.statistics.cachedDrawnParagraphs, 0)
+        // Bounded in bytes: older paragraphs leave.
+        let small = TextEngine(catalog: engine.catalog, glyphCacheBytes: 4096)
+        for i in 0..<100 {
+            _ = small.glyphLines(of: text("paragraph number \(i) of a hundred"), width: nil)
+            XCTAssertLessThanOrEqual(small.statistics.glyphCacheBytes, 4096, "after paragraph \(i)")
+        }
+        XCTAssertGreaterThan(small.statistics.cachedDrawnParagraphs, 0)
+        XCTAssertLessThan(small.statistics.cachedDrawnParagraphs, 100)
+    }
+
     func testManySizesDoNotEvictShapedText() {
         // More sizes than the font cache holds: each paragraph is shaped once, and measuring
         // them all again at other widths shapes nothing (a cached paragraph needs no font).

@@ -13,7 +13,7 @@ FROM ${BUILD_IMAGE} AS build
 # Unpinned on purpose: Debian stable's security updates replace these exact versions.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd-dev libjansson-dev libsqlite3-dev zlib1g-dev pkg-config libharfbuzz-dev libfreetype-dev libicu-dev libpq-dev libcairo2-dev \
+    && apt-get install -y --no-install-recommends libmicrohttpd-dev libjansson-dev libsqlite3-dev zlib1g-dev pkg-config libharfbuzz-dev libfreetype-dev libicu-dev libpq-dev libcairo2-dev libpixman-1-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # SwiftPM checks the path of every target in Package.swift, even when it builds one product:

@@ -7,7 +7,7 @@ SHELL := /bin/bash
 # The toolchain lives in /opt/swift on the project's machines; use it when swift is not on PATH.
 export PATH := $(PATH):/opt/swift/usr/bin
 
-APT_PACKAGES := libmicrohttpd-dev libjansson-dev libsqlite3-dev zlib1g-dev pkg-config libharfbuzz-dev libfreetype-dev libicu-dev libcairo2-dev fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji libpq-dev postgresql
+APT_PACKAGES := libmicrohttpd-dev libjansson-dev libsqlite3-dev zlib1g-dev pkg-config libharfbuzz-dev libfreetype-dev libicu-dev libcairo2-dev libpixman-1-dev fonts-inter fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji libpq-dev postgresql
 # What the XCTests need beyond the build: a font outside the default catalog (Liberation Sans,
 # for MissingFontRestartTests' --font-dir).
 TEST_APT_PACKAGES := fonts-liberation

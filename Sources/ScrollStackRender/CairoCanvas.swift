@@ -45,6 +45,17 @@ public enum CairoCanvas {
     ///
     /// - Complexity: O(pixels + items + glyphs × bands).
     public static func png(_ scene: Scene, scale: Int, bands: Int? = nil) -> [UInt8]? {
+        png(scene, scale: scale, bands: bands, compositor: .pixman)
+    }
+
+    /// Who composites a glyph's cached mask on the picture: pixman directly where it can
+    /// (`PixmanTarget`), or Cairo always (`cairo_mask_surface`). The pixels are the same.
+    enum GlyphCompositor {
+        case pixman, cairo
+    }
+
+    /// `png(_:scale:bands:)` with glyph masks composited by `compositor`.
+    static func png(_ scene: Scene, scale: Int, bands: Int?, compositor: GlyphCompositor) -> [UInt8]? {
         let width = Int32(max(1, (scene.width * Double(scale)).rounded(.up)))
         let height = Int32(max(1, (scene.height * Double(scale)).rounded(.up)))
         let stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, width)
@@ -63,7 +74,7 @@ public enum CairoCanvas {
                     DispatchQueue.concurrentPerform(iterations: bands) { band in
                         let top = band * Int(height) / bands, bottom = (band + 1) * Int(height) / bands
                         drawn[band] = drawBand(scene, scale: scale, into: data + top * Int(stride), width: width,
-                                               rows: top..<bottom, stride: stride)
+                                               rows: top..<bottom, stride: stride, compositor: compositor)
                     }
                 }
                 return drawn.allSatisfy { $0 }
@@ -93,7 +104,7 @@ public enum CairoCanvas {
     /// lands on the same pixels as in one piece, and Cairo clips what falls outside.
     /// False when Cairo cannot make the surface. O(band pixels + items + glyphs).
     private static func drawBand(_ scene: Scene, scale: Int, into pixels: UnsafeMutablePointer<UInt8>, width: Int32,
-                                 rows: Range<Int>, stride: Int32) -> Bool {
+                                 rows: Range<Int>, stride: Int32, compositor: GlyphCompositor) -> Bool {
         guard let surface = cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_ARGB32, width, Int32(rows.count), stride) else { return false }
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else { return false }
@@ -104,7 +115,7 @@ public enum CairoCanvas {
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
         cairo_paint(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
-        for item in scene.items { draw(item, cr, fonts) }
+        for item in scene.items { draw(item, cr, fonts, compositor) }
         cairo_surface_flush(surface)
         return true
     }
@@ -242,7 +253,8 @@ public enum CairoCanvas {
     ///
     /// - Complexity: O(glyphs × mask pixels); a glyph not seen before at its face, size and
     ///   offset is filled once as an outline.
-    private static func drawMasks(_ run: GlyphRun, _ cr: OpaquePointer, _ fonts: FontFaces, _ matrix: cairo_matrix_t) {
+    private static func drawMasks(_ run: GlyphRun, _ cr: OpaquePointer, _ fonts: FontFaces, _ matrix: cairo_matrix_t,
+                                  _ compositor: GlyphCompositor) {
         let scale = matrix.xx
         let size = run.size * scale
         cairo_identity_matrix(cr)
@@ -278,13 +290,20 @@ public enum CairoCanvas {
                 }
             }
         }
+        let target = compositor == .pixman ? PixmanTarget(cr, color: run.color) : nil
+        defer { target?.finish() }
         for glyph in placed {
             switch glyph {
             case .mask(let surface, let x, let y):
-                cairo_mask_surface(cr, surface, Double(x), Double(y))
+                if let target {
+                    target.composite(surface, x: x, y: y)
+                } else {
+                    cairo_mask_surface(cr, surface, Double(x), Double(y))
+                }
                 cairo_surface_destroy(surface)
             case .outline(var one):
                 // Too big to keep: its outline filled where it is, clipped to the picture.
+                target?.finish()
                 faceLock.withLock { _ in
                     guard fonts.select(run.face, size: size, synthesis: run.synthesis, on: cr) else { return }
                     cairo_new_path(cr)
@@ -295,7 +314,7 @@ public enum CairoCanvas {
         }
     }
 
-    private static func draw(_ item: SceneItem, _ cr: OpaquePointer, _ fonts: FontFaces) {
+    private static func draw(_ item: SceneItem, _ cr: OpaquePointer, _ fonts: FontFaces, _ compositor: GlyphCompositor) {
         switch item {
         case .rect(let rect, let radius, let fill, let stroke, _):
             if let fill {
@@ -344,7 +363,7 @@ public enum CairoCanvas {
             cairo_get_matrix(cr, &matrix)
             // Scenes only translate and scale evenly: then each glyph is a cached mask.
             if matrix.xy == 0, matrix.yx == 0, matrix.xx == matrix.yy, matrix.xx > 0 {
-                drawMasks(run, cr, fonts, matrix)
+                drawMasks(run, cr, fonts, matrix, compositor)
                 return
             }
             var glyphs = run.glyphs.map { cairo_glyph_t(index: UInt($0.id), x: run.origin.x + $0.x, y: run.origin.y + $0.y) }
@@ -361,7 +380,7 @@ public enum CairoCanvas {
                 roundedRect(cr, clip.rect, clip.radius)
                 cairo_clip(cr)
             }
-            for item in items { draw(item, cr, fonts) }
+            for item in items { draw(item, cr, fonts, compositor) }
             cairo_restore(cr)
         }
     }

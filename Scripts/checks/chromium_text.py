@@ -17,6 +17,10 @@ GREEK = "καλημέρα κόσμε ρυθμίσεις Ξεσκεπάζω τη�
 # (Noto Sans CJK JP, Noto Color Emoji, DejaVu Sans), by Chromium's system fallback (fontconfig
 # on the same machine) and by the service's chain.
 FALLBACK = "日本語の 設定 通知 한국어 简体中文 東京タワー キャッシュ 🎉 👍🏽 ❤️ 🚀 ☃ ✈ 雪☃だるま".split()
+# Right-to-left words (Arabic and Hebrew, which only DejaVu Sans of the faces here has, in both
+# Chromium's fallback and the service's): shaped right to left in runs of their own within
+# left-to-right paragraphs, digits and Latin among them.
+RIGHT_TO_LEFT = "مرحبا بالعالم الإعدادات الإشعارات الخصوصية لا إله ١٢٣ 45 שלום עולם הגדרות התראות פרטיות (שלום) 2024".split()
 
 
 def faces():
@@ -61,7 +65,8 @@ def font_faces():
 class TextGenerator:
     def node(self, r):
         family = r.choice(FAMILIES)
-        words = LATIN + (CYRILLIC + GREEK if r.random() < 0.5 else []) + (FALLBACK * 3 if r.random() < 0.25 else [])
+        words = LATIN + (CYRILLIC + GREEK if r.random() < 0.5 else []) + (FALLBACK * 3 if r.random() < 0.25 else []) \
+            + (RIGHT_TO_LEFT * 3 if r.random() < 0.2 else [])
         count = r.choice([0, 1, 1, 2, 3, 5, 8, 12, 20]) if r.random() < 0.97 else 0
         parts = []
         for i in range(count):

@@ -3,6 +3,8 @@
 #include <unicode/ubrk.h>
 #include <unicode/uscript.h>
 #include <unicode/uchar.h>
+#include <unicode/ubidi.h>
+#include <string.h>
 
 /* ICU renames its C functions per version (ubrk_open_72 …) with macros Swift cannot see
    through; these wrappers call them by their stable names. */
@@ -45,5 +47,25 @@ static inline int32_t scrollstack_bracket_type(UChar32 c) {
 /** The bracket `c` pairs with (`c` itself when it pairs with none). */
 static inline UChar32 scrollstack_paired_bracket(UChar32 c) {
     return u_getBidiPairedBracket(c);
+}
+
+/** The embedding level of each of `length` units of `text`, one paragraph of base direction
+    left to right (CSS `direction: ltr`), by the Unicode Bidirectional Algorithm, written to
+    `levels`; returns 1, or 0 when every level is 0 (nothing runs right to left) or ICU fails. */
+static inline int32_t scrollstack_bidi_levels(const UChar *text, int32_t length, uint8_t *levels) {
+    UErrorCode status = U_ZERO_ERROR;
+    UBiDi *bidi = ubidi_openSized(length, 0, &status);
+    if (U_FAILURE(status) || bidi == NULL) return 0;
+    ubidi_setPara(bidi, text, length, UBIDI_LTR, NULL, &status);
+    int32_t found = 0;
+    if (U_SUCCESS(status) && ubidi_getDirection(bidi) != UBIDI_LTR) {
+        const UBiDiLevel *got = ubidi_getLevels(bidi, &status);
+        if (U_SUCCESS(status) && got != NULL) {
+            memcpy(levels, got, (size_t)length);
+            found = 1;
+        }
+    }
+    ubidi_close(bidi);
+    return found;
 }
 #endif

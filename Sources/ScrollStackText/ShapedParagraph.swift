@@ -66,12 +66,27 @@ struct ShapedParagraph: Sendable {
     /// What the paragraph's shaping carries over to the next one (`ParagraphContext`).
     let endContext: ParagraphContext
 
-    init(stops: [Stop], tails: [Int: Tail], heads: [Int: Head], fallbackRuns: [FontRun] = [], endContext: ParagraphContext = ParagraphContext()) {
+    /// Where a bidi run (`Bidi.levelRuns`) other than the first starts: its UTF-16 offset and
+    /// the paragraph's advance there.
+    struct RunStart: Sendable {
+        var offset: Int32
+        var advance: Double
+    }
+
+    /// The starts of the paragraph's bidi runs after the first, in order; empty when it is of
+    /// one level (all left to right). Blink lays out each run as an inline item of its own and
+    /// ceils each item's part of a line to 1/64 pt, so a line across runs is measured run by
+    /// run (`position`, `width`).
+    let runStarts: [RunStart]
+
+    init(stops: [Stop], tails: [Int: Tail], heads: [Int: Head], fallbackRuns: [FontRun] = [], endContext: ParagraphContext = ParagraphContext(),
+         runStarts: [RunStart] = []) {
         self.stops = stops
         self.tails = tails
         self.heads = heads
         self.fallbackRuns = fallbackRuns
         self.endContext = endContext
+        self.runStarts = runStarts
     }
 
     /// The fallback fonts (chain indices) of the characters `start..<end`, each once.
@@ -108,7 +123,11 @@ struct ShapedParagraph: Sendable {
     /// - Complexity: O(break opportunities).
     func lineBreaks(at width: Double?) -> [(start: Int, end: Int, width: Double)] {
         let last = stops.count - 1
-        guard let width, last > 0 else { return [(0, Int(stops[last].endOffset), LayoutUnit.ceil(Swift.max(0, stops[last].end)))] }
+        guard let width, last > 0 else {
+            let whole = runStarts.isEmpty ? LayoutUnit.ceil(Swift.max(0, stops[last].end))
+                : self.width(from: 0, head: nil, to: Int(stops[last].endOffset), advance: stops[last].end)
+            return [(0, Int(stops[last].endOffset), whole)]
+        }
         var lines: [(start: Int, end: Int, width: Double)] = []
         var start = 0
         while start < last {
@@ -137,8 +156,12 @@ struct ShapedParagraph: Sendable {
         // the trailing space reshapes an unsafe end where a line needs its accurate end
         // (`TruncateLineEndResult`).
         func rewound(_ j: Int) -> Double {
-            if let tail = tails[j], tail.atSpaces { return lineWidth(from: k, head: nil, to: tail.startAdvance, plus: tail.width) }
-            return lineWidth(from: k, head: nil, to: stops[j].end, plus: 0)
+            if let tail = tails[j], tail.atSpaces {
+                return runStarts.isEmpty ? lineWidth(from: k, head: nil, to: tail.startAdvance, plus: tail.width)
+                    : self.width(from: k, head: nil, to: Int(tail.start), advance: tail.startAdvance, plus: tail.width)
+            }
+            return runStarts.isEmpty ? lineWidth(from: k, head: nil, to: stops[j].end, plus: 0)
+                : self.width(from: k, head: nil, to: Int(stops[j].endOffset), advance: stops[j].end)
         }
         var j = shaped.end - 1
         while j > k + 1 && rewound(j) > room { j -= 1 }
@@ -150,6 +173,7 @@ struct ShapedParagraph: Sendable {
     /// its snapped width, and whether it overflows. Positions are the paragraph's advances
     /// ceiled to 1/64, as Blink caches a shape result's character positions.
     private func shapeLine(from k: Int, room: Double) -> (end: Int, width: Double, overflow: Bool) {
+        guard runStarts.isEmpty else { return shapeLineAcrossRuns(from: k, room: room) }
         let last = stops.count - 1
         let startPosition = LayoutUnit.ceil(stops[k].advance)
         let head = heads[k]
@@ -193,6 +217,97 @@ struct ShapedParagraph: Sendable {
         }
     }
 
+    /// `shapeLine` for a paragraph of several bidi runs: the same steps, with each position
+    /// and width taken run by run (`position`, `width`), as Blink's line breaker adds up the
+    /// snapped widths of the items before the one it breaks in.
+    private func shapeLineAcrossRuns(from k: Int, room: Double) -> (end: Int, width: Double, overflow: Bool) {
+        let last = stops.count - 1
+        let head = heads[k]
+        let tolerance = 1e-9
+        var candidate = k
+        while candidate < last && position(from: k, head: head, to: Int(stops[candidate + 1].endOffset), advance: stops[candidate + 1].end) <= room {
+            candidate += 1
+        }
+        var overflow = candidate == k
+        if overflow { candidate = k + 1 }
+        if let head, head.firstSafe >= stops[candidate].endOffset, candidate - k - 1 < head.whole.count {
+            return (candidate, LayoutUnit.ceil(head.whole[candidate - k - 1]), overflow)
+        }
+        var j = candidate
+        while true {
+            if let tail = tails[j] {
+                if let head, head.firstSafe > tail.start, j - k - 1 < head.whole.count {
+                    let whole = head.whole[j - k - 1]
+                    let run = runAdvance(at: Int(stops[k].offset))
+                    let available = Swift.max(0, room + LayoutUnit.ceil(head.firstSafeAdvance - run) - LayoutUnit.ceil(stops[k].advance - run)
+                                              - LayoutUnit.ceil(head.head))
+                    if overflow || whole <= available + tolerance { return (j, LayoutUnit.ceil(whole), overflow) }
+                } else if overflow || position(from: k, head: head, to: Int(tail.start), advance: tail.startAdvance) + tail.width <= room + tolerance {
+                    return (j, width(from: k, head: head, to: Int(tail.start), advance: tail.startAdvance, plus: tail.width), overflow)
+                }
+            } else {
+                return (j, width(from: k, head: head, to: Int(stops[j].endOffset), advance: stops[j].end), overflow)
+            }
+            j -= 1
+            if j == k {
+                overflow = true
+                j = candidate
+            }
+        }
+    }
+
+    /// The paragraph's advance where the bidi run holding offset `offset` starts (0 in the
+    /// first run). O(log runs).
+    private func runAdvance(at offset: Int) -> Double {
+        let i = runIndex(after: offset)
+        return i == 0 ? 0 : runStarts[i - 1].advance
+    }
+
+    /// The index of the first run start after `offset`. O(log runs).
+    private func runIndex(after offset: Int) -> Int {
+        var low = 0, high = runStarts.count
+        while low < high {
+            let mid = (low + high) / 2
+            if Int(runStarts[mid].offset) <= offset { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The snapped widths of the line's parts in the runs before the last one it reaches
+    /// (`offset` its end), from stop `k` (its head reshaped if any), and the advance where that
+    /// last run starts; nil when the line stays in one run. O(log runs + runs crossed).
+    private func partsBefore(from k: Int, head: Head?, to offset: Int) -> (width: Double, lastRun: Double)? {
+        let first = runIndex(after: Int(stops[k].offset))
+        guard first < runStarts.count, Int(runStarts[first].offset) < offset else { return nil }
+        var total = LayoutUnit.ceil(Swift.max(0, (head?.head ?? 0) + runStarts[first].advance - (head?.firstSafeAdvance ?? stops[k].advance)))
+        var i = first
+        while i + 1 < runStarts.count && Int(runStarts[i + 1].offset) < offset {
+            total += LayoutUnit.ceil(runStarts[i + 1].advance - runStarts[i].advance)
+            i += 1
+        }
+        return (total, runStarts[i].advance)
+    }
+
+    /// Where Blink's line breaker finds offset `offset` (at paragraph advance `advance`) on a
+    /// line from stop `k`: in the line's first run, the difference of the run's character
+    /// positions ceiled to 1/64 (its head's snapped width in place of the text up to its first
+    /// safe offset); past it, the snapped widths of the runs before plus the ceiled position
+    /// in the run it falls in. O(log runs + runs crossed).
+    private func position(from k: Int, head: Head?, to offset: Int, advance: Double) -> Double {
+        if let (before, run) = partsBefore(from: k, head: head, to: offset) { return before + LayoutUnit.ceil(advance - run) }
+        let run = runAdvance(at: Int(stops[k].offset))
+        if let head { return LayoutUnit.ceil(head.head) + LayoutUnit.ceil(advance - run) - LayoutUnit.ceil(head.firstSafeAdvance - run) }
+        return LayoutUnit.ceil(advance - run) - LayoutUnit.ceil(stops[k].advance - run)
+    }
+
+    /// The snapped width of a line from stop `k` (its head reshaped if any) to offset
+    /// `offset` at paragraph advance `advance`, plus `tail` points reshaped after it: each
+    /// run's part ceiled to 1/64 and added up. O(log runs + runs crossed).
+    private func width(from k: Int, head: Head?, to offset: Int, advance: Double, plus tail: Double = 0) -> Double {
+        if let (before, run) = partsBefore(from: k, head: head, to: offset) { return before + LayoutUnit.ceil(Swift.max(0, advance - run + tail)) }
+        return lineWidth(from: k, head: head, to: advance, plus: tail)
+    }
+
     /// The snapped width of a line from stop `k` (its head reshaped if any) to the
     /// paragraph advance `to`, plus `tail` points reshaped after it.
     private func lineWidth(from k: Int, head: Head?, to end: Double, plus tail: Double) -> Double {
@@ -202,11 +317,13 @@ struct ShapedParagraph: Sendable {
 }
 
 extension ShapedParagraph {
-    /// What the paragraph is estimated to take in memory: its stops (24 bytes each), tails
-    /// and heads with their dictionaries' slots, and the arrays' headers. O(heads).
+    /// What the paragraph is estimated to take in memory: its stops (24 bytes each), fallback
+    /// and bidi runs, tails and heads with their dictionaries' slots, and the arrays' headers.
+    /// O(heads).
     var estimatedBytes: Int {
         let arrayHeader = 32, dictionarySlot = 16
-        var total = 4 * arrayHeader + stops.count * MemoryLayout<Stop>.stride + fallbackRuns.count * MemoryLayout<FontRun>.stride
+        var total = 5 * arrayHeader + stops.count * MemoryLayout<Stop>.stride + fallbackRuns.count * MemoryLayout<FontRun>.stride
+            + runStarts.count * MemoryLayout<RunStart>.stride
         total += tails.count * (MemoryLayout<Tail>.stride + dictionarySlot) * 2
         for head in heads.values {
             total += (MemoryLayout<Head>.stride + dictionarySlot) * 2 + arrayHeader + head.whole.count * 8

@@ -1,5 +1,6 @@
 import CHarfBuzz
 import CICU
+import ScrollStackCore
 
 /// Shapes a paragraph and finds its break opportunities.
 enum Shaper {
@@ -39,6 +40,9 @@ enum Shaper {
         func reshaped(_ range: Range<Int>) -> Double {
             shapeRuns(Array(units[range]), chain: chain, context: ParagraphContext(), features: features, letterSpacing: letterSpacing).advances.reduce(0, +)
         }
+        let runStarts = Bidi.levelRuns(0..<n, Bidi.levels(units)).dropFirst().map {
+            ShapedParagraph.RunStart(offset: Int32($0.range.lowerBound), advance: prefix[$0.range.lowerBound])
+        }
         var stops = [ShapedParagraph.Stop(advance: 0, end: 0, endOffset: 0, offset: 0)]
         var offsets = [0]
         var tails: [Int: ShapedParagraph.Tail] = [:]
@@ -73,7 +77,7 @@ enum Shaper {
             }
             heads[k] = ShapedParagraph.Head(firstSafe: Int32(firstSafe), firstSafeAdvance: prefix[firstSafe], head: reshaped(s..<firstSafe), whole: whole)
         }
-        return ShapedParagraph(stops: stops, tails: tails, heads: heads, fallbackRuns: fallbackRuns, endContext: end)
+        return ShapedParagraph(stops: stops, tails: tails, heads: heads, fallbackRuns: fallbackRuns, endContext: end, runStarts: runStarts)
     }
 
     /// Each UTF-16 unit's advance (a cluster's at its first unit), and whether breaking before
@@ -146,11 +150,14 @@ enum Shaper {
         var glyphs: [Glyph] = []
         glyphs.reserveCapacity(units.count)
         let (runs, lastScript) = scriptRuns(units, continuing: context.script)
+        let levels = Bidi.levels(units)
         units.withUnsafeBufferPointer { buffer in
             for run in runs {
-                for segment in emojiSegments(buffer, run.range) {
-                    shape(buffer, segment, script: run.script, font: 0, tried: [0], chain: chain, features: features,
-                          letterSpacing: letterSpacing, into: &glyphs)
+                for piece in Bidi.levelRuns(run.range, levels) {
+                    for segment in emojiSegments(buffer, piece.range) {
+                        shape(buffer, segment, script: run.script, rightToLeft: piece.rightToLeft, font: 0, tried: [0], chain: chain,
+                              features: features, letterSpacing: letterSpacing, into: &glyphs)
+                    }
                 }
             }
         }
@@ -159,10 +166,11 @@ enum Shaper {
 
     /// `range` of `buffer` shaped in the chain's font `k`, its missing clusters in fallbacks
     /// (`shapeGlyphs`), appended to `glyphs`.
-    private static func shape(_ buffer: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, script: Int32, font k: Int, tried: [Int],
-                              chain: FontChain, features: [hb_feature_t], letterSpacing: Double, into glyphs: inout [Glyph]) {
+    private static func shape(_ buffer: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, script: Int32, rightToLeft: Bool, font k: Int,
+                              tried: [Int], chain: FontChain, features: [hb_feature_t], letterSpacing: Double, into glyphs: inout [Glyph]) {
         guard let font = chain.font(k) else { return }
-        let shaped = harfBuzz(buffer, range, script: script, font: font, index: k, features: features, letterSpacing: letterSpacing)
+        let shaped = harfBuzz(buffer, range, script: script, rightToLeft: rightToLeft, font: font, index: k, features: features,
+                              letterSpacing: letterSpacing)
         guard shaped.contains(where: { $0.id == 0 }) || (k == 0 && !chain.primaryDrawsEmoji && containsEmoji(buffer, range)) else {
             glyphs += shaped
             return
@@ -211,8 +219,8 @@ enum Shaper {
         for hole in holes {
             glyphs += shaped[at..<hole.glyphs.lowerBound]
             if let font = next[hole.emoji] {
-                shape(buffer, hole.units, script: script, font: font, tried: tried + [font], chain: chain, features: features,
-                      letterSpacing: letterSpacing, into: &glyphs)
+                shape(buffer, hole.units, script: script, rightToLeft: rightToLeft, font: font, tried: tried + [font], chain: chain,
+                      features: features, letterSpacing: letterSpacing, into: &glyphs)
             } else {
                 glyphs += shaped[hole.glyphs]
             }
@@ -234,26 +242,34 @@ enum Shaper {
     }
 
     /// `range` of `buffer` shaped by HarfBuzz in `font` (the chain's font `index`), in the
-    /// context of the whole buffer. O(range).
-    private static func harfBuzz(_ buffer: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, script: Int32, font: SizedFont, index: Int,
-                                 features: [hb_feature_t], letterSpacing: Double) -> [Glyph] {
+    /// context of the whole buffer, left to right or right to left. The glyphs are answered
+    /// in logical order either way (HarfBuzz's right-to-left output reversed), each with the
+    /// advance and offsets it was shaped with; a drawing puts them back in visual order
+    /// (`Bidi.visualOrder`). O(range).
+    private static func harfBuzz(_ buffer: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, script: Int32, rightToLeft: Bool,
+                                 font: SizedFont, index: Int, features: [hb_feature_t], letterSpacing: Double) -> [Glyph] {
         let hb = hb_buffer_create()
         defer { hb_buffer_destroy(hb) }
         hb_buffer_add_utf16(hb, buffer.baseAddress, Int32(buffer.count), UInt32(range.lowerBound), Int32(range.count))
-        hb_buffer_set_direction(hb, HB_DIRECTION_LTR)
+        hb_buffer_set_direction(hb, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         if let tag = scrollstack_script_tag(script) {
             hb_buffer_set_script(hb, hb_script_from_string(tag, -1))
         }
         hb_buffer_set_language(hb, hb_language_from_string("en", -1))
         hb_buffer_guess_segment_properties(hb)
         hb_shape(font.hbFont, hb, features, UInt32(features.count))
+        if rightToLeft { hb_buffer_reverse(hb) }
+        let cursive = letterSpacing != 0 && isCursive(script)
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(hb, &count), let positions = hb_buffer_get_glyph_positions(hb, &count) else { return [] }
         var glyphs: [Glyph] = []
         glyphs.reserveCapacity(Int(count))
         for g in 0..<Int(count) {
             var advance = Double(positions[g].x_advance) / 65536
-            if g + 1 == Int(count) || infos[g + 1].cluster != infos[g].cluster { advance += letterSpacing }
+            if g + 1 == Int(count) || infos[g + 1].cluster != infos[g].cluster,
+               !cursive || [0x20, 0xA0].contains(buffer[Int(infos[g].cluster)]) {
+                advance += letterSpacing
+            }
             let starts = g == 0 || infos[g - 1].cluster != infos[g].cluster
             let safe = hb_glyph_info_get_glyph_flags(infos + g).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue == 0
             glyphs.append(Glyph(cluster: Int(infos[g].cluster), font: index, id: infos[g].codepoint, advance: advance,
@@ -261,6 +277,15 @@ enum Shaper {
                                 startsCluster: starts, safeToBreak: safe))
         }
         return glyphs
+    }
+
+    /// Whether `script` is cursive, its letters joined (CSS Text's list: Arabic, Hanifi
+    /// Rohingya, Mandaic, Mongolian, N'Ko, Phags Pa, Syriac): in its runs letter spacing is
+    /// added after spaces (U+0020, U+00A0) only, not between letters, digits or punctuation,
+    /// which it would pull apart; Chromium does the same. O(1).
+    static func isCursive(_ script: Int32) -> Bool {
+        guard let tag = scrollstack_script_tag(script) else { return false }
+        return ["Arab", "Rohg", "Mand", "Mong", "Nkoo", "Phag", "Syrc"].contains(String(cString: tag))
     }
 
     /// The scalar starting at UTF-16 offset `i`. O(1).

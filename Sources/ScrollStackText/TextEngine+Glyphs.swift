@@ -44,23 +44,24 @@ extension TextEngine {
             guard let broken = Self.broken(text, width: width, paragraphs, &state) else { return [] }
             let fallbacks = state.catalog.fallbackFaces
             func face(_ k: Int) -> FontFace { k == 0 ? broken.font.face : fallbacks[k - 1].face }
-            var shapedParagraph: (index: Int, glyphs: [Shaper.Glyph], pens: [Double])?
+            var shapedParagraph: (index: Int, drawn: DrawnParagraph, pens: [Double])?
             var out: [GlyphLine] = []
             for (number, line) in broken.lines.enumerated() {
                 if shapedParagraph?.index != line.paragraph {
                     let key = GlyphKey(text: paragraphs[line.paragraph].text, font: broken.font, letterSpacing: text.letterSpacing,
                                        context: broken.contexts[line.paragraph])
-                    guard let glyphs = state.drawnGlyphs(key) else { return [] }
+                    guard let drawn = state.drawnParagraph(key) else { return [] }
                     var pens: [Double] = []
-                    pens.reserveCapacity(glyphs.count)
+                    pens.reserveCapacity(drawn.glyphs.count)
                     var pen = 0.0
-                    for glyph in glyphs {
+                    for glyph in drawn.glyphs {
                         pens.append(pen)
                         pen += glyph.advance
                     }
-                    shapedParagraph = (line.paragraph, glyphs, pens)
+                    shapedParagraph = (line.paragraph, drawn, pens)
                 }
-                guard let (_, glyphs, pens) = shapedParagraph else { continue }
+                guard let (_, drawn, pens) = shapedParagraph else { continue }
+                let glyphs = drawn.glyphs
                 var runs: [GlyphLine.Run] = []
                 var runFont = -1
                 func place(_ glyph: Shaper.Glyph, x: Double) {
@@ -71,11 +72,28 @@ extension TextEngine {
                     }
                     runs[runs.count - 1].glyphs.append(PositionedGlyph(id: glyph.id, x: x + glyph.dx, y: -glyph.dy))
                 }
-                var start: Double?
-                for (k, glyph) in glyphs.enumerated() where glyph.cluster >= line.start && glyph.cluster < line.end {
-                    let origin = start ?? pens[k]
-                    start = origin
-                    place(glyph, x: pens[k] - origin)
+                if let levels = drawn.levels {
+                    // In visual order: the line's glyphs by their characters' levels, white
+                    // space at the line's end back at the paragraph's (rules L1 and L2).
+                    let shown = glyphs.indices.filter { glyphs[$0].cluster >= line.start && glyphs[$0].cluster < line.end }
+                    var lineLevels = shown.map { levels[glyphs[$0].cluster] }
+                    var k = shown.count - 1
+                    while k >= 0, Bidi.isTrailingWhitespace(drawn.units[glyphs[shown[k]].cluster]) {
+                        lineLevels[k] = 0
+                        k -= 1
+                    }
+                    var x = 0.0
+                    for k in Bidi.visualOrder(lineLevels) {
+                        place(glyphs[shown[k]], x: x)
+                        x += glyphs[shown[k]].advance
+                    }
+                } else {
+                    var start: Double?
+                    for (k, glyph) in glyphs.enumerated() where glyph.cluster >= line.start && glyph.cluster < line.end {
+                        let origin = start ?? pens[k]
+                        start = origin
+                        place(glyph, x: pens[k] - origin)
+                    }
                 }
                 if number == broken.lines.count - 1, let ellipsis = broken.ellipsis {
                     let shaped = state.withChain(broken.font) { chain in
@@ -94,19 +112,30 @@ extension TextEngine {
     }
 }
 
+/// A paragraph shaped for drawing: its glyphs in logical order, and its units' bidi levels
+/// (nil when it is all left to right) with its units, to put each line in visual order.
+struct DrawnParagraph {
+    var glyphs: [Shaper.Glyph]
+    var levels: [UInt8]?
+    var units: [UInt16]
+}
+
 extension TextEngine.State {
-    /// The glyphs of the paragraph `key` names, shaped for drawing (`Shaper.shapeGlyphs`), from
-    /// the glyph cache or shaped now (and kept while they fit in its bytes). Nil when the font
-    /// cannot be set up. O(1) besides hashing when cached; otherwise shaping, about O(n).
-    mutating func drawnGlyphs(_ key: GlyphKey) -> [Shaper.Glyph]? {
+    /// The paragraph `key` names, shaped for drawing (`Shaper.shapeGlyphs`), from the glyph
+    /// cache or shaped now (and kept while it fits in its bytes). Nil when the font cannot be
+    /// set up. O(1) besides hashing when cached; otherwise shaping, about O(n).
+    mutating func drawnParagraph(_ key: GlyphKey) -> DrawnParagraph? {
         if let known = glyphs.value(for: key) { return known }
+        let units = Array(key.text.utf16)
         guard let shaped = withChain(key.font, { chain in
-            Shaper.shapeGlyphs(Array(key.text.utf16), chain: chain, context: key.context,
-                               features: Shaper.features(letterSpacing: key.letterSpacing),
+            Shaper.shapeGlyphs(units, chain: chain, context: key.context, features: Shaper.features(letterSpacing: key.letterSpacing),
                                letterSpacing: key.letterSpacing).glyphs
         }) else { return nil }
+        let levels = Bidi.levels(units)
+        let drawn = DrawnParagraph(glyphs: shaped, levels: levels, units: levels == nil ? [] : units)
         paragraphsShapedForDrawing += 1
-        glyphs.insert(shaped, for: key, bytes: shaped.count * MemoryLayout<Shaper.Glyph>.stride + key.text.utf8.count + TextEngine.entryOverhead)
-        return shaped
+        glyphs.insert(drawn, for: key, bytes: shaped.count * MemoryLayout<Shaper.Glyph>.stride + 3 * drawn.units.count
+                          + key.text.utf8.count + TextEngine.entryOverhead)
+        return drawn
     }
 }

@@ -381,7 +381,7 @@ extension TextEngine {
         let fonts: SizedFontCache
         var cache: ByteBoundedCache<ShapeKey, ShapedParagraph>
         /// The glyphs of drawn paragraphs (`glyphLines`).
-        var glyphs: ByteBoundedCache<GlyphKey, [Shaper.Glyph]>
+        var glyphs: ByteBoundedCache<GlyphKey, DrawnParagraph>
         var paragraphsShapedForDrawing = 0
         /// The face and size each request resolved to (CSS matching done once per request):
         /// a small memo, emptied when it reaches `memoLimit` entries (sizes are free-form).

@@ -5,6 +5,7 @@ extension APIError {
     /// A conflict is 409 `revision_conflict` with the latest revision: another writer
     /// journaled the revision first, and nothing of this change was kept.
     init(_ error: JournalError) {
+        defer { journalError = error }
         switch error {
         case .conflict(let key, let latest):
             self.init(status: 409, code: "revision_conflict",

@@ -1,4 +1,5 @@
 import ScrollStackCore
+import ScrollStackStore
 
 /// A failed request, as the client sees it: `{"error":{"status","code","message","field"}}`.
 ///
@@ -13,6 +14,16 @@ public struct APIError: Error, Sendable, Equatable {
     public var revision: Int?
     /// Extra response headers, such as `Allow` for 405.
     public var headers: [(name: String, value: String)] = []
+    /// The store's refusal this answers, when it answers one (`init(_: JournalError)`): what
+    /// the layers that try a write again test, by type rather than by `code`.
+    public var journalError: JournalError?
+
+    /// Whether another writer journaled the revision first (409 `revision_conflict`): the
+    /// change was not kept and may be tried again on the new state.
+    public var isRevisionConflict: Bool {
+        if case .conflict? = journalError { return true }
+        return false
+    }
 
     public init(status: Int, code: String, message: String, field: String? = nil, revision: Int? = nil, headers: [(name: String, value: String)] = []) {
         self.status = status

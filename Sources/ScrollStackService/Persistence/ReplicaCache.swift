@@ -49,7 +49,7 @@ final class ReplicaCache<Entry: ReplicatedEntry>: Sendable {
             do {
                 try catchUp(cached, to: head.revision)
                 return cached
-            } catch where error.code == "revision_conflict" {
+            } catch where error.isRevisionConflict {
                 // Its state could not be brought back (its incarnation ended meanwhile): the
                 // entry is stale, and the journal's state is loaded whole instead.
             }
@@ -123,7 +123,7 @@ final class ReplicaCache<Entry: ReplicatedEntry>: Sendable {
                 do throws(APIError) {
                     try catchUp(now, to: head.revision)
                     return now
-                } catch where error.code == "revision_conflict" {
+                } catch where error.isRevisionConflict {
                     // Its incarnation ended after the head was read: loaded whole below.
                 }
             }

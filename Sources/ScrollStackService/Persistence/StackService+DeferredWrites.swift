@@ -50,7 +50,7 @@ extension StackService {
     /// had moved past (`mutate` judges it again on a checked state, as it does for a write
     /// answered now). Nothing was applied, so handling the request again is safe.
     private func needsHandlingAgain(_ error: APIError) -> Bool {
-        error.code == "revision_conflict" || (error.status < 500 && isReplicated)
+        error.isRevisionConflict || (error.status < 500 && isReplicated)
     }
 
     /// What a waiting thread would have answered after `error`: `settle`'s outcome, its error,

@@ -187,7 +187,7 @@ extension StackService {
         while true {
             do {
                 return try mutatePileOnce(c, checked: attempts > 0, animation: animation, operation)
-            } catch where error.code == "revision_conflict" && attempts < 32 {
+            } catch where error.isRevisionConflict && attempts < 32 {
                 attempts += 1
             } catch where attempts == 0 && error.status < 500 && isReplicated {
                 attempts += 1

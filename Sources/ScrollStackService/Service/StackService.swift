@@ -121,7 +121,7 @@ public final class StackService: Sendable {
                 do {
                     if usesFonts { return try fontUse.withReadLock { () throws -> HTTPResponse in try handler(self, context) } }
                     return try handler(self, context)
-                } catch let error as APIError where error.code == "revision_conflict" && Self.changesNothing(request.method) && isReplicated {
+                } catch let error as APIError where error.isRevisionConflict && Self.changesNothing(request.method) && isReplicated {
                     // A read (or a DELETE, refused before it deleted anything) held a stack that
                     // another replica deleted meanwhile, or that this one reloaded after its own
                     // write lost: nothing was changed; it looks the stack up again (404, or the
@@ -264,7 +264,7 @@ public final class StackService: Sendable {
                       case .object(var answer)? = try? JSON.parse(response.body) else { return response }
                 answer["hostTransitions"] = .array(hostPlans)
                 return HTTPResponse(status: response.status, headers: response.headers, body: JSON.object(answer).serialized())
-            } catch where error.code == "revision_conflict" && attempts < 32 {
+            } catch where error.isRevisionConflict && attempts < 32 {
                 attempts += 1
             } catch where attempts == 0 && error.status < 500 && isReplicated {
                 attempts += 1

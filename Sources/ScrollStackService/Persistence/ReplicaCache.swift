@@ -128,7 +128,7 @@ final class ReplicaCache<Entry: ReplicatedEntry>: Sendable {
                 }
             }
             let key = Entry.journalKey(id)
-            let stored = try service.storedJournal(key, notFound: Entry.notFound(id))
+            let stored = try service.feed.storedJournal(key, notFound: Entry.notFound(id))
             let entry = try Entry.rebuild(stored, in: service)
             if let cached {
                 // Its streams started from a state this replica no longer trusts: they end,

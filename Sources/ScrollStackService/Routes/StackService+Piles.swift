@@ -260,7 +260,7 @@ extension StackService {
         guard journal != nil else { throw .storageFailed("this service keeps no journal") }
         if c.request.header("accept")?.contains("text/event-stream") == true {
             try c.allowQuery(["after", Self.ticketParameter])
-            return try liveStream(c, key: key) { (body: (Int) throws(APIError) -> Void) throws(APIError) in
+            return try feed.liveStream(c, key: key) { (body: (Int) throws(APIError) -> Void) throws(APIError) in
                 try entry.read { _, revision throws(APIError) in try body(revision) }
             }
         }
@@ -268,7 +268,7 @@ extension StackService {
         let after = try c.queryInt("after", in: 0...Int(Int64.max)) ?? 0
         let limit = try c.queryInt("limit", in: 1...1000) ?? 100
         let revision = try entry.read { _, revision throws(APIError) in revision }
-        return try journaledHistory(key: key, after: after, limit: limit, revision: revision, c)
+        return try feed.journaledHistory(key: key, after: after, limit: limit, revision: revision, c)
     }
 
     /// `GET /v1/piles/{pile}/transitions/{revision}?fps=N`: the plan kept with that change.
@@ -323,7 +323,7 @@ extension StackService {
     }
 
     func reloadPile(_ id: String) throws(APIError) -> (Pile, Int) {
-        let stored = try storedJournal(Self.pileJournalPrefix + id, notFound: .pileNotFound(id))
+        let stored = try feed.storedJournal(Self.pileJournalPrefix + id, notFound: .pileNotFound(id))
         let replayed = try Self.rebuildPile(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
         return (replayed.pile, replayed.revision)
     }

@@ -23,6 +23,8 @@ public final class StackService: Sendable {
     let journal: StackJournal?
     /// Live event streams, by stack.
     let hub = EventHub()
+    /// The journal's events as history pages and live streams (shared with `piles`).
+    let feed: EventFeed
     /// Encoded answers to repeated reads of unchanged stacks.
     let answers = AnswerCache()
     /// Which stacks embed which (rows' `stack`).
@@ -68,6 +70,7 @@ public final class StackService: Sendable {
         self.journal = journal
         self.limits = limits
         self.layoutGate = LayoutGate(limit: limits.concurrentLayouts, patience: limits.layoutSlotPatience)
+        feed = EventFeed(journal: journal, hub: hub, eventsAnswerBytes: limits.eventsAnswerBytes)
         let embedded = EmbeddedStackMeasurer(base: measurer)
         self.measurer = embedded
         self.titleMeasurer = titleMeasurer

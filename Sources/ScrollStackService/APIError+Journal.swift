@@ -18,10 +18,10 @@ extension APIError {
             self = .storageFailed(detail)
         case .schemaTooNew:
             self = .storageFailed(error.description)
-        case .damaged(let key, let detail) where key.hasPrefix(StackService.pileJournalPrefix):
+        case .damaged(let key, let detail) where key.hasPrefix(PileService.journalPrefix):
             // Piles have no unavailable state of their own: the store's error, without Retry-After.
             self.init(status: 503, code: "storage_unavailable",
-                      message: "the journal of the pile \"\(key.dropFirst(StackService.pileJournalPrefix.count))\" is damaged, so nothing was changed: \(detail)")
+                      message: "the journal of the pile \"\(key.dropFirst(PileService.journalPrefix.count))\" is damaged, so nothing was changed: \(detail)")
         case .damaged(let key, let detail):
             // No Retry-After: the stack stays unavailable until the store is repaired.
             self = .stackUnavailable(key, reason: "its journal is damaged: \(detail)")

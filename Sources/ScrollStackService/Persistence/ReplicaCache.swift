@@ -19,7 +19,7 @@ import Synchronization
 /// without a head read"). An entry behind the newest revision announced for it (`heard`)
 /// is checked first, so that a write does not build on a state already known to be lost.
 final class ReplicaCache<Entry: ReplicatedEntry>: Sendable {
-    unowned let service: StackService
+    unowned let owner: Entry.Owner
     let backend: any SharedJournalBackend
     /// The incarnation each cached entry was loaded as, with the entry it belongs to: an
     /// entry is only ever one incarnation, so a write built on it names that one.
@@ -29,8 +29,8 @@ final class ReplicaCache<Entry: ReplicatedEntry>: Sendable {
     /// The newest revision announced for each id (`heard`) since its entry was loaded.
     private let announced = Mutex<[String: Int]>([:])
 
-    init(service: StackService, backend: any SharedJournalBackend) {
-        self.service = service
+    init(owner: Entry.Owner, backend: any SharedJournalBackend) {
+        self.owner = owner
         self.backend = backend
     }
 
@@ -111,7 +111,7 @@ final class ReplicaCache<Entry: ReplicatedEntry>: Sendable {
                 } catch { throw APIError(error) }
                 guard let records = found else { throw APIError(JournalError.conflict(key: key, latest: nil)) }
                 guard !records.isEmpty else { return }
-                try Entry.apply(records, to: &model, revision: &revision, id: entry.id, in: service)
+                try Entry.apply(records, to: &model, revision: &revision, id: entry.id, in: owner)
             }
         }
     }
@@ -119,7 +119,7 @@ final class ReplicaCache<Entry: ReplicatedEntry>: Sendable {
     private func load(_ id: String, head: JournalHead, replacing cached: Entry?) throws(APIError) -> Entry {
         try loading.withLock { _ throws(APIError) -> Entry in
             // Another request may have loaded it while this one waited.
-            if let now = Entry.cached(id, in: service), now !== cached, !now.isStale, incarnation(of: now) == head.incarnation {
+            if let now = Entry.cached(id, in: owner), now !== cached, !now.isStale, incarnation(of: now) == head.incarnation {
                 do throws(APIError) {
                     try catchUp(now, to: head.revision)
                     return now
@@ -128,18 +128,18 @@ final class ReplicaCache<Entry: ReplicatedEntry>: Sendable {
                 }
             }
             let key = Entry.journalKey(id)
-            let stored = try service.feed.storedJournal(key, notFound: Entry.notFound(id))
-            let entry = try Entry.rebuild(stored, in: service)
+            let stored = try owner.feed.storedJournal(key, notFound: Entry.notFound(id))
+            let entry = try Entry.rebuild(stored, in: owner)
             if let cached {
                 // Its streams started from a state this replica no longer trusts: they end,
                 // and clients resume from their Last-Event-ID on the fresh entry.
                 if let known = incarnation(of: cached), known != stored.incarnation { cached.markDeleted() }
-                service.hub.closeAll(key)
+                owner.feed.hub.closeAll(key)
             }
             incarnations.withLock { $0[id] = (ObjectIdentifier(entry), stored.incarnation) }
             // Revisions announced for a former incarnation say nothing of this one.
             announced.withLock { $0[id] = nil }
-            Entry.replace(entry, in: service)
+            Entry.replace(entry, in: owner)
             return entry
         }
     }
@@ -147,10 +147,10 @@ final class ReplicaCache<Entry: ReplicatedEntry>: Sendable {
     /// Drops an entry another replica deleted: holders get 404, its streams end.
     private func forget(_ entry: Entry) {
         entry.markDeleted()
-        Entry.evict(entry, in: service)
+        Entry.evict(entry, in: owner)
         incarnations.withLock { known in
             if known[entry.id]?.entry == ObjectIdentifier(entry) { known[entry.id] = nil }
         }
-        service.hub.closeAll(Entry.journalKey(entry.id))
+        owner.feed.hub.closeAll(Entry.journalKey(entry.id))
     }
 }

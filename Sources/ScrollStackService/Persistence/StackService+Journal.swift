@@ -82,13 +82,13 @@ extension StackService {
         try fontLibrary.refresh(from: journal.backend, logger: logger)
         let loaded = try journal.loadEach()
         for (key, detail) in loaded.damaged.sorted(by: { $0.key < $1.key }) {
-            if key.hasPrefix(Self.pileJournalPrefix) { throw JournalError.damaged(key: key, detail: detail) }
+            if key.hasPrefix(PileService.journalPrefix) { throw JournalError.damaged(key: key, detail: detail) }
             logger.error("cannot restore stack \(key): its journal is damaged: \(detail); it answers 503 until deleted, or until the file is repaired and the server restarted")
             store.markUnreadable(key, reason: "its journal is damaged: \(detail)")
         }
         let everything = loaded.journals
-        let stored = everything.filter { !$0.key.hasPrefix(Self.pileJournalPrefix) }
-        let restoredPiles = try restorePiles(everything.filter { $0.key.hasPrefix(Self.pileJournalPrefix) })
+        let stored = everything.filter { !$0.key.hasPrefix(PileService.journalPrefix) }
+        let restoredPiles = try piles.restore(everything.filter { $0.key.hasPrefix(PileService.journalPrefix) })
         let results = Mutex<[Result<StackEntry, any Error>?]>(Array(repeating: nil, count: stored.count))
         DispatchQueue.concurrentPerform(iterations: stored.count) { i in
             let result = Result { () throws -> StackEntry in
@@ -143,8 +143,8 @@ extension StackService {
     /// damage is logged (its request answers 503). Runs on whichever thread met the damage,
     /// the committing one included, so it takes no stack's lock.
     static func stackDamaged(_ key: String, detail: String, store: StackRegistry, hub: EventHub, logger: Logger) {
-        guard !key.hasPrefix(pileJournalPrefix) else {
-            logger.error("the journal of pile \(key.dropFirst(pileJournalPrefix.count)) is damaged: \(detail)")
+        guard !key.hasPrefix(PileService.journalPrefix) else {
+            logger.error("the journal of pile \(key.dropFirst(PileService.journalPrefix.count)) is damaged: \(detail)")
             return
         }
         guard store.markDamaged(key, reason: "its journal is damaged: \(detail)") else { return }

@@ -47,34 +47,4 @@ extension StackService {
         }
         return Replayed(stack: state, revision: revision)
     }
-
-    /// A pile rebuilt from its journal, as `Replayed` is for a stack.
-    struct ReplayedPile {
-        var pile: Pile
-        var revision: Int
-    }
-
-    /// Rebuilds a stored pile: its snapshot (the API's JSON of the pile, decoded by a scratch
-    /// service that journals nothing), then the operation of each record after it applied to
-    /// the pile.
-    static func rebuildPile(_ stored: StoredJournal, logger: Logger, measurer: any ContentMeasuring, titleMeasurer: (any TitleMeasuring)?,
-                            fonts: FontCatalog) throws(APIError) -> ReplayedPile {
-        let id = String(stored.key.dropFirst(pileJournalPrefix.count))
-        let scratch = StackService(logger: logger, journalOrNone: nil, limits: .replay, measurer: measurer, titleMeasurer: titleMeasurer,
-                                   fonts: fonts)
-        guard case .object(let object)? = try? JSON.parse(stored.snapshot) else {
-            throw .journalUnreadable("the snapshot of pile \(id) at revision \(stored.snapshotRevision) is not a JSON object")
-        }
-        var replayed = ReplayedPile(pile: try scratch.decodePile(ObjectReader(object: object, path: ""), id: id), revision: stored.snapshotRevision)
-        for record in stored.records {
-            let what = "revision \(record.revision) of pile \(id)"
-            guard record.revision == replayed.revision + 1 else { throw .journalUnreadable("\(what) follows revision \(replayed.revision)") }
-            let decoded = try OperationRecord.decodePile(record.operation, what: what)
-            do throws(PileError) { _ = try decoded.apply(to: &replayed.pile) } catch {
-                throw .journalUnreadable("replaying \(what) failed: \(APIError(error).message)")
-            }
-            replayed.revision = record.revision
-        }
-        return replayed
-    }
 }

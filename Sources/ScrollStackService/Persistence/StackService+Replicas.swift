@@ -15,10 +15,9 @@ extension StackService {
     /// streams. Call after `restore()`; no-op for a backend only this process uses.
     public func startReplication() {
         guard let backend = journal?.backend as? any SharedJournalBackend else { return }
-        let replica = ReplicaCache<StackEntry>(service: self, backend: backend)
+        let replica = ReplicaCache<StackEntry>(owner: self, backend: backend)
         store.startReplication(replica)
-        let pileReplica = ReplicaCache<PileEntry>(service: self, backend: backend)
-        piles.replication.withLock { $0 = pileReplica }
+        piles.startReplication(backend)
         backend.watch(changed: { [weak self] key, revision in self?.replicaChanged(key, revision: revision) },
                       resynchronize: { [weak self] in self?.replicaResynchronize() },
                       poll: { [weak self] in self?.replicaPoll() })
@@ -36,7 +35,7 @@ extension StackService {
         guard let backend = journal?.backend as? any SharedJournalBackend, let replica = store.replication.withLock({ $0 }) else { return }
         let heads: [String: JournalHead]
         do throws(JournalError) { heads = try backend.heads() } catch { throw APIError(error) }
-        let keys = Set(heads.keys.filter { !$0.hasPrefix(Self.pileJournalPrefix) }).union(store.all().map(\.id))
+        let keys = Set(heads.keys.filter { !$0.hasPrefix(PileService.journalPrefix) }).union(store.all().map(\.id))
         for key in keys.sorted() {
             do {
                 _ = try replica.current(key, cached: try? store.cachedEntry(key))
@@ -66,7 +65,7 @@ extension StackService {
     }
 
     private func replicaChanged(_ key: String, revision: Int) {
-        if key.hasPrefix(Self.pileJournalPrefix) { return pileReplicaChanged(String(key.dropFirst(Self.pileJournalPrefix.count)), revision: revision) }
+        if key.hasPrefix(PileService.journalPrefix) { return piles.replicaChanged(String(key.dropFirst(PileService.journalPrefix.count)), revision: revision) }
         store.replication.withLock { $0 }?.heard(key, revision: revision)
         // A stack without live streams is brought forward by its next request (which reads
         // its head; a write is built on a checked entry, since it is behind what was heard):
@@ -93,7 +92,7 @@ extension StackService {
                 logger.warning("replica: cannot catch \(entry.id) up after reconnecting (its next request or announcement retries): \(error.message)")
             } catch {}
         }
-        pileReplicaResynchronize()
+        piles.resynchronize()
     }
 
     /// The journal's state of `entry`'s stack, to go on from after a write of it failed: with

@@ -16,7 +16,7 @@ extension StackService {
     ///
     /// - Complexity: O(stacks log stacks + piles log piles).
     func census() -> Census {
-        var census = Census(unavailable: unavailableStacks.count, piles: piles.all().count)
+        var census = Census(unavailable: unavailableStacks.count, piles: piles.registry.all().count)
         for entry in store.all() {
             guard let rows = try? entry.read({ stack, _ in stack.count }) else { continue }
             census.stacks += 1

@@ -15,8 +15,8 @@ public final class StackService: Sendable {
     typealias Handler = @Sendable (StackService, RequestContext) throws -> HTTPResponse
 
     let store = StackRegistry()
-    /// The piles (push/pop view stacks), journaled beside the stacks.
-    let piles = PileRegistry()
+    /// The piles (push/pop view stacks): a service of their own, journaled beside the stacks.
+    let piles: PileService
     let logger: Logger
     /// Where every acknowledged change is made durable; nil only for the scratch services
     /// that decode stored JSON (pile snapshots) while restoring.
@@ -71,6 +71,7 @@ public final class StackService: Sendable {
         self.limits = limits
         self.layoutGate = LayoutGate(limit: limits.concurrentLayouts, patience: limits.layoutSlotPatience)
         feed = EventFeed(journal: journal, hub: hub, eventsAnswerBytes: limits.eventsAnswerBytes)
+        piles = PileService(journal: journal, feed: feed, limits: limits, logger: logger)
         let embedded = EmbeddedStackMeasurer(base: measurer)
         self.measurer = embedded
         self.titleMeasurer = titleMeasurer
@@ -216,7 +217,7 @@ public final class StackService: Sendable {
         router.add("GET", "/v1/stacks/{stack}/events") { s, c in try s.history(c) }
         router.add("POST", "/v1/stacks/{stack}/revert") { s, c in try s.revert(c) }
         router.add("GET", "/v1/stacks/{stack}/transitions/{revision}") { s, c in try s.transition(c) }
-        addPileRoutes(to: &router)
+        PileService.addRoutes(to: &router)
     }
 
     // MARK: Shared steps

@@ -1,7 +1,11 @@
 import ScrollStackCore
 import ScrollStackStore
 
+extension StackService: ReplicaOwner {}
+
 extension StackEntry: ReplicatedEntry {
+    typealias Owner = StackService
+
     static func journalKey(_ id: String) -> String { id }
 
     static func notFound(_ id: String) -> APIError { .stackNotFound(id) }

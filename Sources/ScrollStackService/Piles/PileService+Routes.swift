@@ -7,23 +7,7 @@ import ScrollStackPiles
 import ScrollStackTransitions
 import ScrollStackStore
 
-extension StackService {
-    /// Piles share the stacks' journal under this prefix (stack ids cannot contain ':').
-    static let pileJournalPrefix = "pile:"
-
-    static func addPileRoutes(to router: inout Router<Handler>) {
-        router.add("GET", "/v1/piles") { s, c in try s.listPiles(c) }
-        router.add("POST", "/v1/piles") { s, c in try s.createPile(c) }
-        router.add("GET", "/v1/piles/{pile}") { s, c in try s.getPile(c) }
-        router.add("DELETE", "/v1/piles/{pile}") { s, c in try s.deletePile(c) }
-        router.add("POST", "/v1/piles/{pile}/push") { s, c in try s.pushView(c) }
-        router.add("POST", "/v1/piles/{pile}/pop") { s, c in try s.popView(c) }
-        router.add("POST", "/v1/piles/{pile}/set") { s, c in try s.setViews(c) }
-        router.add("POST", "/v1/piles/{pile}/update") { s, c in try s.updateView(c) }
-        router.add("GET", "/v1/piles/{pile}/events") { s, c in try s.pileHistory(c) }
-        router.add("GET", "/v1/piles/{pile}/transitions/{revision}") { s, c in try s.pileTransition(c) }
-    }
-
+extension PileService {
     // MARK: Resource
 
     /// `GET /v1/piles`: `[{id, revision, viewCount, active}]`, ordered by id.
@@ -31,7 +15,7 @@ extension StackService {
         try c.allowQuery([])
         try refreshReplicatedPiles()
         var items: [JSON] = []
-        for entry in piles.all() {
+        for entry in registry.all() {
             items.append(try entry.read { pile, revision throws(APIError) in
                 .object(JSONObject([("id", .string(entry.id)), ("revision", .integer(Int64(revision))),
                                     ("viewCount", .integer(Int64(pile.views.count))), ("active", pile.active.map { .string($0.id) } ?? .null)]))
@@ -44,13 +28,13 @@ extension StackService {
     func createPile(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
         let body = try c.jsonObject()
-        let id = try Self.resourceID(body) { "p-" + Self.makeStackID(isTaken: piles.contains).dropFirst(2) }
+        let id = try StackService.resourceID(body) { "p-" + StackService.makeStackID(isTaken: registry.contains).dropFirst(2) }
         let pile = try decodePile(body, id: id)
-        try piles.insert(PileEntry(id: id, pile: pile))
+        try registry.insert(PileEntry(id: id, pile: pile))
         do throws(JournalError) {
-            try journal?.recordCreation(id: Self.pileJournalPrefix + id, model: Self.pileSnapshot(id: id, revision: 1, pile))
+            try journal?.recordCreation(id: Self.journalPrefix + id, model: Self.pileSnapshot(id: id, revision: 1, pile))
         } catch {
-            piles.remove(id)
+            registry.remove(id)
             // Replicas share ids: another one created this pile first.
             if case .conflict = error { throw .duplicatePile(id) }
             throw APIError(error)
@@ -60,6 +44,11 @@ extension StackService {
 
     /// Decodes a create body (or a snapshot: read-only members are accepted and ignored).
     func decodePile(_ body: ObjectReader, id: String) throws(APIError) -> Pile {
+        try Self.decodePile(body, id: id, maxJSONDepth: limits.maxJSONDepth)
+    }
+
+    /// `decodePile` with view descriptors at most `maxJSONDepth` deep.
+    static func decodePile(_ body: ObjectReader, id: String, maxJSONDepth: Int) throws(APIError) -> Pile {
         try body.allowOnly(["id", "revision", "bounds", "metrics", "animation", "active", "views"])
         let bounds = try ModelDecoding.bounds(try body.required("bounds"))
         let metrics = try body.optional("metrics").map { f throws(APIError) in try ModelDecoding.pileMetrics(f, bounds: bounds) } ?? PileMetrics()
@@ -75,7 +64,7 @@ extension StackService {
             for (i, field) in try f.array().enumerated() {
                 let object = try field.object()
                 try object.allowOnly(ModelDecoding.pileViewKeys)
-                views.append(try ModelDecoding.pileView(object, maxDepth: limits.maxJSONDepth) { Self.makeViewID(pile: id, revision: 1, attempt: i) })
+                views.append(try ModelDecoding.pileView(object, maxDepth: maxJSONDepth) { Self.makeViewID(pile: id, revision: 1, attempt: i) })
             }
         }
         do throws(PileError) { return try Pile(bounds: bounds, metrics: metrics, animation: animation, views: views) } catch { throw APIError(error) }
@@ -84,7 +73,7 @@ extension StackService {
     /// `GET /v1/piles/{pile}`: the pile; 304 for an `If-None-Match` naming its revision.
     func getPile(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
-        let entry = try piles.entry(c.parameter("pile"))
+        let entry = try registry.entry(c.parameter("pile"))
         return try entry.read { pile, revision throws(APIError) in
             if c.isNotModified(revision) { return HTTPResponse(status: 304, headers: [("ETag", "\"\(revision)\"")]) }
             return .json(200, ModelEncoding.pile(id: entry.id, revision: revision, pile), revision: revision)
@@ -94,13 +83,13 @@ extension StackService {
     /// `DELETE /v1/piles/{pile}`: 204. Honours `If-Match`.
     func deletePile(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery([])
-        let entry = try piles.entry(c.parameter("pile"))
+        let entry = try registry.entry(c.parameter("pile"))
         try entry.delete(check: { revision throws(APIError) in try c.checkIfMatch(revision, of: "pile") },
                          remove: { () throws(APIError) in
-                             do throws(JournalError) { try journal?.recordDeletion(id: Self.pileJournalPrefix + entry.id) } catch { throw APIError(error) }
+                             do throws(JournalError) { try journal?.recordDeletion(id: Self.journalPrefix + entry.id) } catch { throw APIError(error) }
                              // Its streams end before the id is free, as a stack's do.
-                             hub.closeAll(Self.pileJournalPrefix + entry.id)
-                             piles.remove(entry.id)
+                             hub.closeAll(Self.journalPrefix + entry.id)
+                             registry.remove(entry.id)
                          })
         return HTTPResponse(status: 204)
     }
@@ -167,7 +156,7 @@ extension StackService {
     /// The body of a pile operation without `animation`/`fps`, and what they ask, over the
     /// pile's own default animation (a spring or a timing curve). An optional body may be empty (nil).
     func pileBody(_ c: RequestContext, optional: Bool = false) throws(APIError) -> (ObjectReader?, AnimationRequest) {
-        let defaults = try piles.entry(c.parameter("pile")).read { pile, _ throws(APIError) in pile.animation }
+        let defaults = try registry.entry(c.parameter("pile")).read { pile, _ throws(APIError) in pile.animation }
         let body = optional && c.request.body.isEmpty ? nil : try c.jsonObject()
         return try ModelDecoding.animation(body, c, defaults: defaults, curves: true)
     }
@@ -197,8 +186,8 @@ extension StackService {
 
     private func mutatePileOnce(_ c: RequestContext, checked: Bool, animation: AnimationRequest,
                                 _ operation: (Pile, Int) throws(APIError) -> PileOperation) throws(APIError) -> HTTPResponse {
-        let (entry, incarnation) = try piles.entryForWriting(c.parameter("pile"), checked: checked)
-        let key = Self.pileJournalPrefix + entry.id
+        let (entry, incarnation) = try registry.entryForWriting(c.parameter("pile"), checked: checked)
+        let key = Self.journalPrefix + entry.id
         var before = 0
         return try entry.write({ (pile: inout Pile, revision: Int) throws(APIError) -> (PileChange, PilePlan, PileOperation) in
             before = revision
@@ -234,7 +223,7 @@ extension StackService {
             // (and publishes) the revisions others journaled since. A pile another replica
             // deleted (or deleted and created again) meanwhile has no such state: the write
             // conflicts and is tried again on a checked entry (404, or the new pile).
-            guard let replica = piles.replication.withLock({ $0 }) else { return try reloadPile(entry.id) }
+            guard let replica = registry.replication.withLock({ $0 }) else { return try reloadPile(entry.id) }
             guard let incarnation = replica.incarnation(of: entry) else { throw APIError(JournalError.conflict(key: key, latest: nil)) }
             return (try pile(entry.id, at: before, incarnation: incarnation), before)
         }, answer: { planned, pile, revision in
@@ -255,16 +244,16 @@ extension StackService {
     /// `GET /v1/piles/{pile}/events?after=&limit=`, or live with `Accept: text/event-stream`,
     /// exactly as for stacks.
     func pileHistory(_ c: RequestContext) throws(APIError) -> HTTPResponse {
-        let entry = try piles.entry(c.parameter("pile"))
-        let key = Self.pileJournalPrefix + entry.id
+        let entry = try registry.entry(c.parameter("pile"))
+        let key = Self.journalPrefix + entry.id
         guard journal != nil else { throw .storageFailed("this service keeps no journal") }
         if c.request.header("accept")?.contains("text/event-stream") == true {
-            try c.allowQuery(["after", Self.ticketParameter])
+            try c.allowQuery(["after", StackService.ticketParameter])
             return try feed.liveStream(c, key: key) { (body: (Int) throws(APIError) -> Void) throws(APIError) in
                 try entry.read { _, revision throws(APIError) in try body(revision) }
             }
         }
-        try c.allowQuery(["after", "limit", Self.ticketParameter])
+        try c.allowQuery(["after", "limit", StackService.ticketParameter])
         let after = try c.queryInt("after", in: 0...Int(Int64.max)) ?? 0
         let limit = try c.queryInt("limit", in: 1...1000) ?? 100
         let revision = try entry.read { _, revision throws(APIError) in revision }
@@ -275,7 +264,7 @@ extension StackService {
     func pileTransition(_ c: RequestContext) throws(APIError) -> HTTPResponse {
         try c.allowQuery(["fps"])
         let (_, animation) = try ModelDecoding.animation(nil, c, defaults: .pile)
-        let entry = try piles.entry(c.parameter("pile"))
+        let entry = try registry.entry(c.parameter("pile"))
         let current = try entry.read { _, revision throws(APIError) in revision }
         let text = c.parameter("revision")
         guard let revision = Int(text), (1...current).contains(revision) else {
@@ -286,7 +275,7 @@ extension StackService {
         }
         guard let journal else { throw .storageFailed("this service keeps no journal") }
         let stored: [UInt8]?
-        do throws(JournalError) { stored = try journal.plan(id: Self.pileJournalPrefix + entry.id, revision: revision) } catch { throw APIError(error) }
+        do throws(JournalError) { stored = try journal.plan(id: Self.journalPrefix + entry.id, revision: revision) } catch { throw APIError(error) }
         guard let stored, let plan = try? JSON.parse(stored) else {
             throw APIError(status: 404, code: "transition_not_found", message: "no plan was kept for revision \(revision)", field: "revision")
         }
@@ -312,19 +301,48 @@ extension StackService {
         return "v-" + ids.next { _ in false }.dropFirst(2)
     }
 
-    /// Rebuilds journaled piles (their snapshot, then their records applied) into the store.
-    /// Returns how many.
-    func restorePiles(_ stored: [StoredJournal]) throws -> Int {
+    /// Rebuilds journaled piles (their snapshot, then their records applied) into the
+    /// registry. Returns how many.
+    func restore(_ stored: [StoredJournal]) throws -> Int {
         for item in stored {
-            let replayed = try Self.rebuildPile(item, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
-            try piles.insert(PileEntry(id: String(item.key.dropFirst(Self.pileJournalPrefix.count)), pile: replayed.pile, revision: replayed.revision))
+            let replayed = try Self.rebuild(item)
+            try registry.insert(PileEntry(id: String(item.key.dropFirst(Self.journalPrefix.count)), pile: replayed.pile, revision: replayed.revision))
         }
         return stored.count
     }
 
     func reloadPile(_ id: String) throws(APIError) -> (Pile, Int) {
-        let stored = try feed.storedJournal(Self.pileJournalPrefix + id, notFound: .pileNotFound(id))
-        let replayed = try Self.rebuildPile(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
+        let stored = try feed.storedJournal(Self.journalPrefix + id, notFound: .pileNotFound(id))
+        let replayed = try Self.rebuild(stored)
         return (replayed.pile, replayed.revision)
+    }
+
+    /// A pile rebuilt from its journal.
+    struct Replayed {
+        var pile: Pile
+        var revision: Int
+    }
+
+    /// Rebuilds a stored pile: its snapshot (the API's JSON of the pile, decoded with the
+    /// replay's limits), then the operation of each record after it applied to the pile.
+    ///
+    /// - Complexity: the snapshot's size, plus each record's operation (O(views)).
+    static func rebuild(_ stored: StoredJournal) throws(APIError) -> Replayed {
+        let id = String(stored.key.dropFirst(journalPrefix.count))
+        guard case .object(let object)? = try? JSON.parse(stored.snapshot) else {
+            throw .journalUnreadable("the snapshot of pile \(id) at revision \(stored.snapshotRevision) is not a JSON object")
+        }
+        let pile = try decodePile(ObjectReader(object: object, path: ""), id: id, maxJSONDepth: ServiceLimits.replay.maxJSONDepth)
+        var replayed = Replayed(pile: pile, revision: stored.snapshotRevision)
+        for record in stored.records {
+            let what = "revision \(record.revision) of pile \(id)"
+            guard record.revision == replayed.revision + 1 else { throw .journalUnreadable("\(what) follows revision \(replayed.revision)") }
+            let decoded = try OperationRecord.decodePile(record.operation, what: what)
+            do throws(PileError) { _ = try decoded.apply(to: &replayed.pile) } catch {
+                throw .journalUnreadable("replaying \(what) failed: \(APIError(error).message)")
+            }
+            replayed.revision = record.revision
+        }
+        return replayed
     }
 }

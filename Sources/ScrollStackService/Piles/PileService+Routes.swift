@@ -172,15 +172,8 @@ extension PileService {
     /// before, `pileBody`), and an error it answers is judged again on a checked one.
     func mutatePile(_ c: RequestContext, animation: AnimationRequest,
                     _ operation: (Pile, Int) throws(APIError) -> PileOperation) throws(APIError) -> HTTPResponse {
-        var attempts = 0
-        while true {
-            do {
-                return try mutatePileOnce(c, checked: attempts > 0, animation: animation, operation)
-            } catch where error.isRevisionConflict && attempts < 32 {
-                attempts += 1
-            } catch where attempts == 0 && error.status < 500 && isReplicated {
-                attempts += 1
-            }
+        try ConflictRetry.run(checksFirstRefusal: isReplicated) { attempt throws(APIError) in
+            try mutatePileOnce(c, checked: attempt > 0, animation: animation, operation)
         }
     }
 

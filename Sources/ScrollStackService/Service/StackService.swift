@@ -120,33 +120,33 @@ public final class StackService: Sendable {
             // hold `fontUse` so that no font goes in between. Told by the route's pattern, not
             // the path: however the path is written, such a request is one.
             let usesFonts = request.method != "GET" && request.method != "HEAD" && pattern.map { !$0.hasPrefix("/v1/fonts") } == true
-            var attempts = 0
-            while true {
+            // A read (or a DELETE, refused before it deleted anything) may hold a stack that
+            // another replica deleted meanwhile, or that this one reloaded after its own write
+            // lost: nothing was changed, and it looks the stack up again (404, or the stack as
+            // it is now: a lookup that cannot bring the cached stack forward loads it whole,
+            // `ReplicaCache.current`), as `ConflictRetry` has writes do (`mutate`). A read never
+            // answers a conflict: one whose stack was replaced each time it ran is 503 with
+            // Retry-After, as when the store cannot be reached.
+            let rereads = Self.changesNothing(request.method) && isReplicated
+            func run() throws(APIError) -> HTTPResponse {
                 do {
                     if usesFonts { return try fontUse.withReadLock { () throws -> HTTPResponse in try handler(self, context) } }
                     return try handler(self, context)
-                } catch let error as APIError where error.isRevisionConflict && Self.changesNothing(request.method) && isReplicated {
-                    // A read (or a DELETE, refused before it deleted anything) held a stack that
-                    // another replica deleted meanwhile, or that this one reloaded after its own
-                    // write lost: nothing was changed; it looks the stack up again (404, or the
-                    // stack as it is now: a lookup that cannot bring the cached stack forward
-                    // loads it whole, `ReplicaCache.current`), at most 32 times, as writes do.
-                    // Writes try their conflicts again themselves (`mutate`). A read never
-                    // answers a conflict: one whose stack was replaced 32 times while it ran is
-                    // 503 with Retry-After, as when the store cannot be reached.
-                    attempts += 1
-                    if attempts > 32 {
-                        guard request.method != "DELETE" else { return .error(error) }
-                        return .error(APIError(status: 503, code: "storage_unavailable",
-                                               message: "the stack was replaced on another replica each time it was read; retry",
-                                               headers: [("Retry-After", "1")]))
-                    }
                 } catch let error as APIError {
-                    return .error(error)
+                    throw error
                 } catch {
                     logger.error("unexpected error for \(request.summary): \(error)")
-                    return .error(APIError(status: 500, code: "internal_error", message: "unexpected error: \(error)"))
+                    throw APIError(status: 500, code: "internal_error", message: "unexpected error: \(error)")
                 }
+            }
+            do {
+                return rereads ? try ConflictRetry.run(checksFirstRefusal: false) { _ throws(APIError) in try run() } : try run()
+            } catch where error.isRevisionConflict && rereads && request.method != "DELETE" {
+                return .error(APIError(status: 503, code: "storage_unavailable",
+                                       message: "the stack was replaced on another replica each time it was read; retry",
+                                       headers: [("Retry-After", "1")]))
+            } catch {
+                return .error(error)
             }
         case .methodNotAllowed(let allowed):
             // Every path also answers OPTIONS (the edge's preflight and `Allow`).
@@ -254,26 +254,18 @@ public final class StackService: Sendable {
                 targets: ((ScrollStack) throws(APIError) -> [String])? = nil, extra: ((ScrollStack) -> [(String, JSON)])? = nil,
                 deferrable: Bool = true,
                 _ operation: (ScrollStack, _ revision: Int) throws(APIError) -> StackOperation) throws(APIError) -> HTTPResponse {
-        var attempts = 0
         let id = context.parameter("stack")
         // A planned change of a stack that hosts re-measure answers their plans too: now.
         let plansHosts = animation.answersPlan && !embeddings.hosts(of: id).isEmpty
         let context = deferrable && !plansHosts ? context : context.answeringNow
-        while true {
-            do {
-                let response = try mutateOnce(context, checked: attempts > 0, snapshot: snapshot, animation: animation, targets: targets,
-                                              extra: extra, operation)
-                let hostPlans = refreshHosts(of: id, animation: animation)
-                guard !hostPlans.isEmpty, response.status == 200, !context.prefersMinimal,
-                      case .object(var answer)? = try? JSON.parse(response.body) else { return response }
-                answer["hostTransitions"] = .array(hostPlans)
-                return HTTPResponse(status: response.status, headers: response.headers, body: JSON.object(answer).serialized())
-            } catch where error.isRevisionConflict && attempts < 32 {
-                attempts += 1
-            } catch where attempts == 0 && error.status < 500 && isReplicated {
-                attempts += 1
-            }
+        let response = try ConflictRetry.run(checksFirstRefusal: isReplicated) { attempt throws(APIError) in
+            try mutateOnce(context, checked: attempt > 0, snapshot: snapshot, animation: animation, targets: targets, extra: extra, operation)
         }
+        let hostPlans = refreshHosts(of: id, animation: animation)
+        guard !hostPlans.isEmpty, response.status == 200, !context.prefersMinimal,
+              case .object(var answer)? = try? JSON.parse(response.body) else { return response }
+        answer["hostTransitions"] = .array(hostPlans)
+        return HTTPResponse(status: response.status, headers: response.headers, body: JSON.object(answer).serialized())
     }
 
     /// `plan` (encoded from `kept`) with the nested rows of each planned row of `host` that

@@ -124,7 +124,7 @@ func check(_ request: HTTPRequest, _ response: HTTPResponse, before: [String: JS
 /// other stack, no pile.
 func isPristine() -> Bool {
     let stacks = Harness.service.store.all()
-    guard stacks.count == 1, stacks[0].id == "s", Harness.service.piles.all().isEmpty else { return false }
+    guard stacks.count == 1, stacks[0].id == "s", Harness.service.piles.registry.all().isEmpty else { return false }
     return (try? stacks[0].read { _, revision throws(APIError) in revision }) == 1
 }
 
@@ -133,7 +133,7 @@ func reset() {
     for entry in Harness.service.store.all() {
         _ = Harness.service.handle(HTTPRequest(method: "DELETE", path: "/v1/stacks/\(entry.id)"))
     }
-    for entry in Harness.service.piles.all() {
+    for entry in Harness.service.piles.registry.all() {
         _ = Harness.service.handle(HTTPRequest(method: "DELETE", path: "/v1/piles/\(entry.id)"))
     }
     let created = Harness.service.handle(HTTPRequest(method: "POST", path: "/v1/stacks", headers: [("content-type", "application/json")],

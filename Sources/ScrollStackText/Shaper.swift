@@ -34,13 +34,14 @@ enum Shaper {
         let units = Array(text.utf16)
         let n = units.count
         let features = features(letterSpacing: letterSpacing)
-        let (advances, safe, _, fallbackRuns, end) = shapeRuns(units, chain: chain, context: context, features: features, letterSpacing: letterSpacing)
+        let (advances, safe, _, fallbackRuns, end, levels) = shapeRuns(units, chain: chain, context: context, features: features,
+                                                                       letterSpacing: letterSpacing)
         var prefix = [Double](repeating: 0, count: n + 1)
         for i in 0..<n { prefix[i + 1] = prefix[i] + advances[i] }
         func reshaped(_ range: Range<Int>) -> Double {
             shapeRuns(Array(units[range]), chain: chain, context: ParagraphContext(), features: features, letterSpacing: letterSpacing).advances.reduce(0, +)
         }
-        let runStarts = Bidi.levelRuns(0..<n, Bidi.levels(units)).dropFirst().map {
+        let runStarts = Bidi.levelRuns(0..<n, levels).dropFirst().map {
             ShapedParagraph.RunStart(offset: Int32($0.range.lowerBound), advance: prefix[$0.range.lowerBound])
         }
         var stops = [ShapedParagraph.Stop(advance: 0, end: 0, endOffset: 0, offset: 0)]
@@ -83,9 +84,11 @@ enum Shaper {
     /// Each UTF-16 unit's advance (a cluster's at its first unit), and whether breaking before
     /// each unit is safe: it starts a cluster whose first glyph HarfBuzz does not flag
     /// `UNSAFE_TO_BREAK` (Chromium's `safe_to_break_before`); the end is safe; and whether each
-    /// unit starts a cluster (the end does); and the runs shaped in a fallback font. O(n).
+    /// unit starts a cluster (the end does); the runs shaped in a fallback font; and the units'
+    /// bidi levels (`shapeGlyphs`). O(n).
     static func shapeRuns(_ units: [UInt16], chain: FontChain, context: ParagraphContext, features: [hb_feature_t], letterSpacing: Double)
-        -> (advances: [Double], safe: [Bool], clusterStart: [Bool], fallbackRuns: [ShapedParagraph.FontRun], end: ParagraphContext) {
+        -> (advances: [Double], safe: [Bool], clusterStart: [Bool], fallbackRuns: [ShapedParagraph.FontRun], end: ParagraphContext,
+            levels: [UInt8]?) {
         let n = units.count
         var advances = [Double](repeating: 0, count: n)
         var safe = [Bool](repeating: false, count: n + 1)
@@ -93,7 +96,7 @@ enum Shaper {
         var runs: [ShapedParagraph.FontRun] = []
         safe[n] = true
         clusterStart[n] = true
-        let (glyphs, end) = shapeGlyphs(units, chain: chain, context: context, features: features, letterSpacing: letterSpacing)
+        let (glyphs, end, levels) = shapeGlyphs(units, chain: chain, context: context, features: features, letterSpacing: letterSpacing)
         for (g, glyph) in glyphs.enumerated() {
             advances[glyph.cluster] += glyph.advance
             if glyph.startsCluster {
@@ -108,7 +111,7 @@ enum Shaper {
                 runs.append(ShapedParagraph.FontRun(start: Int32(glyph.cluster), end: end, font: Int32(glyph.font)))
             }
         }
-        return (advances, safe, clusterStart, runs, end)
+        return (advances, safe, clusterStart, runs, end, levels)
     }
 
     /// One glyph HarfBuzz placed: its cluster (the UTF-16 offset of its first unit), the
@@ -143,10 +146,11 @@ enum Shaper {
     /// `context` is what the paragraphs before this one in the same text carry over: the
     /// paragraph's leading Common characters continue their last script run (Chromium
     /// resolves scripts over a text node whole, across its line breaks, though it shapes and
-    /// picks fallback fonts for each paragraph apart). Returns the glyphs and what this
-    /// paragraph carries over to the next.
+    /// picks fallback fonts for each paragraph apart). Returns the glyphs, what this
+    /// paragraph carries over to the next, and its units' bidi levels (`Bidi.levels`: nil
+    /// when all are 0).
     static func shapeGlyphs(_ units: [UInt16], chain: FontChain, context: ParagraphContext, features: [hb_feature_t],
-                            letterSpacing: Double) -> (glyphs: [Glyph], end: ParagraphContext) {
+                            letterSpacing: Double) -> (glyphs: [Glyph], end: ParagraphContext, levels: [UInt8]?) {
         var glyphs: [Glyph] = []
         glyphs.reserveCapacity(units.count)
         let (runs, lastScript) = scriptRuns(units, continuing: context.script)
@@ -161,7 +165,7 @@ enum Shaper {
                 }
             }
         }
-        return (glyphs, ParagraphContext(script: lastScript))
+        return (glyphs, ParagraphContext(script: lastScript), levels)
     }
 
     /// `range` of `buffer` shaped in the chain's font `k`, its missing clusters in fallbacks
@@ -267,7 +271,7 @@ enum Shaper {
         for g in 0..<Int(count) {
             var advance = Double(positions[g].x_advance) / 65536
             if g + 1 == Int(count) || infos[g + 1].cluster != infos[g].cluster,
-               !cursive || [0x20, 0xA0].contains(buffer[Int(infos[g].cluster)]) {
+               !cursive || buffer[Int(infos[g].cluster)] == 0x20 || buffer[Int(infos[g].cluster)] == 0xA0 {
                 advance += letterSpacing
             }
             let starts = g == 0 || infos[g - 1].cluster != infos[g].cluster

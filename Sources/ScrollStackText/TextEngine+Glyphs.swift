@@ -127,11 +127,10 @@ extension TextEngine.State {
     mutating func drawnParagraph(_ key: GlyphKey) -> DrawnParagraph? {
         if let known = glyphs.value(for: key) { return known }
         let units = Array(key.text.utf16)
-        guard let shaped = withChain(key.font, { chain in
+        guard let (shaped, _, levels) = withChain(key.font, { chain in
             Shaper.shapeGlyphs(units, chain: chain, context: key.context, features: Shaper.features(letterSpacing: key.letterSpacing),
-                               letterSpacing: key.letterSpacing).glyphs
+                               letterSpacing: key.letterSpacing)
         }) else { return nil }
-        let levels = Bidi.levels(units)
         let drawn = DrawnParagraph(glyphs: shaped, levels: levels, units: levels == nil ? [] : units)
         paragraphsShapedForDrawing += 1
         glyphs.insert(drawn, for: key, bytes: shaped.count * MemoryLayout<Shaper.Glyph>.stride + 3 * drawn.units.count

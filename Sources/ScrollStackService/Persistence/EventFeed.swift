@@ -19,19 +19,19 @@ final class EventFeed: Sendable {
         self.eventsAnswerBytes = eventsAnswerBytes
     }
 
-    /// The journal of `key` as stored (its latest snapshot and the records after it), with the
-    /// store's errors mapped to API errors. - Throws: `notFound` when there is no such journal.
-    func storedJournal(_ key: String, notFound: APIError) throws(APIError) -> StoredJournal {
-        do {
-            guard let journal, let stored = try journal.load(only: key).first else { throw notFound }
-            return stored
-        } catch let error as APIError {
-            throw error
-        } catch let error as JournalError {
-            throw APIError(error)
-        } catch {
-            throw .storageFailed("\(error)")
-        }
+    /// The journal of `key` as stored up to `revision` (its nearest snapshot at or before it and
+    /// the records after it), with the store's errors mapped to API errors. A replica passes the
+    /// `incarnation` it knows the key as: a journal that no longer holds it (deleted, or
+    /// deleted and created again elsewhere) is then a revision conflict.
+    /// - Throws: `notFound` when there is no such journal.
+    func storedJournal(_ key: String, upTo revision: Int = Int(Int64.max), incarnation: Int64? = nil,
+                       notFound: APIError) throws(APIError) -> StoredJournal {
+        guard let journal else { throw notFound }
+        let found: StoredJournal?
+        do throws(JournalError) { found = try journal.load(only: key, upTo: revision).first } catch { throw APIError(error) }
+        if let incarnation, found?.incarnation != incarnation { throw APIError(JournalError.conflict(key: key, latest: nil)) }
+        guard let found else { throw notFound }
+        return found
     }
 
     /// `{revision, events, next?}`: the events journaled under `key` (a stack's id, or a pile's

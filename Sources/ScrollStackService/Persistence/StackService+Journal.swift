@@ -185,20 +185,11 @@ extension StackService {
         guard revision >= 1, revision <= current else {
             throw APIError(status: 404, code: "revision_not_found", message: "the stack's revisions are 1…\(current); \(revision) is not one of them", field: field)
         }
-        do {
-            let stored = try journal?.load(only: id, upTo: revision).first
-            if let incarnation, stored?.incarnation != incarnation { throw APIError(JournalError.conflict(key: id, latest: nil)) }
-            guard let stored else { throw APIError.storageFailed("revision \(revision) of \(id) is not in the journal") }
-            let replayed = try Self.rebuild(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
-            guard replayed.revision == revision else { throw APIError.storageFailed("rebuilt revision \(replayed.revision), not \(revision)") }
-            return replayed.stack
-        } catch let error as APIError {
-            throw error
-        } catch let error as JournalError {
-            throw APIError(error)
-        } catch {
-            throw .storageFailed("\(error)")
-        }
+        let stored = try feed.storedJournal(id, upTo: revision, incarnation: incarnation,
+                                            notFound: .storageFailed("revision \(revision) of \(id) is not in the journal"))
+        let replayed = try Self.rebuild(stored, logger: logger, measurer: measurer, titleMeasurer: titleMeasurer, fonts: fonts)
+        guard replayed.revision == revision else { throw .storageFailed("rebuilt revision \(replayed.revision), not \(revision)") }
+        return replayed.stack
     }
 
     /// `?revision=N`, when given: the revision a read asks for.

@@ -72,19 +72,7 @@ extension PileService {
     /// `incarnation` the replica knows the pile as, a journal that no longer holds it
     /// (deleted, or deleted and created again elsewhere) is a revision conflict.
     func pile(_ id: String, at revision: Int, incarnation: Int64? = nil) throws(APIError) -> Pile {
-        let stored: StoredJournal
-        do {
-            let found = try journal?.load(only: Self.journalPrefix + id, upTo: revision).first
-            if let incarnation, found?.incarnation != incarnation { throw APIError(JournalError.conflict(key: Self.journalPrefix + id, latest: nil)) }
-            guard let found else { throw APIError.pileNotFound(id) }
-            stored = found
-        } catch let error as APIError {
-            throw error
-        } catch let error as JournalError {
-            throw APIError(error)
-        } catch {
-            throw .storageFailed("\(error)")
-        }
+        let stored = try feed.storedJournal(Self.journalPrefix + id, upTo: revision, incarnation: incarnation, notFound: .pileNotFound(id))
         let replayed = try Self.rebuild(stored)
         guard replayed.revision == revision else { throw .storageFailed("rebuilt revision \(replayed.revision) of pile \(id), not \(revision)") }
         return replayed.pile

@@ -3,9 +3,10 @@
 # "N passed, N failed":
 #   1. every XCTest of the package, in parallel (counts from the xUnit report; with arguments,
 #      serially, counts from XCTest's own closing line);
-#   2. every executable Scripts/checks/*.sh, in name order: each is a self-contained check
-#      (browser, container, contract …) that installs what it needs, bounds its own time, and
-#      prints as its last line either "N passed, N failed" or "skipped: <reason>".
+#   2. every executable Scripts/checks/*.sh, SCROLLSTACK_CHECK_JOBS (default 2) at a time: each
+#      is a self-contained check (browser, container, contract …) that installs what it needs,
+#      bounds its own time, and prints as its last line either "N passed, N failed" or
+#      "skipped: <reason>".
 # Each part's wall-clock seconds are printed after it, and all of them again at the end.
 # Arguments are passed to `swift test` (e.g. --filter); with a filter the checks are skipped.
 set -uo pipefail
@@ -50,15 +51,31 @@ passed=$((total - failed))
 echo "XCTest: $passed passed, $failed failed"
 
 if [ "$#" -eq 0 ]; then
+    # The checks, SCROLLSTACK_CHECK_JOBS at a time (default 2): each check bounds its own time
+    # and shares nothing with another (ephemeral ports, its own scratch folders and clusters),
+    # and most of them wait on a server, a browser or a single-threaded compiler more than they
+    # compute. The longest start first (named below, measured), the rest in name order. Each
+    # check's output is printed whole when it ends, between two "===" lines.
+    jobs=${SCROLLSTACK_CHECK_JOBS:-2}
+    first=(50-container 30-fuzz-smoke 60-schemathesis 75-swift-client 40-chromium-layout 65-chaos)
+    queue=()
+    for name in "${first[@]}"; do [ -x "Scripts/checks/$name.sh" ] && queue+=("Scripts/checks/$name.sh"); done
     for check in Scripts/checks/*.sh; do
-        [ -x "$check" ] || continue
+        [ -x "$check" ] && [[ " ${queue[*]} " != *" $check "* ]] && queue+=("$check")
+    done
+    outputs=$(mktemp -d)
+    trap 'rm -f "$log" "${xml:-}"; rm -rf "$outputs"' EXIT
+    declare -A running=() began=()
+    # finish PID: prints the check's output and adds its counts.
+    finish() {
+        local check=${running[$1]} cstatus=$2 name
+        name=$(basename "$check" .sh)
+        unset "running[$1]"
         echo "=== $check"
-        started=$SECONDS
-        "$check" 2>&1 | tee "$log"
-        cstatus=${PIPESTATUS[0]}
-        echo "=== $check: $((SECONDS - started)) s"
-        times="$times; $(basename "$check" .sh) $((SECONDS - started)) s"
-        last=$(grep -v -E '^[[:space:]]*$' "$log" | tail -1)
+        cat "$outputs/$name.log"
+        echo "=== $check: $((SECONDS - began[$name])) s"
+        times="$times; $name $((SECONDS - began[$name])) s"
+        last=$(grep -v -E '^[[:space:]]*$' "$outputs/$name.log" | tail -1)
         if [[ "$last" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
             passed=$((passed + BASH_REMATCH[1]))
             failed=$((failed + BASH_REMATCH[2]))
@@ -69,7 +86,22 @@ if [ "$#" -eq 0 ]; then
             echo "$check: no summary line (exit $cstatus)"
             failed=$((failed + 1))
         fi
+    }
+    checks_started=$SECONDS
+    for check in "${queue[@]}" ""; do
+        # Wait for a free slot (or, after the last check, for every check to end).
+        while [ "${#running[@]}" -ge "$jobs" ] || { [ -z "$check" ] && [ "${#running[@]}" -gt 0 ]; }; do
+            wait -n -p ended "${!running[@]}"
+            cstatus=$?
+            finish "$ended" "$cstatus"
+        done
+        [ -n "$check" ] || break
+        name=$(basename "$check" .sh)
+        began[$name]=$SECONDS
+        "$check" >"$outputs/$name.log" 2>&1 &
+        running[$!]=$check
     done
+    times="$times; checks $((SECONDS - checks_started)) s ($jobs at a time)"
 fi
 echo "seconds: $times"
 echo "$passed passed, $failed failed"

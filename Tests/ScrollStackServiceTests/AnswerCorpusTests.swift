@@ -140,6 +140,15 @@ final class AnswerCorpusTests: XCTestCase {
                                                             "animation": true]))
         requests.append(("GET", "/v1/stacks/screen", nil))
         requests.append(("GET", "/v1/stacks/screen/events", nil))
+        // Scrolls whose answers hold the window with the embedded stack, and dry runs with plans.
+        requests.append(("POST", "/v1/stacks/screen/scroll", ["to": "bottom", "animation": true]))
+        requests.append(("POST", "/v1/stacks/screen/scroll", ["to": "top", "dryRun": true, "animation": true, "fps": 20]))
+        requests.append(("POST", "/v1/stacks/s1/scroll", ["to": "top", "dryRun": true, "animation": true]))
+        requests.append(("POST", "/v1/stacks/carousel/scroll", ["page": 1, "dryRun": true, "animation": true, "fps": 10]))
+        requests.append(("POST", "/v1/stacks/carousel/scroll", ["page": 2]))
+        requests.append(("GET", "/v1/stacks/carousel/rows?from=0&limit=2", nil))
+        requests.append(("GET", "/v1/stacks/screen/hit?x=10&y=10", nil))
+        requests.append(("GET", "/v1/stacks/screen/hit?x=10&y=5000", nil))
         return requests
     }
 

@@ -30,7 +30,7 @@ final class EventHubTests: XCTestCase {
         let stream = HTTPStream(heartbeat: [])
         hub.subscribe(stream, to: "s", after: 5)
         var made = 0
-        let events = { () -> JSON in made += 1; return .array([]) }
+        let events = { () -> [UInt8] in made += 1; return Array("[]".utf8) }
         hub.publish(revision: 6, events: events, to: "s")
         hub.publish(revision: 7, events: events, to: "s")
         // A revision published again (a replica applying one it already published) or an
@@ -51,13 +51,13 @@ final class EventHubTests: XCTestCase {
         hub.subscribe(current, to: "s", after: 4)
         // Revision 5 comes before 4 reached `behind`: `behind` ends (its client resumes from
         // its Last-Event-ID, 3, with the journal's 4 and 5); `current` takes 5.
-        hub.publish(revision: 5, events: { .array([]) }, to: "s")
+        hub.publish(revision: 5, events: { Array("[]".utf8) }, to: "s")
         XCTAssertTrue(behind.isClosed)
         XCTAssertEqual(ids(drained(behind)), [])
         XCTAssertFalse(current.isClosed)
         XCTAssertEqual(ids(drained(current)), [5])
         // Another stack's publications do not reach either.
-        hub.publish(revision: 6, events: { .array([]) }, to: "other")
+        hub.publish(revision: 6, events: { Array("[]".utf8) }, to: "other")
         XCTAssertEqual(ids(drained(current)), [])
     }
 
@@ -69,18 +69,18 @@ final class EventHubTests: XCTestCase {
         let fetched = Mutex<[(Int, Int)]>([])
         hub.fillGaps { key, after, upTo in
             fetched.withLock { $0.append((after, upTo)) }
-            return (after + 1...upTo).map { ($0, .array([.integer(Int64($0))])) }
+            return (after + 1...upTo).map { ($0, Array("[\($0)]".utf8)) }
         }
         let stream = HTTPStream(heartbeat: [])
         hub.subscribe(stream, to: "s", after: 5)
         // A commit of revision 8 is offered before anyone offered 6 and 7.
-        hub.publish(revision: 8, events: { .array([]) }, to: "s")
+        hub.publish(revision: 8, events: { Array("[]".utf8) }, to: "s")
         XCTAssertEqual(fetched.withLock { $0.map { [$0.0, $0.1] } }, [[5, 7]], "the gap 6…7 was fetched, once")
         // The catching-up path offers 6 and 7 late: already published, dropped.
         var made = 0
-        hub.publish(revision: 6, events: { made += 1; return .array([]) }, to: "s")
-        hub.publish(revision: 7, events: { made += 1; return .array([]) }, to: "s")
-        hub.publish(revision: 9, events: { .array([]) }, to: "s")
+        hub.publish(revision: 6, events: { made += 1; return Array("[]".utf8) }, to: "s")
+        hub.publish(revision: 7, events: { made += 1; return Array("[]".utf8) }, to: "s")
+        hub.publish(revision: 9, events: { Array("[]".utf8) }, to: "s")
         XCTAssertEqual(ids(drained(stream)), [6, 7, 8, 9])
         XCTAssertEqual(made, 0, "a revision already published is not even encoded")
         XCTAssertEqual(hub.published("s"), 9)
@@ -94,8 +94,8 @@ final class EventHubTests: XCTestCase {
         hub.fillGaps { _, _, _ in nil }
         let stream = HTTPStream(heartbeat: [])
         hub.subscribe(stream, to: "s", after: 2)
-        hub.publish(revision: 3, events: { .array([]) }, to: "s")
-        hub.publish(revision: 5, events: { .array([]) }, to: "s")
+        hub.publish(revision: 3, events: { Array("[]".utf8) }, to: "s")
+        hub.publish(revision: 5, events: { Array("[]".utf8) }, to: "s")
         XCTAssertEqual(ids(drained(stream)), [3])
         XCTAssertTrue(stream.isClosed)
         XCTAssertNil(hub.published("s"), "the point went with its streams")
@@ -107,7 +107,7 @@ final class EventHubTests: XCTestCase {
     /// order: the commit's offer fetched 6 itself, and the late 6 is dropped.
     func testOffersFromThreePathsInTheWorstOrderArePublishedInOrderOnce() {
         let hub = EventHub()
-        hub.fillGaps { _, after, upTo in (after + 1...upTo).map { ($0, .array([])) } }
+        hub.fillGaps { _, after, upTo in (after + 1...upTo).map { ($0, Array("[]".utf8)) } }
         let stream = HTTPStream(heartbeat: [])
         hub.subscribe(stream, to: "s", after: 5)
         let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
@@ -122,7 +122,7 @@ final class EventHubTests: XCTestCase {
         func offer(_ revision: Int) {
             done.enter()
             Thread {
-                hub.publish(revision: revision, events: { .array([]) }, to: "s")
+                hub.publish(revision: revision, events: { Array("[]".utf8) }, to: "s")
                 done.leave()
             }.start()
         }
@@ -149,7 +149,7 @@ final class EventHubTests: XCTestCase {
         hub.subscribe(fresh, to: "s", after: 9)
         XCTAssertTrue(old.isClosed)
         XCTAssertEqual(hub.published("s"), 9)
-        hub.publish(revision: 10, events: { .array([]) }, to: "s")
+        hub.publish(revision: 10, events: { Array("[]".utf8) }, to: "s")
         XCTAssertEqual(ids(drained(fresh)), [10])
     }
 }

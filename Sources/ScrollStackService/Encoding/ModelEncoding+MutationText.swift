@@ -2,13 +2,12 @@ import JSONCodec
 import ScrollStackCore
 import ScrollStackTransitions
 
-/// The mutation answer and its events written straight into a `JSONWriter`, with no `JSON`
-/// tree in between: the bytes are those of `mutation(revision:_:in:)`, `row(_:index:)` and
-/// `event(_:)` serialized (tested on random rows and events). Rare parts (props, content
-/// descriptions, titles, row transitions) are still built as trees and written whole.
+/// The mutation answer, its rows and its events, written straight into a `JSONWriter`: the
+/// one encoding of each. Rare parts (props, content descriptions, titles, row transitions)
+/// are built as small `JSON` values and written whole.
 extension ModelEncoding {
-    /// The text of `mutation(revision:_:in:).serialized()`, with the member `transition`
-    /// (`plan(_:revision:)`) last when `transition` is given.
+    /// The answer to a mutation (`writeMutationOpening`), with the member `transition`
+    /// (`writePlan`) last when `transition` is given.
     ///
     /// - Complexity: O(changed and removed rows × log n + events + the plan's rows).
     static func mutationText(revision: Int, _ result: OperationResult, in stack: ScrollStack, transition: TransitionPlan? = nil) -> [UInt8] {
@@ -32,8 +31,21 @@ extension ModelEncoding {
     /// (`changedRows`). O(changed and removed rows + events + the plan's rows).
     static func mutationText(revision: Int, _ result: OperationResult, changed: [(row: Row, index: Int)],
                              transition: TransitionPlan? = nil) -> [UInt8] {
-        var w = JSONWriter(capacity: 256 + 192 * (result.changed.count + result.removed.count) + 64 * result.events.count
-                               + 800 * (transition?.rows.count ?? 0))
+        var w = JSONWriter(capacity: mutationCapacity(result, planRows: transition?.rows.count ?? 0))
+        writeMutationOpening(revision: revision, result, changed: changed, into: &w)
+        if let transition {
+            w.key(ascii: "transition")
+            writePlan(transition, revision: revision, into: &w)
+        }
+        w.endObject()
+        return w.take()
+    }
+
+    /// The answer to every mutation up to its events, the object left open for what some
+    /// add (`transition`, a carousel's geometry, a scroll's window): `revision`, the rows it
+    /// touched (`changed`, with their indexes), the rows it removed (`removed`, with their
+    /// former indexes, when any) and its `events`.
+    static func writeMutationOpening(revision: Int, _ result: OperationResult, changed: [(row: Row, index: Int)], into w: inout JSONWriter) {
         w.beginObject()
         w.key(ascii: "revision")
         w.integer(Int64(revision))
@@ -49,12 +61,11 @@ extension ModelEncoding {
         }
         w.key(ascii: "events")
         writeEvents(result.events, into: &w)
-        if let transition {
-            w.key(ascii: "transition")
-            writePlan(transition, revision: revision, into: &w)
-        }
-        w.endObject()
-        return w.take()
+    }
+
+    /// A first guess at a mutation answer's size, so that its writer rarely grows.
+    static func mutationCapacity(_ result: OperationResult, planRows: Int) -> Int {
+        256 + 192 * (result.changed.count + result.removed.count) + 64 * result.events.count + 800 * planRows
     }
 
     /// The text of `JSON.array(events.map(event)).serialized(realPrecision:)`: the journal's
@@ -66,8 +77,16 @@ extension ModelEncoding {
         return w.take()
     }
 
-    /// `row(_:index:)`, written.
+    /// A row as the client wrote it (overrides only where set), plus its index when given:
+    /// the one encoding of a row, in every answer that lists rows. O(the row's members).
     static func writeRow(_ row: Row, index: Int?, into w: inout JSONWriter) {
+        writeRowOpening(row, index: index, into: &w)
+        w.endObject()
+    }
+
+    /// `writeRow`'s members with the object left open, for answers that add members of
+    /// their own (a row's frame and visibility).
+    static func writeRowOpening(_ row: Row, index: Int?, into w: inout JSONWriter) {
         w.beginObject()
         w.key(ascii: "id")
         w.string(row.id)
@@ -154,7 +173,30 @@ extension ModelEncoding {
             w.key(ascii: "stack")
             w.string(embedded)
         }
-        w.endObject()
+    }
+
+    /// A row's frame, content frame, separator frame (or null) and visibility as members of
+    /// an open object: how the row answer and the hit answer place a row. (A layout's rows
+    /// are written by `writeLayoutRowOpening`, which copies repeated numbers.)
+    static func writeRowPlacement(_ l: RowLayout, into w: inout JSONWriter) {
+        w.key(ascii: "frame")
+        w.value(rect(l.frame))
+        w.key(ascii: "contentFrame")
+        w.value(rect(l.contentFrame))
+        w.key(ascii: "separatorFrame")
+        w.value(l.separatorFrame.map(rect) ?? .null)
+        writeVisibility(l.visibility, into: &w)
+    }
+
+    /// `"visibility"` and `"visibleFraction"` as members of an open object; a partial
+    /// fraction stays strictly between 0 and 1 once rounded (10⁻⁶ and 1 − 10⁻⁶ at the ends).
+    static func writeVisibility(_ v: Visibility, into w: inout JSONWriter) {
+        var fraction = (v.fraction * 1_000_000).rounded() / 1_000_000
+        if case .partial = v { fraction = min(max(fraction, 0.000001), 0.999999) }
+        w.key(ascii: "visibility")
+        w.string(v.name)
+        w.key(ascii: "visibleFraction")
+        w.number(fraction)
     }
 
     /// `JSON.array(events.map(event))`, written.
@@ -193,10 +235,7 @@ extension ModelEncoding {
             writeComputed(to, into: &w)
         case .becameVisible(let id, let index, let v), .becameHidden(let id, let index, let v):
             idIndex(id, index)
-            for (key, value) in visibility(v) {
-                w.key(key)
-                w.value(value)
-            }
+            writeVisibility(v, into: &w)
         case .contentSizeChanged(let from, let to):
             w.key(ascii: "from")
             writeSize(&w, from, rounded: true)

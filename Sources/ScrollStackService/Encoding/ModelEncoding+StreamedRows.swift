@@ -4,7 +4,7 @@ import ScrollStackCore
 
 extension ModelEncoding {
     /// The rows list (`GET …/rows`) produced a piece at a time: `{"revision", "rows"}` with
-    /// every row `matching` accepts (every row when nil), each as `row(_:index:)` writes it,
+    /// every row `matching` accepts (every row when nil), each as `writeRow` writes it,
     /// the same bytes as the whole-body answer. A piece ends after `rowsPerPiece` rows written
     /// or `rowsPerPiece` × 8 rows read, so a filter that keeps few rows still hands out
     /// pieces (and notices a client gone) regularly.
@@ -29,7 +29,7 @@ extension ModelEncoding {
                 while next < end && written < rowsPerPiece {
                     let row = stack.row(at: next)
                     if matching?(row) ?? true {
-                        w.value(self.row(row, index: next))
+                        writeRow(row, index: next, into: &w)
                         written += 1
                     }
                     next += 1

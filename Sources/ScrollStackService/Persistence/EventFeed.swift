@@ -143,7 +143,7 @@ final class EventFeed: Sendable {
             }
         }
         let budget = eventsAnswerBytes
-        let render: (Int, [UInt8]) -> [UInt8] = { revision, blob in EventHub.message(revision: revision, events: (try? JSON.parse(blob)) ?? .array([])) }
+        let render: (Int, [UInt8]) -> [UInt8] = { revision, blob in EventHub.message(revision: revision, events: EventHub.answerText(ofJournaled: blob)) }
         let response = HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")], stream: stream)
         var sent = 0
         if after < current {

@@ -46,7 +46,7 @@ extension StackService {
                 journal.recordSnapshotLater(id: id, revision: revision, encode: { Self.snapshot(due) },
                                             failed: { logger.warning("snapshot of \(id) at revision \(revision) not written (replays start from an older one): \($0)") })
             }
-            hub.publish(revision: revision, events: { JSON.array(result.events.map { ModelEncoding.event($0, time: time) }) }, to: id)
+            hub.publish(revision: revision, events: { ModelEncoding.eventsText(result.events, realPrecision: 15, time: time) }, to: id)
         }
         let failed: @Sendable (JournalError) -> Void = { error in
             if due != nil { journal.dropSnapshotClaim(id: id) }

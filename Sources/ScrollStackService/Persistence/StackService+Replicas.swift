@@ -139,7 +139,7 @@ extension StackService {
                 throw .journalUnreadable("applying \(what) failed: \(APIError(error).message)")
             }
             revision = record.revision
-            hub.publish(revision: record.revision, events: { (try? JSON.parse(record.events)) ?? .array([]) }, to: key)
+            hub.publish(revision: record.revision, events: { EventHub.answerText(ofJournaled: record.events) }, to: key)
         }
     }
 }

@@ -63,7 +63,7 @@ extension PileService {
                 throw .journalUnreadable("applying \(what) failed: \(APIError(error).message)")
             }
             revision = record.revision
-            hub.publish(revision: record.revision, events: { (try? JSON.parse(record.events)) ?? .array([]) }, to: Self.journalPrefix + id)
+            hub.publish(revision: record.revision, events: { EventHub.answerText(ofJournaled: record.events) }, to: Self.journalPrefix + id)
         }
     }
 

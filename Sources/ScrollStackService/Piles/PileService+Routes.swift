@@ -210,7 +210,7 @@ extension PileService {
                 journal.recordSnapshotLater(id: key, revision: revision, encode: { Self.pileSnapshot(id: id, revision: revision, pile) },
                                             failed: { logger.warning("snapshot of pile \(id) at revision \(revision) not written (replays start from an older one): \($0)") })
             }
-            hub.publish(revision: revision, events: { events }, to: key)
+            hub.publish(revision: revision, events: { events.serialized() }, to: key)
         }, restore: { () throws(APIError) in
             // A replica goes back to the revision it started from; its next lookup applies
             // (and publishes) the revisions others journaled since. A pile another replica

@@ -158,7 +158,12 @@ extension StackService {
         let row = try body.optional("row").map { f throws(APIError) in try ModelDecoding.reference(f) }
         let index = try body.optional("index").map { f throws(APIError) in try f.int() }
         // The carousel geometry of this very revision, taken under the stack's write lock.
-        let carousel = { (stack: ScrollStack) in ModelEncoding.carouselLayout(stack, offset: nil) }
+        let carousel = { (stack: ScrollStack, w: inout JSONWriter) in
+            for (key, value) in ModelEncoding.carouselLayout(stack, offset: nil) {
+                w.key(key)
+                w.value(value)
+            }
+        }
         return try mutate(c, extra: carousel) { stack, _ throws(APIError) in
             _ = try requireMenu(stack)
             let entries = stack.menuEntries()

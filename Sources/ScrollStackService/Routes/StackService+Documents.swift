@@ -53,8 +53,8 @@ extension StackService {
     /// PUT is being tried again after the first try created it and stopped).
     private func isUnclaimedCopy(_ id: String, of decoded: ScrollStack) -> Bool {
         guard embeddings.hosts(of: id).isEmpty, let entry = try? store.entry(id) else { return false }
-        let stored = try? entry.read { stack, revision throws(APIError) in revision == 1 ? ModelEncoding.stack(id: id, revision: 1, stack) : nil }
-        return stored.flatMap { $0 } == ModelEncoding.stack(id: id, revision: 1, decoded)
+        let stored = try? entry.read { stack, revision throws(APIError) in revision == 1 ? ModelEncoding.stackText(id: id, revision: 1, stack) : nil }
+        return stored.flatMap { $0 } == ModelEncoding.stackText(id: id, revision: 1, decoded)
     }
 
     /// Replaces the stack `id` with `document`, or creates it (`putStack`). A stack deleted,

@@ -144,25 +144,39 @@ extension StackService {
         guard let x = try c.queryNumber("x") else { throw .badQuery("x", "is required") }
         guard let y = try c.queryNumber("y") else { throw .badQuery("y", "is required") }
         return try read(c) { stack, revision throws(APIError) in
-            var hit = JSON.null
-            var members: [(String, JSON)] = [("revision", .integer(Int64(revision)))]
-            if let layout = stack.hitTest(Point(x: x, y: y)), let row = stack.row(id: layout.id) {
-                hit = .object(JSONObject([
-                    ("id", .string(row.id)), ("index", .integer(Int64(layout.index))),
-                    ("tappable", .bool(row.tappable)), ("highlightable", .bool(row.highlightable)),
-                ] + ModelEncoding.rowLayout(layout)))
-                if row.stack != nil {
-                    var read: [(id: String, revision: Int)] = []
-                    let path = hitPath(in: stack, id: c.parameter("stack"), at: Point(x: x, y: y), read: &read)
-                    members.append(("row", hit))
-                    members.append(("path", .array(path)))
-                    var response = HTTPResponse.json(200, .object(JSONObject(members)))
-                    response.headers.append(("ETag", EmbeddedLayouts.entityTag(revision: revision, revisions: read)))
-                    return response
-                }
+            var w = JSONWriter(capacity: 512)
+            w.beginObject()
+            w.key(ascii: "revision")
+            w.integer(Int64(revision))
+            w.key(ascii: "row")
+            guard let layout = stack.hitTest(Point(x: x, y: y)), let row = stack.row(id: layout.id) else {
+                w.null()
+                w.endObject()
+                return .json(200, text: w.take(), revision: revision)
             }
-            members.append(("row", hit))
-            return .json(200, .object(JSONObject(members)), revision: revision)
+            w.beginObject()
+            w.key(ascii: "id")
+            w.string(row.id)
+            w.key(ascii: "index")
+            w.integer(Int64(layout.index))
+            w.key(ascii: "tappable")
+            w.bool(row.tappable)
+            w.key(ascii: "highlightable")
+            w.bool(row.highlightable)
+            ModelEncoding.writeRowPlacement(layout, into: &w)
+            w.endObject()
+            guard row.stack != nil else {
+                w.endObject()
+                return .json(200, text: w.take(), revision: revision)
+            }
+            var read: [(id: String, revision: Int)] = []
+            let path = hitPath(in: stack, id: c.parameter("stack"), at: Point(x: x, y: y), read: &read)
+            w.key(ascii: "path")
+            w.value(.array(path))
+            w.endObject()
+            var response = HTTPResponse.json(200, text: w.take())
+            response.headers.append(("ETag", EmbeddedLayouts.entityTag(revision: revision, revisions: read)))
+            return response
         }
     }
 

@@ -14,15 +14,27 @@ extension StackService {
 
     /// `{"revision", "rows", "page": {"from", "limit", "total"}, "next"}`: one page of a rows
     /// list of `total` rows; `next` is the URL of the following page, or null after the last.
-    func listPage(_ rows: [(row: Row, index: Int)], page: Range<Int>, total: Int, revision: Int, _ c: RequestContext) -> JSON {
-        let next: JSON = page.upperBound < total ? .string(c.link(replacing: "from", with: String(page.upperBound))) : .null
-        return .object(JSONObject([
-            ("revision", .integer(Int64(revision))),
-            ("rows", .array(rows.map { ModelEncoding.row($0.row, index: $0.index) })),
-            ("page", .object(JSONObject([
-                ("from", .integer(Int64(page.lowerBound))), ("limit", .integer(Int64(page.count))), ("total", .integer(Int64(total))),
-            ]))),
-            ("next", next),
-        ]))
+    func listPage(_ rows: [(row: Row, index: Int)], page: Range<Int>, total: Int, revision: Int, _ c: RequestContext) -> [UInt8] {
+        var w = JSONWriter(capacity: 256 + 160 * rows.count)
+        w.beginObject()
+        w.key(ascii: "revision")
+        w.integer(Int64(revision))
+        w.key(ascii: "rows")
+        w.beginArray()
+        for (row, index) in rows { ModelEncoding.writeRow(row, index: index, into: &w) }
+        w.endArray()
+        w.key(ascii: "page")
+        w.beginObject()
+        w.key(ascii: "from")
+        w.integer(Int64(page.lowerBound))
+        w.key(ascii: "limit")
+        w.integer(Int64(page.count))
+        w.key(ascii: "total")
+        w.integer(Int64(total))
+        w.endObject()
+        w.key(ascii: "next")
+        if page.upperBound < total { w.string(c.link(replacing: "from", with: String(page.upperBound))) } else { w.null() }
+        w.endObject()
+        return w.take()
     }
 }

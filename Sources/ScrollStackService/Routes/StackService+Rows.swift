@@ -29,7 +29,7 @@ extension StackService {
             if let page, type == nil, instance == nil, !first {
                 // One page of every row: O(k log n), never the whole list.
                 let rows = page.clamped(to: 0..<stack.count).map { (row: stack.row(at: $0), index: $0) }
-                return .json(200, listPage(rows, page: page, total: stack.count, revision: revision, c), revision: revision)
+                return .json(200, text: listPage(rows, page: page, total: stack.count, revision: revision, c), revision: revision)
             }
             if page == nil, instance == nil, !first, let streamed = streamedRows(stack, revision: revision, controllerType: type) {
                 return streamed
@@ -46,10 +46,18 @@ extension StackService {
             if first { found = Array(found.prefix(1)) }
             if let page {
                 let range = page.clamped(to: 0..<found.count)
-                return .json(200, listPage(Array(found[range]), page: page, total: found.count, revision: revision, c), revision: revision)
+                return .json(200, text: listPage(Array(found[range]), page: page, total: found.count, revision: revision, c), revision: revision)
             }
-            let rows = found.map { ModelEncoding.row($0.row, index: $0.index) }
-            return .json(200, .object(JSONObject([("revision", .integer(Int64(revision))), ("rows", .array(rows))])), revision: revision)
+            var w = JSONWriter(capacity: 64 + 160 * found.count)
+            w.beginObject()
+            w.key(ascii: "revision")
+            w.integer(Int64(revision))
+            w.key(ascii: "rows")
+            w.beginArray()
+            for (row, index) in found { ModelEncoding.writeRow(row, index: index, into: &w) }
+            w.endArray()
+            w.endObject()
+            return .json(200, text: w.take(), revision: revision)
         }
     }
 
@@ -59,9 +67,11 @@ extension StackService {
         return try read(c) { stack, revision throws(APIError) in
             let (row, index) = try pathRow(c, in: stack)
             let layout = try model { () throws(StackError) in try stack.layout(of: .index(index)) }
-            guard case .object(var object) = ModelEncoding.row(row, index: index) else { return .error(.invalid(nil, "unreachable")) }
-            for (key, value) in ModelEncoding.rowLayout(layout) { object[key] = value }
-            return .json(200, .object(object), revision: revision)
+            var w = JSONWriter(capacity: 512)
+            ModelEncoding.writeRowOpening(row, index: index, into: &w)
+            ModelEncoding.writeRowPlacement(layout, into: &w)
+            w.endObject()
+            return .json(200, text: w.take(), revision: revision)
         }
     }
 

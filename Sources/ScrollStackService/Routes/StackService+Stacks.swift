@@ -153,7 +153,7 @@ extension StackService {
         let (id, stack) = stacks[stacks.count - 1]
         let location = [("Location", "/v1/stacks/\(id)")]
         if c.prefersMinimal { return .minimal(201, id: id, revision: 1, headers: location) }
-        return .json(201, ModelEncoding.stack(id: id, revision: 1, stack), revision: 1, headers: location)
+        return .json(201, text: ModelEncoding.stackText(id: id, revision: 1, stack), revision: 1, headers: location)
     }
 
     /// Sets the graph's edges of `id` to what its stored rows embed (none when it is not stored).
@@ -299,7 +299,7 @@ extension StackService {
             })
         }
         guard dryRun else {
-            let window = { [self] (stack: ScrollStack) in [("window", scrollWindow(stack))] }
+            let window = { [self] (stack: ScrollStack, w: inout JSONWriter) in writeScrollWindow(stack, into: &w) }
             return try mutate(c, animation: animation, extra: window) { stack, _ throws(APIError) in try operation(stack) }
         }
         return try read(c) { stack, revision throws(APIError) in
@@ -307,33 +307,41 @@ extension StackService {
             // A copy of a stack is O(1); scrolling it touches only its settings and window.
             var after = stack
             let result = try model { () throws(StackError) in try scroll.apply(to: &after) }
-            var members: [(String, JSON)] = [("revision", .integer(Int64(revision))), ("dryRun", .bool(true)),
-                                             ("offset", ModelEncoding.point(after.settings.offset))]
+            var w = JSONWriter(capacity: 4096)
+            w.beginObject()
+            w.key(ascii: "revision")
+            w.integer(Int64(revision))
+            w.key(ascii: "dryRun")
+            w.bool(true)
+            w.key(ascii: "offset")
+            ModelEncoding.writePoint(after.settings.offset, into: &w)
             if animation.answersPlan {
                 let plan = TransitionPlanner.plan(from: TransitionCapture(stack, targets: nil), to: after, result: result,
                                                   timing: animation.timing(for: scroll, in: stack), animated: animation.timing != nil)
                 if let fps = animation.fps, let error = AnimationRequest.rowSampleViolation(plan, fps: fps) { throw error }
                 // The plan names the revision the scroll would make.
                 let encoded = ModelEncoding.plan(plan, revision: revision + 1)
-                members.append(("transition", nestedPlanRows(animation.fps.map { ModelEncoding.sampled(encoded, fps: $0) } ?? encoded, plan, host: after)))
+                w.key(ascii: "transition")
+                w.value(nestedPlanRows(animation.fps.map { ModelEncoding.sampled(encoded, fps: $0) } ?? encoded, plan, host: after))
             }
-            members.append(("window", scrollWindow(after)))
-            return .json(200, .object(JSONObject(members)), revision: revision)
+            writeScrollWindow(after, into: &w)
+            w.endObject()
+            return .json(200, text: w.take(), revision: revision)
         }
     }
 
-    /// A scroll answer's `window`: the visible layout as `GET …/layout?window=visible` answers
-    /// it, embedded stacks included (down to `EmbeddedLayouts.maxDepth`, or naming them only
-    /// when the tree holds more rows than `limits.composedLayoutRows`), without `revision`.
-    func scrollWindow(_ stack: ScrollStack) -> JSON {
-        guard !stack.embeddedStacks.isEmpty else { return ModelEncoding.window(stack) }
-        var embedded = EmbeddedLayouts(depth: EmbeddedLayouts.maxDepth, visibleOnly: true) { [store] id in try? store.entry(id) }
-        if embedded.rowCount(of: stack) > limits.composedLayoutRows {
-            embedded = EmbeddedLayouts(depth: 0, visibleOnly: true) { _ in nil }
+    /// A scroll answer's `window` member: the visible layout as `GET …/layout?window=visible`
+    /// answers it, embedded stacks included (down to `EmbeddedLayouts.maxDepth`, or naming
+    /// them only when the tree holds more rows than `limits.composedLayoutRows`), without
+    /// `revision`.
+    func writeScrollWindow(_ stack: ScrollStack, into w: inout JSONWriter) {
+        var embedded: EmbeddedLayouts?
+        if !stack.embeddedStacks.isEmpty {
+            let tree = EmbeddedLayouts(depth: EmbeddedLayouts.maxDepth, visibleOnly: true) { [store] id in try? store.entry(id) }
+            embedded = tree.rowCount(of: stack) > limits.composedLayoutRows ? EmbeddedLayouts(depth: 0, visibleOnly: true) { _ in nil } : tree
         }
-        var w = JSONWriter(capacity: 4096)
+        w.key(ascii: "window")
         ModelEncoding.writeLayout(&w, revision: nil, stack.visibleLayout(), window: nil, of: stack, page: nil, next: nil,
                                   contentFrames: false, embedded: embedded)
-        return (try? JSON.parse(w.take())) ?? ModelEncoding.window(stack)
     }
 }

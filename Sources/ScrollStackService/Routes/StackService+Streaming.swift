@@ -24,7 +24,7 @@ extension StackService {
     /// The whole model, streamed when it has at least `limits.streamedAnswerRows` rows.
     func stackAnswer(id: String, revision: Int, _ stack: ScrollStack) -> HTTPResponse {
         guard stack.count >= limits.streamedAnswerRows else {
-            return .json(200, ModelEncoding.stack(id: id, revision: revision, stack), revision: revision)
+            return .json(200, text: ModelEncoding.stackText(id: id, revision: revision, stack), revision: revision)
         }
         return streamedJSON(ModelEncoding.stackSource(id: id, revision: revision, stack), revision: revision)
     }

@@ -85,7 +85,7 @@ public final class StackService: Sendable {
             // A gap at a stack's publication point is filled from the journal (`EventHub`).
             hub.fillGaps { key, after, upTo in
                 guard upTo > after, let page = try? journal.events(id: key, after: after, limit: upTo - after) else { return nil }
-                return page.filter { $0.revision <= upTo }.map { ($0.revision, (try? JSON.parse($0.events)) ?? .array([])) }
+                return page.filter { $0.revision <= upTo }.map { ($0.revision, EventHub.answerText(ofJournaled: $0.events)) }
             }
         }
         if let journal, let engine {
@@ -251,7 +251,7 @@ public final class StackService: Sendable {
     /// the cached stack without asking the journal where it stands (`entryForWriting`): an
     /// error it answers is judged again on a checked one.
     func mutate(_ context: RequestContext, snapshot: Bool = false, animation: AnimationRequest = AnimationRequest(),
-                targets: ((ScrollStack) throws(APIError) -> [String])? = nil, extra: ((ScrollStack) -> [(String, JSON)])? = nil,
+                targets: ((ScrollStack) throws(APIError) -> [String])? = nil, extra: ((ScrollStack, inout JSONWriter) -> Void)? = nil,
                 deferrable: Bool = true,
                 _ operation: (ScrollStack, _ revision: Int) throws(APIError) -> StackOperation) throws(APIError) -> HTTPResponse {
         let id = context.parameter("stack")
@@ -305,7 +305,7 @@ public final class StackService: Sendable {
     }
 
     private func mutateOnce(_ context: RequestContext, checked: Bool, snapshot: Bool, animation: AnimationRequest,
-                            targets: ((ScrollStack) throws(APIError) -> [String])?, extra: ((ScrollStack) -> [(String, JSON)])?,
+                            targets: ((ScrollStack) throws(APIError) -> [String])?, extra: ((ScrollStack, inout JSONWriter) -> Void)?,
                             _ operation: (ScrollStack, _ revision: Int) throws(APIError) -> StackOperation) throws(APIError) -> HTTPResponse {
         let (entry, incarnation) = try store.entryForWriting(context.parameter("stack"), checked: checked)
         let (outcome, pending) = try entry.writeQueued({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> Planned in
@@ -354,24 +354,24 @@ public final class StackService: Sendable {
         }, answer: { planned, stack, revision -> MutationAnswer in
             if context.prefersMinimal { return .response(.minimal(200, id: entry.id, revision: revision)) }
             if extra == nil, animation.fps == nil, !(animation.answersPlan && !stack.embeddedStacks.isEmpty) {
-                // The common answer, and one with its plan, written straight (the same bytes as
-                // the tree below) once the lock is released: only the changed rows are taken now.
-                // A plan with nested rows (a host's) is built as the tree below.
+                // The common answer, and one with its plan, written once the lock is released:
+                // only the changed rows are taken now. A plan with nested rows (a host's) or
+                // with keyframes is built as a value below, under the lock.
                 return .text(revision: revision, result: planned.result, changed: ModelEncoding.changedRows(planned.result, in: stack),
                              transition: animation.answersPlan ? planned.plan : nil)
             }
             // Keyframes are sampled from the encoded plan; they are bounded (`AnimationRequest.maxRowSamples`).
-            var answer = ModelEncoding.mutation(revision: revision, planned.result, in: stack)
-            if animation.answersPlan, let kept = planned.plan, case .object(var members) = answer {
+            let result = planned.result
+            var w = JSONWriter(capacity: ModelEncoding.mutationCapacity(result, planRows: planned.plan?.rows.count ?? 0))
+            ModelEncoding.writeMutationOpening(revision: revision, result, changed: ModelEncoding.changedRows(result, in: stack), into: &w)
+            if animation.answersPlan, let kept = planned.plan {
                 let plan = ModelEncoding.plan(kept, revision: revision)
-                members["transition"] = nestedPlanRows(animation.fps.map { ModelEncoding.sampled(plan, fps: $0) } ?? plan, kept, host: stack)
-                answer = .object(members)
+                w.key(ascii: "transition")
+                w.value(nestedPlanRows(animation.fps.map { ModelEncoding.sampled(plan, fps: $0) } ?? plan, kept, host: stack))
             }
-            if let extra, case .object(var members) = answer {
-                for (key, value) in extra(stack) { members[key] = value }
-                answer = .object(members)
-            }
-            return .response(.json(200, answer, revision: revision))
+            extra?(stack, &w)
+            w.endObject()
+            return .response(.json(200, text: w.take(), revision: revision))
         })
         return try answerWhenDurable(context, entry, outcome.map { $0.response }, pending)
     }

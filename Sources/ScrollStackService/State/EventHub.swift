@@ -62,7 +62,7 @@ final class EventHub: Sendable {
 
     /// The journal's events of a stack after revision `after`, up to `upTo`, in order (nil
     /// when the journal cannot be read): what fills a gap.
-    typealias Fill = @Sendable (_ key: String, _ after: Int, _ upTo: Int) -> [(revision: Int, events: JSON)]?
+    typealias Fill = @Sendable (_ key: String, _ after: Int, _ upTo: Int) -> [(revision: Int, events: [UInt8])]?
 
     /// At most this many revisions are kept ahead of a stack's point; past it, its streams end.
     static let aheadLimit = 1024
@@ -129,13 +129,13 @@ final class EventHub: Sendable {
     /// Offers revision `revision` of `stack` (its `events`, made only when the stack has
     /// streams that have not had it, and outside the hub's mutex): sent now if it is the
     /// point's next, kept if it is further ahead (its gap fetched), dropped if published.
-    func publish(revision: Int, events: () -> JSON, to stack: String) {
+    func publish(revision: Int, events: () -> [UInt8], to stack: String) {
         if let gate = offerGate.withLock({ $0 }) { gate(stack, revision) }
         if let gap = offer(revision: revision, events: events, to: stack) { fillGap(stack, after: gap.after, upTo: gap.upTo) }
     }
 
     /// Takes an offer at the point; returns the gap before the revisions kept ahead, if any.
-    private func offer(revision: Int, events: () -> JSON, to stack: String) -> (after: Int, upTo: Int)? {
+    private func offer(revision: Int, events: () -> [UInt8], to stack: String) -> (after: Int, upTo: Int)? {
         let wanted = channels.withLock { $0[stack].map { revision > $0.published } ?? false }
         guard wanted else { return nil }
         let message = Self.data(revision: revision, events: events())
@@ -211,13 +211,20 @@ final class EventHub: Sendable {
         }
     }
 
-    /// One Server-Sent Event: `id:` the revision, `data:` the revision's events as JSON.
-    static func message(revision: Int, events: JSON) -> [UInt8] {
+    /// One Server-Sent Event: `id:` the revision, `data:` the revision's events (the text of
+    /// a JSON array, as answers write it).
+    static func message(revision: Int, events: [UInt8]) -> [UInt8] {
         Array("id: \(revision)\ndata: ".utf8) + data(revision: revision, events: events) + Array("\n\n".utf8)
     }
 
-    /// A revision's event data: `{"revision", "events"}`.
-    static func data(revision: Int, events: JSON) -> [UInt8] {
-        JSON.object(JSONObject([("revision", .integer(Int64(revision))), ("events", events)])).serialized()
+    /// A revision's event data: `{"revision", "events"}`, `events` being the text of a JSON array.
+    static func data(revision: Int, events: [UInt8]) -> [UInt8] {
+        Array(#"{"revision":\#(revision),"events":"#.utf8) + events + Array("}".utf8)
+    }
+
+    /// The journal's text of a revision's events (reals at 17 digits) as answers write it
+    /// (at 15); an empty array for a text that is not JSON. O(its bytes).
+    static func answerText(ofJournaled events: [UInt8]) -> [UInt8] {
+        (try? JSON.parse(events))?.serialized() ?? Array("[]".utf8)
     }
 }

@@ -145,12 +145,12 @@ final class BatchInsertDecodingTests: XCTestCase {
                 after.checkInvariants()
                 XCTAssertEqual(result, expectedResult, "seed \(seed) trial \(trial)")
                 XCTAssertEqual(after.rows, expected.rows, "seed \(seed) trial \(trial)")
-                XCTAssertEqual(ModelEncoding.mutation(revision: revision + 1, result, in: after).serialized(realPrecision: 17),
-                               ModelEncoding.mutation(revision: revision + 1, expectedResult, in: expected).serialized(realPrecision: 17),
+                XCTAssertEqual(ModelEncoding.mutationText(revision: revision + 1, result, in: after, realPrecision: 17),
+                               ModelEncoding.mutationText(revision: revision + 1, expectedResult, in: expected, realPrecision: 17),
                                "seed \(seed) trial \(trial)")
                 XCTAssertEqual(OperationRecord.stack(operation), OperationRecord.stack(expectedOperation), "seed \(seed) trial \(trial)")
-                XCTAssertEqual(ModelEncoding.stack(id: "s", revision: 1, after).serialized(realPrecision: 17),
-                               ModelEncoding.stack(id: "s", revision: 1, expected).serialized(realPrecision: 17), "seed \(seed) trial \(trial)")
+                XCTAssertEqual(ModelEncoding.stackText(id: "s", revision: 1, after, realPrecision: 17),
+                               ModelEncoding.stackText(id: "s", revision: 1, expected, realPrecision: 17), "seed \(seed) trial \(trial)")
             case (.failure(let e), .failure(let f)):
                 outcomes[e.code, default: 0] += 1
                 XCTAssertEqual(e, f, "seed \(seed) trial \(trial)")

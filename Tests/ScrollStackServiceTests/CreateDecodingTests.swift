@@ -95,8 +95,8 @@ final class CreateDecodingTests: XCTestCase {
                 outcomes["built", default: 0] += 1
                 stack.checkInvariants()
                 XCTAssertEqual(stack.rows, expected.rows, "seed \(seed) trial \(trial)")
-                XCTAssertEqual(ModelEncoding.stack(id: "s", revision: 1, stack).serialized(realPrecision: 17),
-                               ModelEncoding.stack(id: "s", revision: 1, expected).serialized(realPrecision: 17), "seed \(seed) trial \(trial)")
+                XCTAssertEqual(ModelEncoding.stackText(id: "s", revision: 1, stack, realPrecision: 17),
+                               ModelEncoding.stackText(id: "s", revision: 1, expected, realPrecision: 17), "seed \(seed) trial \(trial)")
             case (.failure(let e), .failure(let f)):
                 outcomes[e.code, default: 0] += 1
                 XCTAssertEqual(e, f, "seed \(seed) trial \(trial)")

@@ -57,10 +57,10 @@ final class SnapshotFormatTests: XCTestCase {
         let decoded = try SnapshotFormat.decode(bytes, what: "the snapshot", measurer: service.measurer, titleMeasurer: service.titleMeasurer)
         XCTAssertEqual(decoded.rows, stack.rows)
         XCTAssertEqual(decoded.settings, stack.settings)
-        XCTAssertEqual(ModelEncoding.stack(id: "x", revision: 1, decoded).serialized(realPrecision: 17),
-                       ModelEncoding.stack(id: "x", revision: 1, stack).serialized(realPrecision: 17))
+        XCTAssertEqual(ModelEncoding.stackText(id: "x", revision: 1, decoded, realPrecision: 17),
+                       ModelEncoding.stackText(id: "x", revision: 1, stack, realPrecision: 17))
         XCTAssertEqual(SnapshotFormat.encode(decoded), bytes, "encoding is a function of the state")
-        XCTAssertLessThan(bytes.count, ModelEncoding.stack(id: "x", revision: 1, stack).serialized(realPrecision: 17).count)
+        XCTAssertLessThan(bytes.count, ModelEncoding.stackText(id: "x", revision: 1, stack, realPrecision: 17).count)
     }
 
     /// A snapshot's rows are written from the columns (`forEachRowElement`: no `Row` for a

@@ -21,7 +21,7 @@ enum Harness {
     static let service = StackService()
     /// Every stack's model in the starting state (set by `reset`), the "before" of each
     /// input's first request.
-    nonisolated(unsafe) static var pristineModels: [String: JSON] = [:]
+    nonisolated(unsafe) static var pristineModels: [String: [UInt8]] = [:]
     /// Whether the last input left models other than `pristineModels` (also a change that
     /// made no revision), so that the next one starts from a reset.
     nonisolated(unsafe) static var changed = true
@@ -94,12 +94,12 @@ func request(from part: ArraySlice<UInt8>) -> HTTPRequest? {
 
 /// Every stack's revision and model as `GET` would answer them, by id, each model's
 /// invariants checked first (a trap).
-func models() -> [String: JSON] {
-    var result: [String: JSON] = [:]
+func models() -> [String: [UInt8]] {
+    var result: [String: [UInt8]] = [:]
     for entry in Harness.service.store.all() {
         result[entry.id] = try? entry.read { stack, revision throws(APIError) in
             stack.checkInvariants()
-            return ModelEncoding.stack(id: entry.id, revision: revision, stack)
+            return ModelEncoding.stackText(id: entry.id, revision: revision, stack, realPrecision: 17)
         }
     }
     return result
@@ -107,7 +107,7 @@ func models() -> [String: JSON] {
 
 /// Checks one answer and what it left behind; returns the models after it (the next
 /// request's `before`).
-func check(_ request: HTTPRequest, _ response: HTTPResponse, before: [String: JSON]) -> [String: JSON] {
+func check(_ request: HTTPRequest, _ response: HTTPResponse, before: [String: [UInt8]]) -> [String: [UInt8]] {
     let what = "\(request.summary) → \(response.status)"
     Fuzzer.require((100..<500).contains(response.status), "\(what): \(String(decoding: response.body.prefix(300), as: UTF8.self))")
     let after = models()

@@ -105,14 +105,6 @@ extension ModelEncoding {
         return members
     }
 
-    /// The visible layout at the stack's offset with its carousel members, without
-    /// `revision`: what `GET …/layout?window=visible` answers, `revision` aside.
-    static func window(_ stack: ScrollStack) -> JSON {
-        guard case .object(var members) = layout(revision: nil, stack.visibleLayout()) else { return .null }
-        for (key, value) in carouselLayout(stack, offset: nil) { members[key] = value }
-        return .object(members)
-    }
-
     /// The menu of a layout answer: its geometry, each item with its progress and colours, and
     /// the indicator's, border's and background's colours from `settings`.
     static func menuLayout(_ m: MenuLayout, _ settings: MenuSettings, frame: Rect, entries: [(entry: MenuLayout.Entry, rowIndex: Int)]) -> JSON {

@@ -2,11 +2,12 @@ import JSONCodec
 import ScrollStackCore
 
 /// The layout answers written straight to text with a `JSONWriter`: one pass from the model to
-/// bytes, no `JSON` tree per row. The text is byte for byte what the tree encoding
-/// (`layout(revision:_:content:)` with the carousel and page members) serializes to; the
-/// members that are small and rare (carousel, content frames) are built as values and written.
+/// bytes, no `JSON` tree per row; the one encoding of a layout (the stored, stateless,
+/// streamed, paged, per-device and embedded layouts, and a scroll's window). The members that
+/// are small and rare (carousel, content frames) are built as values and written.
 extension ModelEncoding {
-    /// One layout answer: `layout(revision:_:content:)`'s members with a carousel's, each fit
+    /// One layout answer: `revision` (when given), `axis`, `viewport`, `offset`,
+    /// `contentSize`, `rows`, `visibleRows`, `entirelyVisibleRows`, a carousel's members, each fit
     /// row's content frames when `contentFrames`, and for a page, `visibleRows` and
     /// `entirelyVisibleRows` of the whole viewport, `page` and `next` (a URL, or null at the
     /// end). `revision` is omitted when nil; `device` (`{"name", "width", "height"}`) leads

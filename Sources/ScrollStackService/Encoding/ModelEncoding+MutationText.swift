@@ -10,8 +10,9 @@ extension ModelEncoding {
     /// (`writePlan`) last when `transition` is given.
     ///
     /// - Complexity: O(changed and removed rows × log n + events + the plan's rows).
-    static func mutationText(revision: Int, _ result: OperationResult, in stack: ScrollStack, transition: TransitionPlan? = nil) -> [UInt8] {
-        mutationText(revision: revision, result, changed: changedRows(result, in: stack), transition: transition)
+    static func mutationText(revision: Int, _ result: OperationResult, in stack: ScrollStack, transition: TransitionPlan? = nil,
+                             realPrecision: Int = 15) -> [UInt8] {
+        mutationText(revision: revision, result, changed: changedRows(result, in: stack), transition: transition, realPrecision: realPrecision)
     }
 
     /// The rows `result` changed, as `stack` has them after it, with their indexes (a row
@@ -30,8 +31,8 @@ extension ModelEncoding {
     /// `mutationText(revision:_:in:transition:)`, with the changed rows already taken
     /// (`changedRows`). O(changed and removed rows + events + the plan's rows).
     static func mutationText(revision: Int, _ result: OperationResult, changed: [(row: Row, index: Int)],
-                             transition: TransitionPlan? = nil) -> [UInt8] {
-        var w = JSONWriter(capacity: mutationCapacity(result, planRows: transition?.rows.count ?? 0))
+                             transition: TransitionPlan? = nil, realPrecision: Int = 15) -> [UInt8] {
+        var w = JSONWriter(realPrecision: realPrecision, capacity: mutationCapacity(result, planRows: transition?.rows.count ?? 0))
         writeMutationOpening(revision: revision, result, changed: changed, into: &w)
         if let transition {
             w.key(ascii: "transition")
@@ -68,9 +69,9 @@ extension ModelEncoding {
         256 + 192 * (result.changed.count + result.removed.count) + 64 * result.events.count + 800 * planRows
     }
 
-    /// The text of `JSON.array(events.map(event)).serialized(realPrecision:)`: the journal's
-    /// copy of a revision's events (at 17 digits), each ending with `"time": time` when given
-    /// (`event(_:time:)`).
+    /// A revision's events as a JSON array's text (`writeEvents`): the journal keeps them at
+    /// 17 digits, answers and live streams write them at 15; each ends with `"time": time`
+    /// when given.
     static func eventsText(_ events: [StackEvent], realPrecision: Int, time: String? = nil) -> [UInt8] {
         var w = JSONWriter(realPrecision: realPrecision, capacity: 2 + (time == nil ? 64 : 96) * events.count)
         writeEvents(events, time: time, into: &w)
@@ -199,14 +200,15 @@ extension ModelEncoding {
         w.number(fraction)
     }
 
-    /// `JSON.array(events.map(event))`, written.
+    /// The events, in order, as an array.
     static func writeEvents(_ events: [StackEvent], time: String? = nil, into w: inout JSONWriter) {
         w.beginArray()
         for event in events { writeEvent(event, time: time, into: &w) }
         w.endArray()
     }
 
-    /// `event(_:time:)`, written.
+    /// One event: `type`, then its members (the row's `id` and `index`, `from` and `to`, a
+    /// visibility), then `time` when given (when its revision was made, `EventTime`).
     static func writeEvent(_ event: StackEvent, time: String? = nil, into w: inout JSONWriter) {
         w.beginObject()
         w.key(ascii: "type")

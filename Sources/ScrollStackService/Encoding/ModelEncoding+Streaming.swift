@@ -114,9 +114,10 @@ extension ModelEncoding {
     }
 
     /// The whole model as one text: the answer to a create and to `GET /v1/stacks/{stack}`
-    /// below the streaming threshold. O(n).
-    static func stackText(id: String, revision: Int, _ stack: ScrollStack) -> [UInt8] {
-        var w = JSONWriter(capacity: 256 + 160 * stack.count)
+    /// below the streaming threshold (reals at 15 digits, as every answer; 17 compare
+    /// models exactly). O(n).
+    static func stackText(id: String, revision: Int, _ stack: ScrollStack, realPrecision: Int = 15) -> [UInt8] {
+        var w = JSONWriter(realPrecision: realPrecision, capacity: 256 + 160 * stack.count)
         writeStackHead(id: id, revision: revision, stack, into: &w)
         for (index, row) in stack.rows.enumerated() { writeRow(row, index: index, into: &w) }
         w.endArray()

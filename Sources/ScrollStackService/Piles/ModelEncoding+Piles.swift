@@ -45,20 +45,33 @@ extension ModelEncoding {
         return .object(JSONObject(members))
     }
 
+    /// A view's descriptor as the create body gives it, the way a row's content is written
+    /// (`writeRowOpening`): `"controller": {"type", "instance"?, "props"?}` or
+    /// `"view": {"type", "props"?}`.
+    static func viewDescriptor(_ content: RowContent) -> (String, JSON) {
+        switch content {
+        case .controller(let c):
+            var o: [(String, JSON)] = [("type", .string(c.type))]
+            if let instance = c.instance { o.append(("instance", .string(instance))) }
+            if let props = c.properties { o.append(("props", properties(props))) }
+            return ("controller", .object(JSONObject(o)))
+        case .view(let v):
+            var o: [(String, JSON)] = [("type", .string(v.type))]
+            if let props = v.properties { o.append(("props", properties(props))) }
+            return ("view", .object(JSONObject(o)))
+        }
+    }
+
     /// A pile as GET answers it: settings, the active view's id, and the views bottom to top;
     /// the active (top) view also carries its frame, alpha and transform at rest.
     static func pile(id: String, revision: Int, _ pile: Pile) -> JSON {
         var views: [JSON] = []
         for (index, view) in pile.views.enumerated() {
-            // A view's descriptor is written as a row's content is.
-            guard case .object(var object) = row(Row(id: view.id, content: view.content, size: .fixed(0)), index: index) else { continue }
-            var members: [(String, JSON)] = [("id", .string(view.id)), ("index", .integer(Int64(index)))]
-            for key in ["controller", "view"] { if let value = object[key] { members.append((key, value)) } }
+            var members: [(String, JSON)] = [("id", .string(view.id)), ("index", .integer(Int64(index))), viewDescriptor(view.content)]
             let isActive = index == pile.views.count - 1
             members.append(("active", .bool(isActive)))
             if isActive { members += pileState(pile.state(pile.metrics.active)) }
-            object = JSONObject(members)
-            views.append(.object(object))
+            views.append(.object(JSONObject(members)))
         }
         return .object(JSONObject([
             ("id", .string(id)), ("revision", .integer(Int64(revision))), ("bounds", rect(pile.bounds)),

@@ -46,7 +46,7 @@ extension StackService {
         if let recipe = stored, PlanRecipe.isRecipe(recipe) {
             let derived = try derivedPlan(entry.id, revision: revision, current: current,
                                           recipe: PlanRecipe.decode(recipe, what: "the plan of revision \(revision) of \(entry.id)"), journal: journal)
-            // Written straight: the same bytes as the tree below, without it.
+            // Written straight; with keyframes, sampled from the plan's value below.
             guard animation.fps != nil else { return .json(200, text: ModelEncoding.planText(derived, revision: revision, realPrecision: 15), revision: revision) }
             plan = ModelEncoding.plan(derived, revision: revision)
         } else {

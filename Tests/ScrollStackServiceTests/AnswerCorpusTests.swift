@@ -149,6 +149,11 @@ final class AnswerCorpusTests: XCTestCase {
         requests.append(("GET", "/v1/stacks/carousel/rows?from=0&limit=2", nil))
         requests.append(("GET", "/v1/stacks/screen/hit?x=10&y=10", nil))
         requests.append(("GET", "/v1/stacks/screen/hit?x=10&y=5000", nil))
+        // Past plans: kept whole (an insert), derived from a recipe (a scroll), with keyframes.
+        for path in ["/v1/stacks/s1/transitions/2", "/v1/stacks/s1/transitions/2?fps=24", "/v1/stacks/s3/transitions/5",
+                     "/v1/stacks/s3/transitions/5?fps=12", "/v1/stacks/screen/transitions/2?fps=30", "/v1/stacks/carousel/transitions/3?fps=15"] {
+            requests.append(("GET", path, nil))
+        }
         return requests
     }
 

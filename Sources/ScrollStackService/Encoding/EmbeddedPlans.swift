@@ -10,20 +10,17 @@ import ScrollStackTransitions
 /// stacks embedded deeper move with their rows. The embedded stack is the one now, read
 /// under its read lock while the host's is held (down the embedding graph).
 extension EmbeddedLayouts {
-    /// `plan` (encoded from `kept`, keyframes included) with the nested rows of every planned
-    /// row of `host` (the stack after the change) that embeds a stack. O(planned embedding
-    /// rows × their stacks' visible rows).
-    func withNestedRows(_ plan: JSON, _ kept: TransitionPlan, host: ScrollStack) -> JSON {
-        guard depth > 0, !host.embeddedStacks.isEmpty, case .object(var members) = plan,
-              case .array(var rows)? = members["rows"], rows.count == kept.rows.count else { return plan }
-        for (i, entry) in kept.rows.enumerated() {
-            guard let id = host.embeddedStack(ofRow: entry.id), case .object(var row) = rows[i],
-                  let from = nestedRows(id, in: entry.from.contentFrame.size), let to = nestedRows(id, in: entry.to.contentFrame.size) else { continue }
-            row["stack"] = .object(JSONObject([("id", .string(id)), ("from", from), ("to", to)]))
-            rows[i] = .object(row)
+    /// The `stack` member of each planned row of `host` (the stack after the change) that
+    /// embeds a stack, nil for the others, one entry per row of `kept` (`writePlan`'s
+    /// `nested`); nil when no row of `host` embeds a stack. O(planned embedding rows × their
+    /// stacks' visible rows).
+    func nestedRows(of kept: TransitionPlan, host: ScrollStack) -> [JSON?]? {
+        guard depth > 0, !host.embeddedStacks.isEmpty else { return nil }
+        return kept.rows.map { entry -> JSON? in
+            guard let id = host.embeddedStack(ofRow: entry.id),
+                  let from = nestedRows(id, in: entry.from.contentFrame.size), let to = nestedRows(id, in: entry.to.contentFrame.size) else { return nil }
+            return .object(JSONObject([("id", .string(id)), ("from", from), ("to", to)]))
         }
-        members["rows"] = .array(rows)
-        return .object(members)
     }
 
     /// The visible rows of stack `id` laid out in a viewport of `size` at its own offset, in

@@ -2,12 +2,10 @@ import JSONCodec
 import ScrollStackCore
 import ScrollStackTransitions
 
-/// A stack's transition plan written straight into a `JSONWriter`: the bytes of
-/// `plan(_:revision:)` serialized at the same precision (tested on random plans), without the
-/// tree, which costs most of an animated change of many rows.
+/// A stack's transition plan written straight into a `JSONWriter`: the one encoding of a
+/// plan, in answers (15 digits) and in the journal (17).
 extension ModelEncoding {
-    /// The text of `plan(p, revision:).serialized(realPrecision:)`: the journal's copy (17
-    /// digits), or an answer (15).
+    /// The plan's text: the journal's copy (17 digits), or an answer (15).
     ///
     /// - Complexity: O(the plan's rows).
     static func planText(_ p: TransitionPlan, revision: Int, realPrecision: Int) -> [UInt8] {
@@ -16,8 +14,15 @@ extension ModelEncoding {
         return w.take()
     }
 
-    /// `plan(_:revision:)`, written.
-    static func writePlan(_ p: TransitionPlan, revision: Int, into w: inout JSONWriter) {
+    /// A plan as the API answers it (and the journal keeps it): `revision`, `animated`,
+    /// `timing`, `axis`, `viewport`, `contentSize`, `offset` (each `{from, to}`) and `rows`,
+    /// each `{id, change, enter, exit, from, to}`. With `nested` (one entry per planned row),
+    /// a row that embeds a stack also gets its `stack` member (`EmbeddedLayouts.nestedRows`);
+    /// with `fps`, the plan ends with `fps` and `keyframes` (`writeKeyframes`, sampled from
+    /// the plan as the journal keeps it).
+    ///
+    /// - Complexity: O(the plan's rows), plus O(keyframes × rows) with `fps`.
+    static func writePlan(_ p: TransitionPlan, revision: Int, nested: [JSON?]? = nil, fps: Int? = nil, into w: inout JSONWriter) {
         w.beginObject()
         w.key(ascii: "revision")
         w.integer(Int64(revision))
@@ -55,7 +60,7 @@ extension ModelEncoding {
         w.endObject()
         w.key(ascii: "rows")
         w.beginArray()
-        for e in p.rows {
+        for (i, e) in p.rows.enumerated() {
             w.beginObject()
             w.key(ascii: "id")
             w.string(e.id)
@@ -69,13 +74,78 @@ extension ModelEncoding {
             writeRowState(e.from, into: &w)
             w.key(ascii: "to")
             writeRowState(e.to, into: &w)
+            if let nested, i < nested.count, let member = nested[i] {
+                w.key(ascii: "stack")
+                w.value(member)
+            }
             w.endObject()
         }
         w.endArray()
+        if let fps {
+            // Sampled from the journal's copy read back, so that this answer and a later read
+            // of the same revision (`GET …/transitions/{revision}?fps=`) give the same numbers.
+            let kept = (try? JSON.parse(planText(p, revision: revision, realPrecision: 17))).flatMap(ModelDecoding.storedPlan) ?? p
+            writeKeyframes(kept, fps: fps, into: &w)
+        }
         w.endObject()
     }
 
-    /// `timing(_:)`, written.
+    /// `"fps"` and `"keyframes"` as members of the open plan object: `p` sampled at `fps`
+    /// (`KeyframeSampler`), each keyframe `{time, progress, offset, rows}`, each row
+    /// `{id, frame, alpha}` plus `translate` and `scale` for a row whose plan moves or scales
+    /// it. O(keyframes × rows).
+    static func writeKeyframes(_ p: TransitionPlan, fps: Int, into w: inout JSONWriter) {
+        let withLook = Set(p.rows.filter { e in
+            e.from.scale != 1 || e.to.scale != 1 || e.from.translate != .zero || e.to.translate != .zero
+        }.map(\.id))
+        w.key(ascii: "fps")
+        w.integer(Int64(fps))
+        w.key(ascii: "keyframes")
+        w.beginArray()
+        for k in KeyframeSampler.sample(p, fps: fps) {
+            w.beginObject()
+            w.key(ascii: "time")
+            writeComputed(k.time, into: &w)
+            w.key(ascii: "progress")
+            writeComputed(k.progress, into: &w)
+            w.key(ascii: "offset")
+            writeComputedPoint(k.offset, into: &w)
+            w.key(ascii: "rows")
+            w.beginArray()
+            for r in k.rows {
+                w.beginObject()
+                w.key(ascii: "id")
+                w.string(r.id)
+                w.key(ascii: "frame")
+                writeRect(r.frame, into: &w)
+                w.key(ascii: "alpha")
+                writeComputed(r.alpha, into: &w)
+                if withLook.contains(r.id) {
+                    w.key(ascii: "translate")
+                    writeComputedPoint(r.translate, into: &w)
+                    w.key(ascii: "scale")
+                    writeComputed(r.scale, into: &w)
+                }
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+        }
+        w.endArray()
+    }
+
+    /// `{"x", "y"}`, each rounded as a computed value is.
+    private static func writeComputedPoint(_ p: Point, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key(ascii: "x")
+        writeComputed(p.x, into: &w)
+        w.key(ascii: "y")
+        writeComputed(p.y, into: &w)
+        w.endObject()
+    }
+
+    /// A plan's timing: a spring's members and physics, or a timing curve's duration, delay,
+    /// Bézier control points and rest time.
     private static func writeTiming(_ t: AnimationTiming, into w: inout JSONWriter) {
         let spring = t.spring
         w.beginObject()
@@ -116,7 +186,7 @@ extension ModelEncoding {
         w.endObject()
     }
 
-    /// `rowState(_:)`, written.
+    /// A row's state at one end of a plan.
     private static func writeRowState(_ s: RowState, into w: inout JSONWriter) {
         w.beginObject()
         if let index = s.index {
@@ -140,7 +210,7 @@ extension ModelEncoding {
         w.endObject()
     }
 
-    /// `rect(_:)`, written.
+    /// `{x, y, width, height}`, each rounded as a computed value is.
     private static func writeRect(_ r: Rect, into w: inout JSONWriter) {
         w.beginObject()
         w.key(ascii: "x")

@@ -320,9 +320,8 @@ extension StackService {
                                                   timing: animation.timing(for: scroll, in: stack), animated: animation.timing != nil)
                 if let fps = animation.fps, let error = AnimationRequest.rowSampleViolation(plan, fps: fps) { throw error }
                 // The plan names the revision the scroll would make.
-                let encoded = ModelEncoding.plan(plan, revision: revision + 1)
                 w.key(ascii: "transition")
-                w.value(nestedPlanRows(animation.fps.map { ModelEncoding.sampled(encoded, fps: $0) } ?? encoded, plan, host: after))
+                ModelEncoding.writePlan(plan, revision: revision + 1, nested: nestedPlanRows(plan, host: after), fps: animation.fps, into: &w)
             }
             writeScrollWindow(after, into: &w)
             w.endObject()

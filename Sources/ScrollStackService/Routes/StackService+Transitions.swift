@@ -42,33 +42,45 @@ extension StackService {
         guard let journal else { throw .storageFailed("this service keeps no journal") }
         let stored: [UInt8]?
         do throws(JournalError) { stored = try journal.plan(id: entry.id, revision: revision) } catch { throw APIError(error) }
-        let plan: JSON
         if let recipe = stored, PlanRecipe.isRecipe(recipe) {
             let derived = try derivedPlan(entry.id, revision: revision, current: current,
                                           recipe: PlanRecipe.decode(recipe, what: "the plan of revision \(revision) of \(entry.id)"), journal: journal)
-            // Written straight; with keyframes, sampled from the plan's value below.
-            guard animation.fps != nil else { return .json(200, text: ModelEncoding.planText(derived, revision: revision, realPrecision: 15), revision: revision) }
-            plan = ModelEncoding.plan(derived, revision: revision)
-        } else {
-            // A plan kept whole is 17-digit text: written again with the answer's digits (15, or more where 15 would change a real),
-            // in one pass when it is in the writer's form (the same bytes as parsing it would give).
-            if animation.fps == nil, let stored, let text = JSON.reprinted(stored, realPrecision: 15) {
-                return .json(200, text: text, revision: revision)
-            }
-            guard let stored, let parsed = try? JSON.parse(stored) else {
-                throw APIError(status: 404, code: "transition_not_found", message: "no plan was kept for revision \(revision)", field: "revision")
-            }
-            plan = parsed
+            if let fps = animation.fps { try Self.checkKeyframes(derived, fps: fps) }
+            var w = JSONWriter(capacity: 640 + 800 * derived.rows.count)
+            ModelEncoding.writePlan(derived, revision: revision, fps: animation.fps, into: &w)
+            return .json(200, text: w.take(), revision: revision)
+        }
+        // A plan kept whole is 17-digit text: written again with the answer's digits (15, or more
+        // where 15 would change a real), in one pass when it is in the writer's form (the same
+        // bytes as parsing it would give).
+        if animation.fps == nil, let stored, let text = JSON.reprinted(stored, realPrecision: 15) {
+            return .json(200, text: text, revision: revision)
+        }
+        guard let stored, case .object(let members)? = try? JSON.parse(stored) else {
+            throw APIError(status: 404, code: "transition_not_found", message: "no plan was kept for revision \(revision)", field: "revision")
+        }
+        var w = JSONWriter(capacity: stored.count + 1024)
+        w.beginObject()
+        for (key, value) in members {
+            w.key(key)
+            w.value(value)
         }
         if let fps = animation.fps {
-            guard let decoded = ModelDecoding.storedPlan(plan) else { throw .storageFailed("the plan of revision \(revision) does not decode") }
-            let frames = KeyframeSampler.frameCount(decoded.timing, fps: fps)
-            guard frames <= AnimationRequest.maxFrames else {
-                throw .invalid("fps", "sampling this spring at \(fps) fps gives \(AnimationRequest.describe(frames: frames)) keyframes, more than \(AnimationRequest.maxFrames)")
-            }
-            if let error = AnimationRequest.rowSampleViolation(decoded, fps: fps) { throw error }
-            return .json(200, ModelEncoding.sampled(plan, fps: fps), revision: revision)
+            guard let decoded = ModelDecoding.storedPlan(.object(members)) else { throw .storageFailed("the plan of revision \(revision) does not decode") }
+            try Self.checkKeyframes(decoded, fps: fps)
+            ModelEncoding.writeKeyframes(decoded, fps: fps, into: &w)
         }
-        return .json(200, plan, revision: revision)
+        w.endObject()
+        return .json(200, text: w.take(), revision: revision)
+    }
+
+    /// Refuses keyframes past the limits: more than `AnimationRequest.maxFrames` of them, or
+    /// more rows × keyframes than `AnimationRequest.maxRowSamples` (422 naming `fps`).
+    static func checkKeyframes(_ plan: TransitionPlan, fps: Int) throws(APIError) {
+        let frames = KeyframeSampler.frameCount(plan.timing, fps: fps)
+        guard frames <= AnimationRequest.maxFrames else {
+            throw .invalid("fps", "sampling this spring at \(fps) fps gives \(AnimationRequest.describe(frames: frames)) keyframes, more than \(AnimationRequest.maxFrames)")
+        }
+        if let error = AnimationRequest.rowSampleViolation(plan, fps: fps) { throw error }
     }
 }

@@ -268,11 +268,12 @@ public final class StackService: Sendable {
         return HTTPResponse(status: response.status, headers: response.headers, body: JSON.object(answer).serialized())
     }
 
-    /// `plan` (encoded from `kept`) with the nested rows of each planned row of `host` that
-    /// embeds a stack (`EmbeddedLayouts.withNestedRows`); `plan` itself for any other stack.
-    func nestedPlanRows(_ plan: JSON, _ kept: TransitionPlan, host: ScrollStack) -> JSON {
-        guard !host.embeddedStacks.isEmpty else { return plan }
-        return EmbeddedLayouts(depth: 1, visibleOnly: true) { [store] id in try? store.entry(id) }.withNestedRows(plan, kept, host: host)
+    /// The nested rows of each row of `kept` that embeds a stack of `host`
+    /// (`EmbeddedLayouts.nestedRows(of:host:)`, `writePlan`'s `nested`); nil when `host`
+    /// embeds none.
+    func nestedPlanRows(_ kept: TransitionPlan, host: ScrollStack) -> [JSON?]? {
+        guard !host.embeddedStacks.isEmpty else { return nil }
+        return EmbeddedLayouts(depth: 1, visibleOnly: true) { [store] id in try? store.entry(id) }.nestedRows(of: kept, host: host)
     }
 
     /// After a write to stack `id`: each host with fit rows embedding it whose length the
@@ -360,14 +361,13 @@ public final class StackService: Sendable {
                 return .text(revision: revision, result: planned.result, changed: ModelEncoding.changedRows(planned.result, in: stack),
                              transition: animation.answersPlan ? planned.plan : nil)
             }
-            // Keyframes are sampled from the encoded plan; they are bounded (`AnimationRequest.maxRowSamples`).
+            // Keyframes are bounded (`AnimationRequest.maxRowSamples`); nested rows are read under the lock.
             let result = planned.result
             var w = JSONWriter(capacity: ModelEncoding.mutationCapacity(result, planRows: planned.plan?.rows.count ?? 0))
             ModelEncoding.writeMutationOpening(revision: revision, result, changed: ModelEncoding.changedRows(result, in: stack), into: &w)
             if animation.answersPlan, let kept = planned.plan {
-                let plan = ModelEncoding.plan(kept, revision: revision)
                 w.key(ascii: "transition")
-                w.value(nestedPlanRows(animation.fps.map { ModelEncoding.sampled(plan, fps: $0) } ?? plan, kept, host: stack))
+                ModelEncoding.writePlan(kept, revision: revision, nested: nestedPlanRows(kept, host: stack), fps: animation.fps, into: &w)
             }
             extra?(stack, &w)
             w.endObject()

@@ -86,19 +86,22 @@ extension StackService {
                 return .json(200, .object(JSONObject(members)), revision: revision)
             }
         }
+        // The mutation answer (revision, changed, events) with the settle's members, planned
+        // by the operation (on each try) and written after its events.
         var planned: (settle: Settle, release: Point, target: Point, across: Settle?)?
-        let response = try mutate(c, deferrable: false) { stack, _ throws(APIError) in
+        let members = { (_: ScrollStack, w: inout JSONWriter) in
+            guard let planned else { return }
+            for (key, value) in ModelEncoding.settle(planned.settle, release: planned.release, target: planned.target, rate: rate, fps: fps,
+                                                     across: planned.across) {
+                w.key(key)
+                w.value(value)
+            }
+        }
+        return try mutate(c, extra: members) { stack, _ throws(APIError) in
             let p = try plan(stack)
             planned = p
             return .scroll(.offset(p.2))
         }
-        guard let planned, response.status == 200, !c.prefersMinimal, case .object(var answer)? = try? JSON.parse(response.body) else { return response }
-        // The mutation answer (revision, changed, events) with the settle's members.
-        for (key, value) in ModelEncoding.settle(planned.settle, release: planned.release, target: planned.target, rate: rate, fps: fps,
-                                                 across: planned.across) {
-            answer[key] = value
-        }
-        return HTTPResponse(status: 200, headers: response.headers, body: JSON.object(answer).serialized())
     }
 
     /// A number as a client wrote it: `2`, not `2.0`.

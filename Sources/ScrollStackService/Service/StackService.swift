@@ -262,10 +262,10 @@ public final class StackService: Sendable {
             try mutateOnce(context, checked: attempt > 0, snapshot: snapshot, animation: animation, targets: targets, extra: extra, operation)
         }
         let hostPlans = refreshHosts(of: id, animation: animation)
-        guard !hostPlans.isEmpty, response.status == 200, !context.prefersMinimal,
-              case .object(var answer)? = try? JSON.parse(response.body) else { return response }
-        answer["hostTransitions"] = .array(hostPlans)
-        return HTTPResponse(status: response.status, headers: response.headers, body: JSON.object(answer).serialized())
+        // The answer (written now: `plansHosts`) ends with the hosts' plans as its last member.
+        guard !hostPlans.isEmpty, response.status == 200, !context.prefersMinimal, response.body.last == UInt8(ascii: "}") else { return response }
+        let member = Array(#","hostTransitions":"#.utf8) + JSON.array(hostPlans).serialized()
+        return HTTPResponse(status: response.status, headers: response.headers, body: response.body.dropLast() + member + [UInt8(ascii: "}")])
     }
 
     /// The nested rows of each row of `kept` that embeds a stack of `host`

@@ -48,10 +48,10 @@ test: build test-deps
 	Scripts/run-tests.sh
 
 # The inner loop: every XCTest (unit, end-to-end over HTTP, restart and crash), each test in a
-# process of its own, in parallel; none of Scripts/checks (browser, container, contract,
+# process of its own, in parallel (a worker per core and one more); none of Scripts/checks (browser, container, contract,
 # replicas), which `make test` adds.
 check: build test-deps
-	swift test --skip-build --disable-swift-testing --parallel
+	swift test --skip-build --disable-swift-testing --parallel --num-workers $${SCROLLSTACK_TEST_WORKERS:-$$(( $$(nproc) + 1 ))}
 
 benchmark: release
 	Benchmarks/run.sh

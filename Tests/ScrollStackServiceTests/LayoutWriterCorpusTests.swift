@@ -10,14 +10,7 @@ import XCTest
 /// the tree's serialization to jansson's own writer.)
 final class LayoutWriterCorpusTests: XCTestCase {
     /// A length as clients write them: whole, halves, thirds, arbitrary.
-    static func length(_ r: inout SplitMix64) -> JSON {
-        switch Int.random(in: 0..<4, using: &r) {
-        case 0: return .integer(Int64.random(in: 0...400, using: &r))
-        case 1: return .number(Double(Int.random(in: 0...800, using: &r)) / 2)
-        case 2: return .real(Double(Int.random(in: 1...1000, using: &r)) / 3)
-        default: return .real(Double.random(in: 0...300, using: &r))
-        }
-    }
+    static func length(_ r: inout SplitMix64) -> JSON { AnswerCorpusTests.length(&r) }
 
     /// Insets, a quarter of them zero (a row's content frame then is its frame).
     static func insets(_ r: inout SplitMix64) -> JSON {

@@ -10,54 +10,10 @@ import XCTest
 /// read back, on seeded random stacks, operations and events: rows decode to the rows the
 /// stack holds, events to the events made.
 final class MutationTextTests: XCTestCase {
-    static func length(_ r: inout SplitMix64) -> JSON {
-        switch Int.random(in: 0..<4, using: &r) {
-        case 0: return .integer(Int64.random(in: 0...400, using: &r))
-        case 1: return .number(Double(Int.random(in: 0...800, using: &r)) / 2)
-        case 2: return .real(Double(Int.random(in: 1...1000, using: &r)) / 3)
-        default: return .real(Double.random(in: 0...300, using: &r))
-        }
-    }
+    /// A row using every member a row answer writes (the answer corpus's rows).
+    static func row(_ r: inout SplitMix64, _ i: Int) -> JSON { AnswerCorpusTests.row(&r, i) }
 
-    static func insets(_ r: inout SplitMix64) -> JSON {
-        .object(JSONObject(["top", "left", "bottom", "right"].map { ($0, length(&r)) }))
-    }
-
-    /// A row body using every member the answer writes itself, and some it writes as a tree.
-    static func row(_ r: inout SplitMix64, _ i: Int) -> JSON {
-        var members: [(String, JSON)] = [("id", .string(["row-\(i)", "r\"\(i)", "ü/\(i)", "t\t\(i)"][Int.random(in: 0..<4, using: &r)]))]
-        if Bool.random(using: &r) {
-            var controller: [(String, JSON)] = [("type", .string("Cell\\\(i % 3)"))]
-            if Bool.random(using: &r) { controller.append(("instance", .string("c-\(i)"))) }
-            if Bool.random(using: &r) { controller.append(("props", ["n": .integer(Int64(i)), "x": length(&r), "s": "é\n"])) }
-            members.append(("controller", .object(JSONObject(controller))))
-        } else {
-            var view: [(String, JSON)] = [("type", "V")]
-            if Bool.random(using: &r) { view.append(("props", [length(&r), "p"])) }
-            members.append(("view", .object(JSONObject(view))))
-        }
-        switch Int.random(in: 0..<5, using: &r) {
-        case 0: members.append(("content", ["aspectRatio": .real(Double(Int.random(in: 1...30, using: &r)) / 7)]))
-        case 1: members.append(("size", ["vertical": ["fixed": length(&r)], "horizontal": ["fixed": length(&r)]]))
-        case 2: members.append(("size", "fit"))
-                members.append(("content", ["height": length(&r)]))
-        default: members.append(("size", ["fixed": length(&r)]))
-        }
-        if Int.random(in: 0..<5, using: &r) == 0 { members.append(("hidden", true)) }
-        if Bool.random(using: &r) { members.append(("insets", insets(&r))) }
-        if Int.random(in: 0..<3, using: &r) == 0 {
-            var separator: [(String, JSON)] = []
-            if Bool.random(using: &r) { separator.append(("hidden", .bool(Bool.random(using: &r)))) }
-            if Bool.random(using: &r) { separator.append(("thickness", length(&r))) }
-            if Bool.random(using: &r) { separator.append(("insets", insets(&r))) }
-            if Bool.random(using: &r) { separator.append(("color", "#ff0000")) }
-            members.append(("separator", .object(JSONObject(separator))))
-        }
-        if Int.random(in: 0..<4, using: &r) == 0 { members.append(("tappable", false)) }
-        if Int.random(in: 0..<4, using: &r) == 0 { members.append(("highlightable", false)) }
-        if Int.random(in: 0..<4, using: &r) == 0 { members.append(("title", .string("Title \(i)"))) }
-        return .object(JSONObject(members))
-    }
+    static func length(_ r: inout SplitMix64) -> JSON { AnswerCorpusTests.length(&r) }
 
     static func stackBody(_ r: inout SplitMix64, rows: Int) -> JSONObject {
         JSONObject([

@@ -50,15 +50,7 @@ extension ModelEncoding {
         writeLayoutTail(&w, visible: window.rows.lazy.filter { $0.visibility.isVisible }.map(\.id),
                         entire: window.rows.lazy.filter { $0.visibility == .entire }.map(\.id), of: stack, offset: layout.offset)
         if let page, pageWindow != nil {
-            w.key(ascii: "page")
-            w.beginObject()
-            w.key(ascii: "from")
-            w.integer(Int64(page.lowerBound))
-            w.key(ascii: "limit")
-            w.integer(Int64(page.count))
-            w.key(ascii: "total")
-            w.integer(Int64(stack.count))
-            w.endObject()
+            writePage(page, total: stack.count, into: &w)
             w.key(ascii: "next")
             if let next { w.string(next) } else { w.null() }
         }
@@ -298,6 +290,19 @@ extension ModelEncoding {
         } else {
             c.number(computedValue(value))
         }
+    }
+
+    /// `"page": {"from", "limit", "total"}`: a paged answer's window of `total` items.
+    static func writePage(_ page: Range<Int>, total: Int, into w: inout JSONWriter) {
+        w.key(ascii: "page")
+        w.beginObject()
+        w.key(ascii: "from")
+        w.integer(Int64(page.lowerBound))
+        w.key(ascii: "limit")
+        w.integer(Int64(page.count))
+        w.key(ascii: "total")
+        w.integer(Int64(total))
+        w.endObject()
     }
 
     /// `size(_:)`, or `computedSize(_:)` when `rounded`, written.

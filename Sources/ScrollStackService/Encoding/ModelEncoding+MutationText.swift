@@ -85,6 +85,18 @@ extension ModelEncoding {
         w.endObject()
     }
 
+    /// `{"revision", "rows"` with each row and its index (`writeRow`), the object left open:
+    /// a rows list, whole or a page of it.
+    static func writeRowsOpening(_ rows: [(row: Row, index: Int)], revision: Int, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key(ascii: "revision")
+        w.integer(Int64(revision))
+        w.key(ascii: "rows")
+        w.beginArray()
+        for (row, index) in rows { writeRow(row, index: index, into: &w) }
+        w.endArray()
+    }
+
     /// `writeRow`'s members with the object left open, for answers that add members of
     /// their own (a row's frame and visibility).
     static func writeRowOpening(_ row: Row, index: Int?, into w: inout JSONWriter) {

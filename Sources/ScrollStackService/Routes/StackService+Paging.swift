@@ -16,22 +16,8 @@ extension StackService {
     /// list of `total` rows; `next` is the URL of the following page, or null after the last.
     func listPage(_ rows: [(row: Row, index: Int)], page: Range<Int>, total: Int, revision: Int, _ c: RequestContext) -> [UInt8] {
         var w = JSONWriter(capacity: 256 + 160 * rows.count)
-        w.beginObject()
-        w.key(ascii: "revision")
-        w.integer(Int64(revision))
-        w.key(ascii: "rows")
-        w.beginArray()
-        for (row, index) in rows { ModelEncoding.writeRow(row, index: index, into: &w) }
-        w.endArray()
-        w.key(ascii: "page")
-        w.beginObject()
-        w.key(ascii: "from")
-        w.integer(Int64(page.lowerBound))
-        w.key(ascii: "limit")
-        w.integer(Int64(page.count))
-        w.key(ascii: "total")
-        w.integer(Int64(total))
-        w.endObject()
+        ModelEncoding.writeRowsOpening(rows, revision: revision, into: &w)
+        ModelEncoding.writePage(page, total: total, into: &w)
         w.key(ascii: "next")
         if page.upperBound < total { w.string(c.link(replacing: "from", with: String(page.upperBound))) } else { w.null() }
         w.endObject()

@@ -49,13 +49,7 @@ extension StackService {
                 return .json(200, text: listPage(Array(found[range]), page: page, total: found.count, revision: revision, c), revision: revision)
             }
             var w = JSONWriter(capacity: 64 + 160 * found.count)
-            w.beginObject()
-            w.key(ascii: "revision")
-            w.integer(Int64(revision))
-            w.key(ascii: "rows")
-            w.beginArray()
-            for (row, index) in found { ModelEncoding.writeRow(row, index: index, into: &w) }
-            w.endArray()
+            ModelEncoding.writeRowsOpening(found, revision: revision, into: &w)
             w.endObject()
             return .json(200, text: w.take(), revision: revision)
         }

@@ -239,8 +239,8 @@ public final class StackService: Sendable {
     /// The operation is journaled (`OperationRecord`; replaying it rebuilds the state) with
     /// the events it answers with and its plan, durably, before the answer is sent (pipelined:
     /// after the stack's lock is released, see `StackEntry.writeQueued`; deferred, without holding
-    /// a server thread meanwhile: `answerWhenDurable`). `extra` adds members to the answer,
-    /// computed from the stack after the operation. With `Prefer: return=minimal` the answer is
+    /// a server thread meanwhile: `answerWhenDurable`). `extra` writes members of its own
+    /// after the answer's events, from the stack after the operation, under its lock. With `Prefer: return=minimal` the answer is
     /// only `{"id", "revision"}` (`HTTPResponse.minimal`): no rows, events, plan nor `extra`.
     /// A caller that changes the answer must
     /// pass `deferrable: false` (a deferred answer is only a placeholder when returned).

@@ -35,6 +35,16 @@ struct AnimationRequest {
                         + "more than \(maxRowSamples): lower fps, shorten the spring, or change fewer rows at once")
     }
 
+    /// The 422 for sampling a past plan at `fps` (`GET …/transitions/{revision}?fps=`): more
+    /// than `maxFrames` keyframes, or more than `maxRowSamples` row samples; else nil. O(1).
+    static func keyframeViolation(_ plan: TransitionPlan, fps: Int) -> APIError? {
+        let frames = KeyframeSampler.frameCount(plan.timing, fps: fps)
+        guard frames <= maxFrames else {
+            return .invalid("fps", "sampling this spring at \(fps) fps gives \(describe(frames: frames)) keyframes, more than \(maxFrames)")
+        }
+        return rowSampleViolation(plan, fps: fps)
+    }
+
     /// The message of the 422 for `frames` keyframes of `timing` at `fps`, more than `maxFrames`.
     static func frameLimitMessage(_ timing: AnimationTiming, fps: Int, frames: Int) -> String {
         timing.curve == .spring

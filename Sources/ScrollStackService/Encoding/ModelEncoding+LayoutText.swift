@@ -137,8 +137,7 @@ extension ModelEncoding {
     /// text between two y values is copied whole when all its numbers are the previous row's.
     static func writeLayoutRowOpening(_ w: inout JSONWriter, id: String, index: Int, frame: Rect, contentFrame: Rect,
                                       separatorFrame: Rect?, visibility: Visibility, axis: Axis) {
-        var fraction = (visibility.fraction * 1_000_000).rounded() / 1_000_000
-        if case .partial = visibility { fraction = min(max(fraction, 0.000001), 0.999999) }
+        let fraction = answeredFraction(visibility)
         let name = visibility.name
         w.write(room: JSONCursor.stringRoom(id) + JSONCursor.stringRoom(name) + rowRoom) { c in
             c.text(#"{"id":"#)

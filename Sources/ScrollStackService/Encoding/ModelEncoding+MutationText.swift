@@ -193,23 +193,28 @@ extension ModelEncoding {
     /// are written by `writeLayoutRowOpening`, which copies repeated numbers.)
     static func writeRowPlacement(_ l: RowLayout, into w: inout JSONWriter) {
         w.key(ascii: "frame")
-        w.value(rect(l.frame))
+        writeRect(l.frame, into: &w)
         w.key(ascii: "contentFrame")
-        w.value(rect(l.contentFrame))
+        writeRect(l.contentFrame, into: &w)
         w.key(ascii: "separatorFrame")
-        w.value(l.separatorFrame.map(rect) ?? .null)
+        if let separator = l.separatorFrame { writeRect(separator, into: &w) } else { w.null() }
         writeVisibility(l.visibility, into: &w)
     }
 
-    /// `"visibility"` and `"visibleFraction"` as members of an open object; a partial
-    /// fraction stays strictly between 0 and 1 once rounded (10⁻⁶ and 1 − 10⁻⁶ at the ends).
+    /// `"visibility"` and `"visibleFraction"` (`answeredFraction`) as members of an open object.
     static func writeVisibility(_ v: Visibility, into w: inout JSONWriter) {
-        var fraction = (v.fraction * 1_000_000).rounded() / 1_000_000
-        if case .partial = v { fraction = min(max(fraction, 0.000001), 0.999999) }
         w.key(ascii: "visibility")
         w.string(v.name)
         w.key(ascii: "visibleFraction")
-        w.number(fraction)
+        w.number(answeredFraction(v))
+    }
+
+    /// A visibility's fraction as answers give it: rounded to 10⁻⁶, a partial one kept
+    /// strictly between 0 and 1 (10⁻⁶ and 1 − 10⁻⁶ at the ends).
+    static func answeredFraction(_ v: Visibility) -> Double {
+        let fraction = (v.fraction * 1_000_000).rounded() / 1_000_000
+        guard case .partial = v else { return fraction }
+        return min(max(fraction, 0.000001), 0.999999)
     }
 
     /// The events, in order, as an array.

@@ -211,7 +211,7 @@ extension ModelEncoding {
     }
 
     /// `{x, y, width, height}`, each rounded as a computed value is.
-    private static func writeRect(_ r: Rect, into w: inout JSONWriter) {
+    static func writeRect(_ r: Rect, into w: inout JSONWriter) {
         w.beginObject()
         w.key(ascii: "x")
         writeComputed(r.minX, into: &w)

@@ -45,7 +45,7 @@ extension StackService {
         if let recipe = stored, PlanRecipe.isRecipe(recipe) {
             let derived = try derivedPlan(entry.id, revision: revision, current: current,
                                           recipe: PlanRecipe.decode(recipe, what: "the plan of revision \(revision) of \(entry.id)"), journal: journal)
-            if let fps = animation.fps { try Self.checkKeyframes(derived, fps: fps) }
+            if let fps = animation.fps, let error = AnimationRequest.keyframeViolation(derived, fps: fps) { throw error }
             var w = JSONWriter(capacity: 640 + 800 * derived.rows.count)
             ModelEncoding.writePlan(derived, revision: revision, fps: animation.fps, into: &w)
             return .json(200, text: w.take(), revision: revision)
@@ -67,20 +67,11 @@ extension StackService {
         }
         if let fps = animation.fps {
             guard let decoded = ModelDecoding.storedPlan(.object(members)) else { throw .storageFailed("the plan of revision \(revision) does not decode") }
-            try Self.checkKeyframes(decoded, fps: fps)
+            if let error = AnimationRequest.keyframeViolation(decoded, fps: fps) { throw error }
             ModelEncoding.writeKeyframes(decoded, fps: fps, into: &w)
         }
         w.endObject()
         return .json(200, text: w.take(), revision: revision)
     }
 
-    /// Refuses keyframes past the limits: more than `AnimationRequest.maxFrames` of them, or
-    /// more rows × keyframes than `AnimationRequest.maxRowSamples` (422 naming `fps`).
-    static func checkKeyframes(_ plan: TransitionPlan, fps: Int) throws(APIError) {
-        let frames = KeyframeSampler.frameCount(plan.timing, fps: fps)
-        guard frames <= AnimationRequest.maxFrames else {
-            throw .invalid("fps", "sampling this spring at \(fps) fps gives \(AnimationRequest.describe(frames: frames)) keyframes, more than \(AnimationRequest.maxFrames)")
-        }
-        if let error = AnimationRequest.rowSampleViolation(plan, fps: fps) { throw error }
-    }
 }

@@ -34,6 +34,9 @@ extension PostgresJournal {
         Migration(version: 2, name: "blobs", sql: """
             CREATE TABLE IF NOT EXISTS blobs (name text PRIMARY KEY, bytes bytea NOT NULL);
             """),
+        Migration(version: 3, name: "members", sql: """
+            CREATE TABLE IF NOT EXISTS members (address text PRIMARY KEY, seen timestamptz NOT NULL);
+            """),
     ]
 
     /// The newest schema version this binary knows: the last migration's.

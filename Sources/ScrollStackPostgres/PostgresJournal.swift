@@ -321,4 +321,21 @@ public final class PostgresJournal: SharedJournalBackend {
     public func stopWatching() {
         watching.withLock { $0 }?.stop()
     }
+
+    public func members(refreshing address: String?, liveness: Int) throws(JournalError) -> [String] {
+        try run { connection throws(PostgresError) in
+            if let address {
+                try connection.query("INSERT INTO members (address, seen) VALUES ($1, now()) ON CONFLICT (address) DO UPDATE SET seen = now()",
+                                     [.text(address)])
+            }
+            return try connection.query("SELECT address FROM members WHERE seen > now() - make_interval(secs => $1) ORDER BY address",
+                                        [.integer(Int64(liveness))]).compactMap { $0.first?.textValue }
+        }
+    }
+
+    public func leave(address: String) throws(JournalError) {
+        try run { connection throws(PostgresError) in
+            _ = try connection.query("DELETE FROM members WHERE address = $1", [.text(address)])
+        }
+    }
 }

@@ -36,6 +36,15 @@ public protocol SharedJournalBackend: JournalBackend {
 
     /// Ends `watch` (returns once its thread is done).
     func stopWatching()
+
+    /// Records `address` (an opaque name a process gives itself; nil: none) as a live member
+    /// now, and returns every member's address seen within the last `liveness` seconds by the
+    /// backend's one clock, sorted, so that every process asking at the same moment gets the
+    /// same list. One statement.
+    func members(refreshing address: String?, liveness: Int) throws(JournalError) -> [String]
+
+    /// Forgets `address` as a member (a process that stops). One statement.
+    func leave(address: String) throws(JournalError)
 }
 
 /// Where one journal stands: its incarnation (changes when the key is deleted and created

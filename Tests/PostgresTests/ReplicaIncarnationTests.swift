@@ -201,4 +201,8 @@ final class InterposingBackend: SharedJournalBackend {
         base.watch(changed: changed, resynchronize: resynchronize, poll: poll)
     }
     func stopWatching() { base.stopWatching() }
+    func members(refreshing address: String?, liveness: Int) throws(JournalError) -> [String] {
+        try base.members(refreshing: address, liveness: liveness)
+    }
+    func leave(address: String) throws(JournalError) { try base.leave(address: address) }
 }

@@ -126,7 +126,7 @@ let package = Package(
         .testTarget(name: "ScrollStackTextTests", dependencies: ["ScrollStackText", "ScrollStackCore", "TestSeeds"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib", "TestSeeds"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresCluster", "ScrollStackPostgres", "ScrollStackStore",
-                                                    "ScrollStackService", "JSONCodec", "MicroHTTP", "TestSeeds"]),
+                                                    "ScrollStackService", "JSONCodec", "MicroHTTP", "TestSeeds", "TestHTTPClient"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestHTTPClient", "TestSeeds"]),
         .testTarget(
             name: "ScrollStackServiceTests",

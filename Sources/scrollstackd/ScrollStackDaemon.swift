@@ -127,7 +127,7 @@ struct ScrollStackDaemon: ParsableCommand {
             throw ExitCode.failure
         }
         // Replicas: from now on, changes other processes journal reach the streams here as announced.
-        service.startReplication()
+        service.startReplication(address: storage.advertiseURL)
         let connections: Int
         if let connectionLimit = network.connectionLimit {
             connections = connectionLimit

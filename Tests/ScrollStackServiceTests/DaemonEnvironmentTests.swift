@@ -28,6 +28,17 @@ final class DaemonEnvironmentTests: XCTestCase {
         XCTAssertTrue(typo.text.contains("SCROLLSTACK_PROT names no option"), typo.text)
     }
 
+    /// `--advertise-url` is for replicas, and only an address other replicas can send to.
+    func testAnAdvertisedAddressNeedsAStoreAndAnHTTPAddress() throws {
+        let alone = try DaemonProcess(["--in-memory", "--advertise-url", "http://127.0.0.1:9000"])
+        XCTAssertNotEqual(try alone.finish(), 0)
+        XCTAssertTrue(alone.text.contains("--advertise-url is for replicas: give --store postgres://… too"), alone.text)
+        let path = try DaemonProcess(["--store", "postgres://nobody@127.0.0.1:1/none"],
+                                     environment: ["SCROLLSTACK_ADVERTISE_URL": "http://replica-a:8080/v1"])
+        XCTAssertNotEqual(try path.finish(), 0)
+        XCTAssertTrue(path.text.contains(#"--advertise-url "http://replica-a:8080/v1" is not http://host:port (no path, no user)"#), path.text)
+    }
+
     /// `--max-body-bytes` → `SCROLLSTACK_MAX_BODY_BYTES`.
     static func variable(_ option: String) -> String {
         "SCROLLSTACK_" + option.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")

@@ -73,7 +73,7 @@ final class DaemonTests: XCTestCase {
         let expected: [(title: String, options: [String])] = [
             ("NETWORK", ["--host", "--port", "--threads", "--connection-timeout", "--connection-limit", "--shutdown-grace",
                          "--connections-per-address", "--connection-memory"]),
-            ("STORAGE", ["--data-dir", "--store", "--in-memory"]),
+            ("STORAGE", ["--data-dir", "--store", "--advertise-url", "--in-memory"]),
             ("SECURITY", ["--token-file", "--tokens", "--cors-origin", "--allowed-host"]),
             ("LIMITS", ["--max-body-bytes", "--request-deadline", "--max-json-depth", "--device-layout-rows", "--device-layout-text-bytes",
                         "--drawn-rows", "--concurrent-layouts", "--max-font-bytes", "--max-uploaded-fonts", "--max-uploaded-font-bytes"]),

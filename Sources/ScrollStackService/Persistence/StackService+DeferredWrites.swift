@@ -60,6 +60,7 @@ extension StackService {
         do throws(APIError) {
             return try entry.settle(outcome, error)
         } catch where needsHandlingAgain(error) {
+            if error.isRevisionConflict { noteConflict(entry.id) }
             var again = request
             again.acceptsDeferredResponse = false
             return handle(again)

@@ -1,3 +1,4 @@
+import Dispatch
 import JSONCodec
 import MicroHTTP
 import ScrollStackCore
@@ -13,8 +14,21 @@ extension StackService {
     /// a stack or pile with live streams here is brought forward as changes to it are
     /// announced (or found by the poll each second), their events published to those
     /// streams. Call after `restore()`; no-op for a backend only this process uses.
-    public func startReplication() {
+    ///
+    /// Each stack's writes go to one replica (`WriteOwners`): those given an `address`
+    /// (`http://host:port`, where the other replicas reach this one) take turns as owners;
+    /// a replica without one forwards its writes to them, and writes itself only the stacks
+    /// whose owner cannot be reached.
+    public func startReplication(address: String? = nil, forwarder: HTTPForwarder = HTTPForwarder()) {
+        startReplication(address: address, forwarder: forwarder, contentionSeconds: 2)
+    }
+
+    /// `startReplication(address:forwarder:)` with signs of contention kept `contentionSeconds` (tests).
+    func startReplication(address: String?, forwarder: HTTPForwarder, contentionSeconds: Double) {
         guard let backend = journal?.backend as? any SharedJournalBackend else { return }
+        let owners = WriteOwners(address: address, forwarder: forwarder, contentionSeconds: contentionSeconds)
+        owners.refresh(backend)
+        writeOwners.withLock { $0 = owners }
         let replica = ReplicaCache<StackEntry>(owner: self, backend: backend)
         store.startReplication(replica)
         piles.startReplication(backend)
@@ -23,9 +37,103 @@ extension StackService {
                       poll: { [weak self] in self?.replicaPoll() })
     }
 
-    /// Stops applying announced changes (before the service goes away).
+    /// Stops applying announced changes, stops forwarding (writes then are made here) and
+    /// leaves the members (before the service goes away).
     public func stopReplication() {
-        (journal?.backend as? any SharedJournalBackend)?.stopWatching()
+        guard let backend = journal?.backend as? any SharedJournalBackend else { return }
+        backend.stopWatching()
+        guard let owners = writeOwners.withLock({ $0 }) else { return }
+        owners.forwarder.stop()
+        if let address = owners.address { try? backend.leave(address: address) }
+    }
+
+    /// A write of stack `id` that lost a race here, handed to the stack's owner instead of
+    /// racing it again (this thread waits for the answer): the owner's answer, or nil to try
+    /// again here (no owner elsewhere, not a client's request, a whole-stack `PUT`, or the
+    /// owner unreachable). A write the owner took without answering is 503, as in
+    /// `forwardedWrite`. Nothing of the lost attempt was kept, so it is made once.
+    func forwardedRetry(_ request: HTTPRequest, id: String) -> HTTPResponse? {
+        guard request.method != "PUT", request.header(WriteOwners.forwardedHeader) == nil, request.rawPath.hasPrefix("/v1/stacks/"),
+              let owners = writeOwners.withLock({ $0 }), let owner = owners.destination(of: id) else { return nil }
+        let outcome = Mutex<Result<HTTPForwarder.Answer, HTTPForwarder.Failure>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        owners.forwarder.send(owners.forwarding(request), to: owner) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        let patience = owners.forwarder.connectSeconds + owners.forwarder.timeoutSeconds * 2 + 1
+        guard done.wait(timeout: .now() + patience) == .success, let result = outcome.withLock({ $0 }) else {
+            return .error(Self.unanswered(id))
+        }
+        switch result {
+        case .success(let answer):
+            owners.forwarded.add(1, ordering: .relaxed)
+            return WriteOwners.relayed(answer)
+        case .failure(.unreachable):
+            return nil
+        case .failure(.unanswered(let reason)):
+            logger.warning("replica: \(owner), which writes \(id), did not answer \(request.summary): \(reason)")
+            return .error(Self.unanswered(id))
+        }
+    }
+
+    /// The 503 of a write its stack's writer took and did not answer.
+    static func unanswered(_ id: String) -> APIError {
+        APIError(status: 503, code: "storage_unavailable",
+                 message: "the replica writing stack \"\(id)\" did not answer, so the change may or may not have been made; retry (with If-Match, it is made once)",
+                 headers: [("Retry-After", "1")])
+    }
+
+    /// Notes that a write of stack `id` here lost a race (`WriteOwners.noteContended`).
+    func noteConflict(_ id: String) {
+        writeOwners.withLock { $0 }?.noteContended(id)
+    }
+
+    /// Records this replica as a member (if it has an address) and reads the members again;
+    /// the watcher does it about once a second. One statement; nothing without replication.
+    func refreshWriters() {
+        guard let backend = journal?.backend as? any SharedJournalBackend else { return }
+        writeOwners.withLock { $0 }?.refresh(backend)
+    }
+
+    /// On a replica with members, a write to a contended stack that another member owns,
+    /// forwarded to it (`WriteOwners`) and answered, deferred, with its answer; nil for every
+    /// other request (handled here). A write whose owner cannot be reached (nothing was sent)
+    /// is handled here; one sent and not answered is 503 with `Retry-After`, since the owner
+    /// may have made it.
+    ///
+    /// The stack's owner answers its writes here, and notes where each came from: a forwarded
+    /// one whose stack several sources write gets `WriteOwners.contendedHeader` (`note`).
+    func forwardedWrite(_ request: HTTPRequest, pattern: String?, parameters: RouteParameters, note: inout Bool) -> HTTPResponse? {
+        guard request.method != "GET", request.method != "HEAD", request.method != "OPTIONS",
+              pattern?.hasPrefix("/v1/stacks/{stack}") == true, let id = parameters["stack"],
+              let owners = writeOwners.withLock({ $0 }) else { return nil }
+        let source = request.header(WriteOwners.forwardedHeader)
+        guard request.acceptsDeferredResponse, source == nil, let owner = owners.destination(of: id) else {
+            if owners.address != nil, owners.owner(of: id) == nil {
+                note = owners.noteSource(id, source ?? "") && source != nil
+            }
+            return nil
+        }
+        let later = DeferredResponse()
+        owners.forwarder.send(owners.forwarding(request), to: owner) { [self] result in
+            switch result {
+            case .success(let answer):
+                owners.forwarded.add(1, ordering: .relaxed)
+                if answer.headers.contains(where: { $0.name.lowercased() == WriteOwners.contendedHeader }) { owners.noteContended(id) }
+                later.complete(WriteOwners.relayed(answer))
+            case .failure(.unreachable(let reason)):
+                owners.unreachable.add(1, ordering: .relaxed)
+                logger.info("replica: \(owner), which writes \(id), cannot be reached (\(reason)); writing here")
+                var here = request
+                here.acceptsDeferredResponse = false
+                later.complete(handle(here))
+            case .failure(.unanswered(let reason)):
+                logger.warning("replica: \(owner), which writes \(id), did not answer \(request.summary): \(reason)")
+                later.complete(.error(Self.unanswered(id)))
+            }
+        }
+        return .deferred(later)
     }
 
     /// Replicas: brings every stack the journal holds into this replica's cache (and drops
@@ -54,6 +162,7 @@ extension StackService {
     /// - Complexity: O(stacks with streams), plus a catch-up of each one behind.
     private func replicaPoll() {
         guard let backend = journal?.backend as? any SharedJournalBackend else { return }
+        refreshWriters()
         let streamed = hub.streamed()
         guard !streamed.isEmpty else { return }
         let heads: [String: JournalHead]

@@ -6,6 +6,7 @@ import ScrollStackCore
 import ScrollStackText
 import ScrollStackTransitions
 import ScrollStackStore
+import Synchronization
 
 /// The REST API v1 over a store of stacks. It turns requests into model operations and
 /// results into JSON; it knows nothing of sockets (see `MicroHTTP`).
@@ -48,6 +49,8 @@ public final class StackService: Sendable {
     /// can land after that look, and no layout measures text whose font went meanwhile
     /// (`deleteFont`). Reads measure only stored stacks, whose fonts cannot go.
     let fontUse = ReadWriteLock()
+    /// On replicas: which replica writes each stack (`WriteOwners`), set by `startReplication`.
+    let writeOwners = Mutex<WriteOwners?>(nil)
     /// Measures menu titles: the same `TextEngine` as `measurer`'s (nil only in tests that
     /// build a service without text).
     let titleMeasurer: (any TitleMeasuring)?
@@ -115,44 +118,59 @@ public final class StackService: Sendable {
         route = pattern
         switch match {
         case .found(let handler, let parameters):
-            let context = RequestContext(request: request, parameters: parameters)
-            // Writes and stateless layouts check text against the fonts, then measure it: they
-            // hold `fontUse` so that no font goes in between. Told by the route's pattern, not
-            // the path: however the path is written, such a request is one.
-            let usesFonts = request.method != "GET" && request.method != "HEAD" && pattern.map { !$0.hasPrefix("/v1/fonts") } == true
-            // A read (or a DELETE, refused before it deleted anything) may hold a stack that
-            // another replica deleted meanwhile, or that this one reloaded after its own write
-            // lost: nothing was changed, and it looks the stack up again (404, or the stack as
-            // it is now: a lookup that cannot bring the cached stack forward loads it whole,
-            // `ReplicaCache.current`), as `ConflictRetry` has writes do (`mutate`). A read never
-            // answers a conflict: one whose stack was replaced each time it ran is 503 with
-            // Retry-After, as when the store cannot be reached.
-            let rereads = Self.changesNothing(request.method) && isReplicated
-            func run() throws(APIError) -> HTTPResponse {
-                do {
-                    if usesFonts { return try fontUse.withReadLock { () throws -> HTTPResponse in try handler(self, context) } }
-                    return try handler(self, context)
-                } catch let error as APIError {
-                    throw error
-                } catch {
-                    logger.error("unexpected error for \(request.summary): \(error)")
-                    throw APIError(status: 500, code: "internal_error", message: "unexpected error: \(error)")
-                }
-            }
-            do {
-                return rereads ? try ConflictRetry.run(checksFirstRefusal: false) { _ throws(APIError) in try run() } : try run()
-            } catch where error.isRevisionConflict && rereads && request.method != "DELETE" {
-                return .error(APIError(status: 503, code: "storage_unavailable",
-                                       message: "the stack was replaced on another replica each time it was read; retry",
-                                       headers: [("Retry-After", "1")]))
-            } catch {
-                return .error(error)
+            var contended = false
+            if let forwarded = forwardedWrite(request, pattern: pattern, parameters: parameters, note: &contended) { return forwarded }
+            let response = answer(request, handler: handler, parameters: parameters, pattern: pattern)
+            // The owner's answer to a forwarder while several sources write the stack: keep forwarding.
+            return !contended ? response : response.mapped { response in
+                var marked = response
+                marked.headers.append((WriteOwners.contendedHeader, "1"))
+                return marked
             }
         case .methodNotAllowed(let allowed):
             // Every path also answers OPTIONS (the edge's preflight and `Allow`).
             return .error(.methodNotAllowed(request.method, allowed: allowed + ["OPTIONS"]))
         case .notFound:
             return .error(.routeNotFound(request.method, request.path))
+        }
+    }
+
+    /// Runs `handler` for `request` (its routed `parameters`, `pattern`): the fonts held where
+    /// text is measured, a read on a replica looked up again after its stack was replaced,
+    /// every failure turned into its JSON error.
+    private func answer(_ request: HTTPRequest, handler: Handler, parameters: RouteParameters, pattern: String?) -> HTTPResponse {
+        let context = RequestContext(request: request, parameters: parameters)
+        // Writes and stateless layouts check text against the fonts, then measure it: they
+        // hold `fontUse` so that no font goes in between. Told by the route's pattern, not
+        // the path: however the path is written, such a request is one.
+        let usesFonts = request.method != "GET" && request.method != "HEAD" && pattern.map { !$0.hasPrefix("/v1/fonts") } == true
+        // A read (or a DELETE, refused before it deleted anything) may hold a stack that
+        // another replica deleted meanwhile, or that this one reloaded after its own write
+        // lost: nothing was changed, and it looks the stack up again (404, or the stack as
+        // it is now: a lookup that cannot bring the cached stack forward loads it whole,
+        // `ReplicaCache.current`), as `ConflictRetry` has writes do (`mutate`). A read never
+        // answers a conflict: one whose stack was replaced each time it ran is 503 with
+        // Retry-After, as when the store cannot be reached.
+        let rereads = Self.changesNothing(request.method) && isReplicated
+        func run() throws(APIError) -> HTTPResponse {
+            do {
+                if usesFonts { return try fontUse.withReadLock { () throws -> HTTPResponse in try handler(self, context) } }
+                return try handler(self, context)
+            } catch let error as APIError {
+                throw error
+            } catch {
+                logger.error("unexpected error for \(request.summary): \(error)")
+                throw APIError(status: 500, code: "internal_error", message: "unexpected error: \(error)")
+            }
+        }
+        do {
+            return rereads ? try ConflictRetry.run(checksFirstRefusal: false) { _ throws(APIError) in try run() } : try run()
+        } catch where error.isRevisionConflict && rereads && request.method != "DELETE" {
+            return .error(APIError(status: 503, code: "storage_unavailable",
+                                   message: "the stack was replaced on another replica each time it was read; retry",
+                                   headers: [("Retry-After", "1")]))
+        } catch {
+            return .error(error)
         }
     }
 
@@ -258,9 +276,20 @@ public final class StackService: Sendable {
         // A planned change of a stack that hosts re-measure answers their plans too: now.
         let plansHosts = animation.answersPlan && !embeddings.hosts(of: id).isEmpty
         let context = deferrable && !plansHosts ? context : context.answeringNow
+        var madeByOwner = false
         let response = try ConflictRetry.run(checksFirstRefusal: isReplicated) { attempt throws(APIError) in
-            try mutateOnce(context, checked: attempt > 0, snapshot: snapshot, animation: animation, targets: targets, extra: extra, operation)
+            if attempt > 0 {
+                // Lost a race: the stack is contended; its owner, if another replica, makes it
+                // (and refreshes its hosts).
+                noteConflict(id)
+                if let forwarded = forwardedRetry(context.request, id: id) {
+                    madeByOwner = true
+                    return forwarded
+                }
+            }
+            return try mutateOnce(context, checked: attempt > 0, snapshot: snapshot, animation: animation, targets: targets, extra: extra, operation)
         }
+        if madeByOwner { return response }
         let hostPlans = refreshHosts(of: id, animation: animation)
         // The answer (written now: `plansHosts`) ends with the hosts' plans as its last member.
         guard !hostPlans.isEmpty, response.status == 200, !context.prefersMinimal, response.body.last == UInt8(ascii: "}") else { return response }
@@ -288,7 +317,8 @@ public final class StackService: Sendable {
         for host in embeddings.hosts(of: id) {
             guard let entry = try? store.entry(host),
                   let stale = try? entry.read({ stack, _ throws(APIError) in stack.staleFitRows(embedding: id) }), !stale.isEmpty else { continue }
-            let request = HTTPRequest(method: "POST", path: "/v1/stacks/\(host)/rows/batch")
+            // Made here, never forwarded: a host is refreshed by the replica that wrote its guest.
+            let request = HTTPRequest(method: "POST", path: "/v1/stacks/\(host)/rows/batch", headers: [(WriteOwners.forwardedHeader, "here")])
             let context = RequestContext(request: request, parameters: ["stack": host])
             let refreshed: HTTPResponse? = try? mutate(context, animation: animation, deferrable: false) { stack, _ throws(APIError) in
                 .reload(stack.staleFitRows(embedding: id).map { RowReference.index($0) })

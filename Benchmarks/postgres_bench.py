@@ -3,7 +3,9 @@
 concurrent clients (wrk; on one stack and on separate stacks), restore speed (rows/s for a
 server to start over --stacks stacks of --rows rows), and the p99 of an insert in the middle
 of one growing stack (from --p99-rows rows, wrk -c32 for --p99-duration seconds), for: SQLite (the baseline, --data-dir),
-PostgreSQL with 1 replica, and PostgreSQL with 3 replicas (the clients split over them).
+PostgreSQL with 1 replica, and PostgreSQL with 3 replicas (the clients split over them; each
+replica started with --advertise-url, so a stack's writes go to one of them, unless
+--no-owners).
 With --baseline-binary (e.g. a release build of main) the two PostgreSQL modes also run that binary ("main x1",
 "main x3"), and the ratios against it are printed.
 
@@ -30,6 +32,16 @@ def start(binary, storage, port):
         except OSError:
             time.sleep(0.01)  # polling for the port to open; bounded by the deadline
     raise SystemExit("the daemon did not start")
+
+
+def wait_for_members(ports):
+    """Waits (10 s at most) until every replica sees every other as a member."""
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        if all(len(json.loads(call(port, "GET", "/v1/health")[1]).get("writers", {}).get("members", [])) == len(ports) for port in ports):
+            return
+        time.sleep(0.1)  # members refresh about once a second; bounded by the deadline
+    raise SystemExit("the replicas did not all see each other within 10 s")
 
 
 def wrk_parallel(ports, clients, separate, seconds, work):
@@ -100,6 +112,8 @@ def main():
     p.add_argument("--p99-rows", type=int, default=10_000)
     p.add_argument("--p99-duration", type=int, default=20)
     p.add_argument("--baseline-binary", help="also run both PostgreSQL modes with this binary")
+    p.add_argument("--baseline-owners", action="store_true", help="start the baseline's replicas with --advertise-url too")
+    p.add_argument("--no-owners", action="store_true", help="start --binary's replicas without --advertise-url")
     args = p.parse_args()
     modes = ["sqlite", "postgres x1", "postgres x3"] + (["main x1", "main x3"] if args.baseline_binary else [])
     work = tempfile.mkdtemp(prefix="sspgbench-")
@@ -129,9 +143,13 @@ def main():
                     stop(server)
                     # Durable inserts through every replica at once.
                     servers, ports = [], []
+                    owners = len(storages) > 1 and (args.baseline_owners if mode.startswith("main") else not args.no_owners)
                     for storage in storages:
                         ports.append(free_port())
-                        servers.append(start(binary, storage, ports[-1])[0])
+                        advertise = ["--advertise-url", f"http://127.0.0.1:{ports[-1]}"] if owners else []
+                        servers.append(start(binary, storage + advertise, ports[-1])[0])
+                    if owners:
+                        wait_for_members(ports)
                     small = rows[:100]
                     for s in range(args.clients):
                         call(ports[0], "POST", "/v1/stacks", {"id": f"s{s}", "rows": small})
@@ -158,6 +176,9 @@ def main():
         for mode in modes:
             rps, p50, p99 = (statistics.median(g[i] for g in growing[mode]) for i in range(3))
             print(f"{mode:<12} | {rps:>9.0f} | {p50:>7.2f} | {p99:>7.2f} {p99 / base_p99:>9.2f}")
+        one, sep = (statistics.median(inserts[("postgres x3", v)]) / statistics.median(inserts[("postgres x1", v)]) for v in (False, True))
+        p99 = statistics.median(g[2] for g in growing["postgres x3"])
+        print(f"  3 replicas against 1: one stack {one:.2f}x (target >= 0.8), separate stacks {sep:.2f}x (target >= 1), insert p99 at 3 replicas {p99:.2f} ms (target <= 50)")
         for replicas in ("x1", "x3") if args.baseline_binary else ():
             new, old = f"postgres {replicas}", f"main {replicas}"
             one, sep = (statistics.median(inserts[(new, v)]) / statistics.median(inserts[(old, v)]) for v in (False, True))

@@ -10,7 +10,9 @@ that sends each connection to a live replica (round robin):
 Then, with everything up again: every acknowledged write is in its stack exactly once (and
 no row at all appears twice), each stack's revisions are contiguous and each acknowledged
 revision distinct, every stream saw every revision once and in order, reads never answered
-409, and no answer was a 5xx other than 503 with Retry-After while PostgreSQL was down.
+409, and no answer was a 5xx other than 503 with Retry-After while PostgreSQL was down (or,
+for a write, while a replica it could have been forwarded to was down). The replicas are
+members (`--advertise-url`), so the stacks' writes go to one replica each.
 
 The seed is SCROLLSTACK_SEED (default 20261123, printed); it replays a run (its moments and
 choices; the interleavings of threads are the machine's). Bounded: the load lasts `--seconds` (default 45), every wait has a
@@ -80,6 +82,13 @@ class Proxy:
     def close(self):
         self.closed = True
         self.listener.close()
+
+
+def free_port():
+    """A loopback port free now (bound and released)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 class Outages:
@@ -203,7 +212,10 @@ def main():
     replicas, proxy, streams = [], None, []
     try:
         url = subprocess.run([CLUSTER, "start", directory, "off"], check=True, timeout=180, capture_output=True, text=True).stdout.strip()
-        replicas = [Replica(args.binary, url, name) for name in "ABC"]
+        # Members at fixed ports (kept across restarts), so a stack's writes go to one replica
+        # and a killed replica is a writer going away mid-request.
+        ports = {name: free_port() for name in "ABC"}
+        replicas = [Replica(args.binary, url, name, port=ports[name]) for name in "ABC"]
         proxy = Proxy(replicas)
         stacks = [f"chaos{i}" for i in range(args.stacks)]
         for stack in stacks:
@@ -212,6 +224,9 @@ def main():
         streams = {stack: Resuming(proxy.port, stack, 1) for stack in stacks}
 
         outages = Outages()
+        # A replica killed while writes were forwarded to it: until it is back and seen again
+        # (members refresh each second, a dead one is left after 3 s).
+        writers_down = Outages(grace=5.0)
         acked = {stack: {} for stack in stacks}       # row id -> revision answered
         attempted = {stack: set() for stack in stacks}
         statuses, forbidden = {}, []
@@ -245,7 +260,8 @@ def main():
                     if status == 200:
                         acked[stack][row_id] = body["revision"]
                     elif status is not None and status >= 500 and not (
-                            status == 503 and "Retry-After" in headers and outages.during(started, time.time())):
+                            status == 503 and "Retry-After" in headers
+                            and (outages.during(started, time.time()) or writers_down.during(started, time.time()))):
                         forbidden.append(("POST", stack, status, body))
 
         threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(args.clients)]
@@ -263,12 +279,15 @@ def main():
                 time.sleep(delay)  # waiting for the seeded moment
             if kind == "replica":
                 replica = replicas[which]
-                # Not an outage: the proxy sends new connections to the other replicas, so no
-                # 503 is allowed for it (requests cut with the process fail as connections).
+                # Not an outage for reads: the proxy sends new connections to the other replicas
+                # (requests cut with the process fail as connections). A write forwarded to it as
+                # its stack's writer and cut may answer 503 with Retry-After (`writers_down`).
                 print(f"  {time.time() - begin:5.1f} s: replica {replica.name} killed for {pause:.1f} s", flush=True)
+                writers_down.down()
                 replica.stop(signal.SIGKILL)
                 time.sleep(pause)  # the seeded time it stays down
-                replicas[which] = Replica(args.binary, url, replica.name)
+                replicas[which] = Replica(args.binary, url, replica.name, port=ports[replica.name])
+                writers_down.up()
             else:
                 print(f"  {time.time() - begin:5.1f} s: PostgreSQL crashed for {pause:.1f} s", flush=True)
                 outages.down()
@@ -280,6 +299,11 @@ def main():
             thread.join(timeout=args.seconds + 60)
         check(not any(thread.is_alive() for thread in threads), f"{args.clients} clients finished")
         print(f"  answers: {dict(sorted(statuses.items(), key=str))}", flush=True)
+        for replica in replicas:
+            status, _, body = call(replica.port, "GET", "/v1/health")
+            writers = body.get("writers", {}) if status == 200 else {}
+            print(f"  replica {replica.name} since its last start: {writers.get('forwarded')} writes forwarded, "
+                  f"{writers.get('unreachable')} made here with their writer unreachable", flush=True)
 
         # Everything is up: wait until every replica answers again, then check.
         deadline = time.time() + 60

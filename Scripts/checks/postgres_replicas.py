@@ -43,10 +43,14 @@ def check(ok, what):
 
 
 class Replica:
-    def __init__(self, binary, url, name, storage=None):
+    def __init__(self, binary, url, name, storage=None, port=0):
+        """A replica on `port` (0: any); with a port, it is a member at http://127.0.0.1:PORT
+        (--advertise-url), so contended stacks' writes go to one replica."""
         self.name = name
         self.log = tempfile.NamedTemporaryFile(prefix=f"replica-{name}-", suffix=".log", delete=False)
-        self.process = subprocess.Popen([binary, "--port", "0", *(storage or ["--store", url]), "--threads", "8", "--log-level", "notice"],
+        advertise = ["--advertise-url", f"http://127.0.0.1:{port}"] if port else []
+        self.process = subprocess.Popen([binary, "--port", str(port), *(storage or ["--store", url]), *advertise,
+                                         "--threads", "8", "--log-level", "notice"],
                                         stdout=self.log, stderr=self.log)
         deadline = time.time() + 30
         self.port = None

@@ -44,7 +44,7 @@ def wait_for_members(ports):
     raise SystemExit("the replicas did not all see each other within 10 s")
 
 
-def wrk_parallel(ports, clients, separate, seconds, work):
+def wrk_parallel(ports, clients, separate, seconds, work, mode):
     """Runs one wrk per port at once, the clients split between them; their requests/s summed."""
     shares = [clients // len(ports) + (1 if i < clients % len(ports) else 0) for i in range(len(ports))]
     runs = []
@@ -55,16 +55,21 @@ def wrk_parallel(ports, clients, separate, seconds, work):
         with open(script, "w") as f:
             f.write(LUA.replace("threads * %(per_thread)d", f"{first} + threads * %(per_thread)d")
                     % {"per_thread": max(1, share // threads), "separate": "true" if separate else "false"})
+            # Each answer that is not 2xx, its status and error code, for the summary below.
+            f.write('function response(status, headers, body) if status > 299 then '
+                    'io.write("answered " .. status .. " " .. (body:match(\'"code":"([^"]*)"\') or "") .. "\\n") end end\n')
         runs.append(subprocess.Popen(["wrk", f"-t{threads}", f"-c{share}", f"-d{seconds}s", "-s", script, f"http://127.0.0.1:{port}/"],
                                      stdout=subprocess.PIPE, text=True))
-    total, failed = 0.0, 0
+    total, failed, answers = 0.0, 0, {}
     for run in runs:
         out, _ = run.communicate(timeout=seconds + 60)
         errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
         failed += int(errors.group(1)) if errors else 0
         total += float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+        for answer in re.findall(r"^answered (\d+ \S*)", out, re.M):
+            answers[answer] = answers.get(answer, 0) + 1
     if failed:
-        print(f"  {failed} of the requests to {ports} with {clients} clients ({'separate stacks' if separate else 'one stack'}) were not 2xx")
+        print(f"  {mode}: {failed} of the requests with {clients} clients ({'separate stacks' if separate else 'one stack'}) were not 2xx: {answers}")
     return total
 
 
@@ -154,7 +159,7 @@ def main():
                     for s in range(args.clients):
                         call(ports[0], "POST", "/v1/stacks", {"id": f"s{s}", "rows": small})
                     for separate in (False, True):
-                        inserts.setdefault((mode, separate), []).append(wrk_parallel(ports, args.clients, separate, args.duration, work))
+                        inserts.setdefault((mode, separate), []).append(wrk_parallel(ports, args.clients, separate, args.duration, work, mode))
                     call(ports[0], "POST", "/v1/stacks", {"id": "grow", "rows": [dict(r, id=f"g{i}") for i, r in enumerate(rows[:args.p99_rows])]})
                     growing.setdefault(mode, []).append(growing_p99(ports, args.p99_rows, args.p99_duration, work))
                     for server in servers:

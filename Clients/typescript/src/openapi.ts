@@ -1469,6 +1469,17 @@ export type DetailedHealthAnswer = ({
     /** Why it cannot be served (as its 503 `stack_unavailable` says). */
     reason: string;
   }>;
+  /** Only on replicas (`--store postgres://…`): who writes which stack. A stack's writes go to one member, and the other replicas forward them to it (Semantics.md, "One writer per stack"). */
+  writers?: {
+    /** This replica's `--advertise-url`, or null (it forwards writes but owns no stack). */
+    address: string | null;
+    /** The members this replica saw at its last look (about once a second), sorted. */
+    members: Array<string>;
+    /** Writes this replica forwarded to their stack's owner since it started. */
+    forwarded: number;
+    /** Writes this replica made itself since it started because their owner could not be reached. */
+    unreachable: number;
+  };
 });
 
 export interface MetricsArgs {

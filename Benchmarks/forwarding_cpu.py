@@ -32,17 +32,19 @@ def cpu_seconds(pids):
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def postgres_pids():
-    return [int(p) for p in subprocess.run(["pgrep", "-f", "postgres:"], capture_output=True, text=True).stdout.split()]
+def postgres_pids(cluster):
+    """The cluster's postmaster and its children (not other clusters on the machine)."""
+    master = int(open(os.path.join(cluster, "data", "postmaster.pid")).readline())
+    return [master] + [int(p) for p in subprocess.run(["pgrep", "-P", str(master)], capture_output=True, text=True).stdout.split()]
 
 
-def measure(ports, targets, stack, clients, seconds, servers, work):
+def measure(ports, targets, stack, clients, seconds, servers, work, cluster):
     """wrk against each of `targets` at once; (writes/s, {name: µs a write})."""
     script = os.path.join(work, "insert.lua")
     with open(script, "w") as f:
         f.write(LUA)
     names = {f"replica {i}": [s.pid] for i, s in enumerate(servers)}
-    names["PostgreSQL"] = postgres_pids()
+    names["PostgreSQL"] = postgres_pids(cluster)
     before = {name: cpu_seconds(pids) for name, pids in names.items()}
     runs = [subprocess.Popen(["wrk", "-t1", f"-c{clients}", f"-d{seconds}s", "-s", script, f"http://127.0.0.1:{port}/v1/stacks/{stack}/rows"],
                              stdout=subprocess.PIPE, text=True) for port in targets]
@@ -87,10 +89,10 @@ def main():
             call(ports[0], "POST", "/v1/stacks", {"id": stack, "rows": []})
             forwarded = lambda: [json.loads(call(port, "GET", "/v1/health")[1]).get("writers", {}).get("forwarded", 0) for port in ports]
             before = forwarded()
-            shared = measure(ports, ports, stack, args.clients, args.duration, servers, work)
+            shared = measure(ports, ports, stack, args.clients, args.duration, servers, work, cluster)
             # The stack's writer is the replica that forwarded none of this run's writes.
             writer = [after - start for start, after in zip(before, forwarded())].index(0) if not args.no_owners else 0
-            alone = measure(ports, [ports[writer]] * 3, stack, args.clients, args.duration, servers, work)
+            alone = measure(ports, [ports[writer]] * 3, stack, args.clients, args.duration, servers, work, cluster)
             for case, (rate, costs) in (("three replicas", shared), ("the writer alone", alone)):
                 roles = {"the writer": costs[f"replica {writer}"],
                          "the two others": sum(costs[f"replica {i}"] for i in range(3) if i != writer),

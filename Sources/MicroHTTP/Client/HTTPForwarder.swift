@@ -194,14 +194,11 @@ public final class HTTPForwarder: Sendable {
         bytes += Array("Content-Length: \(request.body.count)\r\n\r\n".utf8)
         bytes += request.body
         if let kept = takeIdle(address.key) {
-            switch attempt(bytes, on: kept) {
-            case .success(let (answer, reusable)):
-                finish(kept, reusable: reusable, address: address.key)
-                return .success(answer)
-            case .failure(let failure):
-                close(kept)
-                // Nothing of an answer came on a kept connection: it was closed while idle.
-                guard failure.nothingAnswered else { return .failure(.unanswered(failure.reason)) }
+            switch attempt(bytes, on: kept, address: address.key) {
+            case .success(let answer): return .success(answer)
+            // Nothing of an answer came on a kept connection: it was closed while idle.
+            case .failure(let failure) where failure.nothingAnswered: break
+            case .failure(let failure): return .failure(.unanswered(failure.reason))
             }
         }
         let fd: Int32
@@ -209,14 +206,7 @@ public final class HTTPForwarder: Sendable {
         case .success(let made): fd = made
         case .failure(let failure): return .failure(failure)
         }
-        switch attempt(bytes, on: fd) {
-        case .success(let (answer, reusable)):
-            finish(fd, reusable: reusable, address: address.key)
-            return .success(answer)
-        case .failure(let failure):
-            close(fd)
-            return .failure(.unanswered(failure.reason))
-        }
+        return attempt(bytes, on: fd, address: address.key).mapError { .unanswered($0.reason) }
     }
 
     private struct ExchangeFailure: Error {
@@ -225,7 +215,21 @@ public final class HTTPForwarder: Sendable {
         let nothingAnswered: Bool
     }
 
-    private func attempt(_ bytes: [UInt8], on fd: Int32) -> Result<(Answer, Bool), ExchangeFailure> {
+    /// Sends `bytes` on `fd` and reads the answer; then keeps the connection idle for
+    /// `address` if it may carry another request, else closes it (always, on a failure).
+    private func attempt(_ bytes: [UInt8], on fd: Int32, address: String) -> Result<Answer, ExchangeFailure> {
+        let outcome = exchangeBytes(bytes, on: fd)
+        switch outcome {
+        case .success(let (answer, reusable)):
+            finish(fd, reusable: reusable, address: address)
+            return .success(answer)
+        case .failure(let failure):
+            close(fd)
+            return .failure(failure)
+        }
+    }
+
+    private func exchangeBytes(_ bytes: [UInt8], on fd: Int32) -> Result<(Answer, Bool), ExchangeFailure> {
         var sent = 0
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }

@@ -1,6 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The core is optimized in debug builds too, its assertions kept (`-assert-config Debug`) and
+// its `#if DEBUG` invariant checks on: unoptimized, its generic containers spend most of their
+// time instantiating metadata, and the seeded differential tests took most of the test suite's
+// CPU time. Everything else in a debug build stays unoptimized.
+let coreDebugSettings: [SwiftSetting] = [.unsafeFlags(["-O", "-assert-config", "Debug"], .when(configuration: .debug))]
+
 let package = Package(
     name: "ScrollStackServer",
     platforms: [.macOS(.v15)],
@@ -21,7 +27,7 @@ let package = Package(
     ],
     targets: [
         // The model and layout engine: pure Swift, no C, JSON or HTTP.
-        .target(name: "ScrollStackCore"),
+        .target(name: "ScrollStackCore", swiftSettings: coreDebugSettings),
 
         // Carousels beside the core: page stops, settling, the page indicator and the paging
         // menu, computed from the stack's settings (pure Swift; the core knows only the data).

@@ -7,6 +7,7 @@
 #   FUZZ_TARGETS  which of: json decoding handler (default all three)
 #   FUZZ_CONFIG   release (default: -O, with -enable-testing and -DDEBUG so that the targets
 #                 reach internals and the model's invariant checks stay on) or debug
+#   FUZZ_SEED     libFuzzer's -seed (default: libFuzzer picks one); printed either way
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -30,6 +31,7 @@ for target in $targets; do
     mkdir -p ".build-fuzz/corpus/$target" .build-fuzz/artifacts
     log=".build-fuzz/fuzz-$target.log"
     "$bin/fuzz-$target" ".build-fuzz/corpus/$target" "Fuzz/corpus/$target" -max_total_time="$seconds" -timeout=10 \
+        ${FUZZ_SEED:+-seed="$FUZZ_SEED"} \
         -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=".build-fuzz/artifacts/fuzz-$target-" >"$log" 2>&1
     status=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

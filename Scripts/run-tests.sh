@@ -6,21 +6,69 @@
 #   2. every executable Scripts/checks/*.sh, SCROLLSTACK_CHECK_JOBS (default 2) at a time: each
 #      is a self-contained check (browser, container, contract …) that installs what it needs,
 #      bounds its own time, and prints as its last line either "N passed, N failed" or
-#      "skipped: <reason>".
+#      "skipped: <reason>". The container check, the longest (a release build of its own) and
+#      the only one that needs no debug build, starts with the XCTests and holds one slot.
 # Each part's wall-clock seconds are printed after it, and all of them again at the end.
 # Arguments are passed to `swift test` (e.g. --filter); with a filter the checks are skipped.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+xml=$(mktemp --suffix=.xml)
+outputs=$(mktemp -d)
+declare -A running=() began=()
+# On any exit: stop the checks still running (each leads a process group of its own), and
+# remove the temporary files.
+cleanup() {
+    local pid
+    for pid in "${!running[@]}"; do kill -- -"$pid" 2>/dev/null; done
+    rm -rf "$log" "$xml" "$outputs"
+}
+trap cleanup EXIT
 started=$SECONDS
+jobs=${SCROLLSTACK_CHECK_JOBS:-2}
+early=Scripts/checks/50-container.sh
+
+# start CHECK: runs it in the background, in a session of its own, its output kept for `finish`.
+start() {
+    local name
+    name=$(basename "$1" .sh)
+    began[$name]=$SECONDS
+    setsid "$1" >"$outputs/$name.log" 2>&1 &
+    running[$!]=$1
+}
+
+# finish PID STATUS: prints the check's output and adds its counts.
+finish() {
+    local check=${running[$1]} cstatus=$2 name last
+    name=$(basename "$check" .sh)
+    unset "running[$1]"
+    echo "=== $check"
+    cat "$outputs/$name.log"
+    echo "=== $check: $((SECONDS - began[$name])) s"
+    times="$times; $name $((SECONDS - began[$name])) s"
+    last=$(grep -v -E '^[[:space:]]*$' "$outputs/$name.log" | tail -1)
+    if [[ "$last" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+        passed=$((passed + BASH_REMATCH[1]))
+        failed=$((failed + BASH_REMATCH[2]))
+        [ "$cstatus" -eq 0 ] || [ "${BASH_REMATCH[2]}" -gt 0 ] || failed=$((failed + 1))
+    elif [[ "$last" =~ ^skipped: ]] && [ "$cstatus" -eq 0 ]; then
+        echo "($check $last)"
+    else
+        echo "$check: no summary line (exit $cstatus)"
+        failed=$((failed + 1))
+    fi
+}
+
+checks_started=$SECONDS
+if [ "$#" -eq 0 ] && [ "$jobs" -ge 2 ] && [ -x "$early" ]; then
+    start "$early"
+fi
+
 if [ "$#" -eq 0 ]; then
     # Every XCTest, each in a process of its own, one worker per core and one more (many tests
-    # wait on servers, disks and child processes: 210 s against 249 s here with two cores):
-    # the counts come from the xUnit report, since parallel runs print no closing "Executed" line.
+    # wait on servers, disks and child processes): the counts come from the xUnit report,
+    # since parallel runs print no closing "Executed" line.
     workers=${SCROLLSTACK_TEST_WORKERS:-$(( $(nproc) + 1 ))}
-    xml=$(mktemp --suffix=.xml)
-    trap 'rm -f "$log" "$xml"' EXIT
     swift test --skip-build --disable-swift-testing --parallel --num-workers "$workers" --xunit-output "$xml" 2>&1 | tee "$log"
     status=${PIPESTATUS[0]}
     read -r total failed < <(python3 - "$xml" <<'PY'
@@ -53,44 +101,19 @@ passed=$((total - failed))
 echo "XCTest: $passed passed, $failed failed"
 
 if [ "$#" -eq 0 ]; then
-    # The checks, SCROLLSTACK_CHECK_JOBS at a time (default 2): each check bounds its own time
-    # and shares nothing with another (ephemeral ports, its own scratch folders and clusters),
-    # and most of them wait on a server, a browser or a single-threaded compiler more than they
-    # compute. The longest start first (named below, measured), the rest in name order. Each
-    # check's output is printed whole when it ends, between two "===" lines.
-    jobs=${SCROLLSTACK_CHECK_JOBS:-2}
+    # The rest of the checks, in the slots left: each check bounds its own time and shares
+    # nothing with another (ephemeral ports, its own scratch folders and clusters), and most of
+    # them wait on a server, a browser or a single-threaded compiler more than they compute.
+    # The longest start first (named below, measured), the rest in name order. Each check's
+    # output is printed whole when it ends, between two "===" lines.
     first=(50-container 30-fuzz-smoke 60-schemathesis 75-swift-client 40-chromium-layout 65-chaos)
     queue=()
     for name in "${first[@]}"; do [ -x "Scripts/checks/$name.sh" ] && queue+=("Scripts/checks/$name.sh"); done
     for check in Scripts/checks/*.sh; do
         [ -x "$check" ] && [[ " ${queue[*]} " != *" $check "* ]] && queue+=("$check")
     done
-    outputs=$(mktemp -d)
-    trap 'rm -f "$log" "${xml:-}"; rm -rf "$outputs"' EXIT
-    declare -A running=() began=()
-    # finish PID: prints the check's output and adds its counts.
-    finish() {
-        local check=${running[$1]} cstatus=$2 name
-        name=$(basename "$check" .sh)
-        unset "running[$1]"
-        echo "=== $check"
-        cat "$outputs/$name.log"
-        echo "=== $check: $((SECONDS - began[$name])) s"
-        times="$times; $name $((SECONDS - began[$name])) s"
-        last=$(grep -v -E '^[[:space:]]*$' "$outputs/$name.log" | tail -1)
-        if [[ "$last" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
-            passed=$((passed + BASH_REMATCH[1]))
-            failed=$((failed + BASH_REMATCH[2]))
-            [ "$cstatus" -eq 0 ] || [ "${BASH_REMATCH[2]}" -gt 0 ] || failed=$((failed + 1))
-        elif [[ "$last" =~ ^skipped: ]] && [ "$cstatus" -eq 0 ]; then
-            echo "($check $last)"
-        else
-            echo "$check: no summary line (exit $cstatus)"
-            failed=$((failed + 1))
-        fi
-    }
-    checks_started=$SECONDS
     for check in "${queue[@]}" ""; do
+        [ -n "${began[$(basename "${check:-none}" .sh)]:-}" ] && continue   # started early
         # Wait for a free slot (or, after the last check, for every check to end).
         while [ "${#running[@]}" -ge "$jobs" ] || { [ -z "$check" ] && [ "${#running[@]}" -gt 0 ]; }; do
             wait -n -p ended "${!running[@]}"
@@ -98,12 +121,9 @@ if [ "$#" -eq 0 ]; then
             finish "$ended" "$cstatus"
         done
         [ -n "$check" ] || break
-        name=$(basename "$check" .sh)
-        began[$name]=$SECONDS
-        "$check" >"$outputs/$name.log" 2>&1 &
-        running[$!]=$check
+        start "$check"
     done
-    times="$times; checks $((SECONDS - checks_started)) s ($jobs at a time)"
+    times="$times; checks $((SECONDS - checks_started)) s, with the XCTests ($jobs at a time)"
 fi
 echo "seconds: $times"
 echo "$passed passed, $failed failed"

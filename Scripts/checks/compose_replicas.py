@@ -15,8 +15,9 @@ uses and stops on any other (so the check follows the file as it changes):
   run with `podman healthcheck run` (no systemd timers here).
 Then, through the balancer: writes are spread over both replicas (round robin), each replica
 read directly has every acknowledged write, a live event stream through the balancer gets
-every revision whichever replica made it, piles too, and with one replica stopped the
-balancer still serves. Prints "ok"/"FAIL" lines and ends with "N passed, N failed".
+every revision whichever replica made it; each replica sees both by the addresses the file
+gives them, and concurrent writes of one stack are forwarded to its writer; piles read the
+same on both, and with one replica stopped the balancer still serves. Prints "ok"/"FAIL" lines and ends with "N passed, N failed".
 """
 import argparse, hashlib, http.client, json, os, re, secrets, shlex, socket, subprocess, sys, threading, time
 import yaml
@@ -346,6 +347,49 @@ def main():
         ids = stream.wait_for(21)
         check(ids == list(range(2, 22)), f"a live event stream through the balancer got revisions 2..21 from both replicas, once each, in order ({len(ids)})")
         stream.sock.close()
+
+        # One writer per stack: each replica, given its address on the compose network, sees
+        # both (the members are refreshed about once a second: 15 s deadline), and writes of one
+        # stack sent through both by concurrent clients are forwarded to its writer: rounds of
+        # 8 clients × 5 writes until a replica has forwarded one (30 s deadline).
+        expected = sorted(f"http://{service}:8080" for service in replicas)
+        deadline = time.monotonic() + 15
+        while True:
+            writers = {service: http_request(ip, 8080, "GET", "/v1/health")[1] for service, ip in replicas.items()}
+            writers = {service: (body or {}).get("writers") if isinstance(body, dict) else None for service, body in writers.items()}
+            seen = all(isinstance(w, dict) and w.get("address") == f"http://{service}:8080" and sorted(w.get("members") or []) == expected
+                       for service, w in writers.items())
+            if seen or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)  # waiting for the members' refresh; bounded by the deadline
+        check(seen, "SCROLLSTACK_ADVERTISE_URL: each replica names its own address and sees both members ("
+                    + "; ".join(f"{service}: {(w or {}).get('members')}" for service, w in writers.items()) + ")")
+        status, _ = http_request("127.0.0.1", port, "POST", "/v1/stacks", {"id": "contended", "rows": []})
+        answers, lock = [], threading.Lock()
+
+        def client(number, round_):
+            for n in range(5):
+                got = http_request("127.0.0.1", port, "POST", "/v1/stacks/contended/rows",
+                                   {"rows": [{"id": f"c{round_}-{number}-{n}", "view": {"type": "V"}, "size": {"fixed": 10}}]})
+                with lock:
+                    answers.append(got)
+        forwarded, rounds, deadline = 0, 0, time.monotonic() + 30
+        while forwarded == 0 and time.monotonic() < deadline:
+            threads = [threading.Thread(target=client, args=(number, rounds)) for number in range(8)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(timeout=60)
+            rounds += 1
+            forwarded = sum(((http_request(ip, 8080, "GET", "/v1/health")[1] or {}).get("writers") or {}).get("forwarded", 0)
+                            for ip in replicas.values())
+        revisions = sorted(body["revision"] for code, body in answers if code == 200)
+        final = http_request("127.0.0.1", port, "GET", "/v1/stacks/contended")
+        check(status == 201 and forwarded > 0 and len(revisions) == len(answers) and revisions == list(range(2, 2 + len(answers)))
+              and final[0] == 200 and final[1]["revision"] == 1 + len(answers) and len(final[1]["rows"]) == len(answers),
+              f"8 clients writing one stack through the balancer: {len(revisions)} of {len(answers)} writes answered 200 with the distinct "
+              f"contiguous revisions 2..{1 + len(answers)}, in {rounds} round(s); {forwarded} forwarded to the stack's writer"
+              f"{'' if len(revisions) == len(answers) else '; others: ' + str([a for a in answers if a[0] != 200][:3])}")
 
         # Piles through the balancer, read on each replica.
         status, _ = http_request("127.0.0.1", port, "POST", "/v1/piles", {"id": "nav", "bounds": {"width": 375, "height": 667}})

@@ -3,11 +3,13 @@
 # "N passed, N failed":
 #   1. every XCTest of the package, in parallel (counts from the xUnit report; with arguments,
 #      serially, counts from XCTest's own closing line);
-#   2. every executable Scripts/checks/*.sh, SCROLLSTACK_CHECK_JOBS (default 2) at a time: each
+#   2. every executable Scripts/checks/*.sh, SCROLLSTACK_CHECK_JOBS (default 3) at a time: each
 #      is a self-contained check (browser, container, contract …) that installs what it needs,
 #      bounds its own time, and prints as its last line either "N passed, N failed" or
 #      "skipped: <reason>". The container check, the longest (a release build of its own) and
 #      the only one that needs no debug build, starts with the XCTests and holds one slot.
+#      Three at a time: with two, the checks after the XCTests left about a fifth of two cores
+#      idle (schemathesis runs for a fixed time; the browser checks and podman wait).
 # Each part's wall-clock seconds are printed after it, and all of them again at the end.
 # Arguments are passed to `swift test` (e.g. --filter); with a filter the checks are skipped.
 set -uo pipefail
@@ -25,7 +27,7 @@ cleanup() {
 }
 trap cleanup EXIT
 started=$SECONDS
-jobs=${SCROLLSTACK_CHECK_JOBS:-2}
+jobs=${SCROLLSTACK_CHECK_JOBS:-3}
 early=Scripts/checks/50-container.sh
 
 # start CHECK: runs it in the background, in a session of its own, its output kept for `finish`.

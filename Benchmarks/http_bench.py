@@ -114,6 +114,7 @@ def main():
     ports = [port] + ([base_port] if base_port else [])
     nginx = None
     floor = None
+    insert_floors = []  # (label, port, process): the insert's answer sent by libmicrohttpd alone, and after jansson's parse
     try:
         rows = [{"id": f"r{i}", "controller": {"type": "Cell"}, "size": {"fixed": 44}} for i in range(args.rows)]
         for each in ports:
@@ -149,12 +150,13 @@ def main():
         with open(conf, "w") as f:
             f.write(NGINX_CONF.format(dir=work, port=nginx_port))
         nginx_bin = shutil.which("nginx") or "/usr/sbin/nginx"
+        if not os.access(nginx_bin, os.X_OK):
+            raise SystemExit("nginx is not installed (apt-get install nginx-light): it is the baseline of every figure here")
         nginx = subprocess.Popen([nginx_bin, "-c", conf, "-g", "daemon off;"])
         wait_port(nginx_port)
         nginx_workers = [int(p) for p in subprocess.run(["pgrep", "-P", str(nginx.pid)], capture_output=True, text=True).stdout.split()]
 
         floor_port = None
-        insert_floors = []  # (label, port, process): the insert's answer sent by libmicrohttpd alone, and after jansson's parse
         if args.floor:
             floor_port = free_port()
             floor = start_floor(work, floor_port, port, args, os.path.join(www, "layout.json"))

@@ -3,8 +3,10 @@
 // cache (cold), then re-measured at another viewport width with the cache warm (every
 // paragraph already shaped, only line breaking runs). Baseline in the same run: the same
 // stack with a fixed-size box as each row's content (measuring costs next to nothing), built
-// and re-measured the same way. Prints medians; run it in release:
-//   swift run -c release text-benchmark [--rows N] [--samples K] [--seed S]
+// and re-measured the same way. Then the same cold build with an engine of --shards shards
+// (default: one per core, as the server's), against one shard in the same sample. Prints
+// medians; run it in release:
+//   swift run -c release text-benchmark [--rows N] [--samples K] [--seed S] [--shards N]
 import ScrollStackCore
 import ScrollStackText
 
@@ -27,7 +29,8 @@ func argument(_ name: String, _ fallback: Int) -> Int {
 let rows = argument("--rows", 100_000)
 let samples = argument("--samples", 3)
 let seed = UInt64(argument("--seed", 9))
-print("text-benchmark: \(rows) rows, \(samples) samples, seed \(seed)")
+let shards = argument("--shards", TextEngine.defaultShards)
+print("text-benchmark: \(rows) rows, \(samples) samples, seed \(seed), \(shards) shards")
 
 /// SplitMix64: the same paragraphs for the same seed.
 var state = seed
@@ -62,8 +65,16 @@ var sink = 0.0
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-var cold: [Double] = [], warm: [Double] = [], baseBuild: [Double] = [], baseRelayout: [Double] = []
+var cold: [Double] = [], warm: [Double] = [], baseBuild: [Double] = [], baseRelayout: [Double] = [], sharded: [Double] = []
 for _ in 0..<samples {
+    do {
+        let texts = textRows()
+        let engine = TextEngine(catalog: catalog, shapeCacheBytes: (rows + 1) * 4096, shards: shards)
+        let t = now()
+        let stack = try ScrollStack(rows: texts, measurer: FlexMeasurer(text: engine))
+        sharded.append(now() - t)
+        sink += stack.contentSize.height
+    }
     let texts = textRows()
     let engine = TextEngine(catalog: catalog, shapeCacheBytes: (rows + 1) * 1024)
     var t = now()
@@ -96,5 +107,6 @@ func line(_ name: String, _ values: [Double], _ baseline: [Double]) {
 }
 line("build, text rows, shape cache cold", cold, baseBuild)
 line("re-measure at another width, shape cache warm", warm, baseRelayout)
+line("build, text rows, cold, \(shards) shards against 1", sharded, cold)
 print("per row: cold \(fixed(median(cold) / Double(rows) * 1e6)) µs, warm \(fixed(median(warm) / Double(rows) * 1e6)) µs")
 if sink == 0 { print("") }

@@ -21,6 +21,15 @@ public protocol ContentMeasuring: Sendable {
     /// others this is not pure: it follows the embedded stack, and the stack re-measures such
     /// rows only when told (`staleFitRows(embedding:)`, `reload`).
     func embeddedLength(of stack: String, along axis: Axis, crossExtent: Double) -> Double?
+
+    /// A hint that `contents` are about to be measured, one after the other: a measurer may
+    /// do the work ahead, on several threads (`TextMeasuring.prepare`). It never changes
+    /// what measuring answers. The stack gives the fit rows of a batch here before measuring
+    /// them.
+    func prepare(_ contents: some Sequence<ContentDescription>)
+
+    /// Whether `prepare` does anything: callers skip gathering contents when it does not.
+    var prepares: Bool { get }
 }
 
 extension ContentMeasuring {
@@ -29,6 +38,11 @@ extension ContentMeasuring {
 
     /// A measurer that knows no other stack knows no embedded length.
     public func embeddedLength(of stack: String, along axis: Axis, crossExtent: Double) -> Double? { nil }
+
+    /// Nothing to do ahead for a measurer that does not say otherwise.
+    public func prepare(_ contents: some Sequence<ContentDescription>) {}
+
+    public var prepares: Bool { false }
 
     /// A measurer that knows nothing of the inside of its content answers the root alone,
     /// spanning the cross extent.

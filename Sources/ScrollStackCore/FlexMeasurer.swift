@@ -27,6 +27,26 @@ public struct FlexMeasurer: ContentMeasuring {
         }
     }
 
+    /// Whether the text engine measures several texts at once.
+    public var prepares: Bool { (text?.parallelism ?? 1) > 1 }
+
+    /// Gives the text nodes of `contents` (every level of their groups) to the text engine to
+    /// shape ahead (`TextMeasuring.prepare`), when it measures several at once; nothing
+    /// otherwise. O(nodes).
+    public func prepare(_ contents: some Sequence<ContentDescription>) {
+        guard let text, text.parallelism > 1 else { return }
+        var texts: [TextContent] = []
+        func collect(_ node: ContentDescription) {
+            switch node.kind {
+            case .box, .aspectRatio: break
+            case .text(let t): texts.append(t)
+            case .stack(_, _, _, let children): for child in children { collect(child) }
+            }
+        }
+        for content in contents { collect(content) }
+        text.prepare(texts)
+    }
+
     /// The lines of a text node whose extent across `axis` is `cross`: along a vertical
     /// stack it wraps at its width; along a horizontal one it never wraps.
     private func lines(_ content: TextContent, _ axis: Axis, cross: Double) -> TextLines {

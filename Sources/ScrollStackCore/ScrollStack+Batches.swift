@@ -31,6 +31,7 @@ extension ScrollStack {
     func naturalLengths(of rows: [Row]) -> [Double] {
         var lengths: [Double] = []
         lengths.reserveCapacity(rows.count)
+        if rows.count > 1 { prepareMeasuring(rows) }
         rows.withUnsafeBufferPointer { rows in
             for i in rows.indices { lengths.append(naturalLength(of: rows[i])) }
         }

@@ -48,6 +48,7 @@ extension ScrollStack {
             handles = Array(tree.store.appendPlain(batch, axis: axis, insets: insets))
         } else {
             handles.reserveCapacity(batch.count)
+            if batch.wholeRows.count > 1 { prepareMeasuring(batch.wholeRows) }
             batch.ids.withUnsafeBufferPointer { ids in
                 batch.fields.withUnsafeBufferPointer { fields in
                     // Each field read in place: a copy of a row's `Fields` cost more than storing it.

@@ -157,6 +157,18 @@ public struct ScrollStack: Sendable {
         }
     }
 
+    /// Tells the measurer the content of `rows` that `naturalLength(of:)` is about to
+    /// measure (fit rows that embed no stack), so it may measure ahead
+    /// (`ContentMeasuring.prepare`). O(1) unless the measurer prepares; then O(rows).
+    func prepareMeasuring(_ rows: some Sequence<Row>) {
+        guard measurer.prepares else { return }
+        let axis = settings.axis
+        measurer.prepare(rows.lazy.compactMap { row -> ContentDescription? in
+            guard case .fit = row.size[axis], row.stack == nil else { return nil }
+            return row.contentDescription
+        })
+    }
+
     /// The row's length along the scroll axis as if it were shown: leading inset + content + trailing inset.
     func naturalLength(of row: Row) -> Double {
         insets(of: row).total(settings.axis) + contentLength(of: row)

@@ -12,10 +12,24 @@ public protocol TextMeasuring: Sendable {
 
     /// Why `font` cannot be measured (e.g. an unknown family, listing the known ones), or nil.
     func unavailable(_ font: FontRequest) -> String?
+
+    /// How many texts the engine can measure at once; `prepare` is worth calling only when
+    /// this is more than 1.
+    var parallelism: Int { get }
+
+    /// A hint that `texts` are about to be measured: the engine may do the work ahead, on
+    /// several threads. It never changes what measuring answers.
+    func prepare(_ texts: [TextContent])
 }
 
 extension TextMeasuring {
     public func drawableLines(of text: TextContent, width: Double?) -> TextLines { lines(of: text, width: width) }
+
+    /// An engine that measures one text at a time.
+    public var parallelism: Int { 1 }
+
+    /// Nothing to do ahead for an engine that measures one text at a time.
+    public func prepare(_ texts: [TextContent]) {}
 }
 
 /// The characters of one line: half-open ranges into the node's `text` as given, in UTF-16

@@ -2,7 +2,7 @@
 /// fallback faces (`FontCatalog.fallbackFaces`) at the same size, each set up on first use.
 /// Font 0 is the text's own; font k ≥ 1 is fallback face k − 1.
 ///
-/// Used under the engine's lock, for one shaping: `make` sets a face up through the engine's
+/// Used under its shard's lock, for one shaping: `make` sets a face up through the shard's
 /// font cache.
 final class FontChain {
     let primary: SizedFont

@@ -1,7 +1,7 @@
 import CICU
 
 /// ICU's line break iterator, opened once (opening one loads its rules) and pointed at each
-/// paragraph in turn. Used only under the engine's lock.
+/// paragraph in turn. Used only under its shard's lock.
 final class LineBreaker: @unchecked Sendable {
     private let iterator: OpaquePointer?
 

@@ -7,7 +7,7 @@ import CHarfBuzz
 /// size of the size in 26.6: the unhinted `linearHoriAdvance` (16.16), as Skia reports it with
 /// subpixel positioning.
 ///
-/// Used only under the engine's lock (HarfBuzz fonts and FreeType faces are not thread-safe).
+/// Used only under its shard's lock (HarfBuzz fonts and FreeType faces are not thread-safe).
 final class SizedFont: @unchecked Sendable {
     let size: Double
     /// CSS `line-height: normal`: round(ascent) + round(descent) + round(line gap), each

@@ -40,7 +40,7 @@ extension TextEngine {
     ///   unless its glyphs are in the engine's glyph cache.
     public func glyphLines(of text: TextContent, width: Double?) -> [GlyphLine] {
         let paragraphs = Self.mappedParagraphs(text.text)
-        return state.withLock { state in
+        return shard(for: text.text).state.withLock { state in
             guard let broken = Self.broken(text, width: width, paragraphs, &state) else { return [] }
             let fallbacks = state.catalog.fallbackFaces
             func face(_ k: Int) -> FontFace { k == 0 ? broken.font.face : fallbacks[k - 1].face }

@@ -1,6 +1,10 @@
 import CFreeType
+import Dispatch
 import ScrollStackCore
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Measures text as Chromium lays it out (Docs/Semantics.md, "Text"): fonts from a
 /// `FontCatalog`, shaping with HarfBuzz, advances from FreeType, line breaking with ICU.
@@ -12,15 +16,21 @@ import Synchronization
 /// font by face and size, not by the font object, so many sizes passing through the font cache
 /// leave the shaped text in place (a cached paragraph needs no font: its line height is kept
 /// apart). The glyphs of paragraphs drawn (`glyphLines`) are kept in a third cache bounded by
-/// bytes (`glyphCacheBytes`), so drawing a picture again does not shape its text again. One
-/// lock guards the fonts and the caches: measuring is serialized across threads.
+/// bytes (`glyphCacheBytes`), so drawing a picture again does not shape its text again.
+///
+/// The fonts and caches are split into `parallelism` shards, each with its own lock, its
+/// own FreeType and HarfBuzz objects (neither is thread-safe) and its share of the caches'
+/// bytes. A text always goes to the same shard (by a hash of its characters), so texts of
+/// different shards are measured at once, on as many threads; `prepare` shapes a batch of
+/// texts ahead, one thread per shard. Every shard measures a text alike: which one did it
+/// never changes an answer.
 ///
 /// - Complexity: `lines` is O(n) for n UTF-16 units when its paragraphs are cached (hash and
 ///   break), plus shaping (HarfBuzz, about O(n)) when they are not, plus setting the font up
 ///   (FreeType opens the face) when its size is not cached.
 public final class TextEngine: TextMeasuring {
     /// The fonts the engine uses now (`setCatalog` changes them).
-    public var catalog: FontCatalog { state.withLock { $0.catalog } }
+    public var catalog: FontCatalog { shards[0].state.withLock { $0.catalog } }
     /// The most bytes the shaped paragraphs kept may take (their estimate,
     /// `ShapedParagraph.estimatedBytes`, plus the key's text and `entryOverhead`).
     public let shapeCacheBytes: Int
@@ -29,7 +39,10 @@ public final class TextEngine: TextMeasuring {
     /// The most bytes the drawn paragraphs' glyphs kept may take (each glyph's storage, plus
     /// the key's text and `entryOverhead`).
     public let glyphCacheBytes: Int
-    let state: Mutex<State>
+    /// The shards: a text's is `shard(for:)`.
+    let shards: [Shard]
+    /// How many texts `prepare` may shape at once: the shards.
+    public var parallelism: Int { shards.count }
 
     /// The default shape cache holds every paragraph of a 100,000-row stack of one-paragraph
     /// labels (some 30 MB), and the font cache some hundred sizes of a typical face.
@@ -42,16 +55,86 @@ public final class TextEngine: TextMeasuring {
     /// dictionary's and the slot array's entries.
     static let entryOverhead = 160
 
+    /// The shards a server's engine is given by default: one per core, at most 8.
+    public static var defaultShards: Int { Swift.min(8, Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))) }
+
+    /// An engine of `shards` shards (at least 1), each keeping its share of each cache's
+    /// bytes (the whole bytes with one shard).
     public init(catalog: FontCatalog, shapeCacheBytes: Int = defaultShapeCacheBytes, fontCacheBytes: Int = defaultFontCacheBytes,
-                glyphCacheBytes: Int = defaultGlyphCacheBytes) {
+                glyphCacheBytes: Int = defaultGlyphCacheBytes, shards: Int = 1) {
         self.shapeCacheBytes = max(0, shapeCacheBytes)
         self.fontCacheBytes = max(0, fontCacheBytes)
         self.glyphCacheBytes = max(0, glyphCacheBytes)
-        state = Mutex(State(catalog: catalog, shapeCacheBytes: self.shapeCacheBytes, fontCacheBytes: self.fontCacheBytes,
-                            glyphCacheBytes: self.glyphCacheBytes))
+        let count = max(1, shards)
+        self.shards = (0..<count).map { _ in
+            Shard(catalog: catalog, shapeCacheBytes: max(0, shapeCacheBytes) / count, fontCacheBytes: max(0, fontCacheBytes) / count,
+                  glyphCacheBytes: max(0, glyphCacheBytes) / count)
+        }
     }
 
-    /// Asked, outside the engine's lock, for a family the catalog does not have, before
+    /// One shard's fonts and caches under its lock.
+    final class Shard: Sendable {
+        let state: Mutex<State>
+
+        init(catalog: FontCatalog, shapeCacheBytes: Int, fontCacheBytes: Int, glyphCacheBytes: Int) {
+            state = Mutex(State(catalog: catalog, shapeCacheBytes: shapeCacheBytes, fontCacheBytes: fontCacheBytes,
+                                glyphCacheBytes: glyphCacheBytes))
+        }
+    }
+
+    /// The shard that measures `text`: FNV-1a of its length and its first 64 UTF-8 bytes,
+    /// so the same text always meets its own cached shaping. O(1).
+    func shard(for text: String) -> Shard {
+        guard shards.count > 1 else { return shards[0] }
+        return shards[Self.shardIndex(text, of: shards.count)]
+    }
+
+    static func shardIndex(_ text: String, of count: Int) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(text.utf8.count)
+        for byte in text.utf8.prefix(64) {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return Int(hash % UInt64(count))
+    }
+
+    /// Texts fewer than this are not worth preparing on other threads.
+    static let preparedMinimum = 16
+
+    /// Shapes the paragraphs of `texts` that are not cached yet, ahead of measuring them:
+    /// each shard's texts on a thread of their own (`DispatchQueue.concurrentPerform`), a
+    /// shard's lock taken per text. A shard stops when its shape cache is full, so that
+    /// preparing never evicts what it has just shaped. Answers are unchanged; only the time
+    /// is spent earlier and on more cores. Does nothing with one shard or fewer than
+    /// `preparedMinimum` texts.
+    ///
+    /// - Complexity: O(n) for n UTF-16 units in all, plus shaping what is not cached,
+    ///   divided among the shards.
+    public func prepare(_ texts: [TextContent]) {
+        guard shards.count > 1, texts.count >= Self.preparedMinimum else { return }
+        var grouped = [[Int]](repeating: [], count: shards.count)
+        for i in texts.indices { grouped[Self.shardIndex(texts[i].text, of: shards.count)].append(i) }
+        let groups = grouped, shards = self.shards
+        DispatchQueue.concurrentPerform(iterations: shards.count) { k in
+            for i in groups[k] {
+                let text = texts[i]
+                let paragraphs = Self.paragraphs(text.text)
+                let full = shards[k].state.withLock { state -> Bool in
+                    guard let fontKey = state.fontKey(for: text.font) else { return false }
+                    var context = ParagraphContext()
+                    for paragraph in paragraphs {
+                        let key = ShapeKey(text: paragraph, font: fontKey, letterSpacing: text.letterSpacing,
+                                           accurateEnd: text.alignment != .start, context: context)
+                        guard let shaped = state.shaped(key) else { return false }
+                        context = shaped.endContext
+                    }
+                    return state.cache.bytes >= state.cache.capacity / 8 * 7
+                }
+                if full { break }
+            }
+        }
+    }
+
+    /// Asked, outside the shards' locks, for a family the catalog does not have, before
     /// `unavailable` refuses it: it may bring the catalog up to date (`setCatalog`), as a
     /// replica does when another one has just uploaded the font.
     private let missingFamily = Mutex<(@Sendable (String) -> Void)?>(nil)
@@ -66,15 +149,17 @@ public final class TextEngine: TextMeasuring {
     /// faces). Thread-safe: measuring in progress finishes with the catalog it started with.
     /// O(faces) plus emptying the caches.
     public func setCatalog(_ catalog: FontCatalog) {
-        state.withLock { state in
-            let kept = Set(catalog.allFamilies.flatMap(\.faces))
-            let removed = state.catalog.allFamilies.flatMap(\.faces).contains { !kept.contains($0) }
-            state.catalog = catalog
-            state.resolved.removeAll()
-            if removed {
-                state.fonts.removeAll(keepingFacesOf: kept)
-                state.cache.removeAll()
-                state.glyphs.removeAll()
+        for shard in shards {
+            shard.state.withLock { state in
+                let kept = Set(catalog.allFamilies.flatMap(\.faces))
+                let removed = state.catalog.allFamilies.flatMap(\.faces).contains { !kept.contains($0) }
+                state.catalog = catalog
+                state.resolved.removeAll()
+                if removed {
+                    state.fonts.removeAll(keepingFacesOf: kept)
+                    state.cache.removeAll()
+                    state.glyphs.removeAll()
+                }
             }
         }
     }
@@ -97,14 +182,24 @@ public final class TextEngine: TextMeasuring {
         public var glyphCacheBytes: Int
     }
 
-    /// A snapshot of `Statistics`. O(1).
+    /// A snapshot of `Statistics`, the shards' added up. O(shards).
     public var statistics: Statistics {
-        state.withLock { state in
-            Statistics(paragraphsShaped: state.paragraphsShaped, cachedParagraphs: state.cache.count, shapeCacheBytes: state.cache.bytes,
-                       fontsMade: state.fonts.made, cachedFonts: state.fonts.count, fontCacheBytes: state.fonts.bytes,
-                       paragraphsShapedForDrawing: state.paragraphsShapedForDrawing, cachedDrawnParagraphs: state.glyphs.count,
-                       glyphCacheBytes: state.glyphs.bytes)
+        var total = Statistics(paragraphsShaped: 0, cachedParagraphs: 0, shapeCacheBytes: 0, fontsMade: 0, cachedFonts: 0, fontCacheBytes: 0,
+                               paragraphsShapedForDrawing: 0, cachedDrawnParagraphs: 0, glyphCacheBytes: 0)
+        for shard in shards {
+            shard.state.withLock { state in
+                total.paragraphsShaped += state.paragraphsShaped
+                total.cachedParagraphs += state.cache.count
+                total.shapeCacheBytes += state.cache.bytes
+                total.fontsMade += state.fonts.made
+                total.cachedFonts += state.fonts.count
+                total.fontCacheBytes += state.fonts.bytes
+                total.paragraphsShapedForDrawing += state.paragraphsShapedForDrawing
+                total.cachedDrawnParagraphs += state.glyphs.count
+                total.glyphCacheBytes += state.glyphs.bytes
+            }
         }
+        return total
     }
 
     public func unavailable(_ font: FontRequest) -> String? {
@@ -120,7 +215,7 @@ public final class TextEngine: TextMeasuring {
 
     public func lines(of text: TextContent, width: Double?) -> TextLines {
         let paragraphs = Self.paragraphs(text.text)
-        return state.withLock { state in
+        return shard(for: text.text).state.withLock { state in
             guard let fontKey = state.fontKey(for: text.font),
                   let normalLineHeight = state.normalLineHeight(fontKey) else { return TextLines(lineHeight: 0, widths: []) }
             let lineHeight = text.lineHeight.map(LayoutUnit.given) ?? normalLineHeight
@@ -164,7 +259,7 @@ public final class TextEngine: TextMeasuring {
     ///   last line reshaped when cut with an ellipsis.
     public func drawableLines(of text: TextContent, width: Double?) -> TextLines {
         let paragraphs = Self.mappedParagraphs(text.text)
-        return state.withLock { state in
+        return shard(for: text.text).state.withLock { state in
             guard let broken = Self.broken(text, width: width, paragraphs, &state) else { return TextLines(lineHeight: 0, widths: []) }
             let ranges = broken.lines.map { paragraphs[$0.paragraph].range($0.start, $0.end) }
             let missing = state.withChain(broken.font) { Self.missingGlyphs(in: text.text, chain: $0) } ?? []
@@ -268,7 +363,20 @@ public final class TextEngine: TextMeasuring {
     /// end of a paragraph go. A final `\n` starts no new line; text with no `\n` and nothing
     /// but spaces has no line at all. O(n).
     static func paragraphs(_ text: String) -> [String] {
-        collapse(text, mapped: false).map(\.text)
+        isOneCollapsedParagraph(text) ? [text] : collapse(text, mapped: false).map(\.text)
+    }
+
+    /// Whether collapsing leaves `text` as it is, one paragraph: not empty, no line break
+    /// or tab, no run of spaces, no space at either end (most labels). O(n), over its bytes.
+    static func isOneCollapsedParagraph(_ text: String) -> Bool {
+        let bytes = text.utf8
+        guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20 else { return false }
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte == 0x0A || byte == 0x0D || byte == 0x09 || (byte == 0x20 && previous == 0x20) { return false }
+            previous = byte
+        }
+        return true
     }
 
     /// `paragraphs`, each able to map its offsets back to `text`. O(n).
@@ -372,7 +480,7 @@ struct GlyphKey: Hashable {
 }
 
 extension TextEngine {
-    /// The fonts and the caches, used under the engine's lock.
+    /// One shard's fonts and caches, used under its lock.
     struct State: ~Copyable {
         /// The fonts requests are matched in.
         var catalog: FontCatalog
@@ -463,7 +571,7 @@ extension TextEngine {
 
 /// The sized fonts an engine has set up: a cache bounded by bytes (`SizedFont.estimatedBytes`
 /// each), each face's HarfBuzz tables shared by its sizes, and each face and size's normal
-/// line height. Used under the engine's lock only.
+/// line height. Used under its shard's lock only.
 final class SizedFontCache {
     let library = FreeTypeLibrary()
     private var fonts: ByteBoundedCache<SizedFontKey, SizedFont>

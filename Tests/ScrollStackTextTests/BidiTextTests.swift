@@ -39,7 +39,7 @@ final class BidiTextTests: XCTestCase {
     func testRightToLeftRunsAreShapedRightToLeftAndKeptInLogicalOrder() throws {
         let engine = self.engine
         let units = Array("ab مرحبا cd".utf16)
-        let glyphs = try XCTUnwrap(engine.state.withLock { state -> [Shaper.Glyph]? in
+        let glyphs = try XCTUnwrap(engine.shards[0].state.withLock { state -> [Shaper.Glyph]? in
             let key = try? XCTUnwrap(state.fontKey(for: FontRequest(family: "DejaVu Sans", size: 12)))
             return key.flatMap { key in
                 state.withChain(key) { chain in

@@ -1,3 +1,5 @@
+import ScrollStackText
+
 /// Limits the service enforces on the values of request bodies (the HTTP layer bounds their
 /// size).
 public struct ServiceLimits: Sendable {
@@ -72,6 +74,9 @@ public struct ServiceLimits: Sendable {
     /// (`TextEngine.shapeCacheBytes`, `fontCacheBytes`), estimated; the least used go first.
     public var textCacheBytes = 64 << 20
     public var fontCacheBytes = 16 << 20
+    /// How many texts the engine measures at once (`TextEngine`'s shards, which share out
+    /// the cache bytes above): one per core, at most 8.
+    public var textShards = TextEngine.defaultShards
 
     /// The most characters (Unicode scalars, as JSON Schema's `maxLength` counts) a menu
     /// title's text may hold; more is 422 naming the title. A menu item is a label, and each

@@ -62,7 +62,8 @@ public final class StackService: Sendable {
     public convenience init(logger: Logger = Logger(label: "scrollstack.service"), journal: StackJournal? = nil,
                             limits: ServiceLimits = ServiceLimits(),
                             fonts: FontCatalog = FontCatalog(directories: FontCatalog.defaultDirectories)) {
-        let text = TextEngine(catalog: fonts, shapeCacheBytes: limits.textCacheBytes, fontCacheBytes: limits.fontCacheBytes)
+        let text = TextEngine(catalog: fonts, shapeCacheBytes: limits.textCacheBytes, fontCacheBytes: limits.fontCacheBytes,
+                              shards: limits.textShards)
         self.init(logger: logger, journalOrNone: journal ?? (try? StackJournal(path: ":memory:")), limits: limits,
                   measurer: FlexMeasurer(text: text), titleMeasurer: text, fonts: fonts)
     }

@@ -32,6 +32,12 @@ final class EmbeddedStackMeasurer: ContentMeasuring {
         try base.check(content, field: field)
     }
 
+    func prepare(_ contents: some Sequence<ContentDescription>) {
+        base.prepare(contents)
+    }
+
+    var prepares: Bool { base.prepares }
+
     /// The embedded stack's `contentSize` along `axis` once its viewport across `axis` is
     /// `crossExtent` (its other side kept): its rows' lengths plus spacing along the same
     /// axis, its cross extent for a stack scrolling the other way. O(1) when the width is

@@ -3,8 +3,9 @@
 // cache (cold), then re-measured at another viewport width with the cache warm (every
 // paragraph already shaped, only line breaking runs). Baseline in the same run: the same
 // stack with a fixed-size box as each row's content (measuring costs next to nothing), built
-// and re-measured the same way. Then the same cold build with an engine of --shards shards
-// (default: one per core, as the server's), against one shard in the same sample. Prints
+// and re-measured the same way. Then the same cold build and warm re-measure with an engine
+// of --shards shards (default: one per core, as the server's), against one shard in the same
+// sample. Prints
 // medians; run it in release:
 //   swift run -c release text-benchmark [--rows N] [--samples K] [--seed S] [--shards N]
 import ScrollStackCore
@@ -65,14 +66,18 @@ var sink = 0.0
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-var cold: [Double] = [], warm: [Double] = [], baseBuild: [Double] = [], baseRelayout: [Double] = [], sharded: [Double] = []
+var cold: [Double] = [], warm: [Double] = [], baseBuild: [Double] = [], baseRelayout: [Double] = [], sharded: [Double] = [],
+    shardedWarm: [Double] = []
 for _ in 0..<samples {
     do {
         let texts = textRows()
         let engine = TextEngine(catalog: catalog, shapeCacheBytes: (rows + 1) * 4096, shards: shards)
-        let t = now()
-        let stack = try ScrollStack(rows: texts, measurer: FlexMeasurer(text: engine))
+        var t = now()
+        var stack = try ScrollStack(rows: texts, measurer: FlexMeasurer(text: engine))
         sharded.append(now() - t)
+        t = now()
+        try stack.update(SettingsChange(viewport: Size(width: 320, height: 667)))
+        shardedWarm.append(now() - t)
         sink += stack.contentSize.height
     }
     let texts = textRows()
@@ -108,5 +113,6 @@ func line(_ name: String, _ values: [Double], _ baseline: [Double]) {
 line("build, text rows, shape cache cold", cold, baseBuild)
 line("re-measure at another width, shape cache warm", warm, baseRelayout)
 line("build, text rows, cold, \(shards) shards against 1", sharded, cold)
+line("re-measure, warm, \(shards) shards against 1", shardedWarm, warm)
 print("per row: cold \(fixed(median(cold) / Double(rows) * 1e6)) µs, warm \(fixed(median(warm) / Double(rows) * 1e6)) µs")
 if sink == 0 { print("") }

@@ -26,7 +26,7 @@ public protocol ContentMeasuring: Sendable {
     /// do the work ahead, on several threads (`TextMeasuring.prepare`). It never changes
     /// what measuring answers. The stack gives the fit rows of a batch here before measuring
     /// them.
-    func prepare(_ contents: some Sequence<ContentDescription>)
+    func prepare(_ contents: [ContentDescription])
 
     /// Whether `prepare` does anything: callers skip gathering contents when it does not.
     var prepares: Bool { get }
@@ -40,7 +40,7 @@ extension ContentMeasuring {
     public func embeddedLength(of stack: String, along axis: Axis, crossExtent: Double) -> Double? { nil }
 
     /// Nothing to do ahead for a measurer that does not say otherwise.
-    public func prepare(_ contents: some Sequence<ContentDescription>) {}
+    public func prepare(_ contents: [ContentDescription]) {}
 
     public var prepares: Bool { false }
 

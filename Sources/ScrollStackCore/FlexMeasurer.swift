@@ -33,7 +33,7 @@ public struct FlexMeasurer: ContentMeasuring {
     /// Gives the text nodes of `contents` (every level of their groups) to the text engine to
     /// shape ahead (`TextMeasuring.prepare`), when it measures several at once; nothing
     /// otherwise. O(nodes).
-    public func prepare(_ contents: some Sequence<ContentDescription>) {
+    public func prepare(_ contents: [ContentDescription]) {
         guard let text, text.parallelism > 1 else { return }
         var texts: [TextContent] = []
         func collect(_ node: ContentDescription) {

@@ -121,6 +121,13 @@ struct RowStore: Sendable {
         return row
     }
 
+    /// The content description of the row at `h` unless it embeds a stack (the measurer
+    /// measures the embedded stack instead), read without making a `Row`. O(1).
+    func fitContent(_ h: Handle) -> ContentDescription? {
+        guard let extra = extras[Int(h)], extra.stack == nil else { return nil }
+        return extra.contentDescription
+    }
+
     /// The row as a batch element: `.plain` when it sets nothing beyond its id, content, size
     /// and hidden flag (no extras: the `Row` would hold only defaults besides them), read from
     /// the columns without making a `Row`; else `.whole(row(h))`. O(1).

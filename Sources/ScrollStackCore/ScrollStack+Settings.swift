@@ -22,11 +22,6 @@ extension ScrollStack {
         if new.axis != old.axis || new.crossExtent != old.crossExtent || new.rowInsets != old.rowInsets {
             var lengths: [Double] = []
             lengths.reserveCapacity(count)
-            if measurer.prepares {
-                var rows: [Row] = []
-                tree.forEachInOrder { rows.append(tree.row($0)) }
-                prepareMeasuring(rows)
-            }
             tree.forEachInOrder { lengths.append(naturalLength(of: tree.row($0))) }
             tree.setLengths(lengths)
         }

@@ -160,13 +160,15 @@ public struct ScrollStack: Sendable {
     /// Tells the measurer the content of `rows` that `naturalLength(of:)` is about to
     /// measure (fit rows that embed no stack), so it may measure ahead
     /// (`ContentMeasuring.prepare`). O(1) unless the measurer prepares; then O(rows).
-    func prepareMeasuring(_ rows: some Sequence<Row>) {
+    func prepareMeasuring(_ rows: [Row]) {
         guard measurer.prepares else { return }
         let axis = settings.axis
-        measurer.prepare(rows.lazy.compactMap { row -> ContentDescription? in
-            guard case .fit = row.size[axis], row.stack == nil else { return nil }
-            return row.contentDescription
-        })
+        var contents: [ContentDescription] = []
+        for i in rows.indices {
+            guard case .fit = rows[i].size[axis], rows[i].stack == nil, let content = rows[i].contentDescription else { continue }
+            contents.append(content)
+        }
+        measurer.prepare(contents)
     }
 
     /// The row's length along the scroll axis as if it were shown: leading inset + content + trailing inset.

@@ -97,7 +97,9 @@ public struct ScrollStackBuilder: Sendable {
         for h in described {
             try stack.measurer.check(stack.tree.row(h).contentDescription!, field: "rows[\(h)].content")
         }
-        if fitted.count > 1 { stack.prepareMeasuring(fitted.lazy.map { stack.tree.row($0) }) }
+        if fitted.count > 1 && stack.measurer.prepares {
+            stack.measurer.prepare(fitted.compactMap { stack.tree.store.fitContent($0) })
+        }
         for h in fitted { stack.tree.store.setLength(stack.naturalLength(of: stack.tree.row(h)), of: h) }
         stack.tree.adoptStoredRows()
         stack.visibleStates = stack.currentVisibleStates()

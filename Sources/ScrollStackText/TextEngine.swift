@@ -90,27 +90,54 @@ public final class TextEngine: TextMeasuring {
     }
 
     static func shardIndex(_ text: String, of count: Int) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(text.utf8.count)
-        for byte in text.utf8.prefix(64) {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        func fnv(_ bytes: some Sequence<UInt8>) -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(text.utf8.count)
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+            return hash
         }
+        let hash = text.utf8.withContiguousStorageIfAvailable { fnv($0.prefix(64)) } ?? fnv(text.utf8.prefix(64))
         return Int(hash % UInt64(count))
+    }
+
+    /// Whether every paragraph of `text` is in its shard's shape cache (or its font cannot be
+    /// set up: nothing to shape). O(n) for hashing.
+    func isShaped(_ text: TextContent) -> Bool {
+        let paragraphs = Self.paragraphs(text.text)
+        return shard(for: text.text).state.withLock { state in
+            guard let fontKey = state.fontKey(for: text.font) else { return true }
+            var context = ParagraphContext()
+            for paragraph in paragraphs {
+                let key = ShapeKey(text: paragraph, font: fontKey, letterSpacing: text.letterSpacing,
+                                   accurateEnd: text.alignment != .start, context: context)
+                guard let shaped = state.cache.value(for: key) else { return false }
+                context = shaped.endContext
+            }
+            return true
+        }
     }
 
     /// Texts fewer than this are not worth preparing on other threads.
     static let preparedMinimum = 16
 
+    /// How many texts, spread over a batch, `prepare` looks up first: when every one is
+    /// cached, the batch is taken to be measured already and nothing is done ahead.
+    static let preparedSample = 8
+
     /// Shapes the paragraphs of `texts` that are not cached yet, ahead of measuring them:
     /// each shard's texts on a thread of their own (`DispatchQueue.concurrentPerform`), a
     /// shard's lock taken per text. A shard stops when its shape cache is full, so that
     /// preparing never evicts what it has just shaped. Answers are unchanged; only the time
-    /// is spent earlier and on more cores. Does nothing with one shard or fewer than
-    /// `preparedMinimum` texts.
+    /// is spent earlier and on more cores. Does nothing with one shard, fewer than
+    /// `preparedMinimum` texts, or when `preparedSample` texts spread over the batch are all
+    /// cached (a batch measured before: looking every text up twice would cost more than
+    /// it saves).
     ///
     /// - Complexity: O(n) for n UTF-16 units in all, plus shaping what is not cached,
-    ///   divided among the shards.
+    ///   divided among the shards; O(1) besides when the sample is cached.
     public func prepare(_ texts: [TextContent]) {
         guard shards.count > 1, texts.count >= Self.preparedMinimum else { return }
+        let step = texts.count / Self.preparedSample
+        guard (0..<Self.preparedSample).contains(where: { !isShaped(texts[$0 * step]) }) else { return }
         var grouped = [[Int]](repeating: [], count: shards.count)
         for i in texts.indices { grouped[Self.shardIndex(texts[i].text, of: shards.count)].append(i) }
         let groups = grouped, shards = self.shards

@@ -7,8 +7,8 @@ import XCTest
 
 /// An engine split into shards measures every text exactly as an engine of one shard does,
 /// whether the texts were prepared ahead (`prepare`, one thread per shard) or measured from
-/// many threads at once; preparing leaves nothing to shape when measuring and never evicts
-/// what it shaped. Texts are drawn at random (seeded, printed): words in Latin, Arabic, CJK and emoji
+/// many threads at once; preparing leaves nothing to shape when measuring, never evicts what
+/// it shaped, and leaves a batch whose sample is shaped alone. Texts are drawn at random (seeded, printed): words in Latin, Arabic, CJK and emoji
 /// (the fallback faces, where installed), several paragraphs, letter spacing, alignment and
 /// line limits, in three families and sizes.
 final class TextEngineShardTests: XCTestCase {
@@ -98,6 +98,21 @@ final class TextEngineShardTests: XCTestCase {
         let sharded = TextEngine(catalog: Self.catalog, shards: 2)
         sharded.prepare(Array(texts.prefix(3)))
         XCTAssertEqual(sharded.statistics.paragraphsShaped, 0, "three texts are measured where they are")
+    }
+
+    func testABatchWhoseSampleIsShapedIsNotPreparedAgain() {
+        let texts = (0..<64).map { TextContent("row number \($0) of the batch", font: FontRequest(family: "Inter", size: 15)) }
+        let engine = TextEngine(catalog: Self.catalog, shards: 2)
+        for text in texts { _ = engine.lines(of: text, width: 200) }
+        let shaped = engine.statistics.paragraphsShaped
+        // Eight texts are looked up, one every eighth: index 1 is not one of them.
+        var batch = texts
+        batch[1] = TextContent("a row not seen before", font: FontRequest(family: "Inter", size: 15))
+        engine.prepare(batch)
+        XCTAssertEqual(engine.statistics.paragraphsShaped, shaped, "the sample was shaped: nothing done ahead")
+        batch[8] = TextContent("another row not seen before", font: FontRequest(family: "Inter", size: 15))
+        engine.prepare(batch)
+        XCTAssertEqual(engine.statistics.paragraphsShaped, shaped + 2, "a sampled text was new: the batch's new texts are shaped ahead")
     }
 
     func testTheCacheBytesAreSharedOutAmongTheShards() {

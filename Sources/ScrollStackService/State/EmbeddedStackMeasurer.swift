@@ -32,7 +32,7 @@ final class EmbeddedStackMeasurer: ContentMeasuring {
         try base.check(content, field: field)
     }
 
-    func prepare(_ contents: some Sequence<ContentDescription>) {
+    func prepare(_ contents: [ContentDescription]) {
         base.prepare(contents)
     }
 

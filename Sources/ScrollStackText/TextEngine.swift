@@ -75,10 +75,13 @@ public final class TextEngine: TextMeasuring {
     /// One shard's fonts and caches under its lock.
     final class Shard: Sendable {
         let state: Mutex<State>
+        /// Its shape cache's bytes.
+        let capacity: Int
 
         init(catalog: FontCatalog, shapeCacheBytes: Int, fontCacheBytes: Int, glyphCacheBytes: Int) {
             state = Mutex(State(catalog: catalog, shapeCacheBytes: shapeCacheBytes, fontCacheBytes: fontCacheBytes,
                                 glyphCacheBytes: glyphCacheBytes))
+            capacity = shapeCacheBytes
         }
     }
 
@@ -125,8 +128,9 @@ public final class TextEngine: TextMeasuring {
 
     /// Shapes the paragraphs of `texts` that are not cached yet, ahead of measuring them:
     /// each shard's texts on a thread of their own (`DispatchQueue.concurrentPerform`), a
-    /// shard's lock taken per text. A shard stops when its shape cache is full, so that
-    /// preparing never evicts what it has just shaped. Answers are unchanged; only the time
+    /// shard's lock taken per text. A shard stops once what it shaped for this batch fills
+    /// half its shape cache, so that preparing never evicts what it has just shaped (older
+    /// entries leave as they always do). Answers are unchanged; only the time
     /// is spent earlier and on more cores. Does nothing with one shard, fewer than
     /// `preparedMinimum` texts, or when `preparedSample` texts spread over the batch are all
     /// cached (a batch measured before: looking every text up twice would cost more than
@@ -142,21 +146,25 @@ public final class TextEngine: TextMeasuring {
         for i in texts.indices { grouped[Self.shardIndex(texts[i].text, of: shards.count)].append(i) }
         let groups = grouped, shards = self.shards
         DispatchQueue.concurrentPerform(iterations: shards.count) { k in
+            var added = 0
             for i in groups[k] {
                 let text = texts[i]
                 let paragraphs = Self.paragraphs(text.text)
-                let full = shards[k].state.withLock { state -> Bool in
-                    guard let fontKey = state.fontKey(for: text.font) else { return false }
+                added += shards[k].state.withLock { state -> Int in
+                    guard let fontKey = state.fontKey(for: text.font) else { return 0 }
                     var context = ParagraphContext()
+                    var bytes = 0
                     for paragraph in paragraphs {
                         let key = ShapeKey(text: paragraph, font: fontKey, letterSpacing: text.letterSpacing,
                                            accurateEnd: text.alignment != .start, context: context)
-                        guard let shaped = state.shaped(key) else { return false }
+                        let before = state.paragraphsShaped
+                        guard let shaped = state.shaped(key) else { return bytes }
+                        if state.paragraphsShaped != before { bytes += State.cost(of: shaped, key) }
                         context = shaped.endContext
                     }
-                    return state.cache.bytes >= state.cache.capacity / 8 * 7
+                    return bytes
                 }
-                if full { break }
+                if added >= shards[k].capacity / 2 { break }
             }
         }
     }
@@ -590,8 +598,13 @@ extension TextEngine {
                              breaker: breaker)
             }) else { return nil }
             paragraphsShaped += 1
-            cache.insert(shaped, for: key, bytes: shaped.estimatedBytes + key.text.utf8.count + TextEngine.entryOverhead)
+            cache.insert(shaped, for: key, bytes: Self.cost(of: shaped, key))
             return shaped
+        }
+
+        /// The bytes a shaped paragraph is counted for in the cache. O(1).
+        static func cost(of shaped: ShapedParagraph, _ key: ShapeKey) -> Int {
+            shaped.estimatedBytes + key.text.utf8.count + TextEngine.entryOverhead
         }
     }
 }

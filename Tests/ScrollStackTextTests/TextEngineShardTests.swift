@@ -75,6 +75,18 @@ final class TextEngineShardTests: XCTestCase {
         }
     }
 
+    func testAFullCacheStillPrepares() {
+        let seed = TestSeed.seed("TextEngineShardTests.steady")
+        let engine = TextEngine(catalog: Self.catalog, shapeCacheBytes: 200_000, shards: 2)
+        // Fill both shards, as a long-running server's are.
+        for i in 0..<2_000 { _ = engine.lines(of: TextContent("filler paragraph \(i) of some words", font: FontRequest(family: "Inter", size: 12)), width: 300) }
+        let before = engine.statistics
+        XCTAssertGreaterThan(before.shapeCacheBytes, 200_000 * 3 / 4, "the cache is full")
+        let texts = Self.texts(40, seed: seed).map { TextContent($0.text + " new", font: FontRequest(family: "Inter", size: 13)) }
+        engine.prepare(texts)
+        XCTAssertGreaterThan(engine.statistics.paragraphsShaped, before.paragraphsShaped + 20, "seed \(seed): new texts shaped ahead")
+    }
+
     func testPreparingStopsAtAFullCacheInsteadOfEvicting() {
         let seed = TestSeed.seed("TextEngineShardTests.full")
         var rng = SplitMix(seed: seed)
@@ -86,7 +98,7 @@ final class TextEngineShardTests: XCTestCase {
         engine.prepare(texts)
         let held = engine.statistics
         XCTAssertGreaterThan(held.paragraphsShaped, 0)
-        XCTAssertLessThan(held.paragraphsShaped, texts.count, "seed \(seed): preparing stopped when the shards filled")
+        XCTAssertLessThan(held.paragraphsShaped, texts.count, "seed \(seed): preparing stopped when it had filled half of each shard")
         XCTAssertEqual(held.cachedParagraphs, held.paragraphsShaped, "seed \(seed): nothing prepared was evicted")
     }
 

@@ -66,38 +66,32 @@ var sink = 0.0
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
+/// Seconds to build a stack of `rows` measured by `engine`, then to re-measure it at another width.
+@MainActor func buildAndRemeasure(_ rows: [Row], _ engine: TextEngine) throws -> (build: Double, remeasure: Double) {
+    var t = now()
+    var stack = try ScrollStack(rows: rows, measurer: FlexMeasurer(text: engine))
+    let build = now() - t
+    t = now()
+    try stack.update(SettingsChange(viewport: Size(width: 320, height: 667)))
+    sink += stack.contentSize.height
+    return (build, now() - t)
+}
+
 var cold: [Double] = [], warm: [Double] = [], baseBuild: [Double] = [], baseRelayout: [Double] = [], sharded: [Double] = [],
     shardedWarm: [Double] = []
 for _ in 0..<samples {
-    do {
-        let texts = textRows()
-        let engine = TextEngine(catalog: catalog, shapeCacheBytes: (rows + 1) * 4096, shards: shards)
-        var t = now()
-        var stack = try ScrollStack(rows: texts, measurer: FlexMeasurer(text: engine))
-        sharded.append(now() - t)
-        t = now()
-        try stack.update(SettingsChange(viewport: Size(width: 320, height: 667)))
-        shardedWarm.append(now() - t)
-        sink += stack.contentSize.height
-    }
-    let texts = textRows()
-    let engine = TextEngine(catalog: catalog, shapeCacheBytes: (rows + 1) * 1024)
-    var t = now()
-    var stack = try ScrollStack(rows: texts, measurer: FlexMeasurer(text: engine))
-    cold.append(now() - t)
-    t = now()
-    try stack.update(SettingsChange(viewport: Size(width: 320, height: 667)))
-    warm.append(now() - t)
-    sink += stack.contentSize.height
-
-    let boxes = boxRows()
-    t = now()
-    var base = try ScrollStack(rows: boxes, measurer: FlexMeasurer(text: engine))
-    baseBuild.append(now() - t)
-    t = now()
-    try base.update(SettingsChange(viewport: Size(width: 320, height: 667)))
-    baseRelayout.append(now() - t)
-    sink += base.contentSize.height
+    // Room for every paragraph in either engine, so that re-measuring reshapes nothing.
+    let bytes = (rows + 1) * 4096
+    let many = try buildAndRemeasure(textRows(), TextEngine(catalog: catalog, shapeCacheBytes: bytes, shards: shards))
+    sharded.append(many.build)
+    shardedWarm.append(many.remeasure)
+    let engine = TextEngine(catalog: catalog, shapeCacheBytes: bytes)
+    let one = try buildAndRemeasure(textRows(), engine)
+    cold.append(one.build)
+    warm.append(one.remeasure)
+    let boxes = try buildAndRemeasure(boxRows(), engine)
+    baseBuild.append(boxes.build)
+    baseRelayout.append(boxes.remeasure)
 }
 
 /// `value` with one decimal.

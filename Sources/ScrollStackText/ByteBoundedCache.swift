@@ -42,12 +42,13 @@ struct ByteBoundedCache<Key: Hashable, Value> {
     }
 
     /// Keeps `value` for `key` (not yet held), estimated at `bytes`, evicting until it fits;
-    /// one larger than `capacity` is not kept.
-    mutating func insert(_ value: Value, for key: Key, bytes cost: Int) {
+    /// one larger than `capacity` is not kept. `marked` keeps it as if it had been used once
+    /// (a value made ahead of its use, which the hand must not take before that use).
+    mutating func insert(_ value: Value, for key: Key, bytes cost: Int, marked: Bool = false) {
         let cost = max(1, cost)
         guard cost <= capacity else { return }
         while bytes + cost > capacity && !index.isEmpty { evictOne() }
-        let slot = Slot(key: key, value: value, bytes: cost, referenced: false)
+        let slot = Slot(key: key, value: value, bytes: cost, referenced: marked)
         let i: Int
         if let hole = holes.popLast() {
             i = hole

@@ -128,9 +128,10 @@ public final class TextEngine: TextMeasuring {
 
     /// Shapes the paragraphs of `texts` that are not cached yet, ahead of measuring them:
     /// each shard's texts on a thread of their own (`DispatchQueue.concurrentPerform`), a
-    /// shard's lock taken per text. A shard stops once what it shaped for this batch fills
-    /// half its shape cache, so that preparing never evicts what it has just shaped (older
-    /// entries leave as they always do). Answers are unchanged; only the time
+    /// shard's lock taken per text. What it shapes is kept marked as used, and a shard stops
+    /// once what it shaped for this batch fills half its shape cache, so that the eviction
+    /// hand takes older entries before anything shaped ahead is measured (a fresh, unmarked
+    /// entry is the first a full sweep would take). Answers are unchanged; only the time
     /// is spent earlier and on more cores. Does nothing with one shard, fewer than
     /// `preparedMinimum` texts, or when `preparedSample` texts spread over the batch are all
     /// cached (a batch measured before: looking every text up twice would cost more than
@@ -158,7 +159,7 @@ public final class TextEngine: TextMeasuring {
                         let key = ShapeKey(text: paragraph, font: fontKey, letterSpacing: text.letterSpacing,
                                            accurateEnd: text.alignment != .start, context: context)
                         let before = state.paragraphsShaped
-                        guard let shaped = state.shaped(key) else { return bytes }
+                        guard let shaped = state.shaped(key, ahead: true) else { return bytes }
                         if state.paragraphsShaped != before { bytes += State.cost(of: shaped, key) }
                         context = shaped.endContext
                     }
@@ -184,7 +185,9 @@ public final class TextEngine: TextMeasuring {
     /// faces). Thread-safe: measuring in progress finishes with the catalog it started with.
     /// O(faces) plus emptying the caches.
     public func setCatalog(_ catalog: FontCatalog) {
-        for shard in shards {
+        // Last shard first: `catalog` (and so `unavailable`) reads the first, so a family
+        // added is reported only once every shard can measure it.
+        for shard in shards.reversed() {
             shard.state.withLock { state in
                 let kept = Set(catalog.allFamilies.flatMap(\.faces))
                 let removed = state.catalog.allFamilies.flatMap(\.faces).contains { !kept.contains($0) }
@@ -588,9 +591,10 @@ extension TextEngine {
         }
 
         /// The shaped paragraph for `key`, from the cache or shaped now (kept while it fits in
-        /// the cache's bytes). Nil when its font cannot be set up. O(1) besides hashing,
-        /// shaping and eviction (amortized O(1)).
-        mutating func shaped(_ key: ShapeKey) -> ShapedParagraph? {
+        /// the cache's bytes; `ahead`: shaped before it is measured, so kept marked as used,
+        /// and the eviction hand passes it once). Nil when its font cannot be set up. O(1)
+        /// besides hashing, shaping and eviction (amortized O(1)).
+        mutating func shaped(_ key: ShapeKey, ahead: Bool = false) -> ShapedParagraph? {
             if let known = cache.value(for: key) { return known }
             let breaker = self.breaker
             guard let shaped = withChain(key.font, { chain in
@@ -598,7 +602,7 @@ extension TextEngine {
                              breaker: breaker)
             }) else { return nil }
             paragraphsShaped += 1
-            cache.insert(shaped, for: key, bytes: Self.cost(of: shaped, key))
+            cache.insert(shaped, for: key, bytes: Self.cost(of: shaped, key), marked: ahead)
             return shaped
         }
 

@@ -87,6 +87,24 @@ final class TextEngineShardTests: XCTestCase {
         XCTAssertGreaterThan(engine.statistics.paragraphsShaped, before.paragraphsShaped + 20, "seed \(seed): new texts shaped ahead")
     }
 
+    func testNothingShapedAheadIsEvictedBeforeItIsMeasured() {
+        // Batches of 100 paragraphs of about 2 KB in shards of 128 KB: each batch is most of
+        // a shard, and the older batches must leave first. Each text is shaped once.
+        let engine = TextEngine(catalog: Self.catalog, shapeCacheBytes: 256 << 10, shards: 2)
+        var shaped = 0
+        for batch in 0..<6 {
+            let texts = (0..<100).map { i in
+                TextContent("row\(i) " + (0..<60).map { "b\(batch)w\(($0 * 13 + i) % 89)" }.joined(separator: " "), font: FontRequest(family: "Inter", size: 12))
+            }
+            engine.prepare(texts)
+            for text in texts { _ = engine.lines(of: text, width: 300) }
+            let statistics = engine.statistics
+            XCTAssertEqual(statistics.paragraphsShaped - shaped, 100, "batch \(batch): each paragraph shaped once")
+            XCTAssertLessThanOrEqual(statistics.shapeCacheBytes, 256 << 10)
+            shaped = statistics.paragraphsShaped
+        }
+    }
+
     func testPreparingStopsAtAFullCacheInsteadOfEvicting() {
         let seed = TestSeed.seed("TextEngineShardTests.full")
         var rng = SplitMix(seed: seed)

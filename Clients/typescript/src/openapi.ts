@@ -1267,6 +1267,15 @@ export type PileViewInput = ({
   view?: View;
 }) & (({ controller: unknown; }) | ({ view: unknown; }));
 
+/** A view to push, or a view's new descriptor, with the animation and keyframes of the change. */
+export type PileViewRequest = ({
+  id?: string;
+  controller?: Controller;
+  view?: View;
+  animation?: PileAnimation;
+  fps?: Fps;
+}) & (({ controller: unknown; }) | ({ view: unknown; }));
+
 
 export type PileInput = {
   id?: StackID;
@@ -1937,13 +1946,7 @@ export interface PushViewArgs {
   path: { pile: StackID };
   query?: { fps?: Fps };
   headers?: { "If-Match"?: string };
-  body: (PileViewInput) & ({
-  id?: unknown;
-  controller?: unknown;
-  view?: unknown;
-  animation?: PileAnimation;
-  fps?: Fps;
-});
+  body: PileViewRequest;
 }
 
 export type PushViewAnswer = (PileMutation);
@@ -1977,13 +1980,7 @@ export interface UpdateViewArgs {
   path: { pile: StackID };
   query?: { fps?: Fps };
   headers?: { "If-Match"?: string };
-  body: (PileViewInput) & ({
-  id?: unknown;
-  controller?: unknown;
-  view?: unknown;
-  animation?: PileAnimation;
-  fps?: Fps;
-});
+  body: PileViewRequest;
 }
 
 export type UpdateViewAnswer = (PileMutation);

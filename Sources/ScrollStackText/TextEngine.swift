@@ -419,7 +419,15 @@ public final class TextEngine: TextMeasuring {
 
     /// `paragraphs`, each able to map its offsets back to `text`. O(n).
     static func mappedParagraphs(_ text: String) -> [MappedParagraph] {
-        collapse(text, mapped: true)
+        guard isOneCollapsedParagraph(text) else { return collapse(text, mapped: true) }
+        // The text as given: each UTF-16 unit is where it is, and its scalar is counted.
+        var whole = MappedParagraph(text: text, start: (0, 0))
+        whole.utf16 = Array(0..<text.utf16.count)
+        whole.scalars.reserveCapacity(whole.utf16.count)
+        for (index, scalar) in text.unicodeScalars.enumerated() {
+            for _ in 0..<scalar.utf16.count { whole.scalars.append(index) }
+        }
+        return [whole]
     }
 
     /// A collapsed paragraph and, per UTF-16 unit of it, where that unit is in the text as
@@ -441,7 +449,7 @@ public final class TextEngine: TextMeasuring {
         }
     }
 
-    private static func collapse(_ text: String, mapped: Bool) -> [MappedParagraph] {
+    static func collapse(_ text: String, mapped: Bool) -> [MappedParagraph] {
         var pieces: [MappedParagraph] = []
         var current = MappedParagraph(text: "", start: (0, 0))
         var pendingSpace: (utf16: Int, scalar: Int)?

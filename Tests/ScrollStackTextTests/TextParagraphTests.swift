@@ -4,7 +4,8 @@ import XCTest
 
 /// Text that collapsing leaves as it is is taken whole without being rebuilt
 /// (`TextEngine.isOneCollapsedParagraph`): on random text of spaces, tabs, line breaks and
-/// letters (seeded, printed), the paragraphs are those of the full collapsing.
+/// letters, accented, CJK and emoji (seeded, printed), the paragraphs, and their offsets
+/// back into the text, are those of the full collapsing.
 final class TextParagraphTests: XCTestCase {
     func testTheWholeTextShortcutAgreesWithCollapsing() {
         let seed = TestSeed.seed("TextParagraphTests")
@@ -14,7 +15,14 @@ final class TextParagraphTests: XCTestCase {
         for i in 0..<5_000 {
             let text = (0..<rng.next(6)).map { _ in pieces[rng.next(pieces.count)] }.joined()
             if TextEngine.isOneCollapsedParagraph(text) { shortcuts += 1 }
-            XCTAssertEqual(TextEngine.paragraphs(text), TextEngine.mappedParagraphs(text).map(\.text), "seed \(seed), case \(i): \(text.debugDescription)")
+            let full = TextEngine.collapse(text, mapped: true)
+            XCTAssertEqual(TextEngine.paragraphs(text), full.map(\.text), "seed \(seed), case \(i): \(text.debugDescription)")
+            let mapped = TextEngine.mappedParagraphs(text)
+            XCTAssertEqual(mapped.map(\.text), full.map(\.text), "seed \(seed), case \(i)")
+            XCTAssertEqual(mapped.map(\.utf16), full.map(\.utf16), "seed \(seed), case \(i): UTF-16 offsets")
+            XCTAssertEqual(mapped.map(\.scalars), full.map(\.scalars), "seed \(seed), case \(i): scalar indices")
+            XCTAssertEqual(mapped.map(\.start.utf16), full.map(\.start.utf16), "seed \(seed), case \(i)")
+            XCTAssertEqual(mapped.map(\.start.scalar), full.map(\.start.scalar), "seed \(seed), case \(i)")
         }
         XCTAssertGreaterThan(shortcuts, 100, "seed \(seed): the shortcut was taken")
         XCTAssertEqual(TextEngine.paragraphs("Hello world"), ["Hello world"])

@@ -24,7 +24,7 @@ the cold layout ≥ 10× faster than Chromium's.
     Scripts/pip-install.sh   # playwright, freetype-py
     python3 Benchmarks/pictures_vs_chromium.py --binary .build/release/scrollstackd [--runs 5] [--seed S]
 """
-import argparse, html, http.client, json, os, random, statistics, string, sys, tempfile, time
+import argparse, html, http.client, json, os, random, shutil, statistics, string, sys, tempfile, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Scripts", "checks"))
 import chromium_layout  # noqa: E402  (Daemon: the real scrollstackd on an ephemeral port)
@@ -154,13 +154,13 @@ def main():
     from playwright.sync_api import sync_playwright
     daemon = chromium_layout.Daemon(args.binary)
     results = {"picture": [], "cold": []}
+    work = tempfile.mkdtemp(prefix="pictures-vs-chromium-")
     try:
         client = Client(daemon.port)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
             page = browser.new_page(viewport={"width": WIDTH, "height": SCREEN_HEIGHT}, device_scale_factor=1)
             page.set_default_timeout(60_000)
-            work = tempfile.mkdtemp(prefix="pictures-vs-chromium-")
             base = os.path.join(work, "base.html")
             # A file:// page, so that the @font-face file:// sources load; every face used once.
             warm = "".join(f'<div style="font-family:\'ss-{f}\';font-weight:{w};font-style:{s}">x</div>'
@@ -184,6 +184,7 @@ def main():
             browser.close()
     finally:
         daemon.stop()
+        shutil.rmtree(work, ignore_errors=True)
     print()
     print(f"median over {args.runs} runs of each run's p50 and p99; ratio = Chromium p50 / service p50")
     print(f"{'case':44} {'service p50':>12} {'p99':>9} {'chromium p50':>13} {'p99':>9} {'ratio':>7}  target")

@@ -110,8 +110,7 @@ public final class TextEngine: TextMeasuring {
             guard let fontKey = state.fontKey(for: text.font) else { return true }
             var context = ParagraphContext()
             for paragraph in paragraphs {
-                let key = ShapeKey(text: paragraph, font: fontKey, letterSpacing: text.letterSpacing,
-                                   accurateEnd: text.alignment != .start, context: context)
+                let key = ShapeKey(paragraph, of: text, font: fontKey, after: context)
                 guard let shaped = state.cache.value(for: key) else { return false }
                 context = shaped.endContext
             }
@@ -156,8 +155,7 @@ public final class TextEngine: TextMeasuring {
                     var context = ParagraphContext()
                     var bytes = 0
                     for paragraph in paragraphs {
-                        let key = ShapeKey(text: paragraph, font: fontKey, letterSpacing: text.letterSpacing,
-                                           accurateEnd: text.alignment != .start, context: context)
+                        let key = ShapeKey(paragraph, of: text, font: fontKey, after: context)
                         let before = state.paragraphsShaped
                         guard let shaped = state.shaped(key, ahead: true) else { return bytes }
                         if state.paragraphsShaped != before { bytes += State.cost(of: shaped, key) }
@@ -261,8 +259,7 @@ public final class TextEngine: TextMeasuring {
             var heights: [Double] = []
             var context = ParagraphContext()
             for paragraph in paragraphs {
-                let key = ShapeKey(text: paragraph, font: fontKey, letterSpacing: text.letterSpacing,
-                                   accurateEnd: text.alignment != .start, context: context)
+                let key = ShapeKey(paragraph, of: text, font: fontKey, after: context)
                 guard let shaped = state.shaped(key) else { return TextLines(lineHeight: 0, widths: []) }
                 context = shaped.endContext
                 let room = width.map { LayoutUnit.given(Swift.max(0, $0)) }
@@ -354,8 +351,7 @@ public final class TextEngine: TextMeasuring {
         var contexts: [ParagraphContext] = []
         var context = ParagraphContext()
         for (index, paragraph) in paragraphs.enumerated() {
-            let key = ShapeKey(text: paragraph.text, font: fontKey, letterSpacing: text.letterSpacing,
-                               accurateEnd: text.alignment != .start, context: context)
+            let key = ShapeKey(paragraph.text, of: text, font: fontKey, after: context)
             guard let shaped = state.shaped(key) else { return nil }
             contexts.append(context)
             context = shaped.endContext
@@ -514,6 +510,15 @@ struct ShapeKey: Hashable {
     var accurateEnd: Bool
     /// What the paragraphs before it in the same text carry over (`ParagraphContext`).
     var context: ParagraphContext
+}
+
+extension ShapeKey {
+    /// The key of `paragraph`, one of `text`'s, shaped in `font` after the paragraphs before
+    /// it (`context`): the text's letter spacing, and whether its lines end accurately (any
+    /// alignment but start).
+    init(_ paragraph: String, of text: TextContent, font: SizedFontKey, after context: ParagraphContext) {
+        self.init(text: paragraph, font: font, letterSpacing: text.letterSpacing, accurateEnd: text.alignment != .start, context: context)
+    }
 }
 
 /// What a paragraph's glyphs for drawing depend on: its text, font, letter spacing and the

@@ -142,7 +142,9 @@ final class SlowClientTests: XCTestCase {
         }
         print("/healthz with 72 trickling connections over a limit of 60: \(latencies.map { String(format: "%.1f ms", $0) }), \(server.shedConnections) shed")
         XCTAssertLessThan(latencies.max() ?? .infinity, 1000)
-        XCTAssertGreaterThanOrEqual(server.shedConnections, 72 - 54, "each connection past 54 (nine tenths of 60) shed one")
+        // The youngest trickles reach the shedding age after the probes; the sweep sheds them then.
+        XCTAssertTrue(eventually { server.shedConnections >= 72 - 54 },
+                      "each connection past 54 (nine tenths of 60) shed one: \(server.shedConnections) shed")
         let shed = tricklers.indices.filter { tricklers[$0].isClosedByServer(within: 0.5) }
         XCTAssertGreaterThanOrEqual(shed.count, 18)
         XCTAssertEqual(Array(shed.prefix(18)), Array(0..<18), "the oldest unfinished requests were shed")

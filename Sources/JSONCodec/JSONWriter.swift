@@ -206,6 +206,14 @@ public struct JSONWriter: Sendable {
         separate = true
     }
 
+    /// A whole value given as JSON text (as a `JSONWriter` of the same precision wrote it),
+    /// copied as it is. O(length of `text`).
+    public mutating func json(_ text: [UInt8]) {
+        comma()
+        text.withUnsafeBufferPointer { append($0) }
+        separate = true
+    }
+
     /// A string, escaped.
     public mutating func string(_ value: String) {
         comma()

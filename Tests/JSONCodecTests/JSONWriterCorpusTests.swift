@@ -71,6 +71,32 @@ final class JSONWriterCorpusTests: XCTestCase {
         }
     }
 
+    /// A value written as text by one writer and given whole to another (`json(_:)`) reads
+    /// as if the second had written it, between siblings and as a member.
+    func testTextOfAValueSplicesInWithItsCommas() {
+        let seed = TestSeed.seed("JSONWriterCorpusTests.testTextOfAValueSplicesInWithItsCommas")
+        var random = Random(state: seed)
+        for i in 0..<2_000 {
+            let (first, second) = (Self.value(&random, depth: 1), Self.value(&random, depth: 1))
+            var inner = JSONWriter()
+            inner.value(second)
+            var w = JSONWriter()
+            w.beginArray()
+            w.value(first)
+            w.json(inner.take())
+            w.beginObject()
+            w.key("k")
+            w.json(first.serialized())
+            w.endObject()
+            w.endArray()
+            let expected = JSON.array([first, second, .object(JSONObject([("k", first)]))]).serialized()
+            if w.take() != expected {
+                XCTFail("seed \(seed), value \(i): spliced text differs")
+                return
+            }
+        }
+    }
+
     func testRealsMatchJansson() {
         let seed = TestSeed.seed("JSONWriterCorpusTests.testRealsMatchJansson")
         var random = Random(state: seed)

@@ -605,6 +605,38 @@ final class ComposedScreenTests: XCTestCase {
         XCTAssertEqual(try server.request("GET", "/v1/stacks/feed")["revision"], 3)
     }
 
+    func testAPlannedChangeAnswersTheHostsOfItsHostsInOrder() throws {
+        let insets = #""rowInsets": {"top": 0, "left": 0, "bottom": 0, "right": 0}"#
+        try create(#"{"id": "inner", \#(insets), "rows": [{"id": "a", "view": {"type": "V"}, "size": {"fixed": 40}}]}"#)
+        try create(#"{"id": "middle", \#(insets), "rows": [{"id": "top", "view": {"type": "V"}, "size": {"fixed": 10}}, {"id": "in", "stack": "inner", "size": "fit"}]}"#)
+        try create(#"{"id": "outer", \#(insets), "rows": [{"id": "mid", "stack": "middle", "size": "fit"}, {"id": "end", "view": {"type": "V"}, "size": {"fixed": 20}}]}"#)
+        let grown = try server.request("POST", "/v1/stacks/inner/rows", json: try j("""
+            {"rows": [{"id": "b", "view": {"type": "V"}, "size": {"fixed": 25}}], "animation": {"duration": 0.3}}
+            """))
+        XCTAssertEqual(grown.status, 200, grown.text)
+        let hosts = try XCTUnwrap(grown["hostTransitions"]?.arrayValue)
+        // The host first, then its own host, each at the revision its refresh made.
+        XCTAssertEqual(hosts.map { $0["stack"] }, ["middle", "outer"])
+        XCTAssertEqual(hosts.map { $0["revision"] }, [2, 2])
+        for host in hosts {
+            XCTAssertEqual(host["transition"]?["revision"], host["revision"])
+            XCTAssertEqual(host["transition"]?["timing"], grown["transition.timing"], "every plan plays together")
+        }
+        let middleRow = try XCTUnwrap(hosts[0]["transition"]?["rows"]?.arrayValue?.first { $0["id"] == "in" })
+        XCTAssertEqual(middleRow["from"]?["frame"]?["height"], 40)
+        XCTAssertEqual(middleRow["to"]?["frame"]?["height"], 65)
+        let end = try XCTUnwrap(hosts[1]["transition"]?["rows"]?.arrayValue?.first { $0["id"] == "end" })
+        XCTAssertEqual(end["from"]?["frame"]?["y"], 50)
+        XCTAssertEqual(end["to"]?["frame"]?["y"], 75)
+        // The plan kept with the outer host's revision is the one answered (less the nested
+        // rows, which only a write's answer carries).
+        let kept = try server.request("GET", "/v1/stacks/outer/transitions/2")
+        XCTAssertEqual(kept.status, 200, kept.text)
+        let answered = try XCTUnwrap(hosts[1]["transition"]?["rows"]?.arrayValue)
+        XCTAssertEqual(kept["rows"]?.arrayValue?.map { [$0["id"], $0["from"], $0["to"]] }, answered.map { [$0["id"], $0["from"], $0["to"]] })
+        XCTAssertEqual(answered.first { $0["id"] == "mid" }?["stack"]?["id"], "middle")
+    }
+
     func testAPutCarriesItsEmbeddedStacksInlineCreatingOrReplacing() throws {
         let shelf = #"{"id": "shelf", "axis": "horizontal", "rows": [{"id": "k1", "view": {"type": "Card"}, "size": {"fixed": 100}}]}"#
         // Creating: every stack of the body at once.

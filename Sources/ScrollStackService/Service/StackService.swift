@@ -277,25 +277,64 @@ public final class StackService: Sendable {
         // A planned change of a stack that hosts re-measure answers their plans too: now.
         let plansHosts = animation.answersPlan && !embeddings.hosts(of: id).isEmpty
         let context = deferrable && !plansHosts ? context : context.answeringNow
+        let written = try write(context, snapshot: snapshot, animation: animation, targets: targets, extra: extra, keepsPlan: false, operation)
+        // The answer (written now: `plansHosts`) ends with the hosts' plans as its last member.
+        let response = written.response
+        guard !written.hosts.isEmpty, response.status == 200, !context.prefersMinimal, response.body.last == UInt8(ascii: "}") else { return response }
+        var w = JSONWriter()
+        w.beginArray()
+        for host in written.hosts { host.write(into: &w) }
+        w.endArray()
+        let member = Array(#","hostTransitions":"#.utf8) + w.take()
+        return HTTPResponse(status: response.status, headers: response.headers, body: response.body.dropLast() + member + [UInt8(ascii: "}")])
+    }
+
+    /// A host's fit rows re-measured after a write to a stack they embed (`refreshHosts`):
+    /// the host, the revision the refresh made and its plan, as JSON text.
+    struct HostTransition {
+        var stack: String
+        var revision: Int
+        var transition: [UInt8]
+
+        /// `{"stack", "revision", "transition"}`, a member of `hostTransitions`.
+        func write(into w: inout JSONWriter) {
+            w.beginObject()
+            w.key(ascii: "stack")
+            w.string(stack)
+            w.key(ascii: "revision")
+            w.integer(Int64(revision))
+            w.key(ascii: "transition")
+            w.json(transition)
+            w.endObject()
+        }
+    }
+
+    /// `mutate`'s write, tried again on a revision conflict, then its hosts refreshed: the
+    /// answer, the write's own plan when `keepsPlan` (a host's refresh; nil when another
+    /// replica made the write or nothing was planned) and the plans of the hosts it refreshed,
+    /// theirs included.
+    private func write(_ context: RequestContext, snapshot: Bool, animation: AnimationRequest,
+                       targets: ((ScrollStack) throws(APIError) -> [String])?, extra: ((ScrollStack, inout JSONWriter) -> Void)?,
+                       keepsPlan: Bool,
+                       _ operation: (ScrollStack, _ revision: Int) throws(APIError) -> StackOperation) throws(APIError)
+        -> (response: HTTPResponse, plan: HostTransition?, hosts: [HostTransition]) {
+        let id = context.parameter("stack")
         var madeByOwner = false
-        let response = try ConflictRetry.run(checksFirstRefusal: isReplicated) { attempt throws(APIError) in
+        let (response, plan) = try ConflictRetry.run(checksFirstRefusal: isReplicated) { attempt throws(APIError) -> (HTTPResponse, HostTransition?) in
             if attempt > 0 {
                 // Lost a race: the stack is contended; its owner, if another replica, makes it
                 // (and refreshes its hosts).
                 noteConflict(id)
                 if let forwarded = forwardedRetry(context.request, id: id) {
                     madeByOwner = true
-                    return forwarded
+                    return (forwarded, nil)
                 }
             }
-            return try mutateOnce(context, checked: attempt > 0, snapshot: snapshot, animation: animation, targets: targets, extra: extra, operation)
+            return try mutateOnce(context, checked: attempt > 0, snapshot: snapshot, animation: animation, targets: targets, extra: extra,
+                                  keepsPlan: keepsPlan, operation)
         }
-        if madeByOwner { return response }
-        let hostPlans = refreshHosts(of: id, animation: animation)
-        // The answer (written now: `plansHosts`) ends with the hosts' plans as its last member.
-        guard !hostPlans.isEmpty, response.status == 200, !context.prefersMinimal, response.body.last == UInt8(ascii: "}") else { return response }
-        let member = Array(#","hostTransitions":"#.utf8) + JSON.array(hostPlans).serialized()
-        return HTTPResponse(status: response.status, headers: response.headers, body: response.body.dropLast() + member + [UInt8(ascii: "}")])
+        if madeByOwner { return (response, nil, []) }
+        return (response, plan, refreshHosts(of: id, animation: animation))
     }
 
     /// The nested rows of each row of `kept` that embeds a stack of `host`
@@ -313,32 +352,33 @@ public final class StackService: Sendable {
     /// for plans, answers each refreshed host's `{stack, revision, transition}`, hosts'
     /// hosts included. O(1) for a stack no fit row embeds; otherwise, per host, O(n) to find
     /// the rows and a measure of each.
-    func refreshHosts(of id: String, animation: AnimationRequest = AnimationRequest()) -> [JSON] {
-        var plans: [JSON] = []
+    func refreshHosts(of id: String, animation: AnimationRequest = AnimationRequest()) -> [HostTransition] {
+        var plans: [HostTransition] = []
         for host in embeddings.hosts(of: id) {
             guard let entry = try? store.entry(host),
                   let stale = try? entry.read({ stack, _ throws(APIError) in stack.staleFitRows(embedding: id) }), !stale.isEmpty else { continue }
             // Made here, never forwarded: a host is refreshed by the replica that wrote its guest.
             let request = HTTPRequest(method: "POST", path: "/v1/stacks/\(host)/rows/batch", headers: [(WriteOwners.forwardedHeader, "here")])
-            let context = RequestContext(request: request, parameters: ["stack": host])
-            let refreshed: HTTPResponse? = try? mutate(context, animation: animation, deferrable: false) { stack, _ throws(APIError) in
+            let context = RequestContext(request: request, parameters: ["stack": host]).answeringNow
+            let refreshed = try? write(context, snapshot: false, animation: animation, targets: nil, extra: nil,
+                                       keepsPlan: animation.answersPlan) { stack, _ throws(APIError) in
                 .reload(stack.staleFitRows(embedding: id).map { RowReference.index($0) })
             }
-            guard let refreshed else {
+            guard let refreshed, refreshed.response.status == 200 else {
                 logger.warning("the fit rows of \(host) embedding \(id) were not re-measured (the next write to \(id) retries)")
                 continue
             }
-            guard animation.answersPlan, let answer = try? JSON.parse(refreshed.body) else { continue }
-            plans.append(.object(JSONObject([("stack", .string(host)), ("revision", answer["revision"] ?? .null),
-                                             ("transition", answer["transition"] ?? .null)])))
-            plans += answer["hostTransitions"]?.arrayValue ?? []
+            if let plan = refreshed.plan { plans.append(plan) }
+            plans += refreshed.hosts
         }
         return plans
     }
 
     private func mutateOnce(_ context: RequestContext, checked: Bool, snapshot: Bool, animation: AnimationRequest,
                             targets: ((ScrollStack) throws(APIError) -> [String])?, extra: ((ScrollStack, inout JSONWriter) -> Void)?,
-                            _ operation: (ScrollStack, _ revision: Int) throws(APIError) -> StackOperation) throws(APIError) -> HTTPResponse {
+                            keepsPlan: Bool,
+                            _ operation: (ScrollStack, _ revision: Int) throws(APIError) -> StackOperation) throws(APIError)
+        -> (HTTPResponse, HostTransition?) {
         let (entry, incarnation) = try store.entryForWriting(context.parameter("stack"), checked: checked)
         let (outcome, pending) = try entry.writeQueued({ (stack: inout ScrollStack, revision: Int) throws(APIError) -> Planned in
             answers.forget(entry)
@@ -385,7 +425,7 @@ public final class StackService: Sendable {
             return try journaledState(of: entry)
         }, answer: { planned, stack, revision -> MutationAnswer in
             if context.prefersMinimal { return .response(.minimal(200, id: entry.id, revision: revision)) }
-            if extra == nil, animation.fps == nil, !(animation.answersPlan && !stack.embeddedStacks.isEmpty) {
+            if extra == nil, animation.fps == nil, !keepsPlan, !(animation.answersPlan && !stack.embeddedStacks.isEmpty) {
                 // The common answer, and one with its plan, written once the lock is released:
                 // only the changed rows are taken now. A plan with nested rows (a host's) or
                 // with keyframes is built as a value below, under the lock.
@@ -396,15 +436,20 @@ public final class StackService: Sendable {
             let result = planned.result
             var w = JSONWriter(capacity: ModelEncoding.mutationCapacity(result, planRows: planned.plan?.rows.count ?? 0))
             ModelEncoding.writeMutationOpening(revision: revision, result, changed: ModelEncoding.changedRows(result, in: stack), into: &w)
-            if animation.answersPlan, let kept = planned.plan {
+            var kept: HostTransition?
+            if animation.answersPlan, let plan = planned.plan {
+                var text = JSONWriter(capacity: ModelEncoding.mutationCapacity(result, planRows: plan.rows.count))
+                ModelEncoding.writePlan(plan, revision: revision, nested: nestedPlanRows(plan, host: stack), fps: animation.fps, into: &text)
+                kept = HostTransition(stack: entry.id, revision: revision, transition: text.take())
                 w.key(ascii: "transition")
-                ModelEncoding.writePlan(kept, revision: revision, nested: nestedPlanRows(kept, host: stack), fps: animation.fps, into: &w)
+                w.json(kept!.transition)
             }
             extra?(stack, &w)
             w.endObject()
-            return .response(.json(200, text: w.take(), revision: revision))
+            return .response(.json(200, text: w.take(), revision: revision), plan: keepsPlan ? kept : nil)
         })
-        return try answerWhenDurable(context, entry, outcome.map { $0.response }, pending)
+        let plan = if case .success(.response(_, let plan)) = outcome { plan } else { HostTransition?.none }
+        return (try answerWhenDurable(context, entry, outcome.map { $0.response }, pending), plan)
     }
 
     /// Checks and reserves the embeddings `operation` adds to `host` (`Embeddings.admit`);
@@ -423,12 +468,13 @@ public final class StackService: Sendable {
     /// from what was taken under the lock (the common answer, written after the lock is
     /// released so that other writers of the stack wait less).
     private enum MutationAnswer {
-        case response(HTTPResponse)
+        /// Made; with the write's own plan when the caller keeps it (`HostTransition`).
+        case response(HTTPResponse, plan: HostTransition? = nil)
         case text(revision: Int, result: OperationResult, changed: [(row: Row, index: Int)], transition: TransitionPlan?)
 
         var response: HTTPResponse {
             switch self {
-            case .response(let response):
+            case .response(let response, _):
                 return response
             case .text(let revision, let result, let changed, let transition):
                 return .json(200, text: ModelEncoding.mutationText(revision: revision, result, changed: changed, transition: transition),

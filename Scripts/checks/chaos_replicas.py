@@ -95,7 +95,7 @@ class Outages:
     """When PostgreSQL was down: 503 with Retry-After is allowed then (and for `grace`
     seconds after it came back, while replicas reconnect)."""
 
-    def __init__(self, grace=6.0):
+    def __init__(self, grace=10.0):
         self.grace = grace
         self.windows = []
         self.lock = threading.Lock()
@@ -226,7 +226,7 @@ def main():
         outages = Outages()
         # A replica killed while writes were forwarded to it: until it is back and seen again
         # (members refresh each second, a dead one is left after 3 s).
-        writers_down = Outages(grace=5.0)
+        writers_down = Outages(grace=8.0)
         acked = {stack: {} for stack in stacks}       # row id -> revision answered
         attempted = {stack: set() for stack in stacks}
         statuses, forbidden = {}, []

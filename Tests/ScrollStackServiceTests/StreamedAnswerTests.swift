@@ -63,7 +63,9 @@ final class StreamedAnswerTests: XCTestCase {
     }
 
     func testAClientThatStopsReadingHoldsNothingOnceItsConnectionTimesOut() throws {
-        let server = try ServerHarness(service: service(streamingFrom: 100), connectionTimeout: 1)
+        // Three seconds: long enough that the stalled answer is still being produced when the
+        // test looks, on a loaded machine too.
+        let server = try ServerHarness(service: service(streamingFrom: 100), connectionTimeout: 3)
         defer { server.stop() }
         let create = HTTPRequest(method: "POST", path: "/v1/stacks", headers: [("Content-Type", "application/json")],
                                  body: try stackBody(40_000).serialized())
@@ -93,7 +95,7 @@ final class StreamedAnswerTests: XCTestCase {
         XCTAssertTrue(String(decoding: first, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
         XCTAssertEqual(HTTPBodySource.live, before + 1, "the answer is being produced")
         XCTAssertEqual(try server.request("GET", "/healthz").status, 200, "others are answered meanwhile")
-        // The server can send nothing more; the connection times out after a second of that.
+        // The server can send nothing more; the connection times out after 3 seconds of that.
         // Polled under a deadline: the count of live sources announces no change.
         XCTAssertTrue(eventually(20) { HTTPBodySource.live == before })
         XCTAssertEqual(HTTPBodySource.live, before, "the stalled answer's source (and its copy of the stack) is released")

@@ -97,8 +97,9 @@ final class WALCheckpointTests: XCTestCase {
         defer { withExtendedLifetime(writer) {} }
         // The log runs past 40 frames only by the commits made while a queued checkpoint runs
         // (the commits' own ones then find it busy): few on a quiet machine, a few hundred on a
-        // loaded one. A log that never started over would hold all of them (about 6 MB).
-        XCTAssertLessThan(try fileSize("db.sqlite-wal"), count * 4_200 / 2, "the log started over")
+        // loaded one, where the checkpoint's thread may wait long for a core. A log that never
+        // started over would hold all of them (about 6 MB).
+        XCTAssertLessThan(try fileSize("db.sqlite-wal"), count * 4_200 * 4 / 5, "the log started over")
         try assertEveryRowReadsBack(count)
     }
 }

@@ -110,6 +110,52 @@ if [ -n "$tool_error" ] && [ "$status" -le 1 ]; then
     sed -n '/^=* *FAILURES\|^=* *ERRORS/,/^=* *SUMMARY/p' "$work/again.out"
 fi
 
+# An answer that breaks the contract is shown with where it breaks it: schemathesis prints
+# only the top of a `oneOf` and a truncated body, and the clean clone that ran the check goes.
+python3 - "$work/report.ndjson" Docs/openapi.yaml <<'PY'
+import base64, json, sys, yaml
+import jsonschema
+spec = yaml.safe_load(open(sys.argv[2]))
+shown = 0
+try:
+    lines = open(sys.argv[1]).readlines()
+except OSError:
+    sys.exit()
+for line in lines:
+    scenario = json.loads(line).get("ScenarioFinished")
+    if not scenario:
+        continue
+    recorder = scenario.get("recorder", {})
+    for case, results in recorder.get("checks", {}).items():
+        if not any(r.get("name") == "response_schema_conformance" and r.get("status") == "failure" for r in results):
+            continue
+        exchange = recorder.get("interactions", {}).get(case) or {}
+        response, request = exchange.get("response") or {}, exchange.get("request") or {}
+        method, path = recorder.get("label", " ").split(" ", 1)
+        status = str(response.get("status_code"))
+        try:
+            body = json.loads(base64.b64decode(response["content"]["$base64"]))
+            answer = spec["paths"][path][method.lower()]["responses"][status]
+            if "$ref" in answer:
+                answer = spec["components"]["responses"][answer["$ref"].split("/")[-1]]
+            schema = dict(answer["content"]["application/json"]["schema"], components=spec["components"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        errors = list(jsonschema.Draft202012Validator(schema).iter_errors(body))
+        print(f"answer against the contract: {method} {request.get('uri', path)} ({status})")
+        said = set()
+        for error in errors[:2]:
+            for e in sorted(error.context or [error], key=lambda e: -len(e.absolute_path))[:4]:
+                where = "/".join(str(p) for p in e.absolute_path) or "(the answer)"
+                if (where, e.message) not in said:
+                    said.add((where, e.message))
+                    print(f"    at {where}: {e.message[:300]}")
+        print("    body: " + json.dumps(body, separators=(",", ":"))[:3000])
+        shown += 1
+        if shown >= 4:
+            sys.exit()
+PY
+
 # Kept for a look at every request and check (the temporary folder goes).
 mkdir -p .build && cp "$work/report.ndjson" .build/schemathesis-report.ndjson 2>/dev/null
 health=$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/healthz")

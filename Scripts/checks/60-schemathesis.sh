@@ -112,17 +112,22 @@ fi
 
 # An answer that breaks the contract is shown with where it breaks it: schemathesis prints
 # only the top of a `oneOf` and a truncated body, and the clean clone that ran the check goes.
-python3 - "$work/report.ndjson" Docs/openapi.yaml <<'PY'
+python3 - Docs/openapi.yaml "$work/report.ndjson" $again <<'PY'
 import base64, json, sys, yaml
 import jsonschema
-spec = yaml.safe_load(open(sys.argv[2]))
+spec = yaml.safe_load(open(sys.argv[1]))
 shown = 0
-try:
-    lines = open(sys.argv[1]).readlines()
-except OSError:
-    sys.exit()
+lines = []
+for report in sys.argv[2:]:
+    try:
+        lines += open(report).readlines()
+    except OSError:
+        pass
 for line in lines:
-    scenario = json.loads(line).get("ScenarioFinished")
+    try:
+        scenario = json.loads(line).get("ScenarioFinished")
+    except ValueError:  # a last line cut short
+        continue
     if not scenario:
         continue
     recorder = scenario.get("recorder", {})
@@ -131,7 +136,9 @@ for line in lines:
             continue
         exchange = recorder.get("interactions", {}).get(case) or {}
         response, request = exchange.get("response") or {}, exchange.get("request") or {}
-        method, path = recorder.get("label", " ").split(" ", 1)
+        # The case's own method and path (a stateful scenario's label names no operation).
+        value = (recorder.get("cases", {}).get(case) or {}).get("value", {})
+        method, path = value.get("method", ""), value.get("path", "")
         status = str(response.get("status_code"))
         try:
             body = json.loads(base64.b64decode(response["content"]["$base64"]))

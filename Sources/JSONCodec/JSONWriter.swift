@@ -207,7 +207,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// A whole value given as JSON text (as a `JSONWriter` of the same precision wrote it),
-    /// copied as it is. O(length of `text`).
+    /// copied as it is: `text` must be exactly one complete value. O(length of `text`).
     public mutating func json(_ text: [UInt8]) {
         comma()
         text.withUnsafeBufferPointer { append($0) }

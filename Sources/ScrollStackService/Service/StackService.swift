@@ -311,8 +311,8 @@ public final class StackService: Sendable {
 
     /// `mutate`'s write, tried again on a revision conflict, then its hosts refreshed: the
     /// answer, the write's own plan when `keepsPlan` (a host's refresh; nil when another
-    /// replica made the write or nothing was planned) and the plans of the hosts it refreshed,
-    /// theirs included.
+    /// replica made the write, nothing was planned or the answer is minimal) and the plans of
+    /// the hosts it refreshed, theirs included.
     private func write(_ context: RequestContext, snapshot: Bool, animation: AnimationRequest,
                        targets: ((ScrollStack) throws(APIError) -> [String])?, extra: ((ScrollStack, inout JSONWriter) -> Void)?,
                        keepsPlan: Bool,
@@ -427,8 +427,8 @@ public final class StackService: Sendable {
             if context.prefersMinimal { return .response(.minimal(200, id: entry.id, revision: revision)) }
             if extra == nil, animation.fps == nil, !keepsPlan, !(animation.answersPlan && !stack.embeddedStacks.isEmpty) {
                 // The common answer, and one with its plan, written once the lock is released:
-                // only the changed rows are taken now. A plan with nested rows (a host's) or
-                // with keyframes is built as a value below, under the lock.
+                // only the changed rows are taken now. A plan with nested rows (a host's), with
+                // keyframes or kept for the caller (`keepsPlan`) is written below, under the lock.
                 return .text(revision: revision, result: planned.result, changed: ModelEncoding.changedRows(planned.result, in: stack),
                              transition: animation.answersPlan ? planned.plan : nil)
             }
@@ -438,15 +438,21 @@ public final class StackService: Sendable {
             ModelEncoding.writeMutationOpening(revision: revision, result, changed: ModelEncoding.changedRows(result, in: stack), into: &w)
             var kept: HostTransition?
             if animation.answersPlan, let plan = planned.plan {
-                var text = JSONWriter(capacity: ModelEncoding.mutationCapacity(result, planRows: plan.rows.count))
-                ModelEncoding.writePlan(plan, revision: revision, nested: nestedPlanRows(plan, host: stack), fps: animation.fps, into: &text)
-                kept = HostTransition(stack: entry.id, revision: revision, transition: text.take())
+                let nested = nestedPlanRows(plan, host: stack)
                 w.key(ascii: "transition")
-                w.json(kept!.transition)
+                if keepsPlan {
+                    // Written apart once, for the caller, and copied into the answer.
+                    var text = JSONWriter()
+                    ModelEncoding.writePlan(plan, revision: revision, nested: nested, fps: animation.fps, into: &text)
+                    kept = HostTransition(stack: entry.id, revision: revision, transition: text.take())
+                    w.json(kept!.transition)
+                } else {
+                    ModelEncoding.writePlan(plan, revision: revision, nested: nested, fps: animation.fps, into: &w)
+                }
             }
             extra?(stack, &w)
             w.endObject()
-            return .response(.json(200, text: w.take(), revision: revision), plan: keepsPlan ? kept : nil)
+            return .response(.json(200, text: w.take(), revision: revision), plan: kept)
         })
         let plan = if case .success(.response(_, let plan)) = outcome { plan } else { HostTransition?.none }
         return (try answerWhenDurable(context, entry, outcome.map { $0.response }, pending), plan)

@@ -254,7 +254,8 @@ public struct MenuLayout: Sendable, Hashable {
         /// Parchment's `PagingIndicatorMetric` for item `i`: the frame less the indicator's
         /// spacing, where the first item (and a single one) takes the larger of `insets.left`
         /// and `spacing.left`, and the last (and the virtual one after it) the larger of
-        /// `insets.right` and `spacing.right`. O(1).
+        /// `insets.right` and `spacing.right`. A frame narrower than those gives an empty
+        /// indicator (width 0 at the same x), never a negative width. O(1).
         func indicatorMetric(_ i: Int, _ indicator: MenuSettings.Indicator, selectedWidths: Bool) -> (x: Double, width: Double) {
             let n = frames.count
             let f = indicatorFrame(i, selectedWidths: selectedWidths)
@@ -262,7 +263,7 @@ public struct MenuLayout: Sendable, Hashable {
             let inset = indicator.insets
             let left = i == 0 ? Swift.max(inset.left, s.left) : s.left
             let right = i >= n - 1 ? Swift.max(inset.right, s.right) : s.right
-            return (f.minX + left, f.size.width - left - right)
+            return (f.minX + left, Swift.max(0, f.size.width - left - right))
         }
     }
 }

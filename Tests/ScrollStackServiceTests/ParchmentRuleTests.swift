@@ -67,6 +67,28 @@ final class ParchmentRuleTests: XCTestCase {
         assertRect(try menu(at: 1500)["indicator"], 410, 36, 80, 4)
     }
 
+    /// An item narrower than the indicator's insets and spacing gives an empty indicator at the
+    /// metric's x, never a negative width (which the answer's rectangles may not have); part
+    /// way to a wider item the width is tweened from 0.
+    func testPagingIndicatorMetric_aNarrowItemGivesAnEmptyIndicator() throws {
+        let menu = #"{"itemSize": {"fixed": {"width": 0, "height": 40}}, "border": "hidden", "indicator": {"spacing": {"left": 0, "right": 0}, "insets": {"left": 8, "right": 8}}}"#
+        try carousel(menu, pages: 2, titles: [#"{"width": 4}"#, #"{"width": 100}"#])
+        // Item 0 (.left(8)), 4 wide: x = 0 + 8; width = max(0, 4 − 8 − 0) = 0.
+        assertRect(try self.menu(at: 0)["indicator"], 8, 36, 0, 4)
+        // Item 1, the last (.right(8)), at x 4: x = 4 + 0; width = 100 − 8 − 0 = 92. Half way:
+        // x = 8 + (4 − 8) / 2 = 6, width = 92 / 2 = 46.
+        assertRect(try self.menu(at: 187.5)["indicator"], 6, 36, 46, 4)
+        assertRect(try self.menu(at: 375)["indicator"], 4, 36, 92, 4)
+
+        // A single item 0 wide under the default menu (insets 8 and 8): x = 8 and
+        // width = max(0, 0 − 8 − 8) = 0.
+        XCTAssertEqual(try server.request("DELETE", "/v1/stacks/c").status, 204)
+        try carousel("{}", pages: 1, titles: [#"{"width": 0}"#])
+        let single = try self.menu(at: 0)
+        XCTAssertEqual(single["items[0].frame.width"]?.doubleValue, 0, single.reply.text)
+        assertRect(single["indicator"], 8, 36, 0, 4)
+    }
+
     // MARK: PagingIndicatorLayoutAttributes
 
     /// PagingIndicatorLayoutAttributes.configure: for a menu at the top,

@@ -142,8 +142,13 @@ final class UpstreamComparisonTests: XCTestCase {
                 if let d = delegate, upcoming != nil, i == current || i == upcoming { return (frames[i].x, d[i].1) }
                 return frames[i]
             }
-            // indicatorInsetsForIndex and PagingIndicatorMetric.
+            // indicatorInsetsForIndex and PagingIndicatorMetric; a width below 0 is 0 (the
+            // service's rule: Parchment would hand UIKit a negative width).
             func metric(_ i: Int) -> (x: Double, w: Double) {
+                let m = rawMetric(i)
+                return (m.x, max(0, m.w))
+            }
+            func rawMetric(_ i: Int) -> (x: Double, w: Double) {
                 let f = frame(i)
                 let s = indicator
                 if i == 0 && n == 1 { return (f.x + max(s.il, s.sl), f.w - max(s.ir, s.sr) - max(s.il, s.sl)) }

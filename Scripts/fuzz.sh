@@ -8,19 +8,34 @@
 #   FUZZ_CONFIG   release (default: -O, with -enable-testing and -DDEBUG so that the targets
 #                 reach internals and the model's invariant checks stay on) or debug
 #   FUZZ_SEED     libFuzzer's -seed (default: libFuzzer picks one); printed either way
+#   FUZZ_MIRROR   a folder outside the clone: the package's tracked files are copied there
+#                 (Scripts/mirror.sh: only files whose bytes differ) and built there, so that
+#                 a fresh clone compiles only what changed since the machine's last run;
+#                 corpus and artifacts stay in .build-fuzz (default: build in the clone)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 seconds=${FUZZ_SECONDS:-60}
 targets=${FUZZ_TARGETS:-json decoding handler}
 config=${FUZZ_CONFIG:-release}
-flags=(-c "$config" -Xswiftc -sanitize=fuzzer,address --scratch-path ../.build-fuzz)
+flags=(-c "$config" -Xswiftc -sanitize=fuzzer,address)
 [ "$config" = release ] && flags+=(-Xswiftc -enable-testing -Xswiftc -DDEBUG)
-if ! (cd Fuzz && swift build "${flags[@]}"); then
+if [ -n "${FUZZ_MIRROR:-}" ] && git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    mkdir -p "$FUZZ_MIRROR"
+    # One run at a time on the machine uses the folder.
+    exec 8>"$FUZZ_MIRROR/lock"
+    flock -w 900 8 || { echo "another run held $FUZZ_MIRROR/lock for 15 minutes"; echo "0 passed, 1 failed"; exit 1; }
+    git ls-files -z Package.swift Package.resolved Sources Tests Benchmarks Fuzz | Scripts/mirror.sh . "$FUZZ_MIRROR/src" \
+        || { echo "could not copy the package to $FUZZ_MIRROR/src"; echo "0 passed, 1 failed"; exit 1; }
+    flags+=(--package-path "$FUZZ_MIRROR/src/Fuzz" --scratch-path "$FUZZ_MIRROR/build")
+else
+    flags+=(--package-path Fuzz --scratch-path .build-fuzz)
+fi
+if ! swift build "${flags[@]}"; then
     echo "0 passed, 1 failed"
     exit 1
 fi
-bin=$(cd Fuzz && swift build "${flags[@]}" --show-bin-path)
+bin=$(swift build "${flags[@]}" --show-bin-path)
 # The allocation stacks ASan records by default cost about a third of the handler's time; a
 # crash found here is re-run with them (ASAN_OPTIONS= Scripts/fuzz.sh, or the binary on the
 # artifact). Leaks are not failures here.

@@ -24,20 +24,8 @@ mkdir -p "$scratch" "$package"
 # One run at a time on the machine uses the folder (two clones' checks would rewrite src/ under each other).
 exec 8>"$scratch/lock"
 flock -w 900 8 || { echo "another run held $scratch/lock for 15 minutes"; echo "0 passed, 1 failed"; exit 1; }
-# sync_package: makes $package hold Clients/swift's files (links followed, .build left out),
-# rewriting only the files whose bytes differ and removing files the clone no longer has, so
-# that unchanged files keep their times and the build skips them.
-sync_package() {
-    local file
-    while IFS= read -r -d '' file; do
-        mkdir -p "$package/$(dirname "$file")"
-        cmp -s "Clients/swift/$file" "$package/$file" || cp -L "Clients/swift/$file" "$package/$file"
-    done < <(cd Clients/swift && find -L . -path ./.build -prune -o -type f -printf '%P\0')
-    while IFS= read -r -d '' file; do
-        [ -e "Clients/swift/$file" ] || rm -f "$package/$file"
-    done < <(cd "$package" && find . -path ./.build -prune -o -type f -printf '%P\0')
-}
-sync_package
+(cd Clients/swift && find -L . -path ./.build -prune -o -type f -printf '%P\0') | Scripts/mirror.sh Clients/swift "$package" \
+    || { echo "could not copy the package to $package"; echo "0 passed, 1 failed"; exit 1; }
 build=(--package-path "$package" --scratch-path "$scratch")
 if ! timeout 900 swift build "${build[@]}" --build-tests > /tmp/scrollstack-swift-client-build.log 2>&1; then
     grep -E "error:" /tmp/scrollstack-swift-client-build.log | head -20

@@ -21,6 +21,16 @@ struct EnvironmentOption: Equatable {
 
     static let prefix = "SCROLLSTACK_"
 
+    /// Variables with the prefix that this project's clients and tools read, never the server:
+    /// the clients' address and tokens, the test suite's seed, workers, caches and recorders,
+    /// and the container check's image. The server ignores them, so a shell set up for a
+    /// client or a seeded test run can start it; every other unknown name is refused.
+    static let otherTools: Set<String> = [
+        "SCROLLSTACK_URL", "SCROLLSTACK_READ_TOKEN", "SCROLLSTACK_WRITE_TOKEN",
+        "SCROLLSTACK_SEED", "SCROLLSTACK_TEST_WORKERS", "SCROLLSTACK_CHECK_JOBS", "SCROLLSTACK_CACHE",
+        "SCROLLSTACK_RECORD_ANSWERS", "SCROLLSTACK_WRITE_PICTURES", "SCROLLSTACK_IMAGE",
+    ]
+
     /// The long name, without the dashes (`max-body-bytes`).
     let name: String
     let kind: Kind

@@ -12,11 +12,11 @@ struct OptionLayers {
 
     /// The arguments the `SCROLLSTACK_*` variables of `environment` stand for, in the order of
     /// `options`. An empty value leaves its option unset, except for the `failClosed` ones. Throws for a variable that names no
-    /// option (a typo must not pass silently) and for a flag whose value is not a boolean.
+    /// option (a typo must not pass silently; `EnvironmentOption.otherTools` are skipped) and for a flag whose value is not a boolean.
     /// O(variables + options).
     func arguments(fromEnvironment environment: [(name: String, value: String)]) throws(EnvironmentError) -> [String] {
         var values: [String: String] = [:]
-        for (name, value) in environment where name.hasPrefix(EnvironmentOption.prefix) {
+        for (name, value) in environment where name.hasPrefix(EnvironmentOption.prefix) && !EnvironmentOption.otherTools.contains(name) {
             guard options.contains(where: { $0.variable == name }) else {
                 throw EnvironmentError(variable: name, value: value, problem: .unknown(known: options.map(\.variable)))
             }

@@ -28,6 +28,19 @@ final class DaemonEnvironmentTests: XCTestCase {
         XCTAssertTrue(typo.text.contains("SCROLLSTACK_PROT names no option"), typo.text)
     }
 
+    /// The clients' and the test suite's variables are not the server's: a shell that set
+    /// them for a client or a seeded run starts the server, which takes none of their values.
+    func testTheClientsAndTestsVariablesAreIgnored() throws {
+        let daemon = try DaemonProcess(["--in-memory", "--port", "0"], environment: [
+            "SCROLLSTACK_SEED": "12345", "SCROLLSTACK_URL": "http://127.0.0.1:1", "SCROLLSTACK_WRITE_TOKEN": "not-a-token",
+            "SCROLLSTACK_TEST_WORKERS": "3", "SCROLLSTACK_CACHE": "/nonexistent",
+        ])
+        let port = try daemon.port()
+        XCTAssertEqual(try httpRequest(port: port, method: "GET", path: "/healthz").status, 200)
+        XCTAssertEqual(try daemon.finish(stop: true), 0, daemon.text)
+        XCTAssertFalse(daemon.text.contains("names no option"), daemon.text)
+    }
+
     /// `--advertise-url` is for replicas, and only an address other replicas can send to.
     func testAnAdvertisedAddressNeedsAStoreAndAnHTTPAddress() throws {
         let alone = try DaemonProcess(["--in-memory", "--advertise-url", "http://127.0.0.1:9000"])

@@ -91,6 +91,22 @@ final class PileTransformTests: XCTestCase {
                        "about z by default; −0 is written 0")
     }
 
+    /// A matrix entry too large to round to 10⁻⁶ (a perspective of 10⁻³⁰³ gives m34 = −10³⁰³,
+    /// a million times which is not finite) is answered as it is, never as null, and the plan
+    /// keeping it reads back.
+    func testAHugeEntryIsAnsweredAsANumber() throws {
+        try makePile(active: .array([object(("perspective", 1e-303))]))
+        var expected = identity
+        expected[11] = -1e303
+        XCTAssertEqual(numbers(try server.request("GET", "/v1/piles/p")["views[0].transform"]), expected)
+        let pushed = try pushLinear(2)
+        XCTAssertEqual(pushed["transition.views[0].from.transform"]?.arrayValue?.count, 16, pushed.text)
+        XCTAssertEqual(numbers(pushed["transition.views[0].from.transform"]), expected)
+        let kept = try server.request("GET", "/v1/piles/p/transitions/2?fps=2")
+        XCTAssertEqual(kept.status, 200, kept.text)
+        XCTAssertEqual(kept.json, pushed["transition"], "kept in the journal as answered")
+    }
+
     func testCompositionAppliesTheFirstOperationFirst() throws {
         try makePile(active: .array([object(("translate", object(("x", 10)))), object(("rotate", object(("angle", 90)))),
                                      object(("scale", object(("x", 2))))]))

@@ -25,14 +25,14 @@ extension ModelEncoding {
         return .object(JSONObject([(operation.name, value)]))
     }
 
-    /// A view state's members; `transform` (16 numbers, `m11 m12 … m44`, rounded to 10⁻⁶, −0
-    /// written as 0) only in piles with a 3D transform.
+    /// A view state's members; `transform` (16 numbers, `m11 m12 … m44`, rounded to 10⁻⁶ below
+    /// 10¹² as every computed number, −0 written as 0) only in piles with a 3D transform.
     static func pileState(_ s: PileViewState) -> [(String, JSON)] {
         var members: [(String, JSON)] = [
             ("frame", rect(s.frame)), ("alpha", computed(s.alpha)), ("translate", .object(JSONObject([("x", computed(s.translate.x)), ("y", computed(s.translate.y))]))),
             ("scale", computed(s.scale)),
         ]
-        if let t = s.transform { members.append(("transform", .array(t.m.map { computed(($0 * 1_000_000).rounded() / 1_000_000 + 0) }))) }
+        if let t = s.transform { members.append(("transform", .array(t.m.map(computed)))) }
         return members
     }
 

@@ -746,6 +746,26 @@ final class ComposedScreenTests: XCTestCase {
         XCTAssertEqual(next.data["revision"], 5)
     }
 
+    /// A chain of 17 stacks, each embedding the next in 16 rows, holds about 16¹⁶ rows: a
+    /// count that a product wrapping past 2⁶⁴ would take for 16 (the extra plain rows make the
+    /// wrapped sum exactly that). The count saturates instead, and the layout is refused.
+    func testACountPastSixtyFourBitsSaturatesAndIsRefused() throws {
+        let plain = #"{"view": {"type": "A"}, "size": {"fixed": 1}}"#
+        for level in stride(from: 17, through: 1, by: -1) {
+            let extra = level == 17 ? 16 : level <= 2 ? 0 : level == 3 ? 15 : 14
+            var rows = Array(repeating: plain, count: extra)
+            if level < 17 { rows += Array(repeating: #"{"stack": "s\#(level + 1)", "size": {"fixed": 1}}"#, count: 16) }
+            try create(#"{"id": "s\#(level)", "viewport": {"width": 100, "height": 100}, "rowInsets": {"top": 0, "left": 0, "bottom": 0, "right": 0}, "rows": [\#(rows.joined(separator: ", "))]}"#)
+        }
+        for path in ["/v1/stacks/s1/layout", "/v1/stacks/s1/layout.svg", "/v1/stacks/s2/layout"] {
+            let refused = try server.request("GET", path)
+            XCTAssertEqual(refused.status, 422, "\(path): \(refused.text.prefix(300))")
+            XCTAssertEqual(refused.errorCode, "work_budget_exceeded", path)
+            XCTAssertEqual(refused.errorField, "depth", path)
+        }
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/s1/layout?depth=2").status, 200, "two levels, 8,208 rows, are within the budget")
+    }
+
     func testATreeTooBigForOneRequestIsRefusedNamingDepth() throws {
         server.stop()
         var limits = ServiceLimits()

@@ -48,7 +48,8 @@ final class EmbeddedLayouts {
 
     /// How many rows an answer following `stack` down to `depth` levels lays out, counting a
     /// stack once for each row that embeds it: what the caller checks against its budget.
-    /// O(distinct stacks in the tree × depth).
+    /// Saturates at `Int.max` (a tree of 16 levels of 16 embeddings holds 16¹⁶ rows), never
+    /// wraps. O(distinct stacks in the tree × depth).
     func rowCount(of stack: ScrollStack) -> Int {
         var memo: [String: Int] = [:]
         func count(_ stack: ScrollStack, level: Int) -> Int {
@@ -63,7 +64,8 @@ final class EmbeddedLayouts {
                     each = (try? entry(id)?.read { child, _ throws(APIError) in count(child, level: level + 1) }) ?? 0
                     memo[key] = each
                 }
-                let (sum, overflow) = total.addingReportingOverflow(rows.multipliedReportingOverflow(by: each).partialValue)
+                let (product, overflowed) = rows.multipliedReportingOverflow(by: each)
+                let (sum, overflow) = total.addingReportingOverflow(overflowed ? Int.max : product)
                 total = overflow ? Int.max : sum
             }
             return total

@@ -169,6 +169,28 @@ final class RequestCostTests: XCTestCase {
         }
         XCTAssertEqual(try server.request("GET", "/v1/stacks/s/layout").status, 200, "the JSON layout is streamed, not drawn")
     }
+
+    /// The visible rows are as many as the whole stack when the viewport holds them all: such a
+    /// window is refused once laid out, before anything is drawn.
+    func testAWindowOfTooManyRowsIsRefusedToo() throws {
+        var limits = ServiceLimits()
+        limits.devicesDrawnRows = 100
+        let server = try ServerHarness(service: StackService(limits: limits))
+        defer { server.stop() }
+        let rows = (0..<150).map { row("r\($0)") }
+        XCTAssertEqual(try server.request("POST", "/v1/stacks", json: object(("id", "s"), ("viewport", object(("width", 100), ("height", 1e9))),
+                                                                          ("rows", .array(rows)))).status, 201)
+        for path in ["/v1/stacks/s/layout.svg?window=visible", "/v1/stacks/s/layout.png?window=visible"] {
+            let refused = try server.request("GET", path)
+            XCTAssertEqual(refused.status, 422, path)
+            XCTAssertEqual(refused.errorCode, "work_budget_exceeded", path)
+            XCTAssertEqual(refused.errorField, "window", path)
+            XCTAssertEqual(refused["error.message"]?.stringValue,
+                           "the drawing would hold 150 rows, more than the 100 a drawing may: ask a page (from, limit) or a smaller viewport", path)
+        }
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/s/layout.svg?from=0&limit=100").status, 200, "a page of 100 is drawn")
+        XCTAssertEqual(try server.request("GET", "/v1/stacks/s/layout?window=visible").status, 200, "the JSON window is not a drawing")
+    }
 }
 
 /// History answers and live catch-ups are bounded by bytes (`ServiceLimits.eventsAnswerBytes`),

@@ -124,7 +124,13 @@ extension StackService {
                 throw .workBudgetExceeded("window", "the drawing would hold \(stack.count) rows, more than the \(limits.devicesDrawnRows) a drawing may: "
                                           + "ask window=visible or a page (from, limit)")
             }
-            panels.append(PictureScene.Panel(title: title + suffix, laid: try query.layout(of: stack, viewport: nil)))
+            // A window or page can hold as many (a tall viewport of thin rows): checked once laid out.
+            let laid = try query.layout(of: stack, viewport: nil)
+            if laid.layout.rows.count > limits.devicesDrawnRows {
+                throw .workBudgetExceeded("window", "the drawing would hold \(laid.layout.rows.count) rows, more than the \(limits.devicesDrawnRows) "
+                                          + "a drawing may: ask a page (from, limit) or a smaller viewport")
+            }
+            panels.append(PictureScene.Panel(title: title + suffix, laid: laid))
         }
         let embedded = try embeddedLayouts(of: stack, query)
         let builder = PictureScene(text: titleMeasurer as? TextEngine, glyphs: PictureScene.GlyphBudget(limit: limits.pictureGlyphs), embedded: embedded)

@@ -136,6 +136,37 @@ final class CarouselEndpointTests: XCTestCase {
         XCTAssertNil(small["pageIndicator.firstDot"])
     }
 
+    /// A menu of 2,500 pages lists the 1,000 items around the selected one, the first of them
+    /// named by `firstItem`, each with its own index and frame; the content size still counts
+    /// every item. Up to 1,000 items every one is listed and there is no `firstItem`. A picture
+    /// draws the items that show.
+    func testAMenuListsAtMostAThousandItemsAroundTheSelectedOne() throws {
+        let rows = (0..<2_500).map { #"{"id": "p\#($0)", "view": {"type": "Page"}, "size": {"fixed": 375}}"# }.joined(separator: ", ")
+        let body = ##"{"id": "long", "axis": "horizontal", "viewport": {"width": 375, "height": 500}, "rowInsets": {"top": 0, "left": 0, "bottom": 0, "right": 0}, "paging": {"size": {"fraction": 1}}, "menu": {"itemSize": {"fixed": {"width": 100, "height": 40}}, "backgroundColor": "#FF000080"}, "rows": [\##(rows)]}"##
+        XCTAssertEqual(try server.request("POST", "/v1/stacks", json: try j(body)).status, 201)
+        for (page, first) in [(0, 0), (1_200, 700), (2_499, 1_500)] {
+            let layout = try server.request("GET", "/v1/stacks/long/layout?window=visible&offset=\(page * 375)")
+            XCTAssertEqual(layout.status, 200, String(layout.text.prefix(300)))
+            XCTAssertEqual(layout["menu.selected.index"]?.int64Value, Int64(page))
+            XCTAssertEqual(layout["menu.firstItem"]?.int64Value, Int64(first), "page \(page)")
+            let items = try XCTUnwrap(layout["menu.items"]?.arrayValue)
+            XCTAssertEqual(items.count, 1_000)
+            XCTAssertEqual(items.map { $0["index"]?.int64Value }, (first..<(first + 1_000)).map { Int64($0) })
+            XCTAssertEqual(items[page - first]["selected"], .bool(true))
+            XCTAssertEqual(items[page - first]["frame"]?["x"]?.doubleValue, Double(page) * 100, "an item's frame is its own, 100 pt per item")
+            XCTAssertEqual(layout["menu.contentSize.width"]?.doubleValue, 250_000, "every item is laid out")
+        }
+        let svg = try server.request("GET", "/v1/stacks/long/layout.svg?window=visible&offset=\(1_200 * 375)")
+        XCTAssertEqual(svg.status, 200)
+        // The menu, 375 wide, shows 4 or 5 of the 100-wide items, each on its background.
+        let backgrounds = svg.text.components(separatedBy: "menu-item-background").count - 1
+        XCTAssertTrue((4...5).contains(backgrounds), "\(backgrounds) item backgrounds drawn")
+        _ = try makeCarousel()
+        let small = try server.request("GET", "/v1/stacks/c/layout")
+        XCTAssertNil(small["menu.firstItem"])
+        XCTAssertEqual(small["menu.items"]?.arrayValue?.count, 5)
+    }
+
     func testPatchMergesAndRowTitles() throws {
         try makeCarousel()
         let patched = try patch(#"{"paging": {"alignment": "center", "size": {"absolute": 300}}, "menu": {"indicator": "hidden", "border": {"height": 2}}}"#)

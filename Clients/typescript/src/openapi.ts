@@ -907,6 +907,9 @@ export type MenuLayout = {
   contentOffset: FullPoint;
   /** The paging progress along the stack's axis (x or y; item k is page k) that the menu is laid out at: the paging's with `menuTransition` `scrollAlongside`, the current page's (a whole number) with `animateAfter`. */
   progress: number;
+  /** Present only with more than 1,000 items; the index of the first item listed (the 1,000 around the selected item are; `menu/window` pages through the rest). */
+  firstItem?: number;
+  /** In order, at most 1,000 (from item `firstItem`), each with its own `index`. */
   items: Array<MenuItemLayout>;
   selected: ((null) | ({
     index: Index;

@@ -105,12 +105,29 @@ extension ModelEncoding {
         return members
     }
 
-    /// The menu of a layout answer: its geometry, each item with its progress and colours, and
-    /// the indicator's, border's and background's colours from `settings`.
+    /// The most menu items a layout answer lists: a menu of every row of a long stack would
+    /// otherwise cost an answer as long (38 MB for 200,000 rows). `menu/window` pages through
+    /// the rest.
+    static let maxMenuItems = 1_000
+
+    /// The first item a layout answer lists: 0 when every item is listed; else the first of
+    /// the `maxMenuItems` around the selected item (the first one without a selection), as
+    /// many before it as after it where the ends allow. O(1).
+    static func firstListedMenuItem(count: Int, selected: Int?) -> Int {
+        let listed = Swift.min(count, maxMenuItems)
+        return Swift.min(Swift.max((selected ?? 0) - listed / 2, 0), count - listed)
+    }
+
+    /// The menu of a layout answer: its geometry, its listed items (`firstListedMenuItem`,
+    /// with `firstItem` when not all are) each with its progress and colours, and the
+    /// indicator's, border's and background's colours from `settings`. O(listed items).
     static func menuLayout(_ m: MenuLayout, _ settings: MenuSettings, frame: Rect, entries: [(entry: MenuLayout.Entry, rowIndex: Int)]) -> JSON {
+        let first = firstListedMenuItem(count: m.items.count, selected: m.selected)
+        let listed = first..<(first + Swift.min(m.items.count, maxMenuItems))
         var items: [JSON] = []
-        items.reserveCapacity(m.items.count)
-        for (i, item) in m.items.enumerated() {
+        items.reserveCapacity(listed.count)
+        for i in listed {
+            let item = m.items[i]
             var o: [(String, JSON)] = [("id", .string(item.id)), ("index", .integer(Int64(i))), ("rowIndex", .integer(Int64(entries[i].rowIndex)))]
             if let text = entries[i].entry.title?.text { o.append(("title", .string(text))) }
             o.append(("frame", rect(item.frame)))
@@ -123,14 +140,19 @@ extension ModelEncoding {
         let selected = m.selected.map { i in
             JSON.object(JSONObject([("index", .integer(Int64(i))), ("id", .string(m.items[i].id)), ("rowIndex", .integer(Int64(entries[i].rowIndex)))]))
         } ?? .null
-        return .object(JSONObject([
+        var members: [(String, JSON)] = [
             ("frame", rect(frame)), ("contentSize", computedSize(m.contentSize)),
             ("contentOffset", .object(JSONObject([("x", computed(m.contentOffset)), ("y", .number(0))]))),
-            ("progress", computed(m.progress)), ("items", .array(items)), ("selected", selected),
+            ("progress", computed(m.progress)),
+        ]
+        if m.items.count > maxMenuItems { members.append(("firstItem", .integer(Int64(first)))) }
+        members += [
+            ("items", .array(items)), ("selected", selected),
             ("indicator", m.indicator.map(rect) ?? .null), ("border", m.border.map(rect) ?? .null),
             ("indicatorColor", .string(settings.indicatorColor)), ("borderColor", .string(settings.borderColor)),
             ("menuBackgroundColor", .string(settings.menuBackgroundColor)),
-        ]))
+        ]
+        return .object(JSONObject(members))
     }
 
     /// The members of a settle answer: release point, target, page, motion, rate, duration and

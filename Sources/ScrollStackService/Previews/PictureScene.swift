@@ -221,6 +221,9 @@ struct PictureScene {
         for (k, item) in layout.items.enumerated() {
             let box = Rect(x: frame.minX + item.frame.minX - layout.contentOffset, y: frame.minY + item.frame.minY,
                            width: item.frame.size.width, height: item.frame.size.height)
+            // Only what shows in the menu's frame is drawn: a menu of every row of a long stack
+            // costs the items it shows, not a shape and a title for each.
+            guard box.maxX > frame.minX, box.minX < frame.maxX else { continue }
             let background = color(item.backgroundColor)
             if background.alpha > 0 {
                 items.append(.rect(box, fill: background, attributes: [.init("class", "menu-item-background")]))

@@ -119,9 +119,15 @@ public struct MenuLayout: Sendable, Hashable {
             }
         }
         let now = Pass(menu, natural: natural, width: width, sizeDelegate: sizeDelegate, current: current, upcoming: upcoming, fraction: fraction)
+        // Every item but the current and upcoming ones is at progress 0: their colours are
+        // worked out once, not parsed from the settings' text for each item.
+        let restText = MenuColors.text(menu, progress: 0), restBackground = MenuColors.background(menu, progress: 0)
         items = zip(entries, now.frames).enumerated().map { k, pair in
             let raw = k == current ? 1 - fraction : (k == upcoming ? fraction : 0)
             let progress = Swift.min(1, Swift.max(0, raw))
+            guard progress != 0 else {
+                return Item(id: pair.0.id, frame: pair.1, progress: 0, textColor: restText, backgroundColor: restBackground)
+            }
             return Item(id: pair.0.id, frame: pair.1, progress: progress,
                         textColor: MenuColors.text(menu, progress: progress), backgroundColor: MenuColors.background(menu, progress: progress))
         }

@@ -44,9 +44,8 @@ public struct PageIndicatorLayout: Sendable, Hashable {
         hidden = pages == 0 || (pages == 1 && settings.hidesForSinglePage)
         let d = settings.dotDiameter
         let (left, top) = (frame.minX, frame.minY + (size.height - d) / 2)
-        let listed = Swift.min(numberOfPages, Self.maxDots)
-        firstDot = Swift.min(Swift.max(self.currentPage - listed / 2, 0), numberOfPages - listed)
-        let pages = firstDot..<(firstDot + listed)
+        let pages = listedRange(count: numberOfPages, around: self.currentPage, limit: Self.maxDots)
+        firstDot = pages.lowerBound
         dots = pages.map { Rect(x: left + Double($0) * (d + settings.dotSpacing), y: top, width: d, height: d) }
         let current = self.currentPage
         dotColors = pages.map { $0 == current ? settings.currentPageIndicatorTintColor : settings.pageIndicatorTintColor }

@@ -110,20 +110,12 @@ extension ModelEncoding {
     /// the rest.
     static let maxMenuItems = 1_000
 
-    /// The first item a layout answer lists: 0 when every item is listed; else the first of
-    /// the `maxMenuItems` around the selected item (the first one without a selection), as
-    /// many before it as after it where the ends allow. O(1).
-    static func firstListedMenuItem(count: Int, selected: Int?) -> Int {
-        let listed = Swift.min(count, maxMenuItems)
-        return Swift.min(Swift.max((selected ?? 0) - listed / 2, 0), count - listed)
-    }
-
-    /// The menu of a layout answer: its geometry, its listed items (`firstListedMenuItem`,
-    /// with `firstItem` when not all are) each with its progress and colours, and the
-    /// indicator's, border's and background's colours from `settings`. O(listed items).
+    /// The menu of a layout answer: its geometry, its listed items (`listedRange`: the
+    /// `maxMenuItems` around the selected item, the first ones without a selection; with
+    /// `firstItem` when not all are) each with its progress and colours, and the indicator's,
+    /// border's and background's colours from `settings`. O(listed items).
     static func menuLayout(_ m: MenuLayout, _ settings: MenuSettings, frame: Rect, entries: [(entry: MenuLayout.Entry, rowIndex: Int)]) -> JSON {
-        let first = firstListedMenuItem(count: m.items.count, selected: m.selected)
-        let listed = first..<(first + Swift.min(m.items.count, maxMenuItems))
+        let listed = listedRange(count: m.items.count, around: m.selected ?? 0, limit: maxMenuItems)
         var items: [JSON] = []
         items.reserveCapacity(listed.count)
         for i in listed {
@@ -145,7 +137,7 @@ extension ModelEncoding {
             ("contentOffset", .object(JSONObject([("x", computed(m.contentOffset)), ("y", .number(0))]))),
             ("progress", computed(m.progress)),
         ]
-        if m.items.count > maxMenuItems { members.append(("firstItem", .integer(Int64(first)))) }
+        if m.items.count > maxMenuItems { members.append(("firstItem", .integer(Int64(listed.lowerBound)))) }
         members += [
             ("items", .array(items)), ("selected", selected),
             ("indicator", m.indicator.map(rect) ?? .null), ("border", m.border.map(rect) ?? .null),

@@ -8,62 +8,6 @@ import Synchronization
 import ScrollStackStore
 
 extension StackService {
-    /// The bytes a snapshot is stored as (`SnapshotFormat`, exact: reading them back gives
-    /// the same stack).
-    static func snapshot(_ stack: ScrollStack) -> [UInt8] {
-        SnapshotFormat.encode(stack)
-    }
-
-    /// Journals one mutation (its operation as `OperationRecord` encodes it) with `plan`, the
-    /// bytes kept for its transition plan (JSON text, or a `PlanRecipe`), and its events, each
-    /// stamped with the time now (`EventTime`), as history and live streams answer them.
-    ///
-    /// The record is queued and its pending write returned (nil without a journal); the caller
-    /// answers once it is durable (503 if it fails). Only once durable are its events published
-    /// to live streams (in revision order: one stack's records complete in order) and a due
-    /// snapshot scheduled.
-    ///
-    /// `forceSnapshot` writes a snapshot of the result in the same transaction (a revert,
-    /// which replays cannot re-run). A snapshot that is merely due is claimed now and
-    /// scheduled once the mutation is durable, from a copy of the state taken now (O(1); the
-    /// next write to the stack copies the pages it touches, `PagedColumn`), and encoded and written off
-    /// the stack's lock. `after` is the write of the revision before, if still in flight;
-    /// `incarnation`, on replicas, the one the stack's state was loaded as; `replayCost`, the
-    /// nanoseconds the operation took to apply (snapshots come sooner after costly ones).
-    func journalMutation(_ id: String, _ operation: StackOperation, _ result: OperationResult, _ stack: ScrollStack, _ revision: Int,
-                         forceSnapshot: Bool = false, plan: [UInt8]? = nil, after: PendingWrite? = nil,
-                         incarnation: Int64? = nil, replayCost: UInt64 = 0) -> PendingWrite? {
-        guard let journal else { return nil }
-        // When the revision was made: kept with its events, so every later read says the same.
-        let time = EventTime.text(milliseconds: EventTime.nowMilliseconds())
-        let events = ModelEncoding.eventsText(result.events, realPrecision: 17, time: time)
-        let snapshot = forceSnapshot ? Self.snapshot(stack) : nil
-        let record = JournalRecord(revision: revision, operation: OperationRecord.stack(operation), events: events, plan: plan)
-        let due = !forceSnapshot && journal.claimSnapshot(id: id, revision: revision, rowCount: stack.count, replayCost: replayCost) ? stack : nil
-        let (hub, logger) = (hub, logger)
-        let durable: @Sendable () -> Void = {
-            if let due {
-                journal.recordSnapshotLater(id: id, revision: revision, encode: { Self.snapshot(due) },
-                                            failed: { logger.warning("snapshot of \(id) at revision \(revision) not written (replays start from an older one): \($0)") })
-            }
-            hub.publish(revision: revision, events: { ModelEncoding.eventsText(result.events, realPrecision: 15, time: time) }, to: id)
-        }
-        let failed: @Sendable (JournalError) -> Void = { error in
-            if due != nil { journal.dropSnapshotClaim(id: id) }
-            // Between replicas a conflict is routine (the write is retried on the new state).
-            if case .conflict = error {
-                logger.notice("journal write for \(id) at revision \(revision) lost to another writer: \(error)")
-            } else {
-                logger.error("journal write failed for \(id) at revision \(revision): \(error)")
-            }
-        }
-        let pending = journal.recordMutationLater(id: id, record: record, snapshot: snapshot, after: after, incarnation: incarnation)
-        pending.whenDone { error in
-            if let error { failed(error) } else { durable() }
-        }
-        return pending
-    }
-
     /// Brings back every journaled stack: its latest snapshot, then the operations of its later
     /// records applied to the model, in revision order. Stacks are rebuilt in parallel
     /// (one per core at a time); piles before them. Returns how many stacks and piles it

@@ -27,7 +27,7 @@ final class PileEntry: @unchecked Sendable {
         }
     }
 
-    /// As `StackEntry.writeQueued` and `settle` together, durable when it returns: `body`
+    /// As `StackEntry.write` and `settle` together, durable when it returns: `body`
     /// changes the pile, `persist` journals the new revision (on failure `restore` brings back
     /// the journaled state), `answer` builds the response.
     func write<R, T>(

@@ -63,47 +63,11 @@ extension StackService {
         return picture
     }
 
-    /// The layout answer as JSON, SVG or PNG. Each carries `Vary: Accept`, since the layout
-    /// routes answer either by `Accept`; a picture's ETag is `"N.svg"` or `"N.png@S"` (never
-    /// answered 304). A picture or a layout for devices takes a slot of `layoutGate` unless
-    /// `gated` (the caller holds one).
-    /// The writer of a composed answer when `stack`'s rows embed stacks (with `depth` 0 it
-    /// only names them); nil otherwise. 422 `work_budget_exceeded` naming `depth` when the
-    /// tree's rows, times the devices, pass `limits.composedLayoutRows`.
-    func embeddedLayouts(of stack: ScrollStack, _ query: LayoutQuery) throws(APIError) -> EmbeddedLayouts? {
-        guard !stack.embeddedStacks.isEmpty else { return nil }
-        let embedded = EmbeddedLayouts(depth: query.depth, visibleOnly: query.visibleOnly) { [store] id in try? store.entry(id) }
-        let rows = embedded.rowCount(of: stack)
-        let total = rows.multipliedReportingOverflow(by: max(1, query.devices?.count ?? 1))
-        if total.overflow || total.partialValue > limits.composedLayoutRows {
-            throw .workBudgetExceeded("depth", "the screen's stacks, followed \(query.depth) levels deep, hold \(rows) rows to lay out"
-                                      + (query.devices.map { " for each of \($0.count) devices" } ?? "")
-                                      + ", more than the \(limits.composedLayoutRows) one answer may: ask a smaller depth or fewer devices")
-        }
-        return embedded
-    }
-
-    func layoutResponse(_ stack: ScrollStack, revision: Int?, _ query: LayoutQuery, _ c: RequestContext, picture: PictureFormat?, title: String,
-                        gated: Bool = false) throws(APIError) -> HTTPResponse {
-        try checkLayoutWork(stack, query)
-        guard gated || (picture == nil && query.devices == nil) else {
-            return try layoutGate.withSlot { () throws(APIError) -> HTTPResponse in
-                try layoutResponse(stack, revision: revision, query, c, picture: picture, title: title, gated: true)
-            }
-        }
+    /// The layout drawn as `picture` (SVG or PNG) with its heading `title`: one panel, or
+    /// one per device (`?devices=`). Refused with 422 `work_budget_exceeded` (or 400 naming
+    /// `devices`) before drawing more rows, glyphs or pixels than a picture may.
+    func pictureResponse(_ stack: ScrollStack, revision: Int?, _ query: LayoutQuery, picture: PictureFormat, title: String) throws(APIError) -> HTTPResponse {
         let vary = [("Vary", "Accept")]
-        guard let picture else {
-            guard let embedded = try embeddedLayouts(of: stack, query) else {
-                if let streamed = try streamedLayout(stack, revision: revision, query) { return streamed }
-                return .json(200, text: try layoutAnswer(stack, revision: revision, query, c), revision: revision, headers: vary)
-            }
-            var response = HTTPResponse.json(200, text: try layoutAnswer(stack, revision: revision, query, c, embedded: embedded),
-                                             revision: revision, headers: vary)
-            if let revision, embedded.depth > 0 {
-                response.headers = response.headers.map { $0.name.lowercased() == "etag" ? ($0.name, embedded.entityTag(revision: revision)) : $0 }
-            }
-            return response
-        }
         var panels: [PictureScene.Panel] = []
         let suffix = revision.map { " · revision \($0)" } ?? ""
         if let devices = query.devices {

@@ -56,10 +56,6 @@ final class StackEntry: @unchecked Sendable {
     /// The newest revision known durable as this entry has it (see `health`).
     var durableRevision: Int { health.withLock { $0.durable } }
 
-    /// The write of the newest revision while it may still be in flight: what a write being
-    /// persisted is built on. Only under the write lock (from `write`'s `persist`).
-    var inFlight: PendingWrite? { tail }
-
     /// Whether the entry is behind `target` (the journal's latest revision) or must be brought
     /// back to the journal first (a write failed), decided under the read lock without
     /// waiting for writes in flight: their revisions count as held.
@@ -118,78 +114,120 @@ final class StackEntry: @unchecked Sendable {
         throw .storageFailed("the journal kept failing while \(id) was read")
     }
 
-    /// Runs `body` with the stack and its current revision under the write lock. When it
-    /// returns, the revision grows by one and `answer` builds the response from the new state
-    /// and revision; when it throws, the stack is as it was (model operations apply whole or
-    /// not at all) and the revision stays. Returns that answer (or `body`'s error) with the
-    /// write it must wait for (nil: none); the caller waits for it (`PendingWrite.wait`), or
-    /// takes its outcome from `whenDone`, and then answers what `settle` gives (off the
-    /// committing thread: `settle` may take the lock).
-    ///
-    /// `persist` journals the new state: returning nil or a completed write, it is durable
-    /// already (or kept nowhere); if that write failed, `restore` supplies the state before
-    /// the change (from the journal) and the error is thrown. Returning a pending write
-    /// (pipelined), the lock is released and the answer is due once that
-    /// write is durable; if it fails, `recover` reloads the journal's state and `settle`
-    /// throws the write's error (409 `revision_conflict` for a write lost behind an earlier
-    /// failure: `mutate` applies it again). An error of `body` is answered once the state it
-    /// was judged on is durable, and as a conflict if that state was lost.
-    func writeQueued<R, T>(
-        _ body: (inout ScrollStack, Int) throws(APIError) -> R,
-        persist: (R, ScrollStack, Int) -> PendingWrite?,
-        restore: () throws(APIError) -> (ScrollStack, Int),
-        recover: @escaping () throws(APIError) -> (ScrollStack, Int),
-        answer: (R, ScrollStack, Int) -> T
-    ) throws(APIError) -> (outcome: Result<T, APIError>, pending: PendingWrite?) {
-        try lock.withWriteLock { () throws(APIError) -> (Result<T, APIError>, PendingWrite?) in
-            guard !deleted else { throw .stackNotFound(id) }
-            try recoverLocked()
-            // Mutated in place: the stored value is uniquely referenced, so nothing is copied.
-            let result: R
-            do throws(APIError) { result = try body(&stack, revision) } catch { return (.failure(error), tail) }
-            revision += 1
-            var pending: PendingWrite?
+    /// One write to the stack, under its write lock (`write`): the stack to change in place and
+    /// its revision, then `commit`, which makes the change the next revision and queues its
+    /// journal record. Valid only inside `write`'s body.
+    struct Write {
+        fileprivate let entry: StackEntry
+        fileprivate let recover: () throws(APIError) -> (ScrollStack, Int)
+        /// Set by `commit` once it returns; `failedCommit` once it throws.
+        fileprivate(set) var committed = false
+        fileprivate var failedCommit = false
+
+        /// The stack, changed in place (uniquely referenced: nothing is copied).
+        var stack: ScrollStack {
+            get { entry.stack }
+            nonmutating _modify { yield &entry.stack }
+        }
+
+        /// The revision: the current one before `commit`, the new one after it.
+        var revision: Int { entry.revision }
+
+        /// The journal write of the revision before, while it may still be in flight: what
+        /// the new record is built on.
+        var inFlight: PendingWrite? { entry.tail }
+
+        /// Makes the change the next revision: the revision grows by one, then `record`
+        /// journals the new state and revision. A write it returns still pending is the
+        /// entry's write in flight (pipelined: `write`'s caller answers once it is durable). A
+        /// write already complete (or none) is durable now; if it failed, the journal's state
+        /// before the change is put back (`recover`) and the error is thrown.
+        mutating func commit(_ record: (ScrollStack, Int) -> PendingWrite?) throws(APIError) {
+            precondition(!committed, "a write commits once")
             do throws(APIError) {
-                pending = persist(result, stack, revision)
-                // Already done (a backend without queuing): handled here, under the lock.
-                if let outcome = pending?.outcome {
-                    if let error = outcome { throw APIError(error) }
-                    pending = nil
-                }
-                if pending == nil { health.withLock { $0.durable = revision } }
+                try entry.commitLocked(record, recover: recover)
             } catch {
-                do throws(APIError) {
-                    (stack, revision) = try restore()
-                } catch {
-                    isStale = true
-                    throw error
-                }
+                failedCommit = true
                 throw error
             }
-            tail = pending
-            if let pending {
-                recovery = recover
-                let (epoch, made) = (health.withLock { $0.epoch }, revision)
-                // Held strongly until the write completes (its callbacks are then let go), not
-                // weakly: a weak reference gives the entry a side table for good, and every
-                // retain of it on the read path then takes the runtime's slow path.
-                pending.whenDone { error in
-                    self.health.withLock {
-                        guard $0.epoch == epoch else { return }
-                        if error != nil {
-                            $0.poisoned = true
-                            self.poisoned.store(true, ordering: .releasing)
-                        } else {
-                            $0.durable = max($0.durable, made)
-                        }
-                    }
-                }
-            }
-            return (.success(answer(result, stack, revision)), pending)
+            committed = true
         }
     }
 
-    /// What `write` answers once the write `writeQueued` returned completed with `error`
+    /// Runs `body` under the write lock with the stack and its revision (`Write`). `body`
+    /// checks the request against the state, changes the stack in place, `commit`s, and
+    /// returns the answer made from the new state; it throws only before committing, with the
+    /// stack as it was (model operations apply whole or not at all). Returns that answer (or
+    /// `body`'s error) with the write it must wait for (nil: none); the caller waits for it
+    /// (`PendingWrite.wait`), or takes its outcome from `whenDone`, and then answers what
+    /// `settle` gives (off the committing thread: `settle` may take the lock).
+    ///
+    /// An error of `body` is answered once the state it was judged on is durable, and as a
+    /// conflict if that state was lost. A commit that failed at once is thrown from here. A
+    /// pending commit that fails later poisons the entry: `recover` reloads the journal's
+    /// state, and `settle` throws the write's error (409 `revision_conflict` for a write lost
+    /// behind an earlier failure: `mutate` applies it again).
+    func write<T>(recover: @escaping () throws(APIError) -> (ScrollStack, Int),
+                  _ body: (inout Write) throws(APIError) -> T) throws(APIError) -> (outcome: Result<T, APIError>, pending: PendingWrite?) {
+        try lock.withWriteLock { () throws(APIError) -> (Result<T, APIError>, PendingWrite?) in
+            guard !deleted else { throw .stackNotFound(id) }
+            try recoverLocked()
+            var write = Write(entry: self, recover: recover)
+            do throws(APIError) {
+                let answer = try body(&write)
+                precondition(write.committed, "a write's body commits before it answers")
+                return (.success(answer), tail)
+            } catch {
+                if write.failedCommit { throw error }
+                assert(!write.committed, "a write's body throws only before it commits")
+                return (.failure(error), tail)
+            }
+        }
+    }
+
+    /// `Write.commit`, under the write lock.
+    private func commitLocked(_ record: (ScrollStack, Int) -> PendingWrite?,
+                              recover: @escaping () throws(APIError) -> (ScrollStack, Int)) throws(APIError) {
+        revision += 1
+        var pending: PendingWrite?
+        do throws(APIError) {
+            pending = record(stack, revision)
+            // Already done (a backend without queuing): handled here, under the lock.
+            if let outcome = pending?.outcome {
+                if let error = outcome { throw APIError(error) }
+                pending = nil
+            }
+            if pending == nil { health.withLock { $0.durable = revision } }
+        } catch {
+            do throws(APIError) {
+                (stack, revision) = try recover()
+            } catch {
+                isStale = true
+                throw error
+            }
+            throw error
+        }
+        tail = pending
+        guard let pending else { return }
+        recovery = recover
+        let (epoch, made) = (health.withLock { $0.epoch }, revision)
+        // Held strongly until the write completes (its callbacks are then let go), not
+        // weakly: a weak reference gives the entry a side table for good, and every
+        // retain of it on the read path then takes the runtime's slow path.
+        pending.whenDone { error in
+            self.health.withLock {
+                guard $0.epoch == epoch else { return }
+                if error != nil {
+                    $0.poisoned = true
+                    self.poisoned.store(true, ordering: .releasing)
+                } else {
+                    $0.durable = max($0.durable, made)
+                }
+            }
+        }
+    }
+
+    /// What a write answers once the write `write` returned completed with `error`
     /// (nil: durable, or there was none): the outcome; else, the journal's state reloaded,
     /// the write's error (a conflict when `body` had failed: `mutate` tries again).
     func settle<T>(_ outcome: Result<T, APIError>, _ error: JournalError?) throws(APIError) -> T {

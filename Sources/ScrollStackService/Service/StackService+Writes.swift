@@ -161,29 +161,30 @@ extension StackService {
             answers.forget(entry)
             return try journaledState(of: entry)
         }
-        let (outcome, pending) = try entry.write(recover: recover) { (w: inout StackEntry.Write) throws(APIError) -> MutationAnswer in
+        let (outcome, pending) = try entry.write(recover: recover) {
+            (stack: inout ScrollStack, w: inout StackEntry.Write) throws(APIError) -> MutationAnswer in
             answers.forget(entry)
             // The path's row first: an unknown one is 404 whatever If-Match says (RFC 9110 §13.2.1).
-            if context.parameters["row"] != nil || context.parameters["index"] != nil { _ = try pathRow(context, in: w.stack) }
+            if context.parameters["row"] != nil || context.parameters["index"] != nil { _ = try pathRow(context, in: stack) }
             try context.checkIfMatch(w.revision)
-            let named = try targets?(w.stack)
-            let operation = try operation(w.stack, w.revision)
-            let embeds = try admitEmbeddings(operation, host: entry.id, in: w.stack)
+            let named = try targets?(stack)
+            let operation = try operation(stack, w.revision)
+            let embeds = try admitEmbeddings(operation, host: entry.id, in: stack)
             let planned: Planned
             do {
                 // Whatever happens, the graph ends with what the rows embed. When that changes,
                 // the streams following this stack's tree (its own, and those relaying it) end:
                 // their clients reconnect and follow the new tree.
-                defer { if embeds && embeddings.set(host: entry.id, to: w.stack.embeddedStacks) { hub.closeAll(entry.id) } }
-                planned = try applied(operation, to: &w.stack, animation: animation, targets: named)
+                defer { if embeds && embeddings.set(host: entry.id, to: stack.embeddedStacks) { hub.closeAll(entry.id) } }
+                planned = try applied(operation, to: &stack, animation: animation, targets: named)
             }
             let after = w.inFlight
-            try w.commit { stack, revision in
+            try w.commit { revision in
                 journalMutation(entry.id, planned.operation, planned.result, stack, revision, forceSnapshot: snapshot,
                                 plan: planned.recipe?.encoded ?? planned.plan.map { ModelEncoding.planText($0, revision: revision, realPrecision: 17) },
                                 after: after, incarnation: incarnation, replayCost: planned.replayCost)
             }
-            return mutationAnswer(planned, w.stack, w.revision, id: entry.id, context, animation: animation, keepsPlan: keepsPlan, extra: extra)
+            return mutationAnswer(planned, stack, w.revision, id: entry.id, context, animation: animation, keepsPlan: keepsPlan, extra: extra)
         }
         let plan = if case .success(.response(_, let plan)) = outcome { plan } else { HostTransition?.none }
         return (try answerWhenDurable(context, entry, outcome.map { $0.response }, pending), plan)

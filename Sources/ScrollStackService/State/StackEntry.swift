@@ -114,116 +114,103 @@ final class StackEntry: @unchecked Sendable {
         throw .storageFailed("the journal kept failing while \(id) was read")
     }
 
-    /// One write to the stack, under its write lock (`write`): the stack to change in place and
-    /// its revision, then `commit`, which makes the change the next revision and queues its
-    /// journal record. Valid only inside `write`'s body.
+    /// One write's revision and commit, under the stack's write lock (`write`). Valid only
+    /// inside `write`'s body.
     struct Write {
-        fileprivate let entry: StackEntry
-        fileprivate let recover: () throws(APIError) -> (ScrollStack, Int)
-        /// Set by `commit` once it returns; `failedCommit` once it throws.
-        fileprivate(set) var committed = false
-        fileprivate var failedCommit = false
-
-        /// The stack, changed in place (uniquely referenced: nothing is copied).
-        var stack: ScrollStack {
-            get { entry.stack }
-            nonmutating _modify { yield &entry.stack }
-        }
-
         /// The revision: the current one before `commit`, the new one after it.
-        var revision: Int { entry.revision }
-
+        private(set) var revision: Int
         /// The journal write of the revision before, while it may still be in flight: what
         /// the new record is built on.
-        var inFlight: PendingWrite? { entry.tail }
+        let inFlight: PendingWrite?
+        fileprivate var committed = false
+        fileprivate var pending: PendingWrite?
+        /// Set when the record failed at once (`commit` threw it).
+        fileprivate var failure: APIError?
 
-        /// Makes the change the next revision: the revision grows by one, then `record`
-        /// journals the new state and revision. A write it returns still pending is the
-        /// entry's write in flight (pipelined: `write`'s caller answers once it is durable). A
-        /// write already complete (or none) is durable now; if it failed, the journal's state
-        /// before the change is put back (`recover`) and the error is thrown.
-        mutating func commit(_ record: (ScrollStack, Int) -> PendingWrite?) throws(APIError) {
+        /// Makes the change the next revision: `record` journals the stack as the body left
+        /// it at that revision. A write it returns still pending becomes the entry's write in
+        /// flight (pipelined: `write`'s caller answers once it is durable); one already
+        /// complete (or none) is durable now, and if it failed, the error is thrown (and
+        /// `write` puts the journal's state back).
+        mutating func commit(_ record: (_ revision: Int) -> PendingWrite?) throws(APIError) {
             precondition(!committed, "a write commits once")
-            do throws(APIError) {
-                try entry.commitLocked(record, recover: recover)
-            } catch {
-                failedCommit = true
-                throw error
+            var made = record(revision + 1)
+            // Already done (a backend without queuing): settled here, under the lock.
+            if let outcome = made?.outcome {
+                if let error = outcome {
+                    failure = APIError(error)
+                    throw failure!
+                }
+                made = nil
             }
+            revision += 1
+            pending = made
             committed = true
         }
     }
 
-    /// Runs `body` under the write lock with the stack and its revision (`Write`). `body`
-    /// checks the request against the state, changes the stack in place, `commit`s, and
-    /// returns the answer made from the new state; it throws only before committing, with the
-    /// stack as it was (model operations apply whole or not at all). Returns that answer (or
+    /// Runs `body` under the write lock with the stack (changed in place: uniquely
+    /// referenced, nothing is copied) and its revision (`Write`). `body` checks the request
+    /// against the state, changes the stack, `commit`s, and returns the answer made from the
+    /// new state; it throws only before committing, with the stack as it was (model
+    /// operations apply whole or not at all), or from `commit`. Returns that answer (or
     /// `body`'s error) with the write it must wait for (nil: none); the caller waits for it
     /// (`PendingWrite.wait`), or takes its outcome from `whenDone`, and then answers what
     /// `settle` gives (off the committing thread: `settle` may take the lock).
     ///
     /// An error of `body` is answered once the state it was judged on is durable, and as a
-    /// conflict if that state was lost. A commit that failed at once is thrown from here. A
-    /// pending commit that fails later poisons the entry: `recover` reloads the journal's
-    /// state, and `settle` throws the write's error (409 `revision_conflict` for a write lost
-    /// behind an earlier failure: `mutate` applies it again).
+    /// conflict if that state was lost. A record that failed at once is thrown from here,
+    /// the journal's state (`recover`) back in place. A pending record that fails later
+    /// poisons the entry: the next write or read reloads the journal's state with `recover`,
+    /// and `settle` throws the write's error (409 `revision_conflict` for a write lost behind
+    /// an earlier failure: `mutate` applies it again).
     func write<T>(recover: @escaping () throws(APIError) -> (ScrollStack, Int),
-                  _ body: (inout Write) throws(APIError) -> T) throws(APIError) -> (outcome: Result<T, APIError>, pending: PendingWrite?) {
+                  _ body: (inout ScrollStack, inout Write) throws(APIError) -> T) throws(APIError)
+        -> (outcome: Result<T, APIError>, pending: PendingWrite?) {
         try lock.withWriteLock { () throws(APIError) -> (Result<T, APIError>, PendingWrite?) in
             guard !deleted else { throw .stackNotFound(id) }
             try recoverLocked()
-            var write = Write(entry: self, recover: recover)
+            var write = Write(revision: revision, inFlight: tail)
+            let answer: T
             do throws(APIError) {
-                let answer = try body(&write)
-                precondition(write.committed, "a write's body commits before it answers")
-                return (.success(answer), tail)
+                answer = try body(&stack, &write)
             } catch {
-                if write.failedCommit { throw error }
+                if write.failure != nil {
+                    do throws(APIError) {
+                        (stack, revision) = try recover()
+                    } catch {
+                        isStale = true
+                        throw error
+                    }
+                    throw error
+                }
                 assert(!write.committed, "a write's body throws only before it commits")
                 return (.failure(error), tail)
             }
-        }
-    }
-
-    /// `Write.commit`, under the write lock.
-    private func commitLocked(_ record: (ScrollStack, Int) -> PendingWrite?,
-                              recover: @escaping () throws(APIError) -> (ScrollStack, Int)) throws(APIError) {
-        revision += 1
-        var pending: PendingWrite?
-        do throws(APIError) {
-            pending = record(stack, revision)
-            // Already done (a backend without queuing): handled here, under the lock.
-            if let outcome = pending?.outcome {
-                if let error = outcome { throw APIError(error) }
-                pending = nil
+            precondition(write.committed, "a write's body commits before it answers")
+            revision = write.revision
+            tail = write.pending
+            guard let pending = write.pending else {
+                health.withLock { $0.durable = revision }
+                return (.success(answer), nil)
             }
-            if pending == nil { health.withLock { $0.durable = revision } }
-        } catch {
-            do throws(APIError) {
-                (stack, revision) = try recover()
-            } catch {
-                isStale = true
-                throw error
-            }
-            throw error
-        }
-        tail = pending
-        guard let pending else { return }
-        recovery = recover
-        let (epoch, made) = (health.withLock { $0.epoch }, revision)
-        // Held strongly until the write completes (its callbacks are then let go), not
-        // weakly: a weak reference gives the entry a side table for good, and every
-        // retain of it on the read path then takes the runtime's slow path.
-        pending.whenDone { error in
-            self.health.withLock {
-                guard $0.epoch == epoch else { return }
-                if error != nil {
-                    $0.poisoned = true
-                    self.poisoned.store(true, ordering: .releasing)
-                } else {
-                    $0.durable = max($0.durable, made)
+            recovery = recover
+            let (epoch, made) = (health.withLock { $0.epoch }, revision)
+            // Held strongly until the write completes (its callbacks are then let go), not
+            // weakly: a weak reference gives the entry a side table for good, and every
+            // retain of it on the read path then takes the runtime's slow path.
+            pending.whenDone { error in
+                self.health.withLock {
+                    guard $0.epoch == epoch else { return }
+                    if error != nil {
+                        $0.poisoned = true
+                        self.poisoned.store(true, ordering: .releasing)
+                    } else {
+                        $0.durable = max($0.durable, made)
+                    }
                 }
             }
+            return (.success(answer), pending)
         }
     }
 

@@ -104,6 +104,67 @@ final class DurabilityTests: XCTestCase {
         XCTAssertEqual(call(restarted, "GET", "/v1/stacks/s").body, call(service, "GET", "/v1/stacks/s").body, "disk matches memory")
     }
 
+    /// A backend that appends at once (no queue) and refuses appends while `refusing` is set.
+    final class RefusingJournal: JournalBackend {
+        let inner: SQLiteJournal
+        let refusing = Atomic<Bool>(false)
+
+        init() throws { inner = try SQLiteJournal(path: ":memory:") }
+
+        func append(key: String, record: JournalRecord, snapshot: [UInt8]?) throws(JournalError) {
+            if refusing.load(ordering: .relaxed) { throw .failed("injected append failure") }
+            try inner.append(key: key, record: record, snapshot: snapshot)
+        }
+        func create(key: String, snapshot: [UInt8]) throws(JournalError) -> Int64 { try inner.create(key: key, snapshot: snapshot) }
+        func createAll(_ journals: [(key: String, snapshot: [UInt8])]) throws(JournalError) -> [Int64] { try inner.createAll(journals) }
+        func delete(key: String) throws(JournalError) { try inner.delete(key: key) }
+        func writeSnapshot(key: String, revision: Int, snapshot: [UInt8], incarnation: Int64) throws(JournalError) -> Bool {
+            try inner.writeSnapshot(key: key, revision: revision, snapshot: snapshot, incarnation: incarnation)
+        }
+        func load(key: String?, upTo revision: Int) throws(JournalError) -> [StoredJournal] { try inner.load(key: key, upTo: revision) }
+        func records(key: String, after: Int, limit: Int) throws(JournalError) -> [JournalRecord] {
+            try inner.records(key: key, after: after, limit: limit)
+        }
+        func plan(key: String, revision: Int) throws(JournalError) -> [UInt8]? { try inner.plan(key: key, revision: revision) }
+    }
+
+    /// On a journal that appends at once, a refused append answers 503 while the stack's
+    /// lock is still held: the stack is put back as the journal has it, the revision is not
+    /// used, and the next write goes on from there (a plain insert, an animated one, a row
+    /// replaced).
+    func testAnAppendRefusedAtOnceAnswers503AndChangesNothing() throws {
+        let backend = try RefusingJournal()
+        let service = StackService(journal: StackJournal(backend: backend))
+        XCTAssertEqual(call(service, "POST", "/v1/stacks", object(("id", "s"), ("rows", [row("a")]))).status, 201)
+        XCTAssertEqual(call(service, "POST", "/v1/stacks/s/rows", object(("rows", [row("b")]))).status, 200)
+        let before = call(service, "GET", "/v1/stacks/s")
+        let layoutBefore = call(service, "GET", "/v1/stacks/s/layout").body
+
+        backend.refusing.store(true, ordering: .relaxed)
+        let writes: [(String, String, JSON)] = [
+            ("POST", "/v1/stacks/s/rows", object(("rows", [row("c")]))),
+            ("POST", "/v1/stacks/s/rows", object(("rows", [row("c")]), ("animation", true))),
+            ("PUT", "/v1/stacks/s/rows/a", row("a", 90)),
+        ]
+        for (method, target, body) in writes {
+            let refused = call(service, method, target, body)
+            XCTAssertEqual(refused.status, 503, "\(method) \(target)")
+            XCTAssertEqual(try JSON.parse(refused.body)["error"]?["code"], "storage_unavailable")
+            let now = call(service, "GET", "/v1/stacks/s")
+            XCTAssertEqual(String(decoding: now.body, as: UTF8.self), String(decoding: before.body, as: UTF8.self),
+                           "memory is as it was after \(method) \(target)")
+            XCTAssertEqual(now.header("etag"), "\"2\"")
+            XCTAssertEqual(String(decoding: call(service, "GET", "/v1/stacks/s/layout").body, as: UTF8.self),
+                           String(decoding: layoutBefore, as: UTF8.self))
+        }
+
+        backend.refusing.store(false, ordering: .relaxed)
+        let next = call(service, "POST", "/v1/stacks/s/rows", object(("rows", [row("c")]), ("animation", true)))
+        XCTAssertEqual(next.status, 200)
+        XCTAssertEqual(next.header("etag"), "\"3\"", "the refused writes used no revision")
+        XCTAssertEqual(try JSON.parse(next.body)["transition"]?["revision"], 3)
+    }
+
     /// Every past revision reads back exactly as it was answered then, stack and layout; a
     /// revert makes a new revision equal to an old one, and survives a restart.
     func testPastRevisionsAndRevert() throws {

@@ -32,8 +32,12 @@ extension StackService {
         }
     }
 
-    /// Whether `response` is a composed answer, whose entity tag is not the bare revision.
-    static func isComposed(_ response: HTTPResponse) -> Bool { response.header("etag")?.contains(".") ?? false }
+    /// Whether `response` is a composed answer, whose entity tag is not the bare revision. Looks
+    /// at the tag's bytes: `String.contains` with a string argument resolves to Foundation's
+    /// (bridged through `NSString`), which cost about 5 % of an uncached read's CPU.
+    static func isComposed(_ response: HTTPResponse) -> Bool {
+        response.header("etag")?.utf8.contains(UInt8(ascii: ".")) ?? false
+    }
 
     /// The fewest bytes a streamed answer writes per row (a full layout writes about 250, a
     /// whole stack about 130): a stack with more rows than `largestAnswer` over this is not

@@ -8,11 +8,11 @@ extension APIError {
         defer { journalError = error }
         switch error {
         case .conflict(let key, let latest):
-            self.init(status: 409, code: "revision_conflict",
+            self.init(.revisionConflict,
                       message: "another writer journaled that revision of \(key) first (its latest is \(latest.map(String.init) ?? "none")); nothing was changed, retry on the new state",
                       revision: latest)
         case .unavailable(let detail):
-            self.init(status: 503, code: "storage_unavailable", message: "the store cannot be reached, so nothing was changed: \(detail)",
+            self.init(.storageUnavailable, message: "the store cannot be reached, so nothing was changed: \(detail)",
                       headers: [("Retry-After", "1")])
         case .failed(let detail):
             self = .storageFailed(detail)
@@ -20,7 +20,7 @@ extension APIError {
             self = .storageFailed(error.description)
         case .damaged(let key, let detail) where key.hasPrefix(PileService.journalPrefix):
             // Piles have no unavailable state of their own: the store's error, without Retry-After.
-            self.init(status: 503, code: "storage_unavailable",
+            self.init(.storageUnavailable,
                       message: "the journal of the pile \"\(key.dropFirst(PileService.journalPrefix.count))\" is damaged, so nothing was changed: \(detail)")
         case .damaged(let key, let detail):
             // No Retry-After: the stack stays unavailable until the store is repaired.

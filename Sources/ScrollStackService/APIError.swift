@@ -6,8 +6,8 @@ import ScrollStackStore
 /// `field` is the JSON path of the offending input (`rows[2].size.fixed`), a query
 /// parameter's name, or nil when no single input is at fault.
 public struct APIError: Error, Sendable, Equatable {
-    public var status: Int
-    public var code: String
+    /// What failed, for programs; it decides the status (`Code.status`).
+    public var code: Code
     public var message: String
     public var field: String?
     /// The stack's current revision, for 412 answers.
@@ -25,8 +25,10 @@ public struct APIError: Error, Sendable, Equatable {
         return false
     }
 
-    public init(status: Int, code: String, message: String, field: String? = nil, revision: Int? = nil, headers: [(name: String, value: String)] = []) {
-        self.status = status
+    /// The HTTP status the error is answered with: its code's.
+    public var status: Int { code.status }
+
+    public init(_ code: Code, message: String, field: String? = nil, revision: Int? = nil, headers: [(name: String, value: String)] = []) {
         self.code = code
         self.message = message
         self.field = field
@@ -35,88 +37,87 @@ public struct APIError: Error, Sendable, Equatable {
     }
 
     public static func == (a: APIError, b: APIError) -> Bool {
-        a.status == b.status && a.code == b.code && a.message == b.message && a.field == b.field && a.revision == b.revision
+        a.code == b.code && a.message == b.message && a.field == b.field && a.revision == b.revision
     }
 
     // MARK: The errors the service answers with
 
     static func malformedJSON(line: Int, column: Int, detail: String) -> APIError {
-        APIError(status: 400, code: "malformed_json", message: "the body is not valid JSON: line \(line), column \(column): \(detail)")
+        APIError(.malformedJSON, message: "the body is not valid JSON: line \(line), column \(column): \(detail)")
     }
 
     static func badQuery(_ name: String, _ message: String) -> APIError {
-        APIError(status: 400, code: "bad_query_parameter", message: message, field: name)
+        APIError(.badQueryParameter, message: message, field: name)
     }
 
     static func wrongType(_ field: String, expected: String, got: String) -> APIError {
-        APIError(status: 422, code: "wrong_type", message: "expected \(expected), got \(got)", field: field)
+        APIError(.wrongType, message: "expected \(expected), got \(got)", field: field)
     }
 
     static func missing(_ field: String, _ why: String = "is required") -> APIError {
-        APIError(status: 422, code: "missing_field", message: why, field: field)
+        APIError(.missingField, message: why, field: field)
     }
 
     static func unknownField(_ field: String, allowed: [String]) -> APIError {
-        APIError(status: 422, code: "unknown_field", message: "is not a known field; expected one of: \(allowed.joined(separator: ", "))", field: field)
+        APIError(.unknownField, message: "is not a known field; expected one of: \(allowed.joined(separator: ", "))", field: field)
     }
 
     static func invalid(_ field: String?, _ message: String) -> APIError {
-        APIError(status: 422, code: "invalid_value", message: message, field: field)
+        APIError(.invalidValue, message: message, field: field)
     }
 
     static func stackNotFound(_ id: String) -> APIError {
-        APIError(status: 404, code: "stack_not_found", message: "no stack has the id \"\(id)\"")
+        APIError(.stackNotFound, message: "no stack has the id \"\(id)\"")
     }
 
     static func rowNotFound(_ reference: RowReference) -> APIError {
         switch reference {
-        case .id(let id): APIError(status: 404, code: "row_not_found", message: "no row has the id \"\(id)\"")
-        case .index(let index): APIError(status: 404, code: "row_not_found", message: "no row has the index \(index)")
+        case .id(let id): APIError(.rowNotFound, message: "no row has the id \"\(id)\"")
+        case .index(let index): APIError(.rowNotFound, message: "no row has the index \(index)")
         }
     }
 
     static func routeNotFound(_ method: String, _ path: String) -> APIError {
-        APIError(status: 404, code: "route_not_found", message: "no route for \(method) \(path)")
+        APIError(.routeNotFound, message: "no route for \(method) \(path)")
     }
 
     static func methodNotAllowed(_ method: String, allowed: [String]) -> APIError {
-        APIError(status: 405, code: "method_not_allowed", message: "\(method) is not allowed here; allowed: \(allowed.joined(separator: ", "))",
+        APIError(.methodNotAllowed, message: "\(method) is not allowed here; allowed: \(allowed.joined(separator: ", "))",
                  headers: [("Allow", allowed.joined(separator: ", "))])
     }
 
     static func duplicateStack(_ id: String) -> APIError {
-        APIError(status: 409, code: "duplicate_id", message: "a stack with the id \"\(id)\" already exists", field: "id")
+        APIError(.duplicateID, message: "a stack with the id \"\(id)\" already exists", field: "id")
     }
 
     static func storageFailed(_ detail: String) -> APIError {
-        APIError(status: 503, code: "storage_unavailable", message: "the change could not be made durable, so it was not applied: \(detail)")
+        APIError(.storageUnavailable, message: "the change could not be made durable, so it was not applied: \(detail)")
     }
 
     /// 412 for an `If-Match` that does not name the current revision of a `resource`
     /// ("stack" or "pile").
     static func preconditionFailed(expected: String, current: Int, resource: String = "stack") -> APIError {
-        APIError(status: 412, code: "precondition_failed",
+        APIError(.preconditionFailed,
                  message: "If-Match \(expected) does not match the \(resource)'s revision \(current)",
                  revision: current, headers: [("ETag", "\"\(current)\"")])
     }
 
     static func unsupportedMediaType(_ contentType: String?) -> APIError {
         let got = contentType.map { "got \"\($0)\"" } ?? "no Content-Type was given"
-        return APIError(status: 415, code: "unsupported_media_type", message: "the body must be application/json; \(got)")
+        return APIError(.unsupportedMediaType, message: "the body must be application/json; \(got)")
     }
 
     /// The HTTP view of a model error. Unknown rows named in a body are 422 (the route
     /// exists; its input is wrong); rows named in the path are resolved first and give 404.
     init(_ error: StackError) {
-        let status: Int
-        let code: String
+        let code: Code
         switch error.code {
-        case .duplicateID: (status, code) = (409, "duplicate_id")
-        case .unknownRow: (status, code) = (422, "unknown_row")
-        case .indexOutOfRange: (status, code) = (422, "index_out_of_range")
-        case .invalidValue: (status, code) = (422, "invalid_value")
-        case .emptyBatch: (status, code) = (422, "empty_batch")
+        case .duplicateID: code = .duplicateID
+        case .unknownRow: code = .unknownRow
+        case .indexOutOfRange: code = .indexOutOfRange
+        case .invalidValue: code = .invalidValue
+        case .emptyBatch: code = .emptyBatch
         }
-        self.init(status: status, code: code, message: error.message, field: error.field)
+        self.init(code, message: error.message, field: error.field)
     }
 }

@@ -98,7 +98,7 @@ final class CreateDecodingTests: XCTestCase {
                 XCTAssertEqual(ModelEncoding.stackText(id: "s", revision: 1, stack, realPrecision: 17),
                                ModelEncoding.stackText(id: "s", revision: 1, expected, realPrecision: 17), "seed \(seed) trial \(trial)")
             case (.failure(let e), .failure(let f)):
-                outcomes[e.code, default: 0] += 1
+                outcomes[e.code.rawValue, default: 0] += 1
                 XCTAssertEqual(e, f, "seed \(seed) trial \(trial)")
             default:
                 XCTFail("seed \(seed) trial \(trial): builder \(got), rows first \(want)")

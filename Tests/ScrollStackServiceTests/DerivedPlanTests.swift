@@ -28,7 +28,7 @@ final class DerivedPlanTests: XCTestCase {
             // Every shorter prefix, and a byte more, is refused as damaged, never a crash.
             for cut in [1, bytes.count / 2, bytes.count - 1] {
                 XCTAssertThrowsError(try PlanRecipe.decode(Array(bytes.prefix(cut)), what: "it")) { error in
-                    XCTAssertEqual((error as? APIError)?.code, "storage_unavailable")
+                    XCTAssertEqual((error as? APIError)?.code, .storageUnavailable)
                 }
             }
             XCTAssertThrowsError(try PlanRecipe.decode(bytes + [0], what: "it"))

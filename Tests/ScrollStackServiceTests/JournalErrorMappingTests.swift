@@ -8,24 +8,24 @@ final class JournalErrorMappingTests: XCTestCase {
     func testEachJournalErrorMapsToItsAnswerAndOnlyAConflictIsRetried() {
         let conflict = APIError(JournalError.conflict(key: "feed", latest: 7))
         XCTAssertEqual([conflict.status, conflict.revision], [409, 7])
-        XCTAssertEqual(conflict.code, "revision_conflict")
+        XCTAssertEqual(conflict.code, .revisionConflict)
         XCTAssertTrue(conflict.isRevisionConflict)
         XCTAssertTrue(APIError(JournalError.conflict(key: "feed", latest: nil)).isRevisionConflict)
 
         let unavailable = APIError(JournalError.unavailable("connection refused"))
         XCTAssertEqual(unavailable.status, 503)
-        XCTAssertEqual(unavailable.code, "storage_unavailable")
+        XCTAssertEqual(unavailable.code, .storageUnavailable)
         XCTAssertTrue(unavailable.headers.contains { $0.name == "Retry-After" })
         XCTAssertFalse(unavailable.isRevisionConflict)
 
         XCTAssertFalse(APIError(JournalError.failed("disk full")).isRevisionConflict)
         let damaged = APIError(JournalError.damaged(key: "feed", detail: "page 3 unreadable"))
         XCTAssertEqual([damaged.status], [503])
-        XCTAssertEqual(damaged.code, "stack_unavailable")
+        XCTAssertEqual(damaged.code, .stackUnavailable)
         XCTAssertFalse(damaged.isRevisionConflict)
 
         // An answer that merely carries the code is not a conflict the store reported.
-        XCTAssertFalse(APIError(status: 409, code: "revision_conflict", message: "spelled by hand").isRevisionConflict)
+        XCTAssertFalse(APIError(.revisionConflict, message: "spelled by hand").isRevisionConflict)
     }
 
     func testConflictRetryTriesAConflictAgainUpToItsLimitAndAReplicasFirstRefusalOnce() {
@@ -52,7 +52,7 @@ final class JournalErrorMappingTests: XCTestCase {
             XCTAssertThrowsError(try ConflictRetry.run(checksFirstRefusal: replica) { _ throws(APIError) -> Int in
                 tries += 1
                 throw refused
-            }) { XCTAssertEqual(($0 as? APIError)?.code, "invalid_value") }
+            }) { XCTAssertEqual(($0 as? APIError)?.code, .invalidValue) }
             XCTAssertEqual(tries, expected, "replica \(replica)")
         }
         // A 5xx is never tried again.

@@ -103,7 +103,7 @@ final class OperationRecordTests: XCTestCase {
         for (bytes, reason) in cases {
             XCTAssertThrowsError(try OperationRecord.decodeStack(bytes, what: "revision 7 of s", measurer: measurer, titleMeasurer: nil), "\(bytes)") { error in
                 guard let error = error as? APIError else { return XCTFail("\(error)") }
-                XCTAssertEqual(error.code, "storage_unavailable")
+                XCTAssertEqual(error.code, .storageUnavailable)
                 XCTAssertTrue(error.message.contains("revision 7 of s") && error.message.contains(reason), error.message)
             }
         }

@@ -112,7 +112,7 @@ final class SnapshotFormatTests: XCTestCase {
                 var damaged = bytes
                 damaged[position] = value
                 do { _ = try SnapshotFormat.decode(damaged, what: "the snapshot of x", measurer: service.measurer, titleMeasurer: service.titleMeasurer) } catch {
-                    XCTAssertEqual(error.code, "storage_unavailable")
+                    XCTAssertEqual(error.code, .storageUnavailable)
                     XCTAssertTrue(error.message.contains("the snapshot of x"), error.message)
                 }
             }

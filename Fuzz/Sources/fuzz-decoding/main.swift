@@ -13,17 +13,17 @@ enum Harness {
 
 /// Checks one decoder's failure against the input it read.
 func check(_ error: APIError, in root: JSON, decoder: String) {
-    Fuzzer.require((400..<500).contains(error.status), "\(decoder): status \(error.status) (\(error.code): \(error.message))")
+    Fuzzer.require((400..<500).contains(error.status), "\(decoder): status \(error.status) (\(error.code.rawValue): \(error.message))")
     // `null` is for errors no single input is at fault for (API.md, Field paths): a
     // combination of members, a model rule over several rows.
     guard let field = error.field else {
-        Fuzzer.require(error.code == "invalid_value" || error.code == "duplicate_id", "\(decoder): \(error.code) names no field: \(error.message)")
+        Fuzzer.require(error.code == .invalidValue || error.code == .duplicateID, "\(decoder): \(error.code.rawValue) names no field: \(error.message)")
         return
     }
     switch error.code {
-    case "wrong_type", "unknown_field", "nesting_too_deep":
-        Fuzzer.require(FieldPath.resolve(field, in: root) != nil, "\(decoder): \(error.code) names \"\(field)\", which is not in the input")
-    case "missing_field":
+    case .wrongType, .unknownField, .nestingTooDeep:
+        Fuzzer.require(FieldPath.resolve(field, in: root) != nil, "\(decoder): \(error.code.rawValue) names \"\(field)\", which is not in the input")
+    case .missingField:
         Fuzzer.require(FieldPath.resolve(FieldPath.parent(field), in: root) != nil, "\(decoder): missing \"\(field)\" in nothing of the input")
     default:
         break  // model rules may name a member left at its default: named, not necessarily present

@@ -183,7 +183,7 @@ enum ModelDecoding {
         case "size": message = "a stack has no \"size\": use \"viewport\" ({\"width\", \"height\"}) for the visible area; each row has its own \"size\""
         default: return nil
         }
-        return APIError(status: 422, code: "unknown_field", message: message, field: Field.memberPath(path, key))
+        return APIError(.unknownField, message: message, field: Field.memberPath(path, key))
     }
 
     /// The error for a member of a row's descriptor written on the row itself (`type`,
@@ -196,7 +196,7 @@ enum ModelDecoding {
             return .missing(Field.memberPath(object.path, "controller"),
                             "\"\(key)\" goes inside a \"controller\" (or \"view\") descriptor: \(example)")
         }
-        return APIError(status: 422, code: "unknown_field", message: "belongs inside \"\(holder)\", not on the row: \(example)",
+        return APIError(.unknownField, message: "belongs inside \"\(holder)\", not on the row: \(example)",
                         field: Field.memberPath(object.path, key))
     }
 

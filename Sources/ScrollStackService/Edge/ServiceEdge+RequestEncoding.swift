@@ -25,18 +25,18 @@ extension ServiceEdge {
         if name.isEmpty { return nil }
         let limit = bodyLimit(method: request.method, path: request.path) ?? maxBodyBytes
         guard name.count == 1, name[0] == "gzip" || name[0] == "x-gzip" else {
-            return APIError(status: 415, code: "unsupported_media_type",
+            return APIError(.unsupportedMediaType,
                             message: "the body's Content-Encoding \"\(coding)\" is not supported: send it as it is, or gzip-compressed (Content-Encoding: gzip)",
                             field: "Content-Encoding", headers: [(name: "Accept-Encoding", value: "gzip")])
         }
         do {
             request.body = try Gzip.decompress(request.body, limit: limit)
         } catch where error.exceedsLimit {
-            return APIError(status: 413, code: "payload_too_large",
+            return APIError(.payloadTooLarge,
                             message: "the body inflates to more than the limit of \(limit) bytes (the body limit applies to the inflated body)",
                             field: "Content-Encoding")
         } catch {
-            return APIError(status: 400, code: "bad_request", message: "the body is not valid gzip (Content-Encoding: gzip): \(error.message)",
+            return APIError(.badRequest, message: "the body is not valid gzip (Content-Encoding: gzip): \(error.message)",
                             field: "Content-Encoding")
         }
         request.headers.removeAll { $0.name == "content-encoding" || $0.name == "content-length" }

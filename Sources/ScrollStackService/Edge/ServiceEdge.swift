@@ -104,7 +104,7 @@ public final class ServiceEdge: Sendable {
         guard hosts.names != nil else { return nil }
         let host = request.header("host")
         guard !hosts.admits(host) else { return nil }
-        return APIError(status: 421, code: "misdirected_request",
+        return APIError(.misdirectedRequest,
                         message: "this server answers only for IP addresses, localhost and the names given with --allowed-host; "
                             + "start it with --allowed-host NAME to serve another name",
                         field: "Host")
@@ -116,7 +116,7 @@ public final class ServiceEdge: Sendable {
         guard cors.origins != nil, let origin = request.header("origin"), !cors.admits(origin),
               StackService.changesState(method: request.method, path: request.rawPath), !Self.isTicketsPath(request.rawPath) else { return nil }
         if let host = request.header("host"), origin == "http://" + host || origin == "https://" + host { return nil }
-        return APIError(status: 403, code: "origin_not_allowed",
+        return APIError(.originNotAllowed,
                         message: "the origin \(origin) may not change stacks here: list it with --cors-origin", field: "Origin")
     }
 
@@ -171,7 +171,7 @@ public final class ServiceEdge: Sendable {
         }
         guard cors.admits(origin) else {
             // `finish` adds `Vary: Origin`.
-            return .error(APIError(status: 403, code: "origin_not_allowed", message: "the origin \(origin) is not allowed by --cors-origin",
+            return .error(APIError(.originNotAllowed, message: "the origin \(origin) is not allowed by --cors-origin",
                                    field: "Origin"))
         }
         var headers = cors.responseHeaders(origin: origin)
@@ -193,13 +193,13 @@ public final class ServiceEdge: Sendable {
         let realm = "Bearer realm=\"scrollstack\""
         if request.header("authorization") == nil, let ticket = request.queryValue(StackService.ticketParameter), Self.isEventsRead(request) {
             guard tickets.accepts(ticket, now: EventTickets.now) else {
-                return APIError(status: 401, code: "invalid_token", message: "the ticket is not valid here, or has expired: ask POST /v1/event-tickets for another",
+                return APIError(.invalidToken, message: "the ticket is not valid here, or has expired: ask POST /v1/event-tickets for another",
                                 field: "ticket", headers: [("WWW-Authenticate", realm + ", error=\"invalid_token\"")])
             }
             return nil
         }
         guard let header = request.header("authorization") else {
-            return APIError(status: 401, code: "unauthorized", message: "this server needs Authorization: Bearer TOKEN",
+            return APIError(.unauthorized, message: "this server needs Authorization: Bearer TOKEN",
                             field: "Authorization", headers: [("WWW-Authenticate", realm)])
         }
         // Optional whitespace around a field value is not part of it (RFC 9110, 5.5).
@@ -208,11 +208,11 @@ public final class ServiceEdge: Sendable {
         let scheme = value.prefix { $0 != " " }
         let token = value.dropFirst(scheme.count).drop { $0 == " " }
         guard scheme.lowercased() == "bearer", let scope = tokens.scope(of: token.utf8) else {
-            return APIError(status: 401, code: "invalid_token", message: "the bearer token is not valid here",
+            return APIError(.invalidToken, message: "the bearer token is not valid here",
                             field: "Authorization", headers: [("WWW-Authenticate", realm + ", error=\"invalid_token\"")])
         }
         if scope == .read && StackService.changesState(method: request.method, path: request.rawPath) && !Self.isTicketsPath(request.rawPath) {
-            return APIError(status: 403, code: "insufficient_scope", message: "this token may only read; \(request.method) needs a write token",
+            return APIError(.insufficientScope, message: "this token may only read; \(request.method) needs a write token",
                             field: "Authorization",
                             headers: [("WWW-Authenticate", realm + ", error=\"insufficient_scope\", scope=\"write\"")])
         }

@@ -115,7 +115,7 @@ enum ModelEncoding {
     static func error(_ e: APIError) -> JSON {
         var members: [(String, JSON)] = [
             ("status", .integer(Int64(e.status))),
-            ("code", .string(e.code)),
+            ("code", .string(e.code.rawValue)),
             ("message", .string(e.message)),
             ("field", e.field.map(JSON.string) ?? .null),
         ]

@@ -110,7 +110,7 @@ final class EventFeed: Sendable {
     static func revision(lastEventID: String) throws(APIError) -> Int {
         let digits = Substring(lastEventID).trimmingSpaces
         guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let id = Int(digits) else {
-            throw APIError(status: 400, code: "bad_header", message: "Last-Event-ID must be a revision (decimal digits), got \"\(lastEventID)\"", field: "Last-Event-ID")
+            throw APIError(.badHeader, message: "Last-Event-ID must be a revision (decimal digits), got \"\(lastEventID)\"", field: "Last-Event-ID")
         }
         return id
     }

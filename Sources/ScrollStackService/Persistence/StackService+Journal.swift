@@ -127,7 +127,7 @@ extension StackService {
     ///   `revision_conflict` for another incarnation.
     func stack(_ id: String, at revision: Int, current: Int, field: String, incarnation: Int64? = nil) throws(APIError) -> ScrollStack {
         guard revision >= 1, revision <= current else {
-            throw APIError(status: 404, code: "revision_not_found", message: "the stack's revisions are 1…\(current); \(revision) is not one of them", field: field)
+            throw APIError(.revisionNotFound, message: "the stack's revisions are 1…\(current); \(revision) is not one of them", field: field)
         }
         let stored = try feed.storedJournal(id, upTo: revision, incarnation: incarnation,
                                             notFound: .storageFailed("revision \(revision) of \(id) is not in the journal"))

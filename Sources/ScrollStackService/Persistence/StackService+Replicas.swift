@@ -79,7 +79,7 @@ extension StackService {
 
     /// The 503 of a write its stack's writer took and did not answer.
     static func unanswered(_ id: String) -> APIError {
-        APIError(status: 503, code: "storage_unavailable",
+        APIError(.storageUnavailable,
                  message: "the replica writing stack \"\(id)\" did not answer, so the change may or may not have been made; retry (with If-Match, it is made once)",
                  headers: [("Retry-After", "1")])
     }

@@ -261,16 +261,16 @@ extension PileService {
         let current = try entry.read { _, revision throws(APIError) in revision }
         let text = c.parameter("revision")
         guard let revision = Int(text), (1...current).contains(revision) else {
-            throw APIError(status: 404, code: "revision_not_found", message: "the pile's revisions are 1…\(current); \"\(text)\" is not one of them", field: "revision")
+            throw APIError(.revisionNotFound, message: "the pile's revisions are 1…\(current); \"\(text)\" is not one of them", field: "revision")
         }
         guard revision > 1 else {
-            throw APIError(status: 404, code: "transition_not_found", message: "revision 1 created the pile: no change led to it", field: "revision")
+            throw APIError(.transitionNotFound, message: "revision 1 created the pile: no change led to it", field: "revision")
         }
         guard let journal else { throw .storageFailed("this service keeps no journal") }
         let stored: [UInt8]?
         do throws(JournalError) { stored = try journal.plan(id: Self.journalPrefix + entry.id, revision: revision) } catch { throw APIError(error) }
         guard let stored, let plan = try? JSON.parse(stored) else {
-            throw APIError(status: 404, code: "transition_not_found", message: "no plan was kept for revision \(revision)", field: "revision")
+            throw APIError(.transitionNotFound, message: "no plan was kept for revision \(revision)", field: "revision")
         }
         guard let fps = animation.fps else { return .json(200, plan, revision: revision) }
         guard let decoded = ModelDecoding.storedPilePlan(plan) else { throw .storageFailed("the plan of revision \(revision) does not decode") }

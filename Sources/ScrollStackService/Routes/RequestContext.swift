@@ -24,7 +24,7 @@ final class RequestContext: Sendable {
         if let id = parameters["row"] { return .id(id) }
         let text = parameter("index")
         guard let index = Int(text), index >= 0 else {
-            throw APIError(status: 404, code: "row_not_found", message: "\"\(text)\" is not a row index")
+            throw APIError(.rowNotFound, message: "\"\(text)\" is not a row index")
         }
         return .index(index)
     }
@@ -42,7 +42,7 @@ final class RequestContext: Sendable {
             throw .malformedJSON(line: error.line, column: error.column, detail: error.message)
         }
         guard let object = json.objectValue else {
-            throw APIError(status: 422, code: "wrong_type", message: "the body must be a JSON object, got \(json.typeName)")
+            throw APIError(.wrongType, message: "the body must be a JSON object, got \(json.typeName)")
         }
         return ObjectReader(object: object, path: "")
     }

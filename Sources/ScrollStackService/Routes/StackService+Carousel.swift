@@ -212,7 +212,7 @@ extension StackService {
     /// 409 when the stack has no menu.
     private func requireMenu(_ stack: ScrollStack) throws(APIError) -> MenuSettings {
         guard let menu = stack.settings.menu else {
-            throw APIError(status: 409, code: "no_menu", message: "the stack has no menu: PATCH it with \"menu\" (and \"paging\") first")
+            throw APIError(.noMenu, message: "the stack has no menu: PATCH it with \"menu\" (and \"paging\") first")
         }
         return menu
     }

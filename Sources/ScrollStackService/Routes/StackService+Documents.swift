@@ -24,7 +24,7 @@ extension StackService {
         guard !inline.isEmpty else { return try put(id, document, createOnly: createOnly, c, mayRetry: true) }
         guard store.contains(id) else {
             if let expected = c.request.header("if-match") {
-                throw APIError(status: 412, code: "precondition_failed", message: "If-Match \(expected) names a revision, and the stack \"\(id)\" does not exist")
+                throw APIError(.preconditionFailed, message: "If-Match \(expected) names a revision, and the stack \"\(id)\" does not exist")
             }
             return try created(inline + [(id, document)], c)
         }
@@ -63,21 +63,21 @@ extension StackService {
         if store.contains(id) {
             if createOnly {
                 let current = try store.entry(id).read { _, revision throws(APIError) in revision }
-                throw APIError(status: 412, code: "precondition_failed", message: "If-None-Match: * creates only, and the stack \"\(id)\" exists",
+                throw APIError(.preconditionFailed, message: "If-None-Match: * creates only, and the stack \"\(id)\" exists",
                                revision: current, headers: [("ETag", "\"\(current)\"")])
             }
             do {
                 return try mutate(c, snapshot: true) { _, _ throws(APIError) in .replaceWhole(document) }
-            } catch where error.code == "stack_not_found" && mayRetry {
+            } catch where error.code == .stackNotFound && mayRetry {
                 return try put(id, document, createOnly: createOnly, c, mayRetry: false)
             }
         }
         if let expected = c.request.header("if-match") {
-            throw APIError(status: 412, code: "precondition_failed", message: "If-Match \(expected) names a revision, and the stack \"\(id)\" does not exist")
+            throw APIError(.preconditionFailed, message: "If-Match \(expected) names a revision, and the stack \"\(id)\" does not exist")
         }
         do {
             return try created(id, document, c)
-        } catch where error.code == "duplicate_id" && mayRetry {
+        } catch where error.code == .duplicateID && mayRetry {
             return try put(id, document, createOnly: createOnly, c, mayRetry: false)
         }
     }
@@ -87,7 +87,7 @@ extension StackService {
     private static func createsOnly(_ c: RequestContext) throws(APIError) -> Bool {
         guard let value = c.request.header("if-none-match") else { return false }
         guard Substring(value).trimmingSpaces == "*" else {
-            throw APIError(status: 400, code: "bad_header", message: "If-None-Match on a PUT may only be *, which creates the stack only if it does not exist",
+            throw APIError(.badHeader, message: "If-None-Match on a PUT may only be *, which creates the stack only if it does not exist",
                            field: "If-None-Match")
         }
         return true

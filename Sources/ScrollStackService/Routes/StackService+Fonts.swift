@@ -39,13 +39,13 @@ extension StackService {
         try c.allowQuery([])
         let contentType = c.request.header("content-type")
         guard let contentType, Self.fontMediaTypes.contains(RequestContext.mediaType(contentType)) else {
-            throw APIError(status: 415, code: "unsupported_media_type",
+            throw APIError(.unsupportedMediaType,
                            message: "a font is sent as font/ttf, font/otf, font/collection, font/sfnt or application/octet-stream; got \(contentType.map { "\"\($0)\"" } ?? "no Content-Type")",
                            field: "Content-Type")
         }
         let body = c.request.body
         guard body.count <= limits.maxFontBytes else {
-            throw APIError(status: 413, code: "payload_too_large",
+            throw APIError(.payloadTooLarge,
                            message: "the font has \(body.count) bytes; an uploaded font may have at most \(limits.maxFontBytes)")
         }
         guard !body.isEmpty else { throw .fontUnusable("the body is empty: send the font file's bytes") }
@@ -64,21 +64,21 @@ extension StackService {
             let uploaded = fontLibrary.uploaded
             for face in faces {
                 if fontLibrary.server.claims(face.family) {
-                    throw APIError(status: 409, code: "font_family_reserved",
+                    throw APIError(.fontFamilyReserved,
                                    message: "the family \"\(face.family)\" is one of the server's own fonts; an uploaded font must name another family")
                 }
                 if let other = uploaded.first(where: { $0.faces.contains { Self.sameFace($0, face) } }) {
-                    throw APIError(status: 409, code: "font_face_exists",
+                    throw APIError(.fontFaceExists,
                                    message: "the uploaded font \(other.id) already has a face \"\(face.family)\" of weight \(face.weight), style \(face.style.rawValue) and width \(face.widthClass); delete it first to replace it")
                 }
             }
             guard uploaded.count < limits.maxUploadedFonts else {
-                throw APIError(status: 409, code: "font_limit_reached",
+                throw APIError(.fontLimitReached,
                                message: "this server keeps at most \(limits.maxUploadedFonts) uploaded fonts; delete one first")
             }
             let total = uploaded.reduce(0) { $0 + $1.bytes.count }
             guard total + body.count <= limits.maxUploadedFontBytes else {
-                throw APIError(status: 409, code: "font_limit_reached",
+                throw APIError(.fontLimitReached,
                                message: "the uploaded fonts would take \(total + body.count) bytes; at most \(limits.maxUploadedFontBytes) are kept: delete one first")
             }
             let font = UploadedFont(id: id, bytes: bytes, faces: faces)
@@ -105,7 +105,7 @@ extension StackService {
         if isReplicated || journal.backend is any SharedJournalBackend {
             if fontLibrary.font(id) == nil { try refreshFontsIfReplicated() }
             guard fontLibrary.font(id) != nil else { throw .fontNotFound(id) }
-            throw APIError(status: 409, code: "font_deletion_unsupported",
+            throw APIError(.fontDeletionUnsupported,
                            message: "uploaded fonts are not deleted on a store shared by replicas: no replica holds every stack, so none can tell that no text uses the font")
         }
         return try fontLibrary.changes.withLock { _ throws(APIError) -> HTTPResponse in
@@ -122,7 +122,7 @@ extension StackService {
         all[id] = font
         if let user = fontUser(font.faces) {
             fontLibrary.set(all)
-            throw APIError(status: 409, code: "font_in_use", message: user)
+            throw APIError(.fontInUse, message: user)
         }
         do throws(JournalError) {
             try journal.backend.deleteBlob(name: font.blobName)
@@ -178,10 +178,10 @@ extension StackService {
 
 extension APIError {
     static func fontNotFound(_ id: String) -> APIError {
-        APIError(status: 404, code: "font_not_found", message: "no uploaded font has the id \"\(id)\"")
+        APIError(.fontNotFound, message: "no uploaded font has the id \"\(id)\"")
     }
 
     static func fontUnusable(_ message: String) -> APIError {
-        APIError(status: 422, code: "font_unusable", message: message)
+        APIError(.fontUnusable, message: message)
     }
 }

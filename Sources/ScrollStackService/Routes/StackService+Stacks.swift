@@ -53,7 +53,7 @@ extension StackService {
             }
             if store.contains(document.id) {
                 if retried(document.id, decoded) { continue }
-                throw APIError(status: 409, code: "duplicate_id", message: "a stack with the id \"\(document.id)\" already exists: embed it by its id",
+                throw APIError(.duplicateID, message: "a stack with the id \"\(document.id)\" already exists: embed it by its id",
                                field: seen[document.id])
             }
             stacks.append((document.id, decoded))
@@ -77,7 +77,7 @@ extension StackService {
             let id = try idField.string()
             try checkStackID(id, field: idField.path)
             if let first = seen[id] {
-                throw APIError(status: 409, code: "duplicate_id", message: "the stack id \"\(id)\" is given twice in this body (first at \(first))",
+                throw APIError(.duplicateID, message: "the stack id \"\(id)\" is given twice in this body (first at \(first))",
                                field: idField.path)
             }
             seen[id] = idField.path

@@ -34,10 +34,10 @@ extension StackService {
         let entry = try store.entry(c.parameter("stack"))
         let current = try entry.read { _, revision throws(APIError) in revision }
         guard let revision = Int(text), (1...current).contains(revision) else {
-            throw APIError(status: 404, code: "revision_not_found", message: "the stack's revisions are 1…\(current); \"\(text)\" is not one of them", field: "revision")
+            throw APIError(.revisionNotFound, message: "the stack's revisions are 1…\(current); \"\(text)\" is not one of them", field: "revision")
         }
         guard revision > 1 else {
-            throw APIError(status: 404, code: "transition_not_found", message: "revision 1 created the stack: no change led to it", field: "revision")
+            throw APIError(.transitionNotFound, message: "revision 1 created the stack: no change led to it", field: "revision")
         }
         guard let journal else { throw .storageFailed("this service keeps no journal") }
         let stored: [UInt8]?
@@ -57,7 +57,7 @@ extension StackService {
             return .json(200, text: text, revision: revision)
         }
         guard let stored, case .object(let members)? = try? JSON.parse(stored) else {
-            throw APIError(status: 404, code: "transition_not_found", message: "no plan was kept for revision \(revision)", field: "revision")
+            throw APIError(.transitionNotFound, message: "no plan was kept for revision \(revision)", field: "revision")
         }
         var w = JSONWriter(capacity: stored.count + 1024)
         w.beginObject()

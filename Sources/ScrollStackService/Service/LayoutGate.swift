@@ -52,7 +52,7 @@ final class LayoutGate: @unchecked Sendable {
     /// O(1) besides `work` and the wait.
     func withSlot<T>(_ work: () throws(APIError) -> T) throws(APIError) -> T {
         guard enter(waiting: patience) else {
-            throw APIError(status: 503, code: "busy",
+            throw APIError(.busy,
                            message: "\(limit) layouts of whole stacks (stateless, for devices or drawn) are being computed; retry in a second "
                                + "(--concurrent-layouts)",
                            headers: [("Retry-After", "1")])

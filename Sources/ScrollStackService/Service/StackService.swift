@@ -161,13 +161,13 @@ public final class StackService: Sendable {
                 throw error
             } catch {
                 logger.error("unexpected error for \(request.summary): \(error)")
-                throw APIError(status: 500, code: "internal_error", message: "unexpected error: \(error)")
+                throw APIError(.internalError, message: "unexpected error: \(error)")
             }
         }
         do {
             return rereads ? try ConflictRetry.run(checksFirstRefusal: false) { _ throws(APIError) in try run() } : try run()
         } catch where error.isRevisionConflict && rereads && request.method != "DELETE" {
-            return .error(APIError(status: 503, code: "storage_unavailable",
+            return .error(APIError(.storageUnavailable,
                                    message: "the stack was replaced on another replica each time it was read; retry",
                                    headers: [("Retry-After", "1")]))
         } catch {
@@ -181,9 +181,11 @@ public final class StackService: Sendable {
         method == "GET" || method == "HEAD" || method == "DELETE"
     }
 
-    /// The JSON answer to a failure the HTTP layer detects itself (400, 413, 501).
+    /// The JSON answer to a failure the HTTP layer detects itself: 400 `bad_request`, 413
+    /// `payload_too_large` or 501 `not_implemented`, each one of the service's codes too (an
+    /// HTTP-layer code the service did not know would be answered as `bad_request`).
     public func respond(to request: HTTPRequest, failure: HTTPError) -> HTTPResponse {
-        .error(APIError(status: failure.status, code: failure.code, message: failure.message, field: failure.field))
+        .error(APIError(APIError.Code(rawValue: failure.code) ?? .badRequest, message: failure.message, field: failure.field))
     }
 
     /// Every route of API v1. Paths with `{row}` are also served as `rows/at/{index}`.

@@ -39,13 +39,13 @@ final class Embeddings: Sendable {
         try graph.withLock { (g: inout Graph) throws(APIError) in
             for request in requests where !(g.embeds[host]?.contains(request.stack) ?? false) {
                 if request.stack == host {
-                    throw APIError(status: 422, code: "embedding_cycle", message: "a stack cannot embed itself: \(host) › \(host)", field: request.field)
+                    throw APIError(.embeddingCycle, message: "a stack cannot embed itself: \(host) › \(host)", field: request.field)
                 }
                 guard exists(request.stack), !g.deleting.contains(request.stack) else {
                     throw .invalid(request.field, "no stack \"\(request.stack)\" to embed: create it first")
                 }
                 if let path = Self.path(from: request.stack, to: host, in: g.embeds) {
-                    throw APIError(status: 422, code: "embedding_cycle",
+                    throw APIError(.embeddingCycle,
                                    message: "embedding \"\(request.stack)\" in \"\(host)\" would make a cycle: \(([host] + path).joined(separator: " › "))",
                                    field: request.field)
                 }
@@ -108,7 +108,7 @@ final class Embeddings: Sendable {
         try graph.withLock { (g: inout Graph) throws(APIError) in
             if let hosts = g.hosts[id], !hosts.isEmpty {
                 let names = hosts.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-                throw APIError(status: 409, code: "stack_embedded",
+                throw APIError(.stackEmbedded,
                                message: "stack \"\(id)\" is embedded by \(names): remove those rows' \"stack\" (or the rows) first",
                                field: nil)
             }

@@ -409,16 +409,16 @@ enum Shaper {
         // (common until the run it is in finds its script).
         var brackets: [(closing: UInt32, script: Int32)] = []
         var i = 0
-        for scalar in String(decoding: units, as: UTF16.self).unicodeScalars {
-            let width = scalar.utf16.count
+        while i < units.count {
+            let (value, width) = scalar(in: units, at: i)
             defer { i += width }
-            var s = scrollstack_script(Int32(bitPattern: scalar.value))
+            var s = scrollstack_script(Int32(bitPattern: value))
             if s == common {
-                switch scrollstack_bracket_type(Int32(bitPattern: scalar.value)) {
+                switch scrollstack_bracket_type(Int32(bitPattern: value)) {
                 case 1:
-                    brackets.append((UInt32(bitPattern: scrollstack_paired_bracket(Int32(bitPattern: scalar.value))), script))
+                    brackets.append((UInt32(bitPattern: scrollstack_paired_bracket(Int32(bitPattern: value))), script))
                 case 2:
-                    if let k = brackets.lastIndex(where: { $0.closing == scalar.value }) {
+                    if let k = brackets.lastIndex(where: { $0.closing == value }) {
                         s = brackets[k].script
                         brackets.removeSubrange(k...)
                     }
@@ -438,6 +438,20 @@ enum Shaper {
         }
         if i > start { runs.append((start..<i, script == common ? 25 /* USCRIPT_LATIN */ : script)) }
         return (runs, script)
+    }
+
+    /// The scalar whose UTF-16 starts at `units[i]`, and how many units it takes. An unpaired
+    /// surrogate reads as U+FFFD, one unit wide, as `String(decoding:as: UTF16.self)` repairs
+    /// it. Decoded in place: making a `String` of the units to walk its scalars cost about 3 %
+    /// of a cold text layout. O(1).
+    @inline(__always)
+    static func scalar(in units: [UInt16], at i: Int) -> (value: UInt32, width: Int) {
+        let unit = units[i]
+        if unit & 0xF800 != 0xD800 { return (UInt32(unit), 1) }
+        if unit & 0xFC00 == 0xD800, i + 1 < units.count, units[i + 1] & 0xFC00 == 0xDC00 {
+            return (0x10000 + ((UInt32(unit) & 0x3FF) << 10) + (UInt32(units[i + 1]) & 0x3FF), 2)
+        }
+        return (0xFFFD, 1)
     }
 }
 

@@ -30,10 +30,10 @@ extension StackService {
     /// the events it answers with and its plan, durably, before the answer is sent (pipelined:
     /// after the stack's lock is released, see `StackEntry.write`; deferred, without holding
     /// a server thread meanwhile: `answerWhenDurable`). `extra` writes members of its own
-    /// after the answer's events, from the stack after the operation, under its lock. With `Prefer: return=minimal` the answer is
-    /// only `{"id", "revision"}` (`HTTPResponse.minimal`): no rows, events, plan nor `extra`.
-    /// A caller that changes the answer must
-    /// pass `deferrable: false` (a deferred answer is only a placeholder when returned).
+    /// after the answer's events, from the stack after the operation, under its lock. With
+    /// `Prefer: return=minimal` the answer is only `{"id", "revision"}` (`HTTPResponse.minimal`):
+    /// no rows, events, plan nor `extra`. A caller that changes the answer must pass
+    /// `deferrable: false` (a deferred answer is only a placeholder when returned).
     ///
     /// Replicas: another one may journal the same revision first (the journal's 409
     /// `revision_conflict`); the change is then tried again on the new state, where an

@@ -37,7 +37,7 @@ public final class DeferredResponse: @unchecked Sendable {
         var steps: [@Sendable (HTTPResponse) -> HTTPResponse] = []
     }
 
-    private let state = Mutex(State())
+    private let state = SleepingLock(State())
 
     /// A pending answer.
     public init() {}

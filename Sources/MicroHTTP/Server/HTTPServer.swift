@@ -79,7 +79,7 @@ public final class HTTPServer: @unchecked Sendable {
     private let streams = Mutex<[ObjectIdentifier: HTTPStream]>([:])
     /// Deferred answers not yet sent, cancelled on stop (after the grace period); `closed`
     /// once that sweep began: an answer deferred later is cancelled at once.
-    private let deferreds = Mutex<(open: [ObjectIdentifier: DeferredResponse], closed: Bool)>(([:], false))
+    private let deferreds = SleepingLock<(open: [ObjectIdentifier: DeferredResponse], closed: Bool)>(([:], false))
     /// Notices streams whose client went away, writes heartbeats, ends idle streams. Set by
     /// `start()` before libmicrohttpd's threads exist.
     private(set) var monitor: StreamMonitor?

@@ -40,7 +40,7 @@ final class StreamMonitor: @unchecked Sendable {
     private let wakeup: Int32
     private let interval: UInt64
     private let idleTimeout: UInt64
-    private let watched = Mutex<(byToken: [UInt64: Watched], tokens: [ObjectIdentifier: UInt64], next: UInt64)>(([:], [:], 1))
+    private let watched = SleepingLock<(byToken: [UInt64: Watched], tokens: [ObjectIdentifier: UInt64], next: UInt64)>(([:], [:], 1))
     private let running = Atomic<Bool>(true)
     private var thread = pthread_t()
 

@@ -105,7 +105,7 @@ final class DurabilityTests: XCTestCase {
     }
 
     /// A backend that appends at once (no queue) and refuses appends while `refusing` is set.
-    final class RefusingJournal: JournalBackend {
+    final class RefusingJournal: SQLiteBackedJournal {
         let inner: SQLiteJournal
         let refusing = Atomic<Bool>(false)
 
@@ -115,17 +115,6 @@ final class DurabilityTests: XCTestCase {
             if refusing.load(ordering: .relaxed) { throw .failed("injected append failure") }
             try inner.append(key: key, record: record, snapshot: snapshot)
         }
-        func create(key: String, snapshot: [UInt8]) throws(JournalError) -> Int64 { try inner.create(key: key, snapshot: snapshot) }
-        func createAll(_ journals: [(key: String, snapshot: [UInt8])]) throws(JournalError) -> [Int64] { try inner.createAll(journals) }
-        func delete(key: String) throws(JournalError) { try inner.delete(key: key) }
-        func writeSnapshot(key: String, revision: Int, snapshot: [UInt8], incarnation: Int64) throws(JournalError) -> Bool {
-            try inner.writeSnapshot(key: key, revision: revision, snapshot: snapshot, incarnation: incarnation)
-        }
-        func load(key: String?, upTo revision: Int) throws(JournalError) -> [StoredJournal] { try inner.load(key: key, upTo: revision) }
-        func records(key: String, after: Int, limit: Int) throws(JournalError) -> [JournalRecord] {
-            try inner.records(key: key, after: after, limit: limit)
-        }
-        func plan(key: String, revision: Int) throws(JournalError) -> [UInt8]? { try inner.plan(key: key, revision: revision) }
     }
 
     /// On a journal that appends at once, a refused append answers 503 while the stack's

@@ -5,7 +5,7 @@ import Synchronization
 /// A test backend whose queued appends wait until the test releases them, in order, each
 /// either committed (to an in-memory SQLite journal) or failed as a commit that never
 /// reached the disk: nothing of it is stored. Every other call goes straight through.
-final class HeldJournal: JournalBackend {
+final class HeldJournal: SQLiteBackedJournal {
     struct Held {
         let key: String
         let record: JournalRecord
@@ -62,7 +62,15 @@ final class HeldJournal: JournalBackend {
     func append(key: String, record: JournalRecord, snapshot: [UInt8]?) throws(JournalError) {
         try inner.append(key: key, record: record, snapshot: snapshot)
     }
+}
 
+/// A test backend over an in-memory SQLite journal, `inner`, that every call but the
+/// appends goes straight through to; the backend decides what its appends do.
+protocol SQLiteBackedJournal: JournalBackend {
+    var inner: SQLiteJournal { get }
+}
+
+extension SQLiteBackedJournal {
     func create(key: String, snapshot: [UInt8]) throws(JournalError) -> Int64 { try inner.create(key: key, snapshot: snapshot) }
     func createAll(_ journals: [(key: String, snapshot: [UInt8])]) throws(JournalError) -> [Int64] { try inner.createAll(journals) }
     func delete(key: String) throws(JournalError) { try inner.delete(key: key) }

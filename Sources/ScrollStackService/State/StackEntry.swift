@@ -184,7 +184,7 @@ final class StackEntry: @unchecked Sendable {
                     }
                     throw error
                 }
-                assert(!write.committed, "a write's body throws only before it commits")
+                precondition(!write.committed, "a write's body throws only before it commits")
                 return (.failure(error), tail)
             }
             precondition(write.committed, "a write's body commits before it answers")
